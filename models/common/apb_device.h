@@ -1,0 +1,110 @@
+// Base class of every APB slave model: a TLM-2.0 target socket, a register
+// bank, the device's plug&play record and its interrupt line.
+//
+// TLM conventions (all leon3vp targets):
+//  * the interconnect hands the target a *local* address (offset in its bar);
+//  * data bytes are in target address order (big-endian words, see endian.h);
+//  * APB is a 32-bit bus: a sub-word write carries the byte/halfword
+//    replicated on every lane, as the LEON3 drives hwdata for STB/STH, and a
+//    sub-word read returns the addressed lanes of the 32-bit register;
+//  * `now()` is the access time: sc_time_stamp() plus the annotated delay of
+//    the transaction being served (the initiator may run ahead in its quantum);
+//  * the target adds its access cost (apb_delay) to the annotated delay.
+#pragma once
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "endian.h"
+#include "irq.h"
+#include "log.h"
+#include "pnp.h"
+#include "regbank.h"
+
+namespace l3vp {
+
+class ApbDevice : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<ApbDevice> tsock;
+
+  ApbDevice(sc_core::sc_module_name name, uint32_t span = 256)
+      : sc_core::sc_module(name), tsock("tsock"), regs_(span) {
+    tsock.register_b_transport(this, &ApbDevice::b_transport);
+    tsock.register_transport_dbg(this, &ApbDevice::transport_dbg);
+  }
+
+  // Plug&play record (filled in by the derived class from its generics).
+  const ApbPnp& pnp() const { return pnp_; }
+  // Interrupt controller this device pulses (may stay null: no IRQ wired).
+  void connect_irq(IrqLineSink* sink) { irq_sink_ = sink; }
+  // Cost of one APB access, added to the transaction's delay.
+  void set_access_delay(const sc_core::sc_time& t) { apb_delay_ = t; }
+
+  RegBank& regs() { return regs_; }
+  virtual void reset() { regs_.reset(); }
+
+ protected:
+  // Time of the access being served (valid inside register hooks).
+  sc_core::sc_time now() const { return sc_core::sc_time_stamp() + access_offset_; }
+  // Offset of now() relative to sc_time_stamp(); use it as the base delay
+  // when notifying events from inside a register hook.
+  const sc_core::sc_time& access_offset() const { return access_offset_; }
+
+  void pulse_irq(unsigned line) {
+    if (irq_sink_ && line != 0) irq_sink_->irq_pulse(line);
+  }
+
+  ApbPnp pnp_;
+  RegBank regs_;
+  IrqLineSink* irq_sink_ = nullptr;
+  sc_core::sc_time apb_delay_ = sc_core::SC_ZERO_TIME;
+
+ private:
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+    access_offset_ = delay;
+    do_access(gp);
+    delay += apb_delay_;
+    access_offset_ = sc_core::SC_ZERO_TIME;
+  }
+  unsigned transport_dbg(tlm::tlm_generic_payload& gp) {
+    // Debug reads are side-effect free only for registers without read hooks;
+    // we serve them through the same path (hooks here are side-effect free
+    // except FIFO pops, which debuggers should avoid).
+    do_access(gp);
+    return gp.get_data_length();
+  }
+  void do_access(tlm::tlm_generic_payload& gp) {
+    const uint32_t addr = static_cast<uint32_t>(gp.get_address());
+    const unsigned len = gp.get_data_length();
+    uint8_t* d = gp.get_data_ptr();
+    if (len != 1 && len != 2 && len != 4) {
+      gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+      return;
+    }
+    const uint32_t word = addr & ~3u;
+    if (gp.is_read()) {
+      uint32_t v = 0;
+      regs_.read(word, v);
+      uint8_t tmp[4];
+      put_be32(tmp, v);
+      std::memcpy(d, tmp + (addr & 3), len);
+    } else if (gp.is_write()) {
+      uint32_t v;
+      if (len == 4) v = be32(d);
+      else if (len == 2) v = 0x00010001u * be16(d);
+      else v = 0x01010101u * d[0];
+      if (!regs_.write(word, v))
+        Log::guest_error(name(), "write to unmapped register offset 0x" + hex(word));
+    }
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  }
+  static std::string hex(uint32_t v) {
+    char b[16];
+    std::snprintf(b, sizeof b, "%x", v);
+    return b;
+  }
+
+  sc_core::sc_time access_offset_ = sc_core::SC_ZERO_TIME;
+};
+
+}  // namespace l3vp

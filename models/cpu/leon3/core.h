@@ -1,0 +1,142 @@
+// LEON3 (SPARC V8) integer-unit instruction-set simulator: the pure C++ core.
+//
+// The core has no SystemC dependency so it can be unit-tested directly. It
+// talks to the outside through CoreBus (memory accesses, interrupt
+// acknowledge); the SystemC/TLM-2.0 wrapper (leon3_tlm.h) implements CoreBus on
+// an AHB initiator socket with DMI and a quantum keeper.
+//
+// Time: the core counts CPU clock cycles (cycles()). run() executes whole
+// instructions until cycles() reaches the cycle limit or something stops it.
+#pragma once
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+
+namespace l3vp::leon3 {
+
+// Instruction classes counted for statistics and (later) timing/energy.
+enum class InsnClass : unsigned {
+  Alu = 0,      // arithmetic, logic, shifts, SETHI, tagged, MULScc, RD/WR state regs
+  Load,         // all loads incl. LDD and LDA
+  Store,        // all stores incl. STD, STA; LDSTUB and SWAP are counted as Store
+  Branch,       // Bicc (taken or not, annulled or not)
+  CallJmpl,     // CALL, JMPL, RETT
+  Mul,          // UMUL/SMUL(cc)
+  Div,          // UDIV/SDIV(cc)
+  SaveRestore,  // SAVE, RESTORE
+  Trap,         // Ticc (taken or not)
+  Other,        // FLUSH, STBAR, UNIMP/illegal, FP/CP ops that trap, ...
+  Count
+};
+const char* insn_class_name(InsnClass c);
+
+struct CoreConfig {
+  unsigned nwin = 8;          // register windows, 2..32
+  uint32_t reset_pc = 0;      // PC after reset (nPC = PC + 4)
+  unsigned cpu_index = 0;     // %asr17.INDEX
+  unsigned nwatchpoints = 4;  // %asr17.NWP (watchpoints themselves not modelled)
+  bool tagged_ops = true;     // TADDcc/TSUBcc(TV) implemented (notag=0)
+};
+
+// Stop reasons of Core::run().
+enum class StopReason {
+  CycleLimit,  // cycles() >= limit
+  Yield,       // request_yield() was called (e.g. by the bus after a device access)
+  PowerDown,   // %asr19 write: no instruction until an interrupt (see wake rules)
+  ErrorMode,   // trap with ET=0: processor halted (see error_tt(), error_pc())
+};
+
+// Memory interface of the core.
+class CoreBus {
+ public:
+  enum class Kind : uint8_t { Fetch, Read, Write };
+  virtual ~CoreBus() = default;
+  // One access of `len` bytes (1, 2, 4 or 8; naturally aligned) at `addr`.
+  // Data is in target byte order (big-endian). `asi` is the SPARC address
+  // space identifier (0x8/0x9 fetch, 0xA/0xB data, 0x1 forced cache miss).
+  // Adds the access latency in CPU cycles to `cycles`. Returns false on a bus
+  // error (the core raises instruction_access_exception/data_access_exception).
+  virtual bool access(Kind kind, uint32_t addr, uint8_t* data, unsigned len, uint8_t asi,
+                      uint64_t& cycles) = 0;
+  // The core took interrupt trap `level` (IRQMP acknowledge).
+  virtual void intack(unsigned level) {}
+};
+
+struct CoreCounters {
+  uint64_t instructions = 0;                                   // retired (not annulled)
+  uint64_t by_class[static_cast<unsigned>(InsnClass::Count)] = {};
+  uint64_t annulled = 0;                                       // annulled delay slots
+  uint64_t traps = 0;                                          // traps taken (all kinds)
+  uint64_t interrupts = 0;                                     // interrupt traps taken
+  uint64_t idle_cycles = 0;                                    // cycles spent powered down
+};
+
+class Core {
+ public:
+  Core(const CoreConfig& cfg, CoreBus& bus);
+  ~Core();
+  Core(const Core&) = delete;
+  Core& operator=(const Core&) = delete;
+
+  // Processor reset (hw-reference §7.1): PC = reset_pc, nPC = PC+4, S=PS=1,
+  // ET=0, TBR.TBA = reset_pc high bits, CCR = 0, no error mode, no power-down.
+  void reset();
+
+  // Executes instructions until cycles() >= cycle_limit or a stop condition.
+  StopReason run(uint64_t cycle_limit);
+  // Change the limit of the run() in progress (callable from CoreBus::access).
+  void set_cycle_limit(uint64_t limit);
+  // Make the run() in progress return StopReason::Yield after the current instruction.
+  void request_yield();
+
+  // Interrupt request level from the IRQMP (0..15).
+  void set_irl(unsigned level);
+  unsigned irl() const;
+  // True when powered down and no interrupt can wake it yet.
+  bool powered_down() const;
+  // Advance the cycle counter while powered down (idle time skipped by the
+  // wrapper); counted as idle cycles.
+  void add_idle_cycles(uint64_t n);
+
+  // Direct memory access fast path: host pointer to target memory
+  // [start, end] (inclusive), bytes in target order.
+  void add_dmi(uint32_t start, uint32_t end, uint8_t* ptr, bool readable, bool writable);
+  void invalidate_dmi(uint64_t start, uint64_t end);
+  void set_dmi_enabled(bool on);
+
+  // Per-instruction trace (before each executed instruction, one line:
+  // "pc npc psr wim y g0..g7 o0..o7 l0..l7 i0..i7" in hex). nullptr = off.
+  void set_trace(std::FILE* f);
+
+  // --- state access (tests, debug, stats) ---
+  uint64_t cycles() const;
+  const CoreCounters& counters() const;
+  uint32_t pc() const;
+  uint32_t npc() const;
+  void set_pc(uint32_t pc, uint32_t npc);
+  uint32_t reg(unsigned r) const;            // r0..r31 in the current window
+  void set_reg(unsigned r, uint32_t v);      // writes to r0 ignored
+  uint32_t psr() const;
+  void set_psr(uint32_t v);                  // raw write (no trap checks)
+  uint32_t wim() const;
+  void set_wim(uint32_t v);
+  uint32_t tbr() const;
+  void set_tbr(uint32_t v);
+  uint32_t y() const;
+  void set_y(uint32_t v);
+  uint32_t asr17() const;
+  uint32_t ccr() const;                      // cache control register (ASI 2, 0x00)
+
+  bool in_error_mode() const;
+  unsigned error_tt() const;                 // tt of the trap that caused error mode
+  uint32_t error_pc() const;                 // PC of the instruction that trapped
+  uint32_t error_npc() const;
+
+  const CoreConfig& config() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace l3vp::leon3
