@@ -33,6 +33,11 @@ def main() -> int:
     ap.add_argument("--elf", required=True)
     ap.add_argument("--timeout", type=float, default=120.0)
     ap.add_argument("--ignore-field", action="append", default=[])
+    ap.add_argument("--start-symbol", default=None,
+                    help="compare from the first execution of this ELF symbol on "
+                         "(skips the reset-state prologue, where the two simulators "
+                         "legitimately differ: QEMU's boot loader leaves registers set)")
+    ap.add_argument("--nm", default="sparc64-linux-gnu-nm")
     a = ap.parse_args()
 
     td = tempfile.mkdtemp(prefix="l3vp-diff-")
@@ -70,6 +75,12 @@ def main() -> int:
         cmd = [a.trace_diff, os.path.join(td, "qemu.trace"), os.path.join(td, "vp.trace")]
         for f in a.ignore_field:
             cmd += ["--ignore-field", f]
+        if a.start_symbol:
+            addr = symbol_address(a.nm, a.elf, a.start_symbol)
+            if addr is None:
+                print(f"FAIL: symbol {a.start_symbol} not found in {a.elf}")
+                return 1
+            cmd += ["--start-pc", f"{addr:08x}"]
         d = run(cmd, a.timeout)
         sys.stdout.write(d.stdout)
         sys.stdout.write(d.stderr)
@@ -85,6 +96,15 @@ def main() -> int:
         return 0
     finally:
         shutil.rmtree(td, ignore_errors=True)
+
+
+def symbol_address(nm, elf, sym):
+    out = subprocess.run([nm, elf], stdout=subprocess.PIPE, text=True).stdout
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) == 3 and f[2] == sym:
+            return int(f[0], 16)
+    return None
 
 
 def keep(td, name):
