@@ -104,12 +104,15 @@ class Core {
   void invalidate_dmi(uint64_t start, uint64_t end);
   void set_dmi_enabled(bool on);
 
-  // Per-instruction trace (before each executed instruction, one line:
-  // "pc npc psr wim y g0..g7 o0..o7 l0..l7 i0..i7" in hex). nullptr = off.
+  // Per-instruction trace (before each executed, non-annulled instruction, one
+  // line of 36 fields: "pc npc psr wim y g1..g7 o0..o7 l0..l7 i0..i7", each
+  // 8-digit lowercase hex, single spaces). nullptr = off.
   void set_trace(std::FILE* f);
 
   // --- state access (tests, debug, stats) ---
   uint64_t cycles() const;
+  // The hot loop counts per class only; each call refreshes `instructions`
+  // (= sum of by_class) before returning the reference.
   const CoreCounters& counters() const;
   uint32_t pc() const;
   uint32_t npc() const;
@@ -133,6 +136,11 @@ class Core {
   uint32_t error_npc() const;
 
   const CoreConfig& config() const;
+
+  // Decoded-instruction cache misses (decodes) so far; tests and --stats.
+  uint64_t decode_cache_misses() const;
+  // Mnemonic of an instruction word per the decode table ("ILLEGAL" if none).
+  static const char* mnemonic(uint32_t raw);
 
  private:
   struct Impl;

@@ -1,0 +1,232 @@
+// Internal state of the LEON3 core (not part of the public API).
+//
+// Core::Impl derives from Cpu; the semantic functions (isa/semantics.h) and the
+// decoder work on Cpu directly. Everything a semantic function touches per
+// instruction is inline here.
+#pragma once
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "core.h"
+#include "timing.h"
+
+namespace l3vp::leon3 {
+
+struct Cpu;
+struct Decoded;
+using Handler = void (*)(Cpu& c, const Decoded& d);
+
+// One pre-decoded instruction: the unit of the decoded-instruction cache.
+// All fields are derived from the instruction word alone (branch
+// displacements are kept relative), so an entry is valid wherever the same
+// word is fetched: the cache is indexed by PC and tagged by the word.
+struct Decoded {
+  Handler fn;
+  uint32_t tag;   // the instruction word as it sits in memory (big-endian bytes, no swap)
+  int32_t imm;    // simm13 (fmt3, i=1), imm22<<10 (SETHI), disp22*4 (Bicc), disp30*4 (CALL)
+  uint8_t rd;     // Bicc/Ticc: cond in bits 3:0, annul in bit 4
+  uint8_t rs1;
+  uint8_t rs2;
+  uint8_t asi;
+  uint8_t cls;    // InsnClass
+  uint8_t cost;   // cycles (timing::kClassCycles)
+};
+
+// Decoder (isa.cpp).
+void decode(uint32_t raw, Decoded& d);
+// Mnemonic of an instruction word ("ILLEGAL" when unlisted); debugging/tests.
+const char* mnemonic(uint32_t raw);
+
+// Trap types used by the core (hw-reference §7.2).
+enum Tt : unsigned {
+  kTtInstrAccess = 0x01,
+  kTtIllegal = 0x02,
+  kTtPrivileged = 0x03,
+  kTtFpDisabled = 0x04,
+  kTtWinOverflow = 0x05,
+  kTtWinUnderflow = 0x06,
+  kTtUnaligned = 0x07,
+  kTtDataAccess = 0x09,
+  kTtTagOverflow = 0x0A,
+  kTtCpDisabled = 0x24,
+  kTtDivZero = 0x2A,
+};
+
+// A DMI window cached for one access kind. Hit test: (addr - base) + len-1
+// <= last, in 64-bit arithmetic; base = kNoBase never hits.
+struct DmiWin {
+  static constexpr uint64_t kNoBase = uint64_t(1) << 40;
+  uint64_t base = kNoBase;
+  uint64_t last = 0;
+  uint8_t* ptr = nullptr;
+  template <unsigned N>
+  uint8_t* hit(uint32_t a) const {
+    uint64_t off = uint64_t(a) - base;
+    return off + (N - 1) <= last ? ptr + off : nullptr;
+  }
+};
+
+struct DmiRegion {
+  uint32_t start, end;  // inclusive
+  uint8_t* ptr;
+  bool readable, writable;
+};
+
+inline uint32_t ld_be32(const uint8_t* p) {
+  uint32_t v;
+  std::memcpy(&v, p, 4);
+  return __builtin_bswap32(v);
+}
+inline uint16_t ld_be16(const uint8_t* p) {
+  uint16_t v;
+  std::memcpy(&v, p, 2);
+  return __builtin_bswap16(v);
+}
+inline void st_be32(uint8_t* p, uint32_t v) {
+  v = __builtin_bswap32(v);
+  std::memcpy(p, &v, 4);
+}
+inline void st_be16(uint8_t* p, uint16_t v) {
+  v = __builtin_bswap16(v);
+  std::memcpy(p, &v, 2);
+}
+
+struct Cpu {
+  Cpu(const CoreConfig& cfg, CoreBus& bus);
+
+  // ---- hot state -----------------------------------------------------------
+  uint64_t cycles = 0;
+  uint64_t eff_limit = 0;       // 0 while a stop (yield, power-down, error) is pending
+  uint32_t pc = 0, npc = 4;
+  uint32_t next_pc = 0, next_npc = 0;  // set by the loop, overridden by CTIs
+  uint32_t* const* rr = nullptr;       // read pointers of the current window
+  uint32_t* const* wr = nullptr;       // write pointers (r0 -> sink)
+  unsigned pending_tt = 0;             // trap raised by the current instruction
+  unsigned irl = 0;
+  unsigned irq_thresh = 15;            // an interrupt is taken when irl > irq_thresh
+  uint64_t irq_inhibit_seq = ~uint64_t(0);
+
+  // PSR fields kept apart
+  uint32_t icc = 0;  // N Z V C in bits 3..0
+  unsigned pil = 0, cwp = 0;
+  bool s = true, ps = true, et = false;
+  uint32_t y = 0, wim = 0, tba = 0;
+  unsigned tt = 0;
+  bool svt = false, dwt = false;
+  uint32_t ccr = 0;
+
+  CoreCounters ctr;
+
+  // ---- memory ----------------------------------------------------------------
+  CoreBus& bus;
+  DmiWin fetch_w, read_w, write_w;
+  std::vector<DmiRegion> dmi;
+  bool dmi_on = true;
+
+  // ---- register file: 8 globals + 16*NWIN windowed registers ------------------
+  CoreConfig cfg;
+  unsigned nwin;
+  uint32_t wim_mask;
+  uint32_t g[8] = {};
+  uint32_t zero = 0;   // r0 read location (never written)
+  uint32_t sink = 0;   // r0 write location
+  std::vector<uint32_t> win;
+  std::vector<uint32_t*> rtab, wtab;  // [nwin][32]
+
+  // ---- decoded-instruction cache ------------------------------------------------
+  static constexpr unsigned kDecodeEntries = 1u << 14;
+  std::vector<Decoded> dcache;
+  uint64_t decode_misses = 0;
+
+  // ---- run control ---------------------------------------------------------------
+  uint64_t limit = 0;
+  bool yield = false, pd = false, error = false;
+  unsigned err_tt = 0;
+  uint32_t err_pc = 0, err_npc = 0;
+  std::FILE* trace = nullptr;
+
+  // ---- helpers used by the semantics --------------------------------------------
+  uint32_t R(unsigned r) const { return *rr[r]; }
+  void W(unsigned r, uint32_t v) { *wr[r] = v; }
+  void trap(unsigned t) { pending_tt = t; }
+  uint8_t data_asi() const { return s ? 0xB : 0xA; }
+  uint32_t psr() const {
+    return 0xF3000000u | (icc << 20) | (pil << 8) | (unsigned(s) << 7) | (unsigned(ps) << 6) |
+           (unsigned(et) << 5) | cwp;
+  }
+  uint32_t asr17() const;
+  void set_cwp(unsigned w) {
+    cwp = w;
+    rr = &rtab[w * 32];
+    wr = &wtab[w * 32];
+  }
+  void update_irq() { irq_thresh = et ? (pil == 15 ? 14 : pil) : 15; }
+  bool wake_ok() const { return irl != 0 && (irl == 15 || irl > pil); }
+  void refresh_limit() { eff_limit = (yield || pd || error) ? 0 : limit; }
+  void annul_next() {
+    ++ctr.annulled;
+    cycles += timing::kAnnulledCycles;
+  }
+  void write_psr(uint32_t v);  // no checks; CWP taken modulo NWIN
+
+  // Data accesses with the normal ASI: DMI fast path, bus otherwise. On a bus
+  // error they raise data_access_exception and return false.
+  template <unsigned N>
+  bool read(uint32_t a, uint8_t* out) {
+    if (uint8_t* p = read_w.hit<N>(a)) {
+      std::memcpy(out, p, N);
+      return true;
+    }
+    return read_slow(a, data_asi(), out, N);
+  }
+  template <unsigned N>
+  bool write(uint32_t a, const uint8_t* in) {
+    if (uint8_t* p = write_w.hit<N>(a)) {
+      std::memcpy(p, in, N);
+      return true;
+    }
+    return write_slow(a, data_asi(), in, N);
+  }
+  bool read_slow(uint32_t a, uint8_t asi, uint8_t* out, unsigned n);
+  bool write_slow(uint32_t a, uint8_t asi, const uint8_t* in, unsigned n);
+  // Alternate-space accesses (LDA/STA family), hw-reference §7.5.
+  bool alt_read(uint32_t a, uint8_t asi, uint8_t* out, unsigned n);
+  bool alt_write(uint32_t a, uint8_t asi, const uint8_t* in, unsigned n);
+  uint32_t sysreg_read(uint32_t a) const;
+  void sysreg_write(uint32_t a, uint32_t v);
+
+  // Fetches the word at `a` in memory byte order (compare with Decoded::tag;
+  // swap with __builtin_bswap32 for the instruction value).
+  bool fetch(uint32_t a, uint32_t& w) {
+    if (uint8_t* p = fetch_w.hit<4>(a)) {
+      std::memcpy(&w, p, 4);
+      return true;
+    }
+    return fetch_slow(a, w);
+  }
+  bool fetch_slow(uint32_t a, uint32_t& w);
+  // Instructions retired so far (sum over the classes; the loop only counts
+  // per class to keep one increment per instruction).
+  uint64_t retired() const {
+    uint64_t n = 0;
+    for (uint64_t v : ctr.by_class) n += v;
+    return n;
+  }
+  void reset_dmi_windows() {
+    fetch_w = DmiWin();
+    read_w = DmiWin();
+    write_w = DmiWin();
+  }
+  const DmiRegion* find_dmi(uint32_t a, unsigned n, bool for_write) const;
+
+  // Trap entry (or error mode when ET=0) for trap type t at the current PC/nPC.
+  void enter_trap(unsigned t);
+  void take_interrupt();
+
+  template <bool kTrace>
+  void loop();
+  void trace_line();
+};
+
+}  // namespace l3vp::leon3

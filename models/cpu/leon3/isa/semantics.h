@@ -1,0 +1,504 @@
+// Semantic functions of the SPARC V8 instructions listed in sparcv8.def: one
+// small function h_<name> per mnemonic. Each is a template on the i bit of
+// format 3 (I = true: operand 2 is simm13 in Decoded::imm; false: r[rs2]), so
+// the decoder picks the variant once and no handler tests i at run time.
+//
+// Contract with the run loop (core.cpp):
+//  * On entry next_pc = nPC and next_npc = nPC + 4; control transfers
+//    overwrite them; pc/npc still hold the executing instruction's values.
+//  * A trap is raised with c.trap(tt) and the handler returns at once, before
+//    any architectural state was changed (V8 precise traps). Checks are written
+//    in trap-priority order (hw-reference §7.2).
+//  * An annulled delay slot is skipped here by moving next_pc/next_npc past it
+//    (c.annul_next() counts it); it is never fetched, traced or interrupted.
+// Included by isa.cpp only.
+#pragma once
+#include <cstdint>
+#include <limits>
+
+#include "cpu_state.h"
+
+namespace l3vp::leon3::sem {
+
+// ---- operands and condition codes ------------------------------------------
+
+template <bool I>
+inline uint32_t op2(const Cpu& c, const Decoded& d) {
+  return I ? uint32_t(d.imm) : c.R(d.rs2);
+}
+template <bool I>
+inline uint32_t ea(const Cpu& c, const Decoded& d) {
+  return c.R(d.rs1) + op2<I>(c, d);
+}
+
+constexpr uint32_t kN = 8, kZ = 4, kV = 2, kC = 1;
+
+inline uint32_t nz(uint32_t r) { return ((r >> 31) << 3) | (uint32_t(r == 0) << 2); }
+// hw-reference §8.4: the same formulas hold with a carry in, on the final result.
+inline uint32_t add_icc(uint32_t a, uint32_t b, uint32_t r) {
+  uint32_t v = ((a & b & ~r) | (~a & ~b & r)) >> 31;
+  uint32_t c = ((a & b) | (~r & (a | b))) >> 31;
+  return nz(r) | (v << 1) | c;
+}
+inline uint32_t sub_icc(uint32_t a, uint32_t b, uint32_t r) {
+  uint32_t v = ((a & ~b & ~r) | (~a & b & r)) >> 31;
+  uint32_t c = ((~a & b) | (r & (~a | b))) >> 31;
+  return nz(r) | (v << 1) | c;
+}
+
+// Bicc/Ticc conditions as 16-bit masks indexed by the icc nibble (N Z V C).
+constexpr bool cond_eval(unsigned cond, unsigned icc) {
+  bool n = icc & kN, z = icc & kZ, v = icc & kV, c = icc & kC;
+  bool r = false;
+  switch (cond & 7) {
+    case 0: r = false; break;            // N / A
+    case 1: r = z; break;                // E / NE
+    case 2: r = z || (n != v); break;    // LE / G
+    case 3: r = n != v; break;           // L / GE
+    case 4: r = c || z; break;           // LEU / GU
+    case 5: r = c; break;                // CS / CC
+    case 6: r = n; break;                // NEG / POS
+    case 7: r = v; break;                // VS / VC
+  }
+  return (cond & 8) ? !r : r;
+}
+constexpr uint16_t cond_mask(unsigned cond) {
+  uint16_t m = 0;
+  for (unsigned icc = 0; icc < 16; ++icc)
+    if (cond_eval(cond, icc)) m |= uint16_t(1u << icc);
+  return m;
+}
+constexpr uint16_t kCondTab[16] = {
+    cond_mask(0), cond_mask(1), cond_mask(2),  cond_mask(3),  cond_mask(4),  cond_mask(5),
+    cond_mask(6), cond_mask(7), cond_mask(8),  cond_mask(9),  cond_mask(10), cond_mask(11),
+    cond_mask(12), cond_mask(13), cond_mask(14), cond_mask(15)};
+inline bool cond_true(unsigned cond, uint32_t icc) { return (kCondTab[cond & 15] >> icc) & 1; }
+
+#define L3_SEM(name) \
+  template <bool I>  \
+  void h_##name([[maybe_unused]] Cpu& c, [[maybe_unused]] const Decoded& d)
+#define A_ (c.R(d.rs1))
+#define B_ (op2<I>(c, d))
+
+// ---- arithmetic and logic ------------------------------------------------------
+
+L3_SEM(add) { c.W(d.rd, A_ + B_); }
+L3_SEM(addx) { c.W(d.rd, A_ + B_ + (c.icc & kC)); }
+L3_SEM(sub) { c.W(d.rd, A_ - B_); }
+L3_SEM(subx) { c.W(d.rd, A_ - B_ - (c.icc & kC)); }
+L3_SEM(and_op) { c.W(d.rd, A_ & B_); }
+L3_SEM(andn) { c.W(d.rd, A_ & ~B_); }
+L3_SEM(or_op) { c.W(d.rd, A_ | B_); }
+L3_SEM(orn) { c.W(d.rd, A_ | ~B_); }
+L3_SEM(xor_op) { c.W(d.rd, A_ ^ B_); }
+L3_SEM(xnor) { c.W(d.rd, ~(A_ ^ B_)); }
+
+L3_SEM(addcc) {
+  uint32_t a = A_, b = B_, r = a + b;
+  c.icc = add_icc(a, b, r);
+  c.W(d.rd, r);
+}
+L3_SEM(addxcc) {
+  uint32_t a = A_, b = B_, r = a + b + (c.icc & kC);
+  c.icc = add_icc(a, b, r);
+  c.W(d.rd, r);
+}
+L3_SEM(subcc) {
+  uint32_t a = A_, b = B_, r = a - b;
+  c.icc = sub_icc(a, b, r);
+  c.W(d.rd, r);
+}
+L3_SEM(subxcc) {
+  uint32_t a = A_, b = B_, r = a - b - (c.icc & kC);
+  c.icc = sub_icc(a, b, r);
+  c.W(d.rd, r);
+}
+#define L3_LOGIC_CC(name, expr) \
+  L3_SEM(name) {                \
+    uint32_t a = A_, b = B_;    \
+    uint32_t r = (expr);        \
+    c.icc = nz(r);              \
+    c.W(d.rd, r);               \
+  }
+L3_LOGIC_CC(andcc, a & b)
+L3_LOGIC_CC(andncc, a & ~b)
+L3_LOGIC_CC(orcc, a | b)
+L3_LOGIC_CC(orncc, a | ~b)
+L3_LOGIC_CC(xorcc, a ^ b)
+L3_LOGIC_CC(xnorcc, ~(a ^ b))
+#undef L3_LOGIC_CC
+
+L3_SEM(sll) { c.W(d.rd, A_ << (B_ & 31)); }
+L3_SEM(srl) { c.W(d.rd, A_ >> (B_ & 31)); }
+L3_SEM(sra) { c.W(d.rd, uint32_t(int32_t(A_) >> (B_ & 31))); }
+L3_SEM(sethi) { c.W(d.rd, uint32_t(d.imm)); }
+
+// ---- tagged arithmetic (absent when CoreConfig::tagged_ops = false) -------------
+
+template <bool I, bool Sub, bool TrapOnV>
+inline void tagged(Cpu& c, const Decoded& d) {
+  if (!c.cfg.tagged_ops) return c.trap(kTtIllegal);
+  uint32_t a = A_, b = B_;
+  uint32_t r = Sub ? a - b : a + b;
+  uint32_t icc = Sub ? sub_icc(a, b, r) : add_icc(a, b, r);
+  if ((a | b) & 3) icc |= kV;
+  if (TrapOnV && (icc & kV)) return c.trap(kTtTagOverflow);
+  c.icc = icc;
+  c.W(d.rd, r);
+}
+L3_SEM(taddcc) { tagged<I, false, false>(c, d); }
+L3_SEM(tsubcc) { tagged<I, true, false>(c, d); }
+L3_SEM(taddcctv) { tagged<I, false, true>(c, d); }
+L3_SEM(tsubcctv) { tagged<I, true, true>(c, d); }
+
+// ---- multiply / divide ---------------------------------------------------------------
+
+L3_SEM(mulscc) {
+  uint32_t a = A_, b = B_;
+  uint32_t nxv = ((c.icc >> 3) ^ (c.icc >> 1)) & 1;
+  uint32_t x = (nxv << 31) | (a >> 1);
+  uint32_t yv = (c.y & 1) ? b : 0;
+  uint32_t r = x + yv;
+  c.y = (a << 31) | (c.y >> 1);
+  c.icc = add_icc(x, yv, r);
+  c.W(d.rd, r);
+}
+
+template <bool I, bool Signed, bool CC>
+inline void multiply(Cpu& c, const Decoded& d) {
+  uint32_t a = A_, b = B_;
+  uint64_t p = Signed ? uint64_t(int64_t(int32_t(a)) * int64_t(int32_t(b))) : uint64_t(a) * b;
+  uint32_t lo = uint32_t(p);
+  c.y = uint32_t(p >> 32);
+  if (CC) c.icc = nz(lo);
+  c.W(d.rd, lo);
+}
+L3_SEM(umul) { multiply<I, false, false>(c, d); }
+L3_SEM(smul) { multiply<I, true, false>(c, d); }
+L3_SEM(umulcc) { multiply<I, false, true>(c, d); }
+L3_SEM(smulcc) { multiply<I, true, true>(c, d); }
+
+// Y:rs1 / operand2; quotient saturates on overflow; Y is not written (LEON3).
+template <bool I, bool Signed, bool CC>
+inline void divide(Cpu& c, const Decoded& d) {
+  uint32_t b = B_;
+  if (b == 0) return c.trap(kTtDivZero);
+  uint64_t dividend = (uint64_t(c.y) << 32) | A_;
+  uint32_t q;
+  bool v = false;
+  if (Signed) {
+    int64_t n = int64_t(dividend), m = int32_t(b);
+    if (n == std::numeric_limits<int64_t>::min() && m == -1) {
+      q = 0x7FFFFFFF;
+      v = true;
+    } else {
+      int64_t t = n / m;
+      if (t > 0x7FFFFFFFll) {
+        q = 0x7FFFFFFF;
+        v = true;
+      } else if (t < -0x80000000ll) {
+        q = 0x80000000;
+        v = true;
+      } else {
+        q = uint32_t(t);
+      }
+    }
+  } else {
+    uint64_t t = dividend / b;
+    v = t > 0xFFFFFFFFull;
+    q = v ? 0xFFFFFFFF : uint32_t(t);
+  }
+  if (CC) c.icc = nz(q) | (v ? kV : 0);
+  c.W(d.rd, q);
+}
+L3_SEM(udiv) { divide<I, false, false>(c, d); }
+L3_SEM(sdiv) { divide<I, true, false>(c, d); }
+L3_SEM(udivcc) { divide<I, false, true>(c, d); }
+L3_SEM(sdivcc) { divide<I, true, true>(c, d); }
+
+// ---- state registers --------------------------------------------------------------------
+
+L3_SEM(rdasr) {
+  unsigned r = d.rs1;
+  if (r == 0) return c.W(d.rd, c.y);
+  if (r < 16) return c.trap(kTtIllegal);   // %asr1..15 (15 with rd=0 is STBAR)
+  c.W(d.rd, r == 17 ? c.asr17() : 0);      // 16, 18, 20..31: not modelled, read 0
+}
+L3_SEM(stbar) {}
+L3_SEM(rdpsr) {
+  if (!c.s) return c.trap(kTtPrivileged);
+  c.W(d.rd, c.psr());
+}
+L3_SEM(rdwim) {
+  if (!c.s) return c.trap(kTtPrivileged);
+  c.W(d.rd, c.wim);
+}
+L3_SEM(rdtbr) {
+  if (!c.s) return c.trap(kTtPrivileged);
+  c.W(d.rd, c.tba | (c.tt << 4));
+}
+L3_SEM(wrasr) {
+  uint32_t v = A_ ^ B_;
+  unsigned r = d.rd;
+  if (r == 0) {
+    c.y = v;
+    return;
+  }
+  if (r < 16) return c.trap(kTtIllegal);
+  if (!c.s) return c.trap(kTtPrivileged);
+  if (r == 17) {
+    c.svt = (v >> 13) & 1;
+    c.dwt = (v >> 14) & 1;
+  } else if (r == 19) {
+    c.pd = true;  // run() returns PowerDown once this instruction retired
+    c.refresh_limit();
+  }
+}
+L3_SEM(wrpsr) {
+  if (!c.s) return c.trap(kTtPrivileged);
+  uint32_t v = A_ ^ B_;
+  if ((v & 31) >= c.nwin) return c.trap(kTtIllegal);
+  c.write_psr(v);
+  // LEON3 ignores interrupts for the one instruction after a WRPSR.
+  c.irq_inhibit_seq = c.retired() + 1;
+}
+L3_SEM(wrwim) {
+  if (!c.s) return c.trap(kTtPrivileged);
+  c.wim = (A_ ^ B_) & c.wim_mask;
+}
+L3_SEM(wrtbr) {
+  if (!c.s) return c.trap(kTtPrivileged);
+  c.tba = (A_ ^ B_) & 0xFFFFF000u;
+}
+
+// ---- control transfer -----------------------------------------------------------------------
+
+L3_SEM(bicc) {
+  unsigned cond = d.rd & 15;
+  bool annul = d.rd & 16;
+  if (cond_true(cond, c.icc)) {
+    uint32_t target = c.pc + uint32_t(d.imm);
+    if (annul && cond == 8) {  // ba,a: jump and skip the delay slot
+      c.next_pc = target;
+      c.next_npc = target + 4;
+      c.annul_next();
+    } else {
+      c.next_npc = target;
+    }
+  } else if (annul) {  // untaken with a=1 (incl. bn,a): skip the delay slot
+    c.next_pc = c.npc + 4;
+    c.next_npc = c.npc + 8;
+    c.annul_next();
+  }
+}
+L3_SEM(call) {
+  c.W(15, c.pc);
+  c.next_npc = c.pc + uint32_t(d.imm);
+}
+L3_SEM(jmpl) {
+  uint32_t t = A_ + B_;
+  if (t & 3) return c.trap(kTtUnaligned);
+  c.W(d.rd, c.pc);
+  c.next_npc = t;
+}
+L3_SEM(rett) {
+  // With ET=1 RETT is privileged (user) or illegal (supervisor); with ET=0 any
+  // trap condition enters error mode (enter_trap() does that when ET=0).
+  if (c.et) return c.trap(c.s ? kTtIllegal : kTtPrivileged);
+  if (!c.s) return c.trap(kTtPrivileged);
+  unsigned nw = c.cwp + 1 == c.nwin ? 0 : c.cwp + 1;
+  if ((c.wim >> nw) & 1) return c.trap(kTtWinUnderflow);
+  uint32_t t = A_ + B_;
+  if (t & 3) return c.trap(kTtUnaligned);
+  c.set_cwp(nw);
+  c.s = c.ps;
+  c.et = true;
+  c.update_irq();
+  c.next_npc = t;
+}
+L3_SEM(ticc) {
+  if (!cond_true(d.rd & 15, c.icc)) return;
+  unsigned n = (A_ + B_) & 0x7F;
+  // A taken Ticc counts as a retired instruction of class Trap.
+  ++c.ctr.by_class[static_cast<unsigned>(InsnClass::Trap)];
+  c.trap(0x80 + n);
+}
+L3_SEM(save) {
+  uint32_t v = A_ + B_;  // operands from the old window
+  unsigned nw = c.cwp == 0 ? c.nwin - 1 : c.cwp - 1;
+  if ((c.wim >> nw) & 1) return c.trap(kTtWinOverflow);
+  c.set_cwp(nw);
+  c.W(d.rd, v);
+}
+L3_SEM(restore) {
+  uint32_t v = A_ + B_;
+  unsigned nw = c.cwp + 1 == c.nwin ? 0 : c.cwp + 1;
+  if ((c.wim >> nw) & 1) return c.trap(kTtWinUnderflow);
+  c.set_cwp(nw);
+  c.W(d.rd, v);
+}
+// The decoded-instruction cache is tagged by the raw word, so FLUSH has
+// nothing to invalidate; caches are not modelled.
+L3_SEM(flush) {}
+
+// ---- traps for unimplemented units -------------------------------------------------------------
+
+L3_SEM(unimp) { c.trap(kTtIllegal); }
+L3_SEM(illegal) { c.trap(kTtIllegal); }
+L3_SEM(fp_disabled) { c.trap(kTtFpDisabled); }
+L3_SEM(cp_disabled) { c.trap(kTtCpDisabled); }
+// STDFQ/STDCQ are privileged; privileged_instruction outranks fp/cp_disabled.
+L3_SEM(stdfq) { c.trap(c.s ? kTtFpDisabled : kTtPrivileged); }
+L3_SEM(stdcq) { c.trap(c.s ? kTtCpDisabled : kTtPrivileged); }
+
+// ---- loads and stores --------------------------------------------------------------------------
+
+template <unsigned N, bool Signed>
+inline uint32_t extend(const uint8_t* b) {
+  if constexpr (N == 1) return Signed ? uint32_t(int32_t(int8_t(b[0]))) : b[0];
+  if constexpr (N == 2) return Signed ? uint32_t(int32_t(int16_t(ld_be16(b)))) : ld_be16(b);
+  return ld_be32(b);
+}
+template <unsigned N>
+inline void pack(uint8_t* b, uint32_t v) {
+  if constexpr (N == 1) b[0] = uint8_t(v);
+  if constexpr (N == 2) st_be16(b, uint16_t(v));
+  if constexpr (N == 4) st_be32(b, v);
+}
+
+// LDA/STA family: privileged; i = 1 is illegal (no %asi register in V8).
+template <bool I>
+inline bool alt_ok(Cpu& c) {
+  if (!c.s) {
+    c.trap(kTtPrivileged);
+    return false;
+  }
+  if (I) {
+    c.trap(kTtIllegal);
+    return false;
+  }
+  return true;
+}
+template <bool Alt, unsigned N>
+inline bool rd_mem(Cpu& c, const Decoded& d, uint32_t a, uint8_t* b) {
+  return Alt ? c.alt_read(a, d.asi, b, N) : c.read<N>(a, b);
+}
+template <bool Alt, unsigned N>
+inline bool wr_mem(Cpu& c, const Decoded& d, uint32_t a, const uint8_t* b) {
+  return Alt ? c.alt_write(a, d.asi, b, N) : c.write<N>(a, b);
+}
+
+template <bool I, bool Alt, unsigned N, bool Signed>
+inline void load(Cpu& c, const Decoded& d) {
+  if (Alt && !alt_ok<I>(c)) return;
+  uint32_t a = ea<I>(c, d);
+  if (a & (N - 1)) return c.trap(kTtUnaligned);
+  uint8_t b[N];
+  if (!rd_mem<Alt, N>(c, d, a, b)) return;
+  c.W(d.rd, extend<N, Signed>(b));
+}
+template <bool I, bool Alt, unsigned N>
+inline void store(Cpu& c, const Decoded& d) {
+  if (Alt && !alt_ok<I>(c)) return;
+  uint32_t a = ea<I>(c, d);
+  if (a & (N - 1)) return c.trap(kTtUnaligned);
+  uint8_t b[N];
+  pack<N>(b, c.R(d.rd));
+  wr_mem<Alt, N>(c, d, a, b);
+}
+template <bool I, bool Alt>
+inline void load_double(Cpu& c, const Decoded& d) {
+  if (Alt && !alt_ok<I>(c)) return;
+  if (d.rd & 1) return c.trap(kTtIllegal);
+  uint32_t a = ea<I>(c, d);
+  if (a & 7) return c.trap(kTtUnaligned);
+  uint8_t b[8];
+  if (!rd_mem<Alt, 8>(c, d, a, b)) return;
+  c.W(d.rd, ld_be32(b));  // rd = 0: only r1 is written (r0 -> sink)
+  c.W(d.rd + 1, ld_be32(b + 4));
+}
+template <bool I, bool Alt>
+inline void store_double(Cpu& c, const Decoded& d) {
+  if (Alt && !alt_ok<I>(c)) return;
+  if (d.rd & 1) return c.trap(kTtIllegal);
+  uint32_t a = ea<I>(c, d);
+  if (a & 7) return c.trap(kTtUnaligned);
+  uint8_t b[8];
+  st_be32(b, c.R(d.rd));
+  st_be32(b + 4, c.R(d.rd + 1));
+  wr_mem<Alt, 8>(c, d, a, b);
+}
+// Atomics: read and write inside one instruction; the run loop never stops
+// between the two accesses.
+template <bool I, bool Alt>
+inline void ldstub_op(Cpu& c, const Decoded& d) {
+  if (Alt && !alt_ok<I>(c)) return;
+  uint32_t a = ea<I>(c, d);
+  uint8_t old, ff = 0xFF;
+  if (!rd_mem<Alt, 1>(c, d, a, &old)) return;
+  if (!wr_mem<Alt, 1>(c, d, a, &ff)) return;
+  c.W(d.rd, old);
+}
+template <bool I, bool Alt>
+inline void swap_op(Cpu& c, const Decoded& d) {
+  if (Alt && !alt_ok<I>(c)) return;
+  uint32_t a = ea<I>(c, d);
+  if (a & 3) return c.trap(kTtUnaligned);
+  uint8_t old[4], nw[4];
+  if (!rd_mem<Alt, 4>(c, d, a, old)) return;
+  st_be32(nw, c.R(d.rd));
+  if (!wr_mem<Alt, 4>(c, d, a, nw)) return;
+  c.W(d.rd, ld_be32(old));
+}
+
+L3_SEM(ld) { load<I, false, 4, false>(c, d); }
+L3_SEM(ldub) { load<I, false, 1, false>(c, d); }
+L3_SEM(lduh) { load<I, false, 2, false>(c, d); }
+L3_SEM(ldsb) { load<I, false, 1, true>(c, d); }
+L3_SEM(ldsh) { load<I, false, 2, true>(c, d); }
+L3_SEM(ldd) { load_double<I, false>(c, d); }
+L3_SEM(st) { store<I, false, 4>(c, d); }
+L3_SEM(stb) { store<I, false, 1>(c, d); }
+L3_SEM(sth) { store<I, false, 2>(c, d); }
+L3_SEM(std) { store_double<I, false>(c, d); }
+L3_SEM(ldstub) { ldstub_op<I, false>(c, d); }
+L3_SEM(swap) { swap_op<I, false>(c, d); }
+
+L3_SEM(lda) { load<I, true, 4, false>(c, d); }
+L3_SEM(lduba) { load<I, true, 1, false>(c, d); }
+L3_SEM(lduha) { load<I, true, 2, false>(c, d); }
+L3_SEM(ldsba) { load<I, true, 1, true>(c, d); }
+L3_SEM(ldsha) { load<I, true, 2, true>(c, d); }
+L3_SEM(ldda) { load_double<I, true>(c, d); }
+L3_SEM(sta) { store<I, true, 4>(c, d); }
+L3_SEM(stba) { store<I, true, 1>(c, d); }
+L3_SEM(stha) { store<I, true, 2>(c, d); }
+L3_SEM(stda) { store_double<I, true>(c, d); }
+L3_SEM(ldstuba) { ldstub_op<I, true>(c, d); }
+L3_SEM(swapa) { swap_op<I, true>(c, d); }
+
+// CASA (LEON3 extension used by SMP kernels): compare r[rs2] with the word at
+// r[rs1]; if equal store r[rd]; r[rd] always receives the old word. The ASI
+// comes from the instruction; like LEON3 it is allowed in user mode with ASI
+// 0xA (user data), otherwise privileged. i = 1 is illegal.
+L3_SEM(casa) {
+  if (I) return c.trap(c.s ? kTtIllegal : kTtPrivileged);
+  if (!c.s && d.asi != 0xA) return c.trap(kTtPrivileged);
+  uint32_t a = A_;
+  if (a & 3) return c.trap(kTtUnaligned);
+  uint8_t old[4];
+  if (!c.alt_read(a, d.asi, old, 4)) return;
+  uint32_t ov = ld_be32(old);
+  if (ov == c.R(d.rs2)) {
+    uint8_t nw[4];
+    st_be32(nw, c.R(d.rd));
+    if (!c.alt_write(a, d.asi, nw, 4)) return;
+  }
+  c.W(d.rd, ov);
+}
+
+#undef A_
+#undef B_
+#undef L3_SEM
+
+}  // namespace l3vp::leon3::sem
