@@ -1,0 +1,401 @@
+#include "apbuart.h"
+
+#include <poll.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <fstream>
+#include <iterator>
+#include <ostream>
+#include <stdexcept>
+
+namespace l3vp {
+
+namespace {
+// CTRL bits (hw-reference §6.3).
+enum : unsigned {
+  C_RE = 0, C_TE = 1, C_RI = 2, C_TI = 3, C_PS = 4, C_PE = 5, C_FL = 6, C_LB = 7,
+  C_EC = 8, C_TF = 9, C_RF = 10, C_DB = 11, C_BI = 12, C_DI = 13, C_SI = 14, C_NS = 15,
+};
+}  // namespace
+
+Apbuart::Apbuart(sc_core::sc_module_name name, const Params& p) : ApbDevice(name, 256), p_(p) {
+  const unsigned f = p_.fifosize;
+  if (f != 1 && f != 2 && f != 4 && f != 8 && f != 16 && f != 32)
+    throw std::invalid_argument("Apbuart: fifosize must be 1, 2, 4, 8, 16 or 32");
+  if (p_.sbits < 1 || p_.sbits > 32) throw std::invalid_argument("Apbuart: sbits must be 1..32");
+  if (p_.pirq > 31) throw std::invalid_argument("Apbuart: pirq out of range");
+  if (p_.clk_period == sc_core::SC_ZERO_TIME) throw std::invalid_argument("Apbuart: zero clock period");
+  clk_ps_ = p_.clk_period.value();
+  smask_ = p_.sbits >= 32 ? 0xFFFFFFFFu : (1u << p_.sbits) - 1;
+  rx_buf_.assign(f, 0);
+  pnp_.id = pnp_id(VENDOR_GAISLER, DEV_APBUART, p_.revision, p_.pirq);
+  pnp_.bar = pnp_bar(p_.paddr, p_.pmask, false, false, BAR_APBIO);
+  tx_sink_ = [](uint8_t c) {
+    std::fputc(c, stdout);
+    if (c == '\n') std::fflush(stdout);
+  };
+  build_registers();
+  SC_METHOD(on_event);
+  sensitive << ev_;
+  dont_initialize();
+  reset();
+}
+
+void Apbuart::set_tx_file(std::FILE* f) {
+  if (!f) tx_sink_ = nullptr;
+  else tx_sink_ = [f](uint8_t c) {
+    std::fputc(c, f);
+    if (c == '\n') std::fflush(f);
+  };
+}
+
+void Apbuart::set_tx_stream(std::ostream* os) {
+  if (!os) tx_sink_ = nullptr;
+  else tx_sink_ = [os](uint8_t c) {
+    os->put(static_cast<char>(c));
+    if (c == '\n') os->flush();
+  };
+}
+
+void Apbuart::build_registers() {
+  regs_.add("DATA", 0x00)
+      .on_read([this] {
+        touch();
+        const uint8_t c = rx_pop();
+        after_change();
+        return uint32_t(c);
+      })
+      .on_write([this](uint32_t v) {
+        touch();
+        if (tx_waiting() >= p_.fifosize) {
+          // Hardware overwrites a FIFO slot; the model drops the new byte.
+          ++tx_dropped_;
+          Log::guest_error(name(), "DATA written while the TX FIFO is full: byte dropped");
+        } else {
+          TxChar t;
+          t.ch = static_cast<uint8_t>(v);
+          tx_.push_back(t);
+          schedule_tx();
+        }
+        after_change();
+      });
+  regs_.add("STATUS", 0x04)
+      .on_read([this] { touch(); return status(); })
+      .on_write([this](uint32_t v) {
+        touch();
+        // BR/OV/PE/FE take the written value (write 0 to clear).
+        br_ = v & 0x08;
+        ov_ = v & 0x10;
+        pe_ = v & 0x20;
+        fe_ = v & 0x40;
+      });
+  regs_.add("CTRL", 0x08)
+      .on_read([this] { return ctrl_ | (p_.fifosize > 1 ? 1u << 31 : 0); })
+      .on_write([this](uint32_t v) {
+        touch();
+        const uint32_t old = ctrl_;
+        uint32_t mask = 0xFFFF;
+        if (p_.fifosize == 1) mask &= ~((1u << C_TF) | (1u << C_RF));
+        ctrl_ = v & mask;
+        const uint32_t rose = ctrl_ & ~old;
+        if (rose & (1u << C_DB)) Log::unimp(name(), "FIFO debug mode (CTRL.DB)");
+        if (rose & (1u << C_EC)) Log::unimp(name(), "external baud clock (CTRL.EC)");
+        if (rose & (1u << C_DI)) Log::unimp(name(), "delayed RX interrupt (CTRL.DI): treated as immediate");
+        // Frame format or transmitter enable changed: retime waiting chars.
+        if ((old ^ ctrl_) & ((1u << C_TE) | (1u << C_PE) | (1u << C_NS) | (1u << C_LB)))
+          schedule_tx();
+        if (!ctrl(C_RE) || ctrl(C_LB)) rx_next_ = rx_poll_next_ = kNever;
+        rx_kick(c0_);
+        after_change();
+      });
+  regs_.add("SCALER", 0x0C)
+      .on_read([this] { return scaler_; })
+      .on_write([this](uint32_t v) {
+        touch();
+        scaler_ = v & smask_;
+        schedule_tx();
+        after_change();
+      });
+  // FIFO debug register (CTRL.DB only): not modelled.
+  regs_.add("FIFODBG", 0x10).on_read([] { return 0u; }).on_write([this](uint32_t) {
+    Log::unimp(name(), "FIFO debug register write");
+  });
+}
+
+void Apbuart::reset() {
+  ev_.cancel();
+  c0_ = cycle_now();
+  // Reset clears RE, TE, FL, EC, DB, BI, NS; the other CTRL bits and SCALER
+  // keep their (power-on 0) value.
+  ctrl_ &= ~((1u << C_RE) | (1u << C_TE) | (1u << C_FL) | (1u << C_EC) | (1u << C_DB) |
+             (1u << C_BI) | (1u << C_NS));
+  br_ = ov_ = pe_ = fe_ = false;
+  tx_.clear();
+  rx_rd_ = rx_cnt_ = 0;
+  rx_shift_full_ = rx_stalled_ = false;
+  rx_next_ = rx_poll_next_ = kNever;
+  tf_level_ = rf_level_ = false;
+}
+
+uint64_t Apbuart::char_cycles() const {
+  // start + 8 data + optional parity + 1 or 2 stop bits; 8 scaler ticks/bit.
+  const uint64_t bits = 10 + (ctrl(C_PE) ? 1 : 0) + (ctrl(C_NS) ? 1 : 0);
+  return bits * 8 * (uint64_t(scaler_) + 1);
+}
+
+unsigned Apbuart::tx_waiting() const {
+  unsigned n = 0;
+  for (const auto& t : tx_)
+    if (!t.started) ++n;
+  return n;
+}
+
+uint32_t Apbuart::status() const {
+  const unsigned tcnt = tx_waiting();
+  const bool shifting = !tx_.empty() && tx_.front().started;
+  const unsigned f = p_.fifosize;
+  uint32_t s = 0;
+  s |= rx_cnt_ > 0 ? 1u : 0;          // DR
+  s |= shifting ? 0 : 1u << 1;        // TS
+  s |= tcnt == 0 ? 1u << 2 : 0;       // TE
+  s |= br_ ? 1u << 3 : 0;
+  s |= ov_ ? 1u << 4 : 0;
+  s |= pe_ ? 1u << 5 : 0;
+  s |= fe_ ? 1u << 6 : 0;
+  if (f > 1) {
+    s |= tcnt < f / 2 ? 1u << 7 : 0;   // TH
+    s |= rx_cnt_ >= f / 2 ? 1u << 8 : 0;  // RH
+    s |= tcnt >= f ? 1u << 9 : 0;      // TF
+    s |= rx_cnt_ >= f ? 1u << 10 : 0;  // RF
+    s |= (tcnt & 0x3F) << 20;
+    s |= (rx_cnt_ & 0x3F) << 26;
+  }
+  return s;
+}
+
+// ---------------------------------------------------------------------------
+// Transmitter
+// ---------------------------------------------------------------------------
+
+void Apbuart::schedule_tx() {
+  // Characters already started keep their timing; the waiting ones are
+  // (re)timed back to back after the one on the line.
+  cyc_t prev_end = c0_;
+  for (const auto& t : tx_)
+    if (t.started) prev_end = std::max(prev_end, t.end);
+  const cyc_t tc = static_cast<cyc_t>(char_cycles());
+  for (auto& t : tx_) {
+    if (t.started) continue;
+    if (!ctrl(C_TE)) {
+      t.start = t.end = kNever;  // held in the FIFO
+      continue;
+    }
+    t.start = std::max(prev_end, c0_);
+    t.end = t.start + tc;
+    prev_end = t.end;
+    if (!t.sent) {
+      // Bytes leave for the host as soon as the transmitter takes them on;
+      // in loop-back mode TXD is held idle and nothing reaches the host.
+      t.sent = true;
+      t.loop = ctrl(C_LB);
+      ++tx_bytes_;
+      if (!t.loop && tx_sink_) tx_sink_(t.ch);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Receiver
+// ---------------------------------------------------------------------------
+
+void Apbuart::rx_push(uint8_t byte) {
+  host_rx_.push_back(byte);
+  // Called from outside any access: the host's "now" is sc_time_stamp().
+  const cyc_t c = std::max(c0_, static_cast<cyc_t>(sc_core::sc_time_stamp().value() / clk_ps_));
+  if (rx_next_ == kNever) {
+    rx_kick(c);
+    reschedule();
+  }
+}
+
+void Apbuart::rx_push(const std::string& bytes) {
+  for (char ch : bytes) rx_push(static_cast<uint8_t>(ch));
+}
+
+bool Apbuart::rx_load_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  rx_push(data);
+  return true;
+}
+
+void Apbuart::rx_use_stdin(bool on) {
+  stdin_ = on;
+  stdin_eof_ = false;
+  if (on) {
+    const cyc_t c = std::max(c0_, static_cast<cyc_t>(sc_core::sc_time_stamp().value() / clk_ps_));
+    rx_kick(c);
+    reschedule();
+  } else {
+    rx_poll_next_ = kNever;
+  }
+}
+
+void Apbuart::poll_stdin() {
+  if (!stdin_ || stdin_eof_) return;
+  struct pollfd pfd = {0, POLLIN, 0};
+  while (::poll(&pfd, 1, 0) > 0 && (pfd.revents & (POLLIN | POLLHUP))) {
+    uint8_t buf[256];
+    const ssize_t n = ::read(0, buf, sizeof buf);
+    if (n <= 0) {
+      stdin_eof_ = true;
+      break;
+    }
+    host_rx_.insert(host_rx_.end(), buf, buf + n);
+  }
+}
+
+// Start the next host character if the receiver can take one.
+void Apbuart::rx_kick(cyc_t c) {
+  if (!ctrl(C_RE) || ctrl(C_LB) || rx_stalled_ || rx_next_ != kNever) return;
+  const cyc_t tc = static_cast<cyc_t>(char_cycles());
+  if (host_rx_.empty()) poll_stdin();
+  if (!host_rx_.empty()) {
+    rx_next_ = c + tc;
+    rx_poll_next_ = kNever;
+  } else if (stdin_ && !stdin_eof_ && rx_poll_next_ == kNever) {
+    rx_poll_next_ = c + 10 * tc;
+  }
+}
+
+// A character's stop bit has been received.
+void Apbuart::rx_deliver(uint8_t ch) {
+  ++rx_bytes_;
+  const unsigned f = p_.fifosize;
+  if (rx_cnt_ < f) {
+    rx_buf_[(rx_rd_ + rx_cnt_) % f] = ch;
+    ++rx_cnt_;
+  } else {
+    // FIFO full: the character waits in the shift register; a second one
+    // arriving meanwhile overwrites it (overrun, one character lost).
+    if (rx_shift_full_) {
+      ov_ = true;
+      ++rx_dropped_;
+    }
+    rx_shift_full_ = true;
+    rx_shift_ = ch;
+  }
+  if (ctrl(C_RI)) pulse_irq(p_.pirq);
+}
+
+uint8_t Apbuart::rx_pop() {
+  const unsigned f = p_.fifosize;
+  // Reading an empty FIFO returns the stale byte at the read pointer.
+  const uint8_t c = rx_buf_[rx_rd_];
+  if (rx_cnt_ == 0) return c;
+  rx_rd_ = (rx_rd_ + 1) % f;
+  --rx_cnt_;
+  if (rx_shift_full_) {
+    rx_buf_[(rx_rd_ + rx_cnt_) % f] = rx_shift_;
+    ++rx_cnt_;
+    rx_shift_full_ = false;
+  }
+  if (rx_stalled_) {
+    rx_stalled_ = false;
+    rx_kick(c0_);
+  }
+  return c;
+}
+
+// ---------------------------------------------------------------------------
+// Event processing
+// ---------------------------------------------------------------------------
+
+void Apbuart::sync(cyc_t c) {
+  c = std::max(c, c0_);
+  for (;;) {
+    // Candidate boundaries, in processing order for equal times:
+    // TX end, TX start, RX arrival, stdin poll.
+    cyc_t t_end = kNever, t_start = kNever;
+    if (!tx_.empty() && tx_.front().started) t_end = tx_.front().end;
+    TxChar* next = nullptr;
+    for (auto& t : tx_)
+      if (!t.started) {
+        next = &t;
+        t_start = t.start;
+        break;
+      }
+    const cyc_t t = std::min({t_end, t_start, rx_next_, rx_poll_next_});
+    if (t > c) break;
+    c0_ = t;
+    if (t_end == t) {
+      const TxChar done = tx_.front();
+      tx_.pop_front();
+      if (done.loop && ctrl(C_RE)) rx_deliver(done.ch);
+      const bool back_to_back = !tx_.empty() && tx_.front().start == t;
+      if (ctrl(C_SI) && !back_to_back) pulse_irq(p_.pirq);  // shift register became empty
+    } else if (t_start == t) {
+      next->started = true;
+      if (p_.fifosize == 1 || tx_waiting() == 0)
+        if (ctrl(C_TI)) pulse_irq(p_.pirq);  // FIFO (holding register) became empty
+    } else if (rx_next_ == t) {
+      rx_next_ = kNever;
+      const bool full = rx_cnt_ >= p_.fifosize && rx_shift_full_;
+      if (ctrl(C_FL) && full) {
+        rx_stalled_ = true;  // RTS deasserted: the sender waits
+      } else if (!host_rx_.empty()) {
+        const uint8_t ch = host_rx_.front();
+        host_rx_.pop_front();
+        rx_deliver(ch);
+      }
+      rx_kick(t);
+    } else {
+      rx_poll_next_ = kNever;
+      rx_kick(t);
+    }
+    check_levels();
+  }
+  c0_ = c;
+}
+
+void Apbuart::after_change() {
+  sync(c0_);  // e.g. a character that starts right at the access time
+  check_levels();
+  reschedule();
+}
+
+// TF/RF are level interrupts in hardware (a pulse every clock while the
+// condition holds); the model pulses when the condition becomes true.
+void Apbuart::check_levels() {
+  if (p_.fifosize == 1) return;
+  const unsigned f = p_.fifosize;
+  const bool tf = ctrl(C_TF) && ctrl(C_TE) && tx_waiting() < f / 2;
+  const bool rf = ctrl(C_RF) && ctrl(C_RE) && rx_cnt_ >= f / 2;
+  if ((tf && !tf_level_) || (rf && !rf_level_)) pulse_irq(p_.pirq);
+  tf_level_ = tf;
+  rf_level_ = rf;
+}
+
+void Apbuart::reschedule() {
+  ev_.cancel();
+  cyc_t t = std::min(rx_next_, rx_poll_next_);
+  if (!tx_.empty() && tx_.front().started) t = std::min(t, tx_.front().end);
+  for (const auto& x : tx_)
+    if (!x.started) {
+      t = std::min(t, x.start);
+      break;
+    }
+  if (t == kNever || uint64_t(t) > UINT64_MAX / clk_ps_) return;
+  const sc_core::sc_time at = sc_core::sc_time::from_value(uint64_t(t) * clk_ps_);
+  const sc_core::sc_time stamp = sc_core::sc_time_stamp();
+  ev_.notify(at > stamp ? at - stamp : sc_core::SC_ZERO_TIME);
+}
+
+void Apbuart::on_event() {
+  sync(static_cast<cyc_t>(sc_core::sc_time_stamp().value() / clk_ps_));
+  reschedule();
+}
+
+}  // namespace l3vp

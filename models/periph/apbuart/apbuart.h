@@ -1,0 +1,133 @@
+// GRLIB APBUART (hw-reference §6; template UART #1: 0x80000100, IRQ 2,
+// FIFO depth 4, 12-bit scaler).
+//
+// TX bytes go to a host sink as soon as they are handed to the transmitter
+// (no waiting for the simulated character time); the status bits (TE, TS,
+// TH, TF, TCNT) and interrupts still follow the simulated line timing,
+// computed from SCALER and the frame format. RX bytes come from a host
+// byte queue (fed by the program, a file or, on request, stdin) and arrive
+// one per character time while the receiver is enabled. See README.md.
+#pragma once
+#include <cstdint>
+#include <cstdio>
+#include <deque>
+#include <functional>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "apb_device.h"
+
+namespace l3vp {
+
+// Named after the apbuart.vhd generics; defaults = GR-XC3S-1500 UART #1.
+struct ApbuartParams {
+  unsigned pindex = 1;
+  uint32_t paddr = 0x001;
+  uint32_t pmask = 0xFFF;
+  unsigned pirq = 2;
+  unsigned fifosize = 4;  // 1 (holding register only), 2, 4, 8, 16, 32
+  unsigned sbits = 12;    // baud scaler width
+  unsigned revision = 2;  // devices table: APBUART rev 2 (older GRLIB: 1)
+  sc_core::sc_time clk_period = sc_core::sc_time(25, sc_core::SC_NS);  // 40 MHz
+};
+
+class Apbuart : public ApbDevice {
+ public:
+  using Params = ApbuartParams;
+
+  SC_HAS_PROCESS(Apbuart);
+  Apbuart(sc_core::sc_module_name name, const Params& p = Params());
+
+  // --- host side: transmit ---
+  // Every transmitted byte is passed to the sink (default: stdout, flushed
+  // at each '\n'). nullptr discards.
+  void set_tx_sink(std::function<void(uint8_t)> sink) { tx_sink_ = std::move(sink); }
+  void set_tx_file(std::FILE* f);
+  void set_tx_stream(std::ostream* os);
+
+  // --- host side: receive ---
+  void rx_push(uint8_t byte);
+  void rx_push(const std::string& bytes);
+  // Queues the whole content of a file; false if it cannot be read.
+  bool rx_load_file(const std::string& path);
+  // Poll the process's stdin (non-blocking) for input while the receiver is
+  // enabled and the queue is empty. Off by default: it makes the run depend
+  // on host timing.
+  void rx_use_stdin(bool on);
+  size_t rx_host_pending() const { return host_rx_.size(); }
+  void rx_host_clear() { host_rx_.clear(); }
+
+  // --- statistics ---
+  uint64_t tx_bytes() const { return tx_bytes_; }        // sent on the line (incl. loop-back)
+  uint64_t tx_dropped() const { return tx_dropped_; }    // DATA writes to a full TX FIFO
+  uint64_t rx_bytes() const { return rx_bytes_; }        // characters received (incl. lost)
+  uint64_t rx_dropped() const { return rx_dropped_; }    // characters lost by overrun
+
+  // Character time in clock cycles for the current SCALER/CTRL settings.
+  uint64_t char_cycles() const;
+
+  void reset() override;
+
+ private:
+  using cyc_t = int64_t;
+  static constexpr cyc_t kNever = INT64_MAX;
+
+  // One character handed to the transmitter: waiting in the FIFO until
+  // `start` (moved to the shift register), on the line until `end`.
+  struct TxChar {
+    uint8_t ch;
+    cyc_t start = kNever;  // kNever: held (transmitter disabled)
+    cyc_t end = kNever;
+    bool started = false;  // start boundary processed
+    bool sent = false;     // passed to the host sink / decided loop-back
+    bool loop = false;     // looped back into the receiver at `end`
+  };
+
+  void build_registers();
+  cyc_t cycle_now() const { return static_cast<cyc_t>(now().value() / clk_ps_); }
+  void sync(cyc_t c);  // process every line event up to cycle c
+  void touch() { sync(cycle_now()); }
+  void after_change();  // process events at c0_, level IRQs, reschedule
+  void schedule_tx();   // (re)time the characters that have not started
+  void rx_kick(cyc_t c);
+  void rx_deliver(uint8_t ch);
+  uint8_t rx_pop();
+  void check_levels();
+  void reschedule();
+  void on_event();
+  void poll_stdin();
+  unsigned tx_waiting() const;  // TCNT: characters in the TX FIFO
+  uint32_t status() const;
+
+  bool ctrl(unsigned bit) const { return (ctrl_ >> bit) & 1; }
+
+  Params p_;
+  uint64_t clk_ps_;
+  uint32_t smask_;
+  std::function<void(uint8_t)> tx_sink_;
+
+  uint32_t ctrl_ = 0;    // bits 15:0 (FA is synthesised)
+  uint32_t scaler_ = 0;  // not reset by hardware; power-on 0
+  bool br_ = false, ov_ = false, pe_ = false, fe_ = false;
+
+  std::deque<TxChar> tx_;
+  std::vector<uint8_t> rx_buf_;  // ring buffer, fifosize entries
+  unsigned rx_rd_ = 0, rx_cnt_ = 0;
+  bool rx_shift_full_ = false;   // character held in the receive shift register
+  uint8_t rx_shift_ = 0;
+  bool rx_stalled_ = false;      // flow control (CTRL.FL): sender paused
+
+  std::deque<uint8_t> host_rx_;
+  bool stdin_ = false, stdin_eof_ = false;
+  cyc_t rx_next_ = kNever;       // arrival of the next host character
+  cyc_t rx_poll_next_ = kNever;  // next stdin poll
+
+  bool tf_level_ = false, rf_level_ = false;
+  cyc_t c0_ = 0;
+  sc_core::sc_event ev_;
+
+  uint64_t tx_bytes_ = 0, tx_dropped_ = 0, rx_bytes_ = 0, rx_dropped_ = 0;
+};
+
+}  // namespace l3vp

@@ -1,0 +1,88 @@
+// GRLIB IRQMP multiprocessor interrupt controller, single-CPU build
+// (hw-reference §5; template: ncpu=1, eirq=0, APB slot 2 at 0x80000200).
+//
+// Peripherals pulse lines 1..15 (IrqLineSink); the controller keeps IPEND,
+// IFORCE, PIMASK and ILEVEL, recomputes the CPU's interrupt request level
+// after every change and hands it to the CPU (IrlSink) whenever it changes.
+// The CPU acknowledges taken interrupts through IntAckSink.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <functional>
+
+#include "apb_device.h"
+
+namespace l3vp {
+
+// Generics of irqmp.vhd that matter to software. Only ncpu = 1 and
+// eirq = 0 are modelled (the template configuration).
+struct IrqmpParams {
+  unsigned pindex = 2;
+  uint32_t paddr = 0x002;
+  uint32_t pmask = 0xFFF;
+  unsigned ncpu = 1;
+  unsigned eirq = 0;
+  unsigned revision = 4;  // devices table: IRQMP rev 4 (older GRLIB: 3)
+};
+
+class Irqmp : public ApbDevice, public IrqLineSink, public IntAckSink {
+ public:
+  using Params = IrqmpParams;
+
+  Irqmp(sc_core::sc_module_name name, const Params& p = Params());
+
+  // --- wiring ---
+  void set_cpu(IrlSink* cpu) { cpu_ = cpu; }
+  // Called with (line, time of the pulse) for every pulse on lines 1..15.
+  // Intended for waveform tracing; costs one branch when unset.
+  void set_pulse_observer(std::function<void(unsigned, sc_core::sc_time)> f) {
+    on_irq_pulse_ = std::move(f);
+  }
+  // Read as MPSTAT bit 0 (CPU 0 power-down status); default: reads 0.
+  void set_powerdown_status(std::function<bool()> f) { cpu_pwd_ = std::move(f); }
+
+  // IrqLineSink: a one-clock pulse on pirq[line] sets IPEND[line].
+  void irq_pulse(unsigned line) override;
+  // IntAckSink: the CPU took interrupt trap `level`.
+  void intack(unsigned level) override;
+
+  // Current interrupt request level driven to the CPU (0 = none).
+  unsigned irl() const { return irl_; }
+  // Notified whenever irl() changes value (both rises and falls). The
+  // notification is timed at the moment of the change: a delta notification
+  // for pulses/acknowledges, or the access offset for a change caused by an
+  // IRQMP register access with an annotated delay. A powered-down CPU
+  // wrapper waits on it and re-reads irl().
+  sc_core::sc_event& irl_changed() { return irl_changed_; }
+
+  // Statistics: pulses received per line (index 0..15; 0 is never counted).
+  uint64_t pulse_count(unsigned line) const { return line < 16 ? pulses_[line] : 0; }
+  uint64_t irl_changes() const { return irl_changes_; }
+
+  void reset() override;
+
+  // Direct state access for tests/debuggers.
+  uint32_t ipend() const { return ipend_; }
+  uint32_t iforce() const { return iforce_; }
+  uint32_t imask() const { return imask_; }
+  uint32_t ilevel() const { return ilevel_; }
+
+ private:
+  static constexpr uint32_t kIrqBits = 0xFFFE;  // lines 15..1, bit 0 never set
+
+  void build_registers();
+  void update();  // recompute irl and deliver changes
+
+  Params p_;
+  IrlSink* cpu_ = nullptr;
+  std::function<void(unsigned, sc_core::sc_time)> on_irq_pulse_;
+  std::function<bool()> cpu_pwd_;
+
+  uint32_t ilevel_ = 0, ipend_ = 0, iforce_ = 0, imask_ = 0;
+  unsigned irl_ = 0;
+  sc_core::sc_event irl_changed_;
+  std::array<uint64_t, 16> pulses_{};
+  uint64_t irl_changes_ = 0;
+};
+
+}  // namespace l3vp
