@@ -1,0 +1,237 @@
+#include "ahb_ctrl.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+
+#include "endian.h"
+#include "log.h"
+
+namespace l3vp {
+namespace {
+
+std::string hex(uint64_t v) {
+  char b[24];
+  std::snprintf(b, sizeof b, "0x%08llx", static_cast<unsigned long long>(v));
+  return b;
+}
+
+// GRLIB masks are "leading ones": the decoded block is contiguous and
+// (4096 - MASK) units long. Other masks would alias a bar all over the map;
+// no GRLIB core uses them, so the model rejects them at elaboration.
+bool contiguous_mask(uint32_t mask) {
+  const uint32_t low = ~mask & 0xFFF;
+  return mask != 0 && (low & (low + 1)) == 0;
+}
+
+}  // namespace
+
+AhbCtrl::AhbCtrl(sc_core::sc_module_name name, const Params& p)
+    : sc_core::sc_module(name), tsock("tsock"), isock("isock"), p_(p), top_(4096, -1) {
+  io_base_ = (p.ioaddr & 0xFFF) << 20;
+  if (!contiguous_mask(p.cfgmask)) throw std::logic_error(std::string(this->name()) + ": bad cfgmask");
+  pnp_base_ = io_base_ | ((p.cfgaddr & p.cfgmask & 0xFFF) << 8);
+  pnp_size_ = (4096 - (p.cfgmask & 0xFFF)) * 256;
+  top_[p.ioaddr & 0xFFF] = -2;
+  tsock.register_b_transport(this, &AhbCtrl::b_transport);
+  tsock.register_get_direct_mem_ptr(this, &AhbCtrl::get_direct_mem_ptr);
+  tsock.register_transport_dbg(this, &AhbCtrl::transport_dbg);
+  isock.register_invalidate_direct_mem_ptr(this, &AhbCtrl::invalidate_direct_mem_ptr);
+}
+
+void AhbCtrl::add_master(unsigned hindex, const AhbPnp& pnp, const std::string& name) {
+  if (hindex >= kMaxMasters || masters_[hindex].present)
+    throw std::logic_error(std::string(this->name()) + ": bad or duplicate master index " +
+                           std::to_string(hindex));
+  masters_[hindex].present = true;
+  masters_[hindex].pnp = pnp;
+  MasterStats s;
+  s.name = name;
+  s.hindex = hindex;
+  mstats_.push_back(s);
+}
+
+void AhbCtrl::add_slave(unsigned hindex, const AhbPnp& pnp, const std::string& name) {
+  if (hindex >= kMaxSlaves || slaves_[hindex].present)
+    throw std::logic_error(std::string(this->name()) + ": bad or duplicate slave index " +
+                           std::to_string(hindex));
+  slaves_[hindex].present = true;
+  slaves_[hindex].name = name;
+  slaves_[hindex].pnp = pnp;
+}
+
+void AhbCtrl::map_bar(unsigned hindex, unsigned bar, unsigned port) {
+  const std::string who =
+      std::string(name()) + ": slave " + std::to_string(hindex) + " bar " + std::to_string(bar);
+  if (hindex >= kMaxSlaves || !slaves_[hindex].present || bar > 3)
+    throw std::logic_error(who + ": not registered");
+  const uint32_t w = slaves_[hindex].pnp.bar[bar];
+  const uint32_t addr = w >> 20, mask = (w >> 4) & 0xFFF, type = w & 0xF;
+  if (!contiguous_mask(mask)) throw std::logic_error(who + ": non-contiguous mask");
+  Region r;
+  r.port = port;
+  r.hindex = hindex;
+  r.bar = bar;
+  r.prefetch = (w >> 17) & 1;
+  r.cacheable = (w >> 16) & 1;
+  if (type == BAR_AHBMEM) {
+    r.start = (addr & mask) << 20;
+    r.size = uint64_t(4096 - mask) << 20;
+    const int idx = static_cast<int>(regions_.size());
+    for (uint32_t t = r.start >> 20; t <= (r.end() >> 20); ++t)
+      if (top_[t] != -1) throw std::logic_error(who + ": overlaps another bar or the AHB I/O area");
+    for (uint32_t t = r.start >> 20; t <= (r.end() >> 20); ++t) top_[t] = static_cast<int16_t>(idx);
+  } else if (type == BAR_AHBIO) {
+    r.io = true;
+    r.start = io_base_ | ((addr & mask) << 8);
+    r.size = uint64_t(4096 - mask) << 8;
+    for (const Region& o : regions_)
+      if (o.io && r.start <= o.end() && o.start <= r.end())
+        throw std::logic_error(who + ": overlaps another I/O bar");
+    if (r.start <= uint64_t(pnp_base_) + pnp_size_ - 1 && pnp_base_ <= r.end())
+      throw std::logic_error(who + ": overlaps the plug&play area");
+  } else {
+    throw std::logic_error(who + ": not an AHB memory or I/O bar");
+  }
+  regions_.push_back(r);
+}
+
+const AhbCtrl::Region* AhbCtrl::find(uint32_t addr) const {
+  const int t = top_[addr >> 20];
+  if (t >= 0) return &regions_[t];
+  if (t == -2)
+    for (const Region& r : regions_)
+      if (r.io && addr >= r.start && addr <= r.end()) return &r;
+  return nullptr;
+}
+
+std::optional<AhbCtrl::Region> AhbCtrl::decode(uint32_t addr) const {
+  if (in_pnp_area(addr)) return std::nullopt;
+  const Region* r = find(addr);
+  if (!r) return std::nullopt;
+  return *r;
+}
+
+uint32_t AhbCtrl::pnp_word(uint32_t addr) const {
+  const uint32_t off = (addr - pnp_base_) & ~3u;
+  if (off == 0xFF0) return ((p_.devid & 0xFFFF) << 16) | ((p_.cfgver & 3) << 14) | (p_.build & 0x3FFF);
+  if (off == 0xFF4) return 0;  // bit 0: system endianness, 0 = big-endian
+  const bool slave = off >= 0x800;
+  const unsigned i = ((off & 0x7FF) / 32), w = (off % 32) / 4;
+  const AhbPnp* rec = nullptr;
+  if (!slave && i < kMaxMasters && masters_[i].present) rec = &masters_[i].pnp;
+  if (slave && i < kMaxSlaves && slaves_[i].present) rec = &slaves_[i].pnp;
+  if (!rec) return 0;
+  if (w == 0) return rec->id;
+  if (w < 4) return rec->user[w - 1];
+  return rec->bar[w - 4];
+}
+
+tlm::tlm_response_status AhbCtrl::pnp_access(tlm::tlm_generic_payload& gp, bool debug,
+                                             const std::string& who) {
+  const uint64_t addr = gp.get_address();
+  const unsigned len = gp.get_data_length();
+  if (!in_pnp_area(addr + len - 1)) return tlm::TLM_ADDRESS_ERROR_RESPONSE;
+  if (gp.is_write()) {
+    if (!debug)
+      Log::guest_error(name(), who + " write to read-only plug&play area at " + hex(addr) + " dropped");
+    return tlm::TLM_OK_RESPONSE;
+  }
+  if (gp.is_read()) {
+    uint8_t* d = gp.get_data_ptr();
+    for (unsigned i = 0; i < len; ++i) {
+      const uint32_t a = static_cast<uint32_t>(addr + i);
+      uint8_t w[4];
+      put_be32(w, pnp_word(a));
+      d[i] = w[a & 3];
+    }
+    if (!debug) ++pnp_reads_;
+  }
+  return tlm::TLM_OK_RESPONSE;
+}
+
+void AhbCtrl::b_transport(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  MasterStats& ms = mstats_.at(port);
+  const uint64_t addr = gp.get_address();
+  const unsigned len = gp.get_data_length();
+  if (gp.is_read())
+    ++ms.reads;
+  else if (gp.is_write())
+    ++ms.writes;
+
+  if (len == 0 || addr + len - 1 > 0xFFFFFFFFull) {
+    gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    ++ms.errors;
+    return;
+  }
+  if (in_pnp_area(addr)) {
+    gp.set_response_status(pnp_access(gp, false, "master " + std::to_string(ms.hindex)));
+    if (!gp.is_response_ok()) ++ms.errors;
+    return;
+  }
+  const Region* r = find(static_cast<uint32_t>(addr));
+  if (!r || addr + len - 1 > r->end()) {
+    // The default slave answers with an AHB ERROR; the master decides what
+    // that means (the CPU takes an access exception).
+    gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    ++ms.errors;
+    return;
+  }
+  if (delay_fn_) delay += delay_fn_(ms.hindex, r->hindex, gp);
+  gp.set_address(addr - r->start);
+  isock[r->port]->b_transport(gp, delay);
+  gp.set_address(addr);
+  if (!gp.is_response_ok()) ++ms.errors;
+}
+
+bool AhbCtrl::get_direct_mem_ptr(int port, tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi) {
+  const uint64_t addr = gp.get_address();
+  const Region* r = (addr > 0xFFFFFFFFull || in_pnp_area(addr)) ? nullptr : find(static_cast<uint32_t>(addr));
+  if (!r) {
+    // No DMI for holes and the P&P area; report a 1-byte denied range.
+    dmi.set_start_address(addr);
+    dmi.set_end_address(addr);
+    dmi.set_granted_access(tlm::tlm_dmi::DMI_ACCESS_NONE);
+    return false;
+  }
+  gp.set_address(addr - r->start);
+  const bool ok = isock[r->port]->get_direct_mem_ptr(gp, dmi);
+  gp.set_address(addr);
+  // Translate the slave's local range to global addresses, clipped to the
+  // bar (only the end can stick out: the range contains the request address).
+  const uint64_t s = dmi.get_start_address();
+  const uint64_t e = std::min<uint64_t>(dmi.get_end_address(), r->size - 1);
+  dmi.set_start_address(r->start + s);
+  dmi.set_end_address(r->start + e);
+  if (ok) ++mstats_.at(port).dmi_grants;
+  return ok;
+}
+
+unsigned AhbCtrl::transport_dbg(int port, tlm::tlm_generic_payload& gp) {
+  const uint64_t addr = gp.get_address();
+  const unsigned len = gp.get_data_length();
+  if (len == 0 || addr + len - 1 > 0xFFFFFFFFull) return 0;
+  if (in_pnp_area(addr)) return pnp_access(gp, true, "") == tlm::TLM_OK_RESPONSE ? len : 0;
+  const Region* r = find(static_cast<uint32_t>(addr));
+  if (!r) return 0;
+  // Clip at the end of the bar.
+  if (addr + len - 1 > r->end()) {
+    gp.set_data_length(static_cast<unsigned>(r->end() - addr + 1));
+    gp.set_streaming_width(gp.get_data_length());
+  }
+  gp.set_address(addr - r->start);
+  const unsigned n = isock[r->port]->transport_dbg(gp);
+  gp.set_address(addr);
+  return n;
+}
+
+void AhbCtrl::invalidate_direct_mem_ptr(int port, sc_dt::uint64 start, sc_dt::uint64 end) {
+  for (const Region& r : regions_) {
+    if (r.port != static_cast<unsigned>(port) || start >= r.size) continue;
+    const uint64_t gs = r.start + start;
+    const uint64_t ge = r.start + std::min<uint64_t>(end, r.size - 1);
+    for (unsigned m = 0; m < tsock.size(); ++m) tsock[m]->invalidate_direct_mem_ptr(gs, ge);
+  }
+}
+
+}  // namespace l3vp

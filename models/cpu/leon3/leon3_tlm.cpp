@@ -1,0 +1,163 @@
+#include "leon3_tlm.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace l3vp {
+
+using sc_core::sc_time;
+
+Leon3::Leon3(sc_core::sc_module_name name, const Params& p)
+    : sc_core::sc_module(name), isock("isock"), p_(p), dmi_(p.dmi) {
+  period_units_ = p.period.value();
+  if (period_units_ == 0) throw std::invalid_argument(std::string(this->name()) + ": clock period is zero");
+  core_ = std::make_unique<leon3::Core>(p.core, *this);
+  core_->reset();
+  core_->set_dmi_enabled(dmi_);
+  tlm_utils::tlm_quantumkeeper::set_global_quantum(p.quantum);
+  isock.register_invalidate_direct_mem_ptr(this, &Leon3::invalidate_direct_mem_ptr);
+  SC_HAS_PROCESS(Leon3);
+  SC_THREAD(run_thread);
+}
+
+Leon3::~Leon3() = default;
+
+void Leon3::set_irl(unsigned level) {
+  core_->set_irl(level);
+  // Wakes the thread if it is waiting in power-down (nobody waits otherwise).
+  // Immediate notification is only legal while the simulation runs; the
+  // IRQMP may also drive the level during elaboration (reset).
+  if (sc_core::sc_is_running()) wake_.notify();
+}
+
+void Leon3::set_dmi_enabled(bool on) {
+  dmi_ = on;
+  core_->set_dmi_enabled(on);
+  if (!on) core_->invalidate_dmi(0, ~uint64_t(0));
+}
+
+void Leon3::intack(unsigned level) {
+  if (ack_) ack_->intack(level);
+}
+
+void Leon3::invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end) {
+  ++wc_.dmi_invalidations;
+  core_->invalidate_dmi(start, end);
+}
+
+uint64_t Leon3::cycle_limit() const {
+  const sc_time now = sc_core::sc_time_stamp();
+  sc_time lim = std::min(qk_.next_sync_point(), end_);
+  // sc_time_to_pending_activity() is max_time - now when nothing is pending.
+  const sc_time to_next = sc_core::sc_time_to_pending_activity();
+  if (to_next < sc_core::sc_max_time() - now) lim = std::min(lim, now + to_next);
+  // First cycle boundary at or after lim: the core may start instructions at
+  // any cycle whose time is strictly before the limit.
+  return (lim.value() + period_units_ - 1) / period_units_;
+}
+
+void Leon3::sync() {
+  const sc_time now = sc_core::sc_time_stamp();
+  const sc_time t = cpu_time();
+  qk_.set(t > now ? t - now : sc_core::SC_ZERO_TIME);
+  qk_.sync();  // wait(local time), reset the local time, start a new quantum
+  // wait(local time) may resume this thread before other processes that are
+  // due at the same instant (e.g. a timer event exactly at this time). The
+  // evaluation order inside a delta cycle is unspecified, so let them all run
+  // first: the core then always sees the effect of every event at or before
+  // its current time, whatever the quantum was.
+  while (sc_core::sc_pending_activity_at_current_time()) sc_core::wait(sc_core::SC_ZERO_TIME);
+  qk_.reset();
+  ++wc_.syncs;
+}
+
+void Leon3::account_idle() {
+  // Whole cycles only: the core resumes at the first cycle boundary at or
+  // after the time it was woken.
+  const uint64_t target = (sc_core::sc_time_stamp().value() + period_units_ - 1) / period_units_;
+  if (target > core_->cycles()) core_->add_idle_cycles(target - core_->cycles());
+}
+
+void Leon3::run_thread() {
+  sync();
+  for (;;) {
+    if (core_->in_error_mode()) {
+      stop_ = Stop::ErrorMode;
+      if (on_halt) on_halt(core_->error_tt(), core_->error_pc(), core_->reg(8));
+      return;
+    }
+    if (sc_core::sc_time_stamp() >= end_) {
+      stop_ = Stop::EndTime;
+      return;
+    }
+    if (core_->powered_down()) {
+      ++wc_.powerdowns;
+      // Skip the idle time in one wait: no host time is spent while the
+      // firmware idles. The IRQMP's set_irl() notifies wake_.
+      while (core_->powered_down() && sc_core::sc_time_stamp() < end_) {
+        sc_core::wait(end_ - sc_core::sc_time_stamp(), wake_);
+        account_idle();
+      }
+      sync();
+      continue;
+    }
+    const uint64_t lim = std::max(cycle_limit(), core_->cycles() + 1);
+    core_->run(lim);
+    // Every stop reason (limit reached, yield, power-down, error mode) needs
+    // simulated time to catch up with the core first.
+    sync();
+  }
+}
+
+bool Leon3::access(Kind kind, uint32_t addr, uint8_t* data, unsigned len, uint8_t asi, uint64_t& cycles) {
+  const sc_time now = sc_core::sc_time_stamp();
+  const sc_time t = cpu_time();
+  sc_time delay = t > now ? t - now : sc_core::SC_ZERO_TIME;
+  const sc_time before = delay;
+
+  tlm::tlm_generic_payload& gp = gp_;
+  gp.set_command(kind == Kind::Write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+  gp.set_address(addr);
+  gp.set_data_ptr(data);
+  gp.set_data_length(len);
+  gp.set_streaming_width(len);
+  gp.set_byte_enable_ptr(nullptr);
+  gp.set_byte_enable_length(0);
+  gp.set_dmi_allowed(false);
+  gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  isock->b_transport(gp, delay);
+  if (kind == Kind::Write)
+    ++wc_.bus_writes;
+  else
+    ++wc_.bus_reads;
+
+  // Target latency, rounded up to whole cycles.
+  if (delay > before) cycles += ((delay - before).value() + period_units_ - 1) / period_units_;
+
+  if (!gp.is_response_ok()) {
+    ++wc_.bus_errors;
+    return false;
+  }
+  if (dmi_ && gp.is_dmi_allowed()) {
+    tlm::tlm_dmi dmi;
+    gp.set_address(addr);
+    if (isock->get_direct_mem_ptr(gp, dmi) && dmi.get_dmi_ptr()) {
+      ++wc_.dmi_grants;
+      core_->add_dmi(static_cast<uint32_t>(dmi.get_start_address()),
+                     static_cast<uint32_t>(std::min<uint64_t>(dmi.get_end_address(), 0xFFFFFFFFull)),
+                     dmi.get_dmi_ptr(), dmi.is_read_allowed(), dmi.is_write_allowed());
+    }
+  }
+  // The target may have scheduled an event earlier than the current limit
+  // (a timer reload, a UART transmit): never run past it.
+  // A limit at or below the current cycle count stops the core after the
+  // instruction in progress.
+  core_->set_cycle_limit(cycle_limit());
+  return true;
+}
+
+void Leon3::finish() {
+  if (core_->powered_down()) account_idle();
+}
+
+}  // namespace l3vp

@@ -1,0 +1,116 @@
+// SystemC/TLM-2.0 wrapper of the LEON3 ISS core (core.h): one AHB master.
+//
+//  * CoreBus on `isock` (AHB master 0): every access the core cannot serve
+//    from DMI becomes a b_transport whose annotated delay is the core's local
+//    time offset (cycles * period - sc_time_stamp()). A non-OK response is a
+//    bus error for the core. DMI is requested whenever a target allows it and
+//    registered in the core; invalidations are passed to the core.
+//  * IrlSink: the IRQMP sets the interrupt level; IntAckSink forwarding of
+//    the core's interrupt acknowledge back to the IRQMP.
+//  * One SC_THREAD runs the core in quanta (tlm_quantumkeeper) and never lets
+//    it run past the next pending SystemC activity, so simulated results do
+//    not depend on the quantum (see README-tlm.md for the full rules).
+#pragma once
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/tlm_quantumkeeper.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <systemc>
+#include <tlm>
+
+#include "core.h"
+#include "irq.h"
+
+namespace l3vp {
+
+struct Leon3Params {
+  leon3::CoreConfig core;
+  sc_core::sc_time period = sc_core::sc_time(25, sc_core::SC_NS);    // 40 MHz
+  sc_core::sc_time quantum = sc_core::sc_time(100, sc_core::SC_US);  // global quantum
+  bool dmi = true;
+};
+
+class Leon3 : public sc_core::sc_module, public leon3::CoreBus, public IrlSink {
+ public:
+  using Params = Leon3Params;
+  // How the CPU thread ended (None while running).
+  enum class Stop { None, ErrorMode, EndTime };
+
+  tlm_utils::simple_initiator_socket<Leon3> isock;
+
+  Leon3(sc_core::sc_module_name name, const Params& p = Params());
+  ~Leon3() override;
+
+  leon3::Core& core() { return *core_; }
+  const leon3::Core& core() const { return *core_; }
+  const Params& params() const { return p_; }
+
+  // Interrupt acknowledge goes to this sink (the IRQMP).
+  void set_intack_sink(IntAckSink* s) { ack_ = s; }
+  // IrlSink: interrupt request level 0..15 from the IRQMP.
+  void set_irl(unsigned level) override;
+
+  // DMI on/off (--no-dmi). Off drops every DMI region the core holds.
+  void set_dmi_enabled(bool on);
+  // The CPU never runs past this time (the simulation's max-time), so the
+  // instruction count at the end does not depend on the quantum either.
+  void set_end_time(const sc_core::sc_time& t) { end_ = t; }
+
+  // Called once when the core enters error mode: trap type, PC of the
+  // trapping instruction and %o0 (the firmware exit code by convention).
+  std::function<void(unsigned tt, uint32_t pc, uint32_t o0)> on_halt;
+
+  // Brings the idle-cycle count up to date when the simulation ends while
+  // the core is powered down. Call once after sc_start() returns.
+  void finish();
+
+  Stop stop() const { return stop_; }
+  uint64_t cycles() const { return core_->cycles(); }
+  // The core's notion of time: cycles * period.
+  sc_core::sc_time cpu_time() const { return sc_core::sc_time::from_value(core_->cycles() * period_units_); }
+
+  // Wrapper counters.
+  struct Counters {
+    uint64_t bus_reads = 0, bus_writes = 0, bus_errors = 0;
+    uint64_t dmi_grants = 0, dmi_invalidations = 0;
+    uint64_t syncs = 0, powerdowns = 0;
+  };
+  const Counters& wrapper_counters() const { return wc_; }
+
+ private:
+  // tlm_quantumkeeper with its next sync point exposed.
+  struct Qk : tlm_utils::tlm_quantumkeeper {
+    const sc_core::sc_time& next_sync_point() const { return m_next_sync_point; }
+  };
+
+  void run_thread();
+  // Lets simulated time catch up with the core, then lets every other process
+  // due at that instant run first.
+  void sync();
+  // Cycle count the core may run to: up to the quantum end, the next pending
+  // SystemC activity and the end time, whichever is earliest.
+  uint64_t cycle_limit() const;
+  void account_idle();
+
+  // CoreBus
+  bool access(Kind kind, uint32_t addr, uint8_t* data, unsigned len, uint8_t asi, uint64_t& cycles) override;
+  void intack(unsigned level) override;
+
+  void invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end);
+
+  Params p_;
+  std::unique_ptr<leon3::Core> core_;
+  uint64_t period_units_;  // clock period in time-resolution units
+  Qk qk_;
+  sc_core::sc_event wake_;
+  sc_core::sc_time end_ = sc_core::sc_max_time();
+  IntAckSink* ack_ = nullptr;
+  bool dmi_ = true;
+  Stop stop_ = Stop::None;
+  Counters wc_;
+  tlm::tlm_generic_payload gp_;
+};
+
+}  // namespace l3vp

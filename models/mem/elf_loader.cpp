@@ -1,0 +1,165 @@
+#include "elf_loader.h"
+
+#include <gelf.h>
+#include <libelf.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <memory>
+
+#include "memory.h"
+
+namespace l3vp {
+namespace {
+
+std::string hex32(uint64_t v) {
+  char b[24];
+  std::snprintf(b, sizeof b, "0x%08llx", static_cast<unsigned long long>(v));
+  return b;
+}
+
+struct ElfCloser {
+  void operator()(Elf* e) const { elf_end(e); }
+};
+
+// The raw file plus the libelf view of it (elf_memory keeps pointing into buf).
+struct ElfFile {
+  std::string path;
+  std::vector<char> buf;
+  std::unique_ptr<Elf, ElfCloser> elf;
+
+  [[noreturn]] void fail(const std::string& why) const { throw ElfError(path + ": " + why); }
+};
+
+void open_elf(ElfFile& f) {
+  std::ifstream in(f.path, std::ios::binary);
+  if (!in) f.fail(std::string("cannot open: ") + std::strerror(errno));
+  f.buf.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  if (in.bad()) f.fail("read error");
+  if (elf_version(EV_CURRENT) == EV_NONE) f.fail("libelf initialisation failed");
+  f.elf.reset(elf_memory(f.buf.data(), f.buf.size()));
+  if (!f.elf || elf_kind(f.elf.get()) != ELF_K_ELF) f.fail("not an ELF file");
+  size_t n = 0;
+  const char* id = elf_getident(f.elf.get(), &n);
+  if (!id || n < EI_NIDENT) f.fail("truncated ELF header");
+  if (id[EI_CLASS] != ELFCLASS32) f.fail("not a 32-bit ELF (expected ELF32 big-endian SPARC)");
+  if (id[EI_DATA] != ELFDATA2MSB) f.fail("not a big-endian ELF (expected ELF32 big-endian SPARC)");
+}
+
+ElfImage parse(ElfFile& f) {
+  Elf* e = f.elf.get();
+  Elf32_Ehdr* eh = elf32_getehdr(e);
+  if (!eh) f.fail("truncated or corrupt ELF header");
+  if (eh->e_machine != EM_SPARC)
+    f.fail("wrong machine " + std::to_string(eh->e_machine) + " (expected EM_SPARC, SPARC V8)");
+  if (eh->e_type != ET_EXEC) f.fail("not an executable (ELF type " + std::to_string(eh->e_type) + ")");
+
+  ElfImage img;
+  img.entry = eh->e_entry;
+  size_t nph = 0;
+  if (elf_getphdrnum(e, &nph) != 0) f.fail("corrupt program header table");
+  Elf32_Phdr* ph = nph ? elf32_getphdr(e) : nullptr;
+  if (nph && !ph) f.fail("truncated program header table");
+  for (size_t i = 0; i < nph; ++i) {
+    const Elf32_Phdr& p = ph[i];
+    if (p.p_type != PT_LOAD || p.p_memsz == 0) continue;
+    const std::string seg = "segment " + std::to_string(i) + " at " + hex32(p.p_paddr);
+    if (p.p_filesz > p.p_memsz) f.fail(seg + ": file size exceeds memory size");
+    if (uint64_t(p.p_offset) + p.p_filesz > f.buf.size()) f.fail(seg + ": truncated file (data beyond end)");
+    if (uint64_t(p.p_paddr) + p.p_memsz > (uint64_t(1) << 32)) f.fail(seg + ": wraps past 4 GiB");
+    img.segments.push_back(
+        {static_cast<unsigned>(i), p.p_paddr, p.p_vaddr, p.p_filesz, p.p_memsz, p.p_flags});
+  }
+  if (img.segments.empty()) f.fail("no loadable segment");
+
+  // Symbol table (optional: a stripped image simply has none).
+  for (Elf_Scn* scn = elf_nextscn(e, nullptr); scn; scn = elf_nextscn(e, scn)) {
+    GElf_Shdr sh;
+    if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB) continue;
+    Elf_Data* d = elf_getdata(scn, nullptr);
+    if (!d || sh.sh_entsize == 0) f.fail("corrupt or truncated symbol table");
+    const size_t count = sh.sh_size / sh.sh_entsize;
+    for (size_t k = 1; k < count; ++k) {
+      GElf_Sym s;
+      if (!gelf_getsym(d, static_cast<int>(k), &s)) f.fail("corrupt or truncated symbol table");
+      if (s.st_shndx == SHN_UNDEF) continue;
+      ElfSymbol sym;
+      switch (GELF_ST_TYPE(s.st_info)) {
+        case STT_FUNC:
+          sym.type = ElfSymbol::Type::Func;
+          break;
+        case STT_OBJECT:
+          sym.type = ElfSymbol::Type::Object;
+          break;
+        case STT_NOTYPE:
+          sym.type = ElfSymbol::Type::NoType;
+          break;
+        default:
+          continue;  // sections, files, TLS, ...
+      }
+      const char* nm = elf_strptr(e, sh.sh_link, s.st_name);
+      if (!nm || !*nm) continue;
+      sym.name = nm;
+      sym.value = static_cast<uint32_t>(s.st_value);
+      sym.size = static_cast<uint32_t>(s.st_size);
+      img.symbols.push_back(std::move(sym));
+    }
+  }
+  std::stable_sort(img.symbols.begin(), img.symbols.end(),
+                   [](const ElfSymbol& a, const ElfSymbol& b) { return a.value < b.value; });
+  return img;
+}
+
+}  // namespace
+
+ElfImage read_elf(const std::string& path) {
+  ElfFile f;
+  f.path = path;
+  open_elf(f);
+  return parse(f);
+}
+
+ElfImage load_elf(const std::string& path, const std::vector<LoadRegion>& regions) {
+  ElfFile f;
+  f.path = path;
+  open_elf(f);
+  ElfImage img = parse(f);
+
+  // Place every segment first, load only when all of them fit.
+  std::vector<const LoadRegion*> where;
+  for (const ElfSegment& s : img.segments) {
+    const LoadRegion* hit = nullptr;
+    for (const LoadRegion& r : regions) {
+      const uint64_t lo = r.base, hi = lo + (r.mem ? r.mem->size() : 0);
+      if (s.paddr >= lo && uint64_t(s.paddr) + s.memsz <= hi) {
+        hit = &r;
+        break;
+      }
+    }
+    if (!hit)
+      f.fail("segment " + std::to_string(s.index) + " at " + hex32(s.paddr) + ".." +
+             hex32(uint64_t(s.paddr) + s.memsz - 1) + " lies outside memory");
+    where.push_back(hit);
+  }
+  Elf32_Phdr* ph = elf32_getphdr(f.elf.get());
+  for (size_t i = 0; i < img.segments.size(); ++i) {
+    const ElfSegment& s = img.segments[i];
+    const uint64_t off = s.paddr - where[i]->base;
+    const auto* src = reinterpret_cast<const uint8_t*>(f.buf.data()) + ph[s.index].p_offset;
+    where[i]->mem->load(off, src, s.filesz);
+    where[i]->mem->fill(off + s.filesz, 0, s.memsz - s.filesz);
+  }
+  return img;
+}
+
+std::string symbol_at(const ElfImage& img, uint32_t addr) {
+  for (const ElfSymbol& s : img.symbols)
+    if (addr >= s.value && addr - s.value < std::max<uint32_t>(s.size, 1)) return s.name;
+  return "";
+}
+
+}  // namespace l3vp

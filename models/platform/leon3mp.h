@@ -1,0 +1,92 @@
+// The GR-XC3S-1500 "leon3mp" platform: the one place that owns the memory
+// map, the IRQ map and the plug&play table (hw-reference §1.2, §1.3, §2.4).
+//
+//   AHB masters  0 LEON3
+//   AHB slaves   0 MCTRL   PROM 0x00000000 (bar 0x000/0xE00), I/O 0x20000000
+//                          (0x200/0xE00, empty), RAM 0x40000000 (0x400/0xC00)
+//                1 APBCTRL 0x80000000 (0x800/0xFFF), APB P&P at 0x800FF000
+//                AHB P&P   0xFFFFF000 (served by AHBCTRL)
+//   APB slots    0 MCTRL regs   0x80000000
+//                1 APBUART      0x80000100  IRQ 2
+//                2 IRQMP        0x80000200
+//                3 GPTIMER      0x80000300  IRQ 8 (timer 1), 9 (timer 2)
+#pragma once
+#include <cstdio>
+#include <nlohmann/json_fwd.hpp>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "ahb_ctrl.h"
+#include "apb_ctrl.h"
+#include "apbuart.h"
+#include "config.h"
+#include "elf_loader.h"
+#include "gptimer.h"
+#include "irqmp.h"
+#include "leon3_tlm.h"
+#include "mctrl.h"
+#include "memory.h"
+
+namespace l3vp {
+
+class Leon3mp : public sc_core::sc_module {
+ public:
+  // Global addresses of the template map.
+  static constexpr uint32_t kPromBase = 0x00000000;
+  static constexpr uint32_t kSdramBase = 0x40000000;
+  static constexpr uint32_t kApbBase = 0x80000000;
+
+  // How the CPU stopped (valid after sc_start() returns).
+  struct Halt {
+    bool halted = false;  // error mode reached
+    unsigned tt = 0;
+    uint32_t pc = 0, o0 = 0;
+  };
+
+  Leon3mp(sc_core::sc_module_name name, const PlatformConfig& cfg);
+  ~Leon3mp() override;
+
+  // Loads an ELF image into PROM/SDRAM (throws ElfError).
+  const ElfImage& load_elf(const std::string& path);
+  // Boot: CPU in its reset state with PC = entry (nPC = entry + 4), or a plain
+  // reset (PC = 0, the PROM).
+  void boot_at(uint32_t entry);
+  void boot_reset();
+  // The CPU never runs past `t`; call before sc_start(t).
+  void set_end_time(const sc_core::sc_time& t) { cpu.set_end_time(t); }
+  // Per-instruction trace (nullptr = off).
+  void set_trace(std::FILE* f) { cpu.core().set_trace(f); }
+
+  const Halt& halt() const { return halt_; }
+  const PlatformConfig& config() const { return cfg_; }
+  const ElfImage& image() const { return image_; }
+  std::vector<LoadRegion> load_regions();
+
+  // Simulation-side statistics (docs/stats-schema.md): time, cycles,
+  // instruction counts, devices, log counts, bus masters.
+  nlohmann::json stats();
+
+  // --- the devices (public: tests and the executable inspect them) ---
+  Leon3 cpu;
+  AhbCtrl ahb;
+  Mctrl mctrl;
+  Memory prom;
+  Memory sdram;
+  ApbCtrl apb;
+  Apbuart uart;
+  Irqmp irqmp;
+  Gptimer gptimer;
+
+ private:
+  static Leon3Params cpu_params(const PlatformConfig& c);
+  static ApbuartParams uart_params(const PlatformConfig& c);
+  static GptimerParams gptimer_params(const PlatformConfig& c);
+
+  PlatformConfig cfg_;
+  Halt halt_;
+  ElfImage image_;
+  std::FILE* uart_file_ = nullptr;
+};
+
+}  // namespace l3vp

@@ -1,0 +1,301 @@
+// leon3vp: run a firmware ELF on the GR-XC3S-1500 leon3mp virtual platform.
+//
+//   leon3vp [options] FIRMWARE.elf
+//
+// stdout carries only the UART output (unless --uart-out redirects it).
+// Exit status: the firmware's exit code (error mode with tt 0x80, i.e.
+// "ta 0" with traps disabled: %o0 & 0xFF); 3 = any other error mode;
+// 4 = --max-time reached; 2 = bad input (files, options, configuration);
+// 1 = internal error. Every failure is one line on stderr.
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <systemc>
+
+#include "config.h"
+#include "elf_loader.h"
+#include "leon3mp.h"
+#include "log.h"
+#include "trap_names.h"
+
+namespace {
+
+using l3vp::ConfigError;
+using l3vp::ElfError;
+using l3vp::PlatformConfig;
+
+constexpr int kExitInternal = 1;
+constexpr int kExitBadInput = 2;
+constexpr int kExitErrorMode = 3;
+constexpr int kExitMaxTime = 4;
+constexpr unsigned kExitTrap = 0x80;  // "ta 0" with ET = 0
+
+// Bad input: reported as "leon3vp: error: <what>", exit 2.
+struct InputError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+std::string one_line(std::string s) {
+  for (char& c : s)
+    if (c == '\n' || c == '\r') c = ' ';
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  return s;
+}
+
+int fail(int code, const std::string& what) {
+  std::fflush(stdout);
+  std::fprintf(stderr, "leon3vp: %s%s\n",
+               code == kExitInternal ? "internal error: " : "error: ", one_line(what).c_str());
+  return code;
+}
+
+// "10s", "2.5 ms", "100ns", "1e3us", "500ps" -> picoseconds.
+std::optional<uint64_t> parse_time_ps(const std::string& s) {
+  const char* p = s.c_str();
+  char* end = nullptr;
+  errno = 0;
+  const double v = std::strtod(p, &end);
+  if (end == p || errno != 0 || !std::isfinite(v) || v < 0) return std::nullopt;
+  std::string unit(end);
+  while (!unit.empty() && unit.front() == ' ') unit.erase(unit.begin());
+  double scale;
+  if (unit == "ps")
+    scale = 1;
+  else if (unit == "ns")
+    scale = 1e3;
+  else if (unit == "us")
+    scale = 1e6;
+  else if (unit == "ms")
+    scale = 1e9;
+  else if (unit == "s")
+    scale = 1e12;
+  else
+    return std::nullopt;
+  const double ps = v * scale;
+  if (ps > 1.8e19) return std::nullopt;
+  return static_cast<uint64_t>(std::llround(ps));
+}
+
+std::string hex(uint32_t v, int digits) {
+  char b[16];
+  std::snprintf(b, sizeof b, "0x%0*x", digits, v);
+  return b;
+}
+
+// SystemC reports: infos are dropped ("simulation stopped by user"),
+// warnings go to stderr, errors and fatals become exceptions that the
+// top level turns into one "internal error" line (never abort()).
+bool g_quiet = false;
+void report_handler(const sc_core::sc_report& rep, const sc_core::sc_actions& actions) {
+  if ((actions & sc_core::SC_DISPLAY) && !g_quiet)
+    std::fprintf(stderr, "leon3vp: systemc: %s\n", one_line(rep.get_msg()).c_str());
+  if (actions & sc_core::SC_THROW) throw rep;
+}
+
+void setup_systemc_reports() {
+  using namespace sc_core;
+  sc_report_handler::set_handler(report_handler);
+  sc_report_handler::set_actions(SC_INFO, SC_DO_NOTHING);
+  sc_report_handler::set_actions(SC_WARNING, SC_DISPLAY);
+  sc_report_handler::set_actions(SC_ERROR, SC_THROW);
+  sc_report_handler::set_actions(SC_FATAL, SC_THROW);
+}
+
+struct Options {
+  std::string firmware;
+  std::string config;
+  std::string max_time = "10s";
+  std::string uart_out, uart_in;
+  std::string stats, trace;
+  std::string quantum;
+  bool no_dmi = false;
+  std::string boot = "entry";
+  bool quiet = false;
+  bool uart_out_set = false, uart_in_set = false;
+};
+
+int run(int argc, char** argv) {
+  setup_systemc_reports();
+
+  Options o;
+  CLI::App app{"leon3vp: LEON3 (SPARC V8) GR-XC3S-1500 virtual platform", "leon3vp"};
+  app.add_option("firmware", o.firmware, "Firmware ELF (SPARC V8, big-endian, statically linked)")
+      ->required();
+  app.add_option("-c,--config", o.config,
+                 "Platform configuration: a JSON file or a preset name (gr-xc3s-1500)");
+  app.add_option("--max-time", o.max_time, "Simulated time limit, e.g. 10s, 500ms, 20us (default 10s)");
+  auto* uo = app.add_option("--uart-out", o.uart_out, "UART output file ('-' = stdout, the default)");
+  auto* ui = app.add_option("--uart-in", o.uart_in, "UART input file ('-' = stdin; not deterministic)");
+  app.add_option("--stats", o.stats, "Write run statistics as JSON to this file");
+  app.add_option("--trace", o.trace, "Write a per-instruction trace to this file");
+  app.add_option("--quantum", o.quantum, "CPU global quantum, e.g. 100us (results do not depend on it)");
+  app.add_flag("--no-dmi", o.no_dmi, "Disable direct memory access (every access goes through the bus)");
+  app.add_option("--boot", o.boot, "entry: start at the ELF entry point (default); reset: start at PC 0")
+      ->check(CLI::IsMember({"entry", "reset"}));
+  app.add_flag("-q,--quiet", o.quiet,
+               "Do not print model diagnostics (guest errors, unimplemented features)");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) {  // --help
+      std::fputs(app.help().c_str(), stdout);
+      return 0;
+    }
+    return fail(kExitBadInput, e.what());
+  }
+  o.uart_out_set = uo->count() > 0;
+  o.uart_in_set = ui->count() > 0;
+  g_quiet = o.quiet;
+  if (o.quiet) {
+    l3vp::Log::enable(l3vp::LogCat::GuestError, false);
+    l3vp::Log::enable(l3vp::LogCat::Unimp, false);
+  }
+
+  // Configuration: preset or file, then command-line overrides.
+  PlatformConfig cfg;
+  try {
+    if (o.config.empty())
+      cfg = PlatformConfig::preset("gr-xc3s-1500");
+    else if (PlatformConfig::is_preset(o.config))
+      cfg = PlatformConfig::preset(o.config);
+    else
+      cfg = PlatformConfig::from_file(o.config);
+  } catch (const ConfigError& e) {
+    return fail(kExitBadInput, std::string("config: ") + e.what());
+  }
+  if (o.uart_out_set) cfg.uart_out = o.uart_out;
+  if (o.uart_in_set) cfg.uart_in = o.uart_in;
+  if (o.no_dmi) cfg.dmi = false;
+  if (!o.quantum.empty()) {
+    const auto q = parse_time_ps(o.quantum);
+    if (!q || *q % 1000 != 0)
+      return fail(kExitBadInput,
+                  "--quantum: '" + o.quantum + "' is not a time in whole ns (e.g. 100us, 250ns)");
+    cfg.quantum_ns = *q / 1000;
+  }
+  try {
+    cfg.validate();
+  } catch (const ConfigError& e) {
+    return fail(kExitBadInput, std::string("config: ") + e.what());
+  }
+  const auto max_ps = parse_time_ps(o.max_time);
+  if (!max_ps || *max_ps == 0)
+    return fail(kExitBadInput,
+                "--max-time: '" + o.max_time + "' is not a positive time (e.g. 10s, 500ms, 20us)");
+  const sc_core::sc_time max_time = sc_core::sc_time::from_value(*max_ps);
+
+  // Validate the firmware before building anything.
+  try {
+    l3vp::read_elf(o.firmware);
+  } catch (const ElfError& e) {
+    return fail(kExitBadInput, e.what());
+  }
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> trace(nullptr, &std::fclose);
+  if (!o.trace.empty()) {
+    trace.reset(std::fopen(o.trace.c_str(), "w"));
+    if (!trace) return fail(kExitBadInput, "--trace: cannot open '" + o.trace + "': " + std::strerror(errno));
+  }
+  std::ofstream stats_out;
+  if (!o.stats.empty()) {
+    stats_out.open(o.stats);
+    if (!stats_out)
+      return fail(kExitBadInput, "--stats: cannot open '" + o.stats + "': " + std::strerror(errno));
+  }
+
+  std::unique_ptr<l3vp::Leon3mp> plat;
+  try {
+    plat = std::make_unique<l3vp::Leon3mp>("leon3mp", cfg);
+    plat->load_elf(o.firmware);
+  } catch (const ConfigError& e) {
+    return fail(kExitBadInput, std::string("config: ") + e.what());
+  } catch (const ElfError& e) {
+    return fail(kExitBadInput, e.what());
+  }
+  if (o.boot == "reset")
+    plat->boot_reset();
+  else
+    plat->boot_at(plat->image().entry);
+  plat->set_trace(trace.get());
+  plat->set_end_time(max_time);
+
+  // Host wall time is measured only for the report; it never feeds back
+  // into the simulation.
+  const auto t0 = std::chrono::steady_clock::now();
+  sc_core::sc_start(max_time);
+  plat->cpu.finish();
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::fflush(stdout);
+  if (trace) std::fflush(trace.get());
+
+  const auto& h = plat->halt();
+  std::string reason;
+  int status;
+  if (h.halted && h.tt == kExitTrap) {
+    reason = "exit";
+    status = static_cast<int>(h.o0 & 0xFF);
+  } else if (h.halted) {
+    reason = "error_mode";
+    status = kExitErrorMode;
+  } else {
+    reason = "max_time";
+    status = kExitMaxTime;
+  }
+
+  if (stats_out.is_open()) {
+    nlohmann::json j = plat->stats();
+    const uint64_t insns = plat->cpu.core().counters().instructions;
+    j["schema_version"] = 1;
+    j["firmware"] = o.firmware;
+    j["config"] = cfg.to_json();
+    j["boot"] = {{"mode", o.boot}, {"entry", plat->image().entry}};
+    j["max_time_ps"] = *max_ps;
+    j["stop"] = {{"reason", reason}, {"exit_status", status}};
+    if (h.halted) {
+      j["stop"]["tt"] = h.tt;
+      j["stop"]["trap"] = l3vp::trap_name(h.tt);
+      j["stop"]["pc"] = h.pc;
+      j["stop"]["o0"] = h.o0;
+    }
+    j["host"] = {{"wall_time_s", wall}, {"mips", wall > 0 ? double(insns) / wall / 1e6 : 0.0}};
+    stats_out << j.dump(2) << '\n';
+    if (!stats_out) return fail(kExitBadInput, "--stats: write to '" + o.stats + "' failed");
+  }
+
+  if (reason == "error_mode")
+    std::fprintf(stderr, "leon3vp: error mode: trap tt=%s (%s) at pc=%s\n", hex(h.tt, 2).c_str(),
+                 l3vp::trap_name(h.tt).c_str(), hex(h.pc, 8).c_str());
+  else if (reason == "max_time")
+    std::fprintf(stderr, "leon3vp: max-time reached: stopped after %s simulated (pc=%s)\n",
+                 o.max_time.c_str(), hex(plat->cpu.core().pc(), 8).c_str());
+  return status;
+}
+
+}  // namespace
+
+int sc_main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const InputError& e) {
+    return fail(kExitBadInput, e.what());
+  } catch (const sc_core::sc_report& r) {
+    return fail(kExitInternal, std::string("systemc: ") + r.get_msg());
+  } catch (const std::exception& e) {
+    return fail(kExitInternal, e.what());
+  } catch (...) {
+    return fail(kExitInternal, "unknown exception");
+  }
+}
+
+// Our own main(): the banner switch must be set before SystemC initialises.
+int main(int argc, char** argv) {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+  return sc_core::sc_elab_and_sim(argc, argv);
+}

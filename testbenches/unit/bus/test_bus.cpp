@@ -1,0 +1,383 @@
+// AHB controller + APB bridge + MCTRL stub: address decoding from the P&P
+// bars, the P&P words of hw-reference §2.4, error responses, DMI forwarding
+// and invalidation, APB routing and empty-slot behaviour.
+#include <tlm_utils/simple_target_socket.h>
+
+#include <memory>
+#include <string>
+
+#include "ahb_ctrl.h"
+#include "apb_ctrl.h"
+#include "log.h"
+#include "mctrl.h"
+#include "memory.h"
+#include "tb_util.h"
+
+using namespace l3vp;
+using l3vp::test::TestInitiator;
+
+namespace {
+
+// APB slave with two plain registers and a given P&P record.
+class TestApbDev : public ApbDevice {
+ public:
+  TestApbDev(sc_core::sc_module_name n, uint32_t id, uint32_t bar) : ApbDevice(n) {
+    pnp_.id = id;
+    pnp_.bar = bar;
+    regs_.add("R0", 0x0, 0x11110000);
+    regs_.add("R1", 0x4, 0);
+  }
+};
+
+// AHB slave that records the (local) address it was handed.
+class ProbeSlave : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<ProbeSlave> tsock;
+  uint64_t last_addr = ~0ull;
+  unsigned hits = 0;
+  explicit ProbeSlave(sc_core::sc_module_name n) : sc_core::sc_module(n), tsock("tsock") {
+    tsock.register_b_transport(this, &ProbeSlave::bt);
+  }
+  void bt(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
+    last_addr = gp.get_address();
+    ++hits;
+    if (gp.is_read()) std::memset(gp.get_data_ptr(), 0x5A, gp.get_data_length());
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  }
+};
+
+struct Bench {
+  AhbCtrl ahb{"ahb"};
+  TestInitiator cpu{"cpu"}, eth{"eth"};
+  Memory prom{"prom", 8u << 20, Memory::Kind::Rom};
+  Memory sdram{"sdram", 64u << 20};
+  Mctrl mctrl{"mctrl"};
+  ApbCtrl apb{"apb"};
+  TestApbDev uart{"uart", pnp_id(VENDOR_GAISLER, DEV_APBUART, 2, 2),
+                  pnp_bar(0x001, 0xFFF, false, false, BAR_APBIO)};
+  TestApbDev irqmp{"irqmp", pnp_id(VENDOR_GAISLER, DEV_IRQMP, 4, 0),
+                   pnp_bar(0x002, 0xFFF, false, false, BAR_APBIO)};
+  TestApbDev gpt{"gpt", pnp_id(VENDOR_GAISLER, DEV_GPTIMER, 1, 8),
+                 pnp_bar(0x003, 0xFFF, false, false, BAR_APBIO)};
+  // A 4-slot (1 KiB) APB window at 0x80000800 (mask 0xFFC).
+  TestApbDev wide{"wide", 0x01FFF000, pnp_bar(0x008, 0xFFC, false, false, BAR_APBIO)};
+  ProbeSlave dsu{"dsu"}, io{"io"};
+
+  // Second controller: overlapping bars must be refused at elaboration.
+  AhbCtrl ahb2{"ahb2"};
+  TestInitiator m2{"m2"};
+  ProbeSlave s2a{"s2a"}, s2b{"s2b"};
+  std::string overlap_error, pnp_overlap_error;
+
+  Bench() {
+    AhbPnp leon3;
+    leon3.id = pnp_id(VENDOR_GAISLER, DEV_LEON3, 3, 0);
+    ahb.bind_master(cpu.isock, 0, leon3, "leon3");
+    AhbPnp greth;
+    greth.id = pnp_id(VENDOR_GAISLER, DEV_ETHMAC, 0, 6);
+    ahb.bind_master(eth.isock, 4, greth, "greth");
+
+    const AhbPnp mp = mctrl.ahb_pnp();
+    ahb.add_slave(0, mp, "mctrl");
+    ahb.bind_slave_bar(mctrl.prom_tsock, 0, Mctrl::BAR_PROM);
+    ahb.bind_slave_bar(mctrl.io_tsock, 0, Mctrl::BAR_IO);
+    ahb.bind_slave_bar(mctrl.ram_tsock, 0, Mctrl::BAR_RAM);
+    mctrl.prom_isock.bind(prom.tsock);
+    mctrl.ram_isock.bind(sdram.tsock);
+
+    ahb.bind_slave(apb.tsock, 1, apb.ahb_pnp(), "apbctrl");
+    apb.add_slave(0, mctrl);
+    apb.add_slave(1, uart);
+    apb.add_slave(2, irqmp);
+    apb.add_slave(3, gpt);
+    apb.add_slave(8, wide);
+
+    AhbPnp dsup;
+    dsup.id = pnp_id(VENDOR_GAISLER, DEV_DSU3, 2, 0);
+    dsup.bar[0] = pnp_bar(0x900, 0xF00, false, false, BAR_AHBMEM);
+    ahb.bind_slave(dsu.tsock, 2, dsup, "dsu");
+    AhbPnp iop;
+    iop.id = 0x01FFE000;
+    iop.bar[0] = pnp_bar(0x100, 0xFFF, false, false, BAR_AHBIO);  // 0xFFF10000, 256 B
+    ahb.bind_slave(io.tsock, 3, iop, "io");
+
+    ahb2.bind_master(m2.isock, 0, leon3, "m");
+    AhbPnp a;
+    a.bar[0] = pnp_bar(0x400, 0xC00, false, false, BAR_AHBMEM);
+    ahb2.bind_slave(s2a.tsock, 0, a, "a");
+    AhbPnp b;
+    b.bar[0] = pnp_bar(0x600, 0xF00, false, false, BAR_AHBMEM);  // inside 0x40000000-0x7FFFFFFF
+    try {
+      ahb2.bind_slave(s2b.tsock, 1, b, "b");
+    } catch (const std::logic_error& e) {
+      overlap_error = e.what();
+    }
+    AhbPnp c;
+    c.bar[0] = pnp_bar(0xFF0, 0xFF0, false, false, BAR_AHBIO);  // the P&P area itself
+    try {
+      ahb2.bind_slave(s2b.tsock, 2, c, "c");
+    } catch (const std::logic_error& e) {
+      pnp_overlap_error = e.what();
+    }
+    AhbPnp d;
+    d.bar[0] = pnp_bar(0x800, 0xF00, false, false, BAR_AHBMEM);
+    ahb2.bind_slave(s2b.tsock, 3, d, "d");
+  }
+};
+std::unique_ptr<Bench> tb;
+void build() { tb = std::make_unique<Bench>(); }
+
+}  // namespace
+
+// ---------------------------------------------------------------- P&P words
+
+TEST(AhbPnp, MasterAndSlaveRecordsMatchReference) {
+  TestInitiator& m = tb->cpu;
+  EXPECT_EQ(m.rd32(0xFFFFF000), 0x01003060u);  // master 0 LEON3
+  EXPECT_EQ(m.rd32(0xFFFFF080), 0x0101D006u);  // master 4 GRETH (rev 0, irq 6)
+  EXPECT_EQ(m.rd32(0xFFFFF020), 0u);           // master 1 absent
+  EXPECT_EQ(m.rd32(0xFFFFF800), 0x0400F020u);  // slave 0 MCTRL
+  EXPECT_EQ(m.rd32(0xFFFFF810), 0x0003E002u);  // PROM bar
+  EXPECT_EQ(m.rd32(0xFFFFF814), 0x2000E002u);  // I/O bar
+  EXPECT_EQ(m.rd32(0xFFFFF818), 0x4003C002u);  // RAM bar
+  EXPECT_EQ(m.rd32(0xFFFFF81C), 0u);
+  EXPECT_EQ(m.rd32(0xFFFFF820), 0x01006020u);  // slave 1 APBCTRL
+  EXPECT_EQ(m.rd32(0xFFFFF830), 0x8000FFF2u);
+  EXPECT_EQ(m.rd32(0xFFFFF840), 0x01004040u);  // slave 2 DSU
+  EXPECT_EQ(m.rd32(0xFFFFF850), 0x9000F002u);
+  EXPECT_EQ(m.rd32(0xFFFFF860), 0x01FFE000u);  // slave 3 (I/O bar test slave)
+  EXPECT_EQ(m.rd32(0xFFFFF870), 0x1000FFF3u);
+  EXPECT_EQ(m.rd32(0xFFFFF880), 0u);  // slave 4 absent
+  EXPECT_EQ(m.rd32(0xFFFFFFF0), 0u);  // system ID word (devid 0)
+}
+
+TEST(AhbPnp, SubWordReadsAndReadOnly) {
+  TestInitiator& m = tb->cpu;
+  uint8_t b[2];
+  ASSERT_EQ(m.access(tlm::TLM_READ_COMMAND, 0xFFFFF802, b, 2), tlm::TLM_OK_RESPONSE);
+  EXPECT_EQ(be16(b), 0xF020);
+  uint8_t blk[32];
+  ASSERT_EQ(m.access(tlm::TLM_READ_COMMAND, 0xFFFFF800, blk, 32), tlm::TLM_OK_RESPONSE);
+  EXPECT_EQ(be32(blk + 24), 0x4003C002u);
+  const uint64_t ge = Log::count(LogCat::GuestError);
+  EXPECT_EQ(m.write32(0xFFFFF000, 0x12345678), tlm::TLM_OK_RESPONSE);
+  EXPECT_EQ(m.rd32(0xFFFFF000), 0x01003060u);
+  EXPECT_EQ(Log::count(LogCat::GuestError), ge + 1);
+}
+
+TEST(ApbPnp, SlotRecordsMatchReference) {
+  TestInitiator& m = tb->cpu;
+  EXPECT_EQ(m.rd32(0x800FF000), 0x0400F020u);  // slot 0 MCTRL
+  EXPECT_EQ(m.rd32(0x800FF004), 0x0000FFF1u);
+  EXPECT_EQ(m.rd32(0x800FF008), 0x0100C042u);  // slot 1 APBUART
+  EXPECT_EQ(m.rd32(0x800FF00C), 0x0010FFF1u);
+  EXPECT_EQ(m.rd32(0x800FF010), 0x0100D080u);  // slot 2 IRQMP
+  EXPECT_EQ(m.rd32(0x800FF014), 0x0020FFF1u);
+  EXPECT_EQ(m.rd32(0x800FF018), 0x01011028u);  // slot 3 GPTIMER
+  EXPECT_EQ(m.rd32(0x800FF01C), 0x0030FFF1u);
+  EXPECT_EQ(m.rd32(0x800FF020), 0u);  // slot 4 empty
+  EXPECT_EQ(m.rd32(0x800FF024), 0u);
+  EXPECT_EQ(m.rd32(0x800FF044), 0x0080FFC1u);  // slot 8, 1 KiB window
+  EXPECT_EQ(m.rd32(0x800FF800), 0u);           // beyond the table
+}
+
+// ---------------------------------------------------------------- decoding
+
+TEST(AhbDecode, SdramAndPromThroughMctrl) {
+  TestInitiator& m = tb->cpu;
+  EXPECT_EQ(m.write32(0x40000100, 0xCAFEF00D), tlm::TLM_OK_RESPONSE);
+  EXPECT_EQ(tb->sdram.data()[0x100], 0xCA);  // big-endian in memory
+  EXPECT_EQ(tb->sdram.data()[0x103], 0x0D);
+  EXPECT_EQ(m.rd32(0x40000100), 0xCAFEF00Du);
+  EXPECT_EQ(m.write32(0x43FFFFFC, 1), tlm::TLM_OK_RESPONSE);  // last word of 64 MiB
+
+  const uint8_t code[4] = {0x01, 0x00, 0x00, 0x00};
+  tb->prom.load(0x10, code, 4);
+  EXPECT_EQ(m.rd32(0x00000010), 0x01000000u);
+  // PROM is read-only on the bus.
+  EXPECT_EQ(m.write32(0x00000010, 0), tlm::TLM_COMMAND_ERROR_RESPONSE);
+  EXPECT_EQ(m.rd32(0x00000010), 0x01000000u);
+}
+
+TEST(AhbDecode, HolesGiveAddressErrors) {
+  TestInitiator& m = tb->cpu;
+  uint32_t v;
+  EXPECT_EQ(m.read32(0x44000000, v), tlm::TLM_ADDRESS_ERROR_RESPONSE);  // RAM bar past SDRAM
+  EXPECT_EQ(m.read32(0x00800000, v), tlm::TLM_ADDRESS_ERROR_RESPONSE);  // PROM bar past PROM
+  EXPECT_EQ(m.read32(0x20000000, v), tlm::TLM_ADDRESS_ERROR_RESPONSE);  // MCTRL I/O: nothing there
+  EXPECT_EQ(m.read32(0xA0000000, v), tlm::TLM_ADDRESS_ERROR_RESPONSE);  // no bar
+  EXPECT_EQ(m.read32(0x80100000, v), tlm::TLM_ADDRESS_ERROR_RESPONSE);  // just past APB bar
+  EXPECT_EQ(m.read32(0xFFF00000, v), tlm::TLM_ADDRESS_ERROR_RESPONSE);  // I/O area hole
+  EXPECT_EQ(m.write32(0xFFF20000, 0), tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  uint8_t b[8];
+  EXPECT_EQ(m.access(tlm::TLM_READ_COMMAND, 0x7FFFFFFC, b, 8),
+            tlm::TLM_ADDRESS_ERROR_RESPONSE);  // crosses bar end
+  EXPECT_FALSE(tb->ahb.decode(0xA0000000).has_value());
+}
+
+TEST(AhbDecode, SlavesSeeLocalOffsets) {
+  TestInitiator& m = tb->cpu;
+  EXPECT_EQ(m.rd32(0x9012345C), 0x5A5A5A5Au);
+  EXPECT_EQ(tb->dsu.last_addr, 0x012345Cu);
+  EXPECT_EQ(m.rd32(0xFFF10010), 0x5A5A5A5Au);  // AHB I/O bar 0x100/0xFFF
+  EXPECT_EQ(tb->io.last_addr, 0x10u);
+  auto r = tb->ahb.decode(0x41000000);
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->hindex, 0u);
+  EXPECT_EQ(r->bar, 2u);
+  EXPECT_EQ(r->start, 0x40000000u);
+  EXPECT_EQ(r->size, 1ull << 30);
+  EXPECT_TRUE(r->cacheable);
+  auto io = tb->ahb.decode(0xFFF100FF);
+  ASSERT_TRUE(io.has_value());
+  EXPECT_TRUE(io->io);
+  EXPECT_EQ(io->size, 256u);
+}
+
+TEST(AhbDecode, OverlappingBarsAreRefused) {
+  EXPECT_NE(tb->overlap_error.find("overlaps"), std::string::npos) << tb->overlap_error;
+  EXPECT_NE(tb->pnp_overlap_error.find("plug&play"), std::string::npos) << tb->pnp_overlap_error;
+}
+
+TEST(AhbCounters, PerMasterTransactions) {
+  const auto before = tb->ahb.master_stats();
+  ASSERT_EQ(before.size(), 2u);
+  EXPECT_EQ(before[1].hindex, 4u);
+  uint32_t v;
+  tb->eth.read32(0x40000000, v);
+  tb->eth.write32(0x40000000, v);
+  tb->eth.read32(0xA0000000, v);
+  const auto& after = tb->ahb.master_stats();
+  EXPECT_EQ(after[1].reads, before[1].reads + 2);
+  EXPECT_EQ(after[1].writes, before[1].writes + 1);
+  EXPECT_EQ(after[1].errors, before[1].errors + 1);
+  EXPECT_EQ(after[0].reads, before[0].reads);
+}
+
+TEST(AhbTiming, DelayHookIsAddedPerAccess) {
+  TestInitiator& m = tb->cpu;
+  m.rd32(0x40000000);
+  EXPECT_EQ(m.last_delay, sc_core::SC_ZERO_TIME);
+  unsigned calls = 0;
+  tb->ahb.set_delay_fn([&](unsigned mst, unsigned slv, const tlm::tlm_generic_payload& gp) {
+    ++calls;
+    EXPECT_EQ(mst, 0u);
+    EXPECT_EQ(slv, 0u);
+    EXPECT_EQ(gp.get_address(), 0x40000000u);  // still global
+    return sc_core::sc_time(50, sc_core::SC_NS);
+  });
+  m.rd32(0x40000000);
+  EXPECT_EQ(calls, 1u);
+  EXPECT_EQ(m.last_delay, sc_core::sc_time(50, sc_core::SC_NS));
+  tb->ahb.set_delay_fn(nullptr);
+}
+
+// ---------------------------------------------------------------- DMI
+
+TEST(AhbDmi, GrantTranslatedToGlobalAddresses) {
+  TestInitiator& m = tb->cpu;
+  bool allowed = false;
+  uint8_t b[4];
+  m.access(tlm::TLM_READ_COMMAND, 0x40000010, b, 4, &allowed);
+  EXPECT_TRUE(allowed);
+  tlm::tlm_dmi d;
+  ASSERT_TRUE(m.dmi(0x40000010, true, d));
+  EXPECT_EQ(d.get_start_address(), 0x40000000u);
+  EXPECT_EQ(d.get_end_address(), 0x43FFFFFFu);
+  EXPECT_EQ(d.get_dmi_ptr(), tb->sdram.data());
+  EXPECT_TRUE(d.is_read_write_allowed());
+
+  tlm::tlm_dmi p;
+  ASSERT_TRUE(m.dmi(0x00000100, false, p));
+  EXPECT_EQ(p.get_start_address(), 0u);
+  EXPECT_EQ(p.get_end_address(), 0x7FFFFFu);
+  EXPECT_TRUE(p.is_read_allowed());
+  EXPECT_FALSE(p.is_write_allowed());
+  tlm::tlm_dmi pw;
+  EXPECT_FALSE(m.dmi(0x00000100, true, pw));  // ROM: no write DMI
+
+  tlm::tlm_dmi a;
+  EXPECT_FALSE(m.dmi(0x80000100, false, a));  // APB: never DMI
+  m.access(tlm::TLM_READ_COMMAND, 0x80000100, b, 4, &allowed);
+  EXPECT_FALSE(allowed);
+  EXPECT_FALSE(m.dmi(0xFFFFF000, false, a));  // P&P area
+  EXPECT_FALSE(m.dmi(0xA0000000, false, a));  // hole
+}
+
+TEST(AhbDmi, InvalidationReachesAllMastersWithGlobalRange) {
+  tb->cpu.invalidations.clear();
+  tb->eth.invalidations.clear();
+  tb->sdram.invalidate_dmi();
+  ASSERT_EQ(tb->cpu.invalidations.size(), 1u);
+  EXPECT_EQ(tb->cpu.invalidations[0].first, 0x40000000u);
+  EXPECT_EQ(tb->cpu.invalidations[0].second, 0x43FFFFFFu);
+  ASSERT_EQ(tb->eth.invalidations.size(), 1u);
+  EXPECT_EQ(tb->eth.invalidations[0], tb->cpu.invalidations[0]);
+  tb->cpu.invalidations.clear();
+  tb->prom.invalidate_dmi();
+  ASSERT_EQ(tb->cpu.invalidations.size(), 1u);
+  EXPECT_EQ(tb->cpu.invalidations[0].first, 0u);
+  EXPECT_EQ(tb->cpu.invalidations[0].second, 0x7FFFFFu);
+}
+
+TEST(AhbDebug, TransportDbgTranslates) {
+  tb->sdram.data()[0x200] = 0x77;
+  uint8_t b[4] = {};
+  EXPECT_EQ(tb->cpu.debug_read(0x40000200, b, 4), 4u);
+  EXPECT_EQ(b[0], 0x77);
+  EXPECT_EQ(tb->cpu.debug_read(0xFFFFF800, b, 4), 4u);
+  EXPECT_EQ(be32(b), 0x0400F020u);
+  EXPECT_EQ(tb->cpu.debug_read(0xA0000000, b, 4), 0u);
+}
+
+// ---------------------------------------------------------------- APB
+
+TEST(ApbRouting, RegistersAtSlotOffsets) {
+  TestInitiator& m = tb->cpu;
+  EXPECT_EQ(m.rd32(0x80000000), 0x10380033u);  // MCFG1
+  EXPECT_EQ(m.rd32(0x80000004), 0xE6B86E60u);  // MCFG2
+  EXPECT_EQ(m.rd32(0x80000008), 0x000FF000u);  // MCFG3
+  EXPECT_EQ(m.write32(0x80000104, 0xA5A5A5A5), tlm::TLM_OK_RESPONSE);
+  EXPECT_EQ(tb->uart.regs()["R1"].get(), 0xA5A5A5A5u);
+  EXPECT_EQ(tb->irqmp.regs()["R1"].get(), 0u);
+  EXPECT_EQ(m.write32(0x80000304, 0x3), tlm::TLM_OK_RESPONSE);
+  EXPECT_EQ(tb->gpt.regs()["R1"].get(), 3u);
+  // The 1 KiB window: offset 0x304 inside it is bit 8..9 of the local address;
+  // the device aliases in its 256-byte register bank.
+  EXPECT_EQ(m.write32(0x80000B04, 0x42), tlm::TLM_OK_RESPONSE);
+  EXPECT_EQ(tb->wide.regs()["R1"].get(), 0x42u);
+  EXPECT_EQ(tb->apb.slave_accesses(8), 1u);
+}
+
+TEST(ApbRouting, SubWordAndDoubleWord) {
+  TestInitiator& m = tb->cpu;
+  uint8_t b[8] = {};
+  ASSERT_EQ(m.access(tlm::TLM_READ_COMMAND, 0x80000003, b, 1), tlm::TLM_OK_RESPONSE);
+  EXPECT_EQ(b[0], 0x33);
+  ASSERT_EQ(m.access(tlm::TLM_READ_COMMAND, 0x80000000, b, 8), tlm::TLM_OK_RESPONSE);  // LDD
+  EXPECT_EQ(be32(b), 0x10380033u);
+  EXPECT_EQ(be32(b + 4), 0xE6B86E60u);
+  ASSERT_EQ(m.access(tlm::TLM_READ_COMMAND, 0x800FF008, b, 8), tlm::TLM_OK_RESPONSE);  // P&P by LDD
+  EXPECT_EQ(be32(b), 0x0100C042u);
+  EXPECT_EQ(be32(b + 4), 0x0010FFF1u);
+  EXPECT_EQ(m.access(tlm::TLM_READ_COMMAND, 0x80000002, b, 4), tlm::TLM_BURST_ERROR_RESPONSE);
+}
+
+TEST(ApbRouting, EmptySlotReadsZeroDropsWritesNoError) {
+  TestInitiator& m = tb->cpu;
+  const uint64_t ge = Log::count(LogCat::GuestError);
+  const uint64_t empty = tb->apb.empty_slot_accesses();
+  uint32_t v = 0xFFFFFFFF;
+  EXPECT_EQ(m.read32(0x80000400, v), tlm::TLM_OK_RESPONSE);
+  EXPECT_EQ(v, 0u);
+  EXPECT_EQ(m.write32(0x80000F00, 0x1234), tlm::TLM_OK_RESPONSE);
+  EXPECT_EQ(m.read32(0x80000F00, v), tlm::TLM_OK_RESPONSE);
+  EXPECT_EQ(v, 0u);
+  EXPECT_EQ(tb->apb.empty_slot_accesses(), empty + 3);
+  EXPECT_EQ(Log::count(LogCat::GuestError), ge + 3);
+  // Writes to the APB P&P table are dropped too.
+  EXPECT_EQ(m.write32(0x800FF008, 0), tlm::TLM_OK_RESPONSE);
+  EXPECT_EQ(m.rd32(0x800FF008), 0x0100C042u);
+}
+
+L3VP_SC_GTEST_MAIN(build)

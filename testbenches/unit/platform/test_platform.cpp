@@ -1,0 +1,215 @@
+// Platform configuration (JSON parsing, strict validation, preset) and the
+// assembled leon3mp platform: P&P table and IRQ map as the firmware sees them
+// through the CPU's AHB port, and one short run through the exit convention.
+#include <fstream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "config.h"
+#include "leon3mp.h"
+#include "tb_util.h"
+#include "trap_names.h"
+
+using namespace l3vp;
+using nlohmann::json;
+
+#ifndef SOURCE_DIR
+#error "SOURCE_DIR must name the project source directory"
+#endif
+
+namespace {
+
+std::unique_ptr<Leon3mp> plat;
+void build() { plat = std::make_unique<Leon3mp>("leon3mp", PlatformConfig()); }
+
+// Parses `text`, expects a ConfigError mentioning `key`; returns the message.
+std::string config_error(const std::string& text, const std::string& key) {
+  try {
+    PlatformConfig::from_json(json::parse(text));
+  } catch (const ConfigError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find(key), std::string::npos) << "message '" << m << "' does not name " << key;
+    EXPECT_EQ(m.find('\n'), std::string::npos) << m;
+    return m;
+  }
+  ADD_FAILURE() << text << " accepted";
+  return "";
+}
+
+bool same(const PlatformConfig& a, const PlatformConfig& b) { return a.to_json() == b.to_json(); }
+
+// Reads a word through the CPU's AHB master socket (as the firmware would).
+uint32_t ahb_read(uint32_t addr, tlm::tlm_response_status* st = nullptr) {
+  uint8_t b[4] = {};
+  tlm::tlm_generic_payload gp;
+  gp.set_command(tlm::TLM_READ_COMMAND);
+  gp.set_address(addr);
+  gp.set_data_ptr(b);
+  gp.set_data_length(4);
+  gp.set_streaming_width(4);
+  gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+  plat->cpu.isock->b_transport(gp, d);
+  if (st)
+    *st = gp.get_response_status();
+  else
+    EXPECT_TRUE(gp.is_response_ok()) << std::hex << addr;
+  return be32(b);
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- config
+
+TEST(Config, DefaultsAreTheGrXc3s1500Template) {
+  const PlatformConfig c;
+  EXPECT_NO_THROW(c.validate());
+  EXPECT_EQ(c.clock_hz, 40000000u);
+  EXPECT_EQ(c.period_ps(), 25000u);
+  EXPECT_EQ(c.period(), sc_core::sc_time(25, sc_core::SC_NS));
+  EXPECT_EQ(c.nwin, 8u);
+  EXPECT_EQ(c.sdram_size, 64u << 20);
+  EXPECT_TRUE(c.dmi);
+  EXPECT_TRUE(same(PlatformConfig::preset("gr-xc3s-1500"), c));
+  EXPECT_THROW(PlatformConfig::preset("gr-xc3s-9999"), ConfigError);
+}
+
+TEST(Config, ShippedPresetFileEqualsDefaults) {
+  const PlatformConfig f =
+      PlatformConfig::from_file(std::string(SOURCE_DIR) + "/sim/configs/gr-xc3s-1500.json");
+  EXPECT_TRUE(same(f, PlatformConfig())) << f.to_json().dump();
+}
+
+TEST(Config, PartialObjectsMergeOverDefaults) {
+  const PlatformConfig c = PlatformConfig::from_json(
+      json::parse(R"({"nwin": 16, "memory": {"sdram_size": 1048576}, "dmi": false, "quantum_ns": 0})"));
+  EXPECT_EQ(c.nwin, 16u);
+  EXPECT_EQ(c.sdram_size, 1u << 20);
+  EXPECT_EQ(c.prom_size, PlatformConfig().prom_size);
+  EXPECT_FALSE(c.dmi);
+  EXPECT_EQ(c.quantum_ns, 0u);
+  EXPECT_TRUE(same(PlatformConfig::from_json(c.to_json()), c));  // round trip
+  const PlatformConfig k = PlatformConfig::from_json(json::parse(R"({"clock_hz": 50000000})"));
+  EXPECT_EQ(k.period_ps(), 20000u);
+}
+
+TEST(Config, UnknownKeysAreRejected) {
+  config_error(R"({"clok_hz": 1})", "'clok_hz'");
+  config_error(R"({"memory": {"ram_size": 4096}})", "'memory.ram_size'");
+  config_error(R"({"uart": {"baud": 115200}})", "'uart.baud'");
+  config_error(R"([1, 2])", "top level");
+}
+
+TEST(Config, WrongTypesAreRejected) {
+  config_error(R"({"clock_hz": "40MHz"})", "'clock_hz'");
+  config_error(R"({"clock_hz": 4.0e7})", "'clock_hz'");
+  config_error(R"({"nwin": -8})", "'nwin'");
+  config_error(R"({"memory": 64})", "'memory'");
+  config_error(R"({"memory": {"prom_size": true}})", "'memory.prom_size'");
+  config_error(R"({"uart": {"out": 1}})", "'uart.out'");
+  config_error(R"({"uart": {"in": null}})", "'uart.in'");
+  config_error(R"({"quantum_ns": "1us"})", "'quantum_ns'");
+  config_error(R"({"dmi": 1})", "'dmi'");
+}
+
+TEST(Config, OutOfRangeValuesAreRejected) {
+  config_error(R"({"nwin": 1})", "'nwin'");
+  config_error(R"({"nwin": 33})", "'nwin'");
+  config_error(R"({"nwin": 4294967298})", "'nwin'");
+  config_error(R"({"clock_hz": 0})", "'clock_hz'");
+  config_error(R"({"clock_hz": 30000000})", "'clock_hz'");  // 33333.3 ps
+  config_error(R"({"clock_hz": 2000000000000})", "'clock_hz'");
+  config_error(R"({"memory": {"prom_size": 3145728}})", "'memory.prom_size'");     // not 2^n
+  config_error(R"({"memory": {"prom_size": 1073741824}})", "'memory.prom_size'");  // > PROM bar
+  config_error(R"({"memory": {"prom_size": 0}})", "'memory.prom_size'");
+  config_error(R"({"memory": {"sdram_size": 2147483648}})", "'memory.sdram_size'");  // > RAM bar
+  config_error(R"({"memory": {"sdram_size": 2048}})", "'memory.sdram_size'");
+  config_error(R"({"quantum_ns": 10000000001})", "'quantum_ns'");
+}
+
+TEST(Config, FileErrorsNameTheFile) {
+  const std::string bad = ::testing::TempDir() + "l3vp_bad.json";
+  std::ofstream(bad) << "{ \"nwin\": 8,, }";
+  try {
+    PlatformConfig::from_file(bad);
+    ADD_FAILURE() << "malformed JSON accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find(bad + ": malformed JSON"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(PlatformConfig::from_file("/nonexistent/x.json"), ConfigError);
+}
+
+// ---------------------------------------------------------------- platform
+
+TEST(Leon3mp, PlugAndPlayAsSeenByFirmware) {
+  EXPECT_EQ(ahb_read(0xFFFFF000), 0x01003060u);  // AHB master 0 LEON3
+  EXPECT_EQ(ahb_read(0xFFFFF800), 0x0400F020u);  // AHB slave 0 MCTRL
+  EXPECT_EQ(ahb_read(0xFFFFF810), 0x0003E002u);
+  EXPECT_EQ(ahb_read(0xFFFFF814), 0x2000E002u);
+  EXPECT_EQ(ahb_read(0xFFFFF818), 0x4003C002u);
+  EXPECT_EQ(ahb_read(0xFFFFF820), 0x01006020u);  // AHB slave 1 APBCTRL
+  EXPECT_EQ(ahb_read(0xFFFFF830), 0x8000FFF2u);
+  EXPECT_EQ(ahb_read(0x800FF000), 0x0400F020u);  // APB slot 0 MCTRL
+  EXPECT_EQ(ahb_read(0x800FF004), 0x0000FFF1u);
+  EXPECT_EQ(ahb_read(0x800FF008), 0x0100C042u);  // APB slot 1 APBUART, IRQ 2
+  EXPECT_EQ(ahb_read(0x800FF00C), 0x0010FFF1u);
+  EXPECT_EQ(ahb_read(0x800FF010), 0x0100D080u);  // APB slot 2 IRQMP
+  EXPECT_EQ(ahb_read(0x800FF014), 0x0020FFF1u);
+  EXPECT_EQ(ahb_read(0x800FF018), 0x01011028u);  // APB slot 3 GPTIMER, IRQ 8
+  EXPECT_EQ(ahb_read(0x800FF01C), 0x0030FFF1u);
+  EXPECT_EQ(ahb_read(0x800FF020), 0u);  // slot 4 empty
+  EXPECT_EQ(ahb_read(0x800FF068), 0u);  // slot 13 (GRETH later)
+}
+
+TEST(Leon3mp, MemoryMapAndIrqMap) {
+  EXPECT_EQ(ahb_read(0x80000000), 0x10380033u);                         // MCFG1 (prom.h)
+  EXPECT_EQ(ahb_read(0x80000308) & 0x1FF, (1u << 8) | (8u << 3) | 2u);  // GPTIMER CONFIG: SI, IRQ 8, 2 timers
+  EXPECT_EQ(plat->gptimer.irq_line(1), 8u);
+  EXPECT_EQ(plat->gptimer.irq_line(2), 9u);
+  tlm::tlm_response_status st;
+  ahb_read(0x44000000, &st);  // past 64 MiB of SDRAM
+  EXPECT_EQ(st, tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  ahb_read(0x20000000, &st);  // MCTRL I/O area: nothing on the board
+  EXPECT_EQ(st, tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  ahb_read(0x00800000, &st);  // past the 8 MiB PROM
+  EXPECT_EQ(st, tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  const auto regions = plat->load_regions();
+  ASSERT_EQ(regions.size(), 2u);
+  EXPECT_EQ(regions[1].base, 0x40000000u);
+  EXPECT_EQ(regions[1].mem->size(), 64u << 20);
+}
+
+TEST(TrapNames, KnownTypes) {
+  EXPECT_EQ(trap_name(0x02), "illegal_instruction");
+  EXPECT_EQ(trap_name(0x09), "data_access_exception");
+  EXPECT_EQ(trap_name(0x18), "interrupt_level_8");
+  EXPECT_EQ(trap_name(0x80), "trap_instruction");
+  EXPECT_EQ(trap_name(0x3F), "unknown");
+}
+
+// Must stay last: it runs the simulation.
+TEST(Leon3mp, ZRunsToTheExitConvention) {
+  const uint8_t prog[] = {
+      0x90, 0x10, 0x20, 0x07,  // mov 7, %o0
+      0x91, 0xD0, 0x20, 0x00,  // ta 0 (ET = 0 after reset: error mode, tt 0x80)
+  };
+  plat->sdram.load(0x1000, prog, sizeof prog);
+  plat->boot_at(0x40001000);
+  plat->set_end_time(sc_core::sc_time(1, sc_core::SC_MS));
+  sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_MS));
+  const auto& h = plat->halt();
+  ASSERT_TRUE(h.halted);
+  EXPECT_EQ(h.tt, 0x80u);
+  EXPECT_EQ(h.pc, 0x40001004u);
+  EXPECT_EQ(h.o0, 7u);
+  // Both instructions retire (the Ticc is counted in class "trap").
+  EXPECT_EQ(plat->cpu.core().counters().instructions, 2u);
+  EXPECT_LT(sc_core::sc_time_stamp(), sc_core::sc_time(1, sc_core::SC_US));
+  const json s = plat->stats();
+  EXPECT_EQ(s["instructions"]["total"], 2u);
+  EXPECT_EQ(s["instructions"]["by_class"]["trap"], 1u);
+  EXPECT_EQ(s["bus"]["ahb"]["masters"][0]["name"], "leon3");
+}
+
+L3VP_SC_GTEST_MAIN(build)
