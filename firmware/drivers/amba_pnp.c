@@ -37,6 +37,7 @@ static void read_ahb(uintptr_t area, unsigned i, enum amba_bus bus, struct amba_
 {
     uintptr_t e = area + 32u * i;
     unsigned b;
+    int found = 0;
 
     decode_id(rd32(e), dev);
     dev->bus = bus;
@@ -44,8 +45,12 @@ static void read_ahb(uintptr_t area, unsigned i, enum amba_bus bus, struct amba_
     dev->base = 0;
     for (b = 0; b < 4; b++) {
         dev->bar[b] = rd32(e + 16 + 4 * b);
-        if (!dev->base && (dev->bar[b] & 0xf))
+        /* The first non-empty bar gives the base; it may legitimately be 0
+         * (the memory controller's PROM bar), so track it with a flag. */
+        if (!found && (dev->bar[b] & 0xf)) {
             dev->base = amba_bar_start(dev->bar[b], 0);
+            found = 1;
+        }
     }
 }
 

@@ -38,6 +38,7 @@ def main() -> int:
                          "(skips the reset-state prologue, where the two simulators "
                          "legitimately differ: QEMU's boot loader leaves registers set)")
     ap.add_argument("--nm", default="sparc64-linux-gnu-nm")
+    ap.add_argument("--objdump", default="sparc64-linux-gnu-objdump")
     a = ap.parse_args()
 
     td = tempfile.mkdtemp(prefix="l3vp-diff-")
@@ -72,7 +73,13 @@ def main() -> int:
             print(f"PASS: {name}: identical UART output ({len(vu)} bytes, leon3vp exit {p.returncode})")
             return 0
 
-        cmd = [a.trace_diff, os.path.join(td, "qemu.trace"), os.path.join(td, "vp.trace")]
+        qtrace = os.path.join(td, "qemu.trace")
+        fixed = os.path.join(td, "qemu.repaired.trace")
+        n_rep = repair_qemu_ticc_quirk(a.objdump, a.elf, qtrace, os.path.join(td, "vp.trace"), fixed)
+        if n_rep:
+            print(f"note: QEMU Ticc-rs1 quirk: {n_rep} register value(s) in QEMU's trace "
+                  f"taken from leon3vp (see testbenches/qemu/README.md)")
+        cmd = [a.trace_diff, fixed, os.path.join(td, "vp.trace")]
         for f in a.ignore_field:
             cmd += ["--ignore-field", f]
         if a.start_symbol:
@@ -96,6 +103,70 @@ def main() -> int:
         return 0
     finally:
         shutil.rmtree(td, ignore_errors=True)
+
+
+NWIN = 8  # QEMU leon3_generic and the GR-XC3S-1500 template
+
+
+def reg_field(r):
+    """Trace field index of visible register r (1..31)."""
+    return 4 + r if r < 8 else 12 + (r - 8)
+
+
+def phys_reg(r, cwp):
+    return ("g", r) if r < 8 else ("w", (16 * cwp + r - 8) % (16 * NWIN))
+
+
+def repair_qemu_ticc_quirk(objdump, elf, qtrace, vtrace, out):
+    """QEMU 7.2 writes the trap type into rs1 of a register-form Ticc
+    (`ta %o0 + %o1` leaves %o0 = 0x80 + ((o0 + o1) & 0x7f)); SPARC V8 writes no
+    register. For every register-form Ticc in QEMU's trace, the physical
+    register behind rs1 is tracked; while QEMU shows exactly that trap type in
+    it and leon3vp shows something else, QEMU's value is replaced by
+    leon3vp's. The taint ends as soon as QEMU's register holds anything else.
+    Returns the number of values replaced."""
+    words = {}
+    dump = subprocess.run([objdump, "-d", elf], stdout=subprocess.PIPE, text=True).stdout
+    for line in dump.splitlines():
+        f = line.split("\t")
+        if len(f) >= 2 and f[0].strip().endswith(":"):
+            try:
+                pc = int(f[0].strip()[:-1], 16)
+                words[pc] = int(f[1].replace(" ", ""), 16)
+            except ValueError:
+                pass
+    qlines = open(qtrace).read().splitlines()
+    vlines = open(vtrace).read().splitlines()
+    taints = {}
+    repaired = 0
+    result = []
+    for i, ql in enumerate(qlines):
+        q = ql.split()
+        v = vlines[i].split() if i < len(vlines) else None
+        if len(q) == 36 and v and len(v) == 36:
+            cwp = int(q[2], 16) & 0x1F
+            for phys, val in list(taints.items()):
+                regs = [r for r in range(1, 32) if phys_reg(r, cwp) == phys]
+                if not regs:
+                    continue
+                fi = reg_field(regs[0])
+                if int(q[fi], 16) != val:
+                    del taints[phys]
+                elif int(v[fi], 16) != val:
+                    q[fi] = v[fi]
+                    repaired += 1
+            w = words.get(int(q[0], 16))
+            # Ticc: op=2, op3=0x3a, i=0 (register form), rs1 != 0
+            if w is not None and (w >> 30) == 2 and ((w >> 19) & 0x3F) == 0x3A \
+                    and not (w >> 13) & 1 and (w >> 14) & 0x1F:
+                rs1, rs2 = (w >> 14) & 0x1F, w & 0x1F
+                a = int(q[reg_field(rs1)], 16)
+                b = int(q[reg_field(rs2)], 16) if rs2 else 0
+                taints[phys_reg(rs1, cwp)] = 0x80 + ((a + b) & 0x7F)
+        result.append(" ".join(q))
+    with open(out, "w") as f:
+        f.write("\n".join(result) + ("\n" if result else ""))
+    return repaired
 
 
 def symbol_address(nm, elf, sym):

@@ -1,0 +1,303 @@
+/*
+ * arp.c - Ethernet ARP (RFC 826).
+ *
+ * Table: NET_ARP_TABLE_SIZE entries, each FREE, PENDING (request sent) or
+ * VALID. Valid entries expire NET_ARP_MAXAGE_MS after their last refresh;
+ * pending ones are re-requested every NET_ARP_REQUEST_MS and given up after
+ * NET_ARP_MAX_TRIES requests. While an address is being resolved, one
+ * outgoing packet is kept in a queue buffer (NET_ARP_QUEUE) and sent when
+ * the reply arrives; further packets to unresolved hosts are dropped and
+ * counted (their senders retransmit).
+ */
+#include "net.h"
+
+#define ARP_HLEN 28
+#define ARP_OP_REQUEST 1
+#define ARP_OP_REPLY 2
+
+struct arp_entry arp_table[NET_ARP_TABLE_SIZE];
+
+#if NET_ARP_QUEUE
+static uint8_t arp_qbuf[NET_BUF_SIZE] __attribute__((aligned(4)));
+static unsigned arp_qlen;     /* 0: queue empty */
+static uint32_t arp_qhop;     /* next hop the queued packet waits for */
+#endif
+
+static const uint8_t arp_bcast_mac[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+
+/*--------------------------------------------------------------------------*/
+void arp_init(void)
+{
+  memset(arp_table, 0, sizeof arp_table);
+#if NET_ARP_QUEUE
+  arp_qlen = 0;
+  arp_qhop = 0;
+#endif
+}
+
+/*--------------------------------------------------------------------------*/
+static struct arp_entry *arp_find(uint32_t ip)
+{
+  unsigned i;
+  for (i = 0; i < NET_ARP_TABLE_SIZE; i++) {
+    if (arp_table[i].state != ARP_STATE_FREE && arp_table[i].ip == ip) {
+      return &arp_table[i];
+    }
+  }
+  return NULL;
+}
+
+/* A free entry, else the oldest valid one, else the oldest pending one. */
+static struct arp_entry *arp_alloc(void)
+{
+  struct arp_entry *oldest = NULL;
+  unsigned i;
+  for (i = 0; i < NET_ARP_TABLE_SIZE; i++) {
+    struct arp_entry *e = &arp_table[i];
+    if (e->state == ARP_STATE_FREE) {
+      return e;
+    }
+    if (oldest == NULL ||
+        (e->state == ARP_STATE_VALID && oldest->state != ARP_STATE_VALID) ||
+        (e->state == oldest->state &&
+         (int32_t)(net_now - e->time) > (int32_t)(net_now - oldest->time))) {
+      oldest = e;
+    }
+  }
+  net_stats.arp.evicted++;
+#if NET_ARP_QUEUE
+  if (arp_qlen && oldest->state == ARP_STATE_PENDING && oldest->ip == arp_qhop) {
+    arp_qlen = 0;
+    net_stats.arp.drop_unresolved++;
+  }
+#endif
+  return oldest;
+}
+
+/*--------------------------------------------------------------------------*/
+const uint8_t *arp_lookup(uint32_t ip)
+{
+  struct arp_entry *e = arp_find(ip);
+  return (e != NULL && e->state == ARP_STATE_VALID) ? e->mac : NULL;
+}
+
+/*--------------------------------------------------------------------------*/
+/* Build an ARP packet in net_buf and send it. */
+static void arp_send(uint16_t op, const uint8_t *eth_dst, const uint8_t *tha,
+                     uint32_t tpa)
+{
+  struct netif *nif = net_netif;
+  uint8_t *p = net_buf;
+
+  memcpy(p, eth_dst, 6);
+  memcpy(p + 6, nif->hwaddr, 6);
+  net_put16(p + 12, NET_ETHTYPE_ARP);
+  p += NET_ETH_HLEN;
+  net_put16(p, 1);              /* hardware: Ethernet */
+  net_put16(p + 2, NET_ETHTYPE_IP);
+  p[4] = 6;
+  p[5] = 4;
+  net_put16(p + 6, op);
+  memcpy(p + 8, nif->hwaddr, 6);
+  net_put32(p + 14, nif->ipaddr);
+  memcpy(p + 18, tha, 6);
+  net_put32(p + 24, tpa);
+  /* 42 bytes; pad to the 60-byte Ethernet minimum (the MAC may not). */
+  memset(net_buf + NET_ETH_HLEN + ARP_HLEN, 0, 60 - NET_ETH_HLEN - ARP_HLEN);
+  if (op == ARP_OP_REQUEST) {
+    net_stats.arp.req_tx++;
+  } else {
+    net_stats.arp.reply_tx++;
+  }
+  net_link_output(net_buf, 60);
+}
+
+static void arp_request(uint32_t ip)
+{
+  static const uint8_t zero[6] = { 0 };
+  arp_send(ARP_OP_REQUEST, arp_bcast_mac, zero, ip);
+}
+
+/*--------------------------------------------------------------------------*/
+/* An entry for `ip` became valid: send the packet waiting for it. */
+static void arp_flush_queue(uint32_t ip, const uint8_t *mac)
+{
+#if NET_ARP_QUEUE
+  if (arp_qlen && arp_qhop == ip) {
+    unsigned len = arp_qlen;
+    arp_qlen = 0;
+    memcpy(arp_qbuf, mac, 6);
+    net_stats.arp.queue_sent++;
+    net_link_output(arp_qbuf, len);
+  }
+#else
+  (void)ip;
+  (void)mac;
+#endif
+}
+
+static void arp_update(struct arp_entry *e, uint32_t ip, const uint8_t *mac)
+{
+  e->ip = ip;
+  memcpy(e->mac, mac, 6);
+  e->state = ARP_STATE_VALID;
+  e->tries = 0;
+  e->time = net_now;
+  arp_flush_queue(ip, mac);
+}
+
+/*--------------------------------------------------------------------------*/
+void arp_learn_ip(uint32_t ip, const uint8_t *mac)
+{
+#if NET_ARP_LEARN_FROM_IP
+  struct netif *nif = net_netif;
+  struct arp_entry *e;
+  uint8_t m[6];
+
+  if (((ip ^ nif->ipaddr) & nif->netmask) != 0 || ip == 0 ||
+      (ip | nif->netmask) == NET_IP4_BROADCAST || (mac[0] & 1)) {
+    return; /* off-link, unspecified, subnet broadcast or group MAC */
+  }
+  memcpy(m, mac, 6); /* mac may point into net_buf (flushing the queue
+                        does not touch net_buf, but be safe) */
+  e = arp_find(ip);
+  if (e == NULL) {
+    e = arp_alloc();
+  }
+  arp_update(e, ip, m);
+#else
+  (void)ip;
+  (void)mac;
+#endif
+}
+
+/*--------------------------------------------------------------------------*/
+void arp_input(const uint8_t *frame, unsigned len)
+{
+  struct netif *nif = net_netif;
+  const uint8_t *a = frame + NET_ETH_HLEN;
+  uint8_t sha[6];
+  uint32_t spa, tpa;
+  uint16_t op;
+  struct arp_entry *e;
+  int for_us;
+
+  net_stats.arp.rx++;
+  if (len < NET_ETH_HLEN + ARP_HLEN || net_get16(a) != 1 ||
+      net_get16(a + 2) != NET_ETHTYPE_IP || a[4] != 6 || a[5] != 4) {
+    net_stats.arp.drop_malformed++;
+    return;
+  }
+  op = net_get16(a + 6);
+  if (op != ARP_OP_REQUEST && op != ARP_OP_REPLY) {
+    net_stats.arp.drop_op++;
+    return;
+  }
+  /* Parse everything first: in copy mode `frame` is net_buf, which the
+   * reply below overwrites. */
+  memcpy(sha, a + 8, 6);
+  spa = net_get32(a + 14);
+  tpa = net_get32(a + 24);
+  for_us = nif->ipaddr != 0 && tpa == nif->ipaddr;
+  if (op == ARP_OP_REQUEST) {
+    net_stats.arp.req_rx++;
+  } else {
+    net_stats.arp.reply_rx++;
+  }
+  if (sha[0] & 1) { /* group address as sender: bogus */
+    net_stats.arp.drop_malformed++;
+    return;
+  }
+
+  /* RFC 826 merge: refresh a known sender; add it if we are the target. */
+  e = (spa != 0) ? arp_find(spa) : NULL;
+  if (e != NULL) {
+    arp_update(e, spa, sha);
+  } else if (for_us && spa != 0) {
+    arp_update(arp_alloc(), spa, sha);
+  } else if (!for_us) {
+    net_stats.arp.drop_not_for_us++;
+    return;
+  }
+  if (op == ARP_OP_REQUEST && for_us) {
+    arp_send(ARP_OP_REPLY, sha, sha, spa);
+  }
+}
+
+/*--------------------------------------------------------------------------*/
+net_err_t arp_output_ip(uint32_t dst, unsigned len)
+{
+  struct netif *nif = net_netif;
+  uint32_t hop;
+  const uint8_t *mac;
+  struct arp_entry *e;
+
+  len += NET_ETH_HLEN;
+  memcpy(net_buf + 6, nif->hwaddr, 6);
+  net_put16(net_buf + 12, NET_ETHTYPE_IP);
+
+  if (dst == NET_IP4_BROADCAST ||
+      (((dst ^ nif->ipaddr) & nif->netmask) == 0 &&
+       (dst | nif->netmask) == NET_IP4_BROADCAST)) {
+    memcpy(net_buf, arp_bcast_mac, 6);
+    return net_link_output(net_buf, len);
+  }
+  hop = (((dst ^ nif->ipaddr) & nif->netmask) == 0) ? dst : nif->gw;
+  mac = arp_lookup(hop);
+  if (mac != NULL) {
+    memcpy(net_buf, mac, 6);
+    return net_link_output(net_buf, len);
+  }
+
+  /* Unresolved: keep the packet if the queue is free, then request. */
+#if NET_ARP_QUEUE
+  if (arp_qlen == 0 || arp_qhop == hop) {
+    memcpy(arp_qbuf, net_buf, len);
+    arp_qlen = len;
+    arp_qhop = hop;
+    net_stats.arp.queued++;
+  } else {
+    net_stats.arp.drop_queue_full++;
+  }
+#else
+  net_stats.arp.drop_queue_full++;
+#endif
+  e = arp_find(hop);
+  if (e == NULL) {
+    e = arp_alloc();
+    e->ip = hop;
+    e->state = ARP_STATE_PENDING;
+    e->tries = 1;
+    e->time = net_now;
+    arp_request(hop);
+  }
+  return NET_ERR_ARP;
+}
+
+/*--------------------------------------------------------------------------*/
+void arp_timer(void)
+{
+  unsigned i;
+  for (i = 0; i < NET_ARP_TABLE_SIZE; i++) {
+    struct arp_entry *e = &arp_table[i];
+    uint32_t age = net_now - e->time;
+    if (e->state == ARP_STATE_VALID && age >= NET_ARP_MAXAGE_MS) {
+      e->state = ARP_STATE_FREE;
+      net_stats.arp.expired++;
+    } else if (e->state == ARP_STATE_PENDING && age >= NET_ARP_REQUEST_MS) {
+      if (e->tries >= NET_ARP_MAX_TRIES) {
+        e->state = ARP_STATE_FREE;
+#if NET_ARP_QUEUE
+        if (arp_qlen && arp_qhop == e->ip) {
+          arp_qlen = 0;
+          net_stats.arp.drop_unresolved++;
+        }
+#endif
+      } else {
+        e->tries++;
+        e->time = net_now;
+        arp_request(e->ip);
+      }
+    }
+  }
+}

@@ -1,0 +1,48 @@
+/*
+ * arp.h - Ethernet address resolution (RFC 826) with ageing (RFC 1122
+ * 2.3.2) and one queued packet per resolution in progress.
+ */
+#ifndef NET_ARP_H
+#define NET_ARP_H
+
+#include "net_arch.h"
+
+#define ARP_STATE_FREE 0
+#define ARP_STATE_PENDING 1 /**< request sent, no reply yet */
+#define ARP_STATE_VALID 2
+
+struct arp_entry {
+  uint32_t ip;
+  uint8_t mac[6];
+  uint8_t state;
+  uint8_t tries;  /**< requests sent (PENDING) */
+  uint32_t time;  /**< last refresh (VALID) or last request (PENDING) */
+};
+
+extern struct arp_entry arp_table[NET_ARP_TABLE_SIZE];
+
+/** Empty the table and the queue. */
+void arp_init(void);
+
+/** Handle a received ARP frame (Ethernet header included). */
+void arp_input(const uint8_t *frame, unsigned len);
+
+/** Refresh/insert an entry from the source of a received IPv4 frame. */
+void arp_learn_ip(uint32_t ip, const uint8_t *mac);
+
+/**
+ * Send the IPv4 datagram of `len` bytes at net_buf + NET_ETH_HLEN to `dst`:
+ * picks the next hop (dst on the local subnet, else the gateway), fills in
+ * the Ethernet header and sends it, or queues it and sends an ARP request.
+ * @return NET_OK if sent, NET_ERR_ARP if queued or dropped for lack of an
+ *         address (counted), NET_ERR_IF if the driver failed
+ */
+net_err_t arp_output_ip(uint32_t dst, unsigned len);
+
+/** Look up a valid entry. @return pointer to the MAC or NULL */
+const uint8_t *arp_lookup(uint32_t ip);
+
+/** Periodic work: ageing and request retries (called by net_timer_tick). */
+void arp_timer(void);
+
+#endif /* NET_ARP_H */

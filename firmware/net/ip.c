@@ -1,0 +1,148 @@
+/*
+ * ip.c - IPv4 input validation and output (RFC 791, RFC 1122 3.2.1),
+ * ICMP echo (RFC 792).
+ *
+ * Input checks, in order, each with its own drop counter: header fits in
+ * the frame, version 4, IHL >= 5 and inside the frame, total length not
+ * above the frame and not below the header, header checksum, not a
+ * fragment (MF or offset: reassembly is not supported), destination is us
+ * or a broadcast, source not a broadcast/multicast address. Options are
+ * skipped (the payload starts at IHL * 4). Ethernet padding after the total
+ * length is ignored.
+ */
+#include "net.h"
+#include "net_chksum.h"
+
+static uint16_t ip_id;
+
+void ip_init(void)
+{
+  ip_id = 0;
+}
+
+/*--------------------------------------------------------------------------*/
+void ip_input(const uint8_t *frame, unsigned len)
+{
+  const uint8_t *iph = frame + NET_ETH_HLEN;
+  unsigned avail = len - NET_ETH_HLEN;
+  unsigned hl, tot;
+  uint32_t src, dst;
+  int kind;
+
+  net_stats.ip.rx++;
+  if (avail < NET_IP_HLEN) {
+    net_stats.ip.drop_short++;
+    return;
+  }
+  if ((iph[0] >> 4) != 4) {
+    net_stats.ip.drop_version++;
+    return;
+  }
+  hl = (iph[0] & 0x0fu) * 4u;
+  if (hl < NET_IP_HLEN || hl > avail) {
+    net_stats.ip.drop_hl++;
+    return;
+  }
+  tot = net_get16(iph + 2);
+  if (tot > avail || tot < hl) {
+    net_stats.ip.drop_len++;
+    return;
+  }
+  if (net_chksum(0, iph, hl) != 0xffff) {
+    net_stats.ip.drop_chksum++;
+    return;
+  }
+  if ((net_get16(iph + 6) & 0x3fffu) != 0) { /* MF flag or fragment offset */
+    net_stats.ip.drop_frag++;
+    return;
+  }
+  src = net_get32(iph + 12);
+  dst = net_get32(iph + 16);
+  kind = net_ip_is_ours(dst);
+  if (kind == 0) {
+    net_stats.ip.drop_not_for_us++;
+    return;
+  }
+  if (src == NET_IP4_BROADCAST || (src >> 28) == 0xe ||
+      (src != 0 && net_ip_is_ours(src) == 2)) {
+    net_stats.ip.drop_src++;
+    return;
+  }
+  if (hl > NET_IP_HLEN) {
+    net_stats.ip.opts_skipped++;
+  }
+  arp_learn_ip(src, frame + 6);
+
+  switch (iph[9]) {
+  case NET_IPPROTO_ICMP:
+    icmp_input(src, kind, iph + hl, tot - hl);
+    break;
+  case NET_IPPROTO_UDP:
+    udp_input(src, dst, kind, iph + hl, tot - hl);
+    break;
+  case NET_IPPROTO_TCP:
+    tcp_input(src, dst, kind, iph + hl, tot - hl);
+    break;
+  default:
+    net_stats.ip.drop_proto++;
+    break;
+  }
+}
+
+/*--------------------------------------------------------------------------*/
+net_err_t ip_output(uint8_t proto, uint32_t dst, unsigned len)
+{
+  uint8_t *iph = net_buf + NET_ETH_HLEN;
+  unsigned tot = len + NET_IP_HLEN;
+
+  if (len > NET_IP_MAX_PAYLOAD) {
+    net_stats.ip.drop_too_big++;
+    return NET_ERR_BUF;
+  }
+  iph[0] = 0x45;
+  iph[1] = 0;
+  net_put16(iph + 2, (uint16_t)tot);
+  net_put16(iph + 4, ip_id++);
+  net_put16(iph + 6, 0x4000); /* DF: we never fragment */
+  iph[8] = NET_IP_TTL;
+  iph[9] = proto;
+  net_put16(iph + 10, 0);
+  net_put32(iph + 12, net_netif->ipaddr);
+  net_put32(iph + 16, dst);
+  net_put16(iph + 10, (uint16_t)~net_chksum(0, iph, NET_IP_HLEN));
+  net_stats.ip.tx++;
+  return arp_output_ip(dst, tot);
+}
+
+/*--------------------------------------------------------------------------*/
+void icmp_input(uint32_t src, int dst_kind, const uint8_t *data, unsigned len)
+{
+  uint8_t *out = NET_IP_PAYLOAD;
+
+  net_stats.icmp.rx++;
+  if (len < 8) {
+    net_stats.icmp.drop_short++;
+    return;
+  }
+  if (net_chksum(0, data, len) != 0xffff) {
+    net_stats.icmp.drop_chksum++;
+    return;
+  }
+  if (data[0] != 8 || data[1] != 0) { /* only echo requests are served */
+    net_stats.icmp.drop_type++;
+    return;
+  }
+  if (dst_kind == 2 && !NET_ICMP_ECHO_BROADCAST) {
+    net_stats.icmp.drop_bcast++;
+    return;
+  }
+  net_stats.icmp.echo_rx++;
+  /* The request fits: it came in a frame of at most NET_BUF_SIZE bytes
+   * with an IP header of at least 20 bytes. */
+  memmove(out, data, len);
+  out[0] = 0; /* echo reply; code, identifier, sequence and data stay */
+  net_put16(out + 2, 0);
+  net_put16(out + 2, (uint16_t)~net_chksum(0, out, len));
+  net_stats.icmp.tx++;
+  ip_output(NET_IPPROTO_ICMP, src, len);
+}

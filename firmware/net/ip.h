@@ -1,0 +1,29 @@
+/*
+ * ip.h - IPv4 (RFC 791, RFC 1122 3.2.1) and ICMP echo (RFC 792).
+ */
+#ifndef NET_IP_H
+#define NET_IP_H
+
+#include "net_arch.h"
+
+/** Where the transport header of an outgoing datagram goes in net_buf. */
+#define NET_IP_PAYLOAD (net_buf + NET_ETH_HLEN + NET_IP_HLEN)
+/** Largest transport payload (header included) one datagram carries. */
+#define NET_IP_MAX_PAYLOAD (NET_BUF_SIZE - NET_ETH_HLEN - NET_IP_HLEN)
+
+void ip_init(void);
+
+/** Validate and demultiplex a received IPv4 frame (Ethernet header incl.). */
+void ip_input(const uint8_t *frame, unsigned len);
+
+/**
+ * Send the `len` bytes at NET_IP_PAYLOAD as one datagram to `dst`: writes
+ * the 20-byte header (no options, TTL NET_IP_TTL) and hands it to ARP.
+ * @return NET_OK, NET_ERR_BUF (too long), or an arp_output_ip() error
+ */
+net_err_t ip_output(uint8_t proto, uint32_t dst, unsigned len);
+
+/** Answer echo requests; count and drop everything else (RFC 792). */
+void icmp_input(uint32_t src, int dst_kind, const uint8_t *data, unsigned len);
+
+#endif /* NET_IP_H */

@@ -1,0 +1,101 @@
+/*
+ * net.c - stack core: global buffer, statistics, Ethernet input
+ * demultiplexing, link output and the timer entry point.
+ */
+#include "net.h"
+
+struct net_stats net_stats;
+uint8_t net_buf[NET_BUF_SIZE] __attribute__((aligned(4)));
+uint32_t net_now;
+struct netif *net_netif;
+
+static const uint8_t net_bcast_mac[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+
+/*--------------------------------------------------------------------------*/
+void net_init(struct netif *nif, uint32_t seed)
+{
+  memset(&net_stats, 0, sizeof net_stats);
+  net_netif = nif;
+  net_now = 0;
+  arp_init();
+  ip_init();
+  udp_init();
+  tcp_init(seed);
+}
+
+/*--------------------------------------------------------------------------*/
+int net_ip_is_ours(uint32_t ip)
+{
+  const struct netif *nif = net_netif;
+  if (ip == nif->ipaddr && ip != 0) {
+    return 1;
+  }
+  if (ip == NET_IP4_BROADCAST ||
+      (((ip ^ nif->ipaddr) & nif->netmask) == 0 &&
+       (ip | nif->netmask) == NET_IP4_BROADCAST)) {
+    return 2;
+  }
+  return 0;
+}
+
+/*--------------------------------------------------------------------------*/
+net_err_t net_link_output(const uint8_t *frame, unsigned len)
+{
+  struct netif *nif = net_netif;
+  net_err_t err = nif->low_level_output(nif, frame, len);
+  if (err == NET_OK) {
+    net_stats.eth.tx++;
+  } else {
+    net_stats.eth.tx_err++;
+    err = NET_ERR_IF;
+  }
+  return err;
+}
+
+/*--------------------------------------------------------------------------*/
+void net_input(const uint8_t *frame, unsigned len)
+{
+  const uint8_t *p;
+  uint16_t type;
+
+  NET_ERROR("net_input: not initialised", net_netif != NULL, return);
+  NET_ERROR("net_input: frame == NULL", frame != NULL || len == 0, return);
+  net_stats.eth.rx++;
+  if (len < NET_ETH_HLEN) {
+    net_stats.eth.drop_short++;
+    return;
+  }
+  if (len > NET_BUF_SIZE) {
+    net_stats.eth.drop_too_big++;
+    return;
+  }
+#if NET_ZERO_COPY
+  p = frame;
+#else
+  if (frame != net_buf) {
+    memcpy(net_buf, frame, len);
+  }
+  p = net_buf;
+#endif
+  if (memcmp(p, net_netif->hwaddr, 6) != 0 &&
+      memcmp(p, net_bcast_mac, 6) != 0) {
+    net_stats.eth.drop_not_for_us++;
+    return;
+  }
+  type = net_get16(p + 12);
+  if (type == NET_ETHTYPE_IP) {
+    ip_input(p, len);
+  } else if (type == NET_ETHTYPE_ARP) {
+    arp_input(p, len);
+  } else {
+    net_stats.eth.drop_type++;
+  }
+}
+
+/*--------------------------------------------------------------------------*/
+void net_timer_tick(uint32_t ms)
+{
+  net_now += ms;
+  arp_timer();
+  tcp_timer();
+}

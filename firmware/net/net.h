@@ -1,0 +1,181 @@
+/*
+ * net.h - core of the leon3vp TCP/IP stack: network interface, global
+ * packet buffer, statistics, input and timer entry points.
+ *
+ * Design (see README.md): one global packet buffer, fixed tables, no
+ * dynamic allocation, single-threaded. The driver calls net_input() for
+ * every received frame and net_timer_tick() with the elapsed time; the
+ * stack sends frames through the netif's low_level_output() callback.
+ * IPv4 addresses are uint32_t in host order (NET_IP4(192,168,0,2)).
+ */
+#ifndef NET_NET_H
+#define NET_NET_H
+
+#include "net_arch.h"
+
+/** Error codes returned by the API. */
+typedef int8_t net_err_t;
+#define NET_OK        0
+#define NET_ERR_ARG  -1 /**< invalid argument */
+#define NET_ERR_MEM  -2 /**< table full */
+#define NET_ERR_USE  -3 /**< port already bound/listening */
+#define NET_ERR_BUF  -4 /**< data does not fit in the buffer */
+#define NET_ERR_STATE -5 /**< not possible in the current state */
+#define NET_ERR_IF   -6 /**< low_level_output failed */
+#define NET_ERR_ARP  -7 /**< next hop unresolved: queued or dropped */
+
+#define NET_IP4(a, b, c, d)                                                   \
+  (((uint32_t)(a) << 24) | ((uint32_t)(b) << 16) | ((uint32_t)(c) << 8) |     \
+   (uint32_t)(d))
+#define NET_IP4_BROADCAST 0xffffffffu
+
+#define NET_ETH_HLEN 14
+#define NET_IP_HLEN 20
+#define NET_UDP_HLEN 8
+#define NET_TCP_HLEN 20
+#define NET_ETHTYPE_IP 0x0800
+#define NET_ETHTYPE_ARP 0x0806
+#define NET_IPPROTO_ICMP 1
+#define NET_IPPROTO_TCP 6
+#define NET_IPPROTO_UDP 17
+
+struct netif;
+
+/** Transmit one complete Ethernet frame (no FCS). The frame lives in the
+ *  stack's buffer and may be reused after the call returns. */
+typedef net_err_t (*netif_output_fn)(struct netif *nif, const uint8_t *frame,
+                                     unsigned len);
+
+/** The one network interface. */
+struct netif {
+  uint8_t hwaddr[6];
+  uint32_t ipaddr;
+  uint32_t netmask;
+  uint32_t gw;
+  netif_output_fn low_level_output;
+  void *state; /**< for the driver */
+};
+
+/** Drop and traffic counters, one field per reason. Every frame handed to
+ *  net_input() ends up either delivered or in exactly one drop_* counter. */
+struct net_stats {
+  uint32_t err_arg;             /**< failed argument checks */
+  struct {
+    uint32_t rx, tx;
+    uint32_t drop_short;        /**< shorter than an Ethernet header */
+    uint32_t drop_too_big;      /**< longer than NET_BUF_SIZE */
+    uint32_t drop_not_for_us;   /**< destination MAC neither ours nor broadcast */
+    uint32_t drop_type;         /**< EtherType not IPv4/ARP */
+    uint32_t tx_err;            /**< low_level_output failed */
+  } eth;
+  struct {
+    uint32_t rx, req_rx, reply_rx, req_tx, reply_tx;
+    uint32_t drop_malformed;    /**< short, wrong hw/proto type or lengths */
+    uint32_t drop_op;           /**< unknown operation */
+    uint32_t drop_not_for_us;   /**< valid, but neither for us nor cached */
+    uint32_t expired;           /**< entries aged out */
+    uint32_t evicted;           /**< entries replaced because the table was full */
+    uint32_t queued;            /**< packets kept while resolving */
+    uint32_t queue_sent;        /**< ... and sent after the reply */
+    uint32_t drop_queue_full;   /**< packet dropped: queue slot busy / no queue */
+    uint32_t drop_unresolved;   /**< queued packet dropped: no reply */
+  } arp;
+  struct {
+    uint32_t rx, tx;
+    uint32_t drop_short;        /**< frame shorter than 20-byte header */
+    uint32_t drop_version;      /**< version != 4 */
+    uint32_t drop_hl;           /**< IHL < 5 or header beyond total length/frame */
+    uint32_t drop_len;          /**< total length above the frame or below IHL */
+    uint32_t drop_chksum;       /**< bad header checksum */
+    uint32_t drop_frag;         /**< fragments (MF set or offset != 0) */
+    uint32_t drop_not_for_us;   /**< destination not our address/broadcast */
+    uint32_t drop_src;          /**< broadcast/multicast source address */
+    uint32_t drop_proto;        /**< protocol not ICMP/UDP/TCP */
+    uint32_t opts_skipped;      /**< datagrams with options (delivered) */
+    uint32_t drop_too_big;      /**< output larger than the buffer */
+  } ip;
+  struct {
+    uint32_t rx, tx, echo_rx;
+    uint32_t drop_short;
+    uint32_t drop_chksum;
+    uint32_t drop_type;         /**< not an echo request */
+    uint32_t drop_bcast;        /**< echo request to a broadcast address */
+  } icmp;
+  struct {
+    uint32_t rx, tx;
+    uint32_t drop_short;
+    uint32_t drop_len;          /**< UDP length field inconsistent */
+    uint32_t drop_chksum;
+    uint32_t drop_no_port;      /**< no endpoint bound */
+  } udp;
+  struct {
+    uint32_t rx, tx;
+    uint32_t drop_short;
+    uint32_t drop_chksum;
+    uint32_t drop_offset;       /**< data offset < 5 or beyond the segment */
+    uint32_t drop_opt;          /**< option length 0/1 or overrunning */
+    uint32_t drop_no_conn;      /**< no connection/listener (RST sent unless RST) */
+    uint32_t drop_no_slot;      /**< SYN for a listener, table full */
+    uint32_t drop_bad_ack;      /**< unacceptable ACK (RST or ACK sent) */
+    uint32_t drop_seq;          /**< outside the receive window (ACK sent) */
+    uint32_t drop_ooo;          /**< data after a gap: not buffered, dup ACK sent */
+    uint32_t drop_no_ack;       /**< no ACK flag on a synchronised connection */
+    uint32_t drop_state;        /**< nothing to do with it in this state */
+    uint32_t drop_bcast;        /**< to a broadcast address */
+    uint32_t dup;               /**< complete duplicates (re-acknowledged) */
+    uint32_t trimmed;           /**< segments cut to the receive window */
+    uint32_t urg_ignored;       /**< URG set: pointer ignored, data in line */
+    uint32_t rst_rx, rst_tx;
+    uint32_t rexmit;            /**< retransmissions */
+    uint32_t timeouts;          /**< connections aborted after the retry limit */
+    uint32_t tw_recycled;       /**< TIME-WAIT slots reused for a new SYN */
+  } tcp;
+};
+
+extern struct net_stats net_stats;
+
+/** The global packet buffer (transmit, and receive when NET_ZERO_COPY=0),
+ *  4-byte aligned. */
+extern uint8_t net_buf[NET_BUF_SIZE];
+
+/** Current stack time in ms (advanced only by net_timer_tick()). */
+extern uint32_t net_now;
+
+/** The interface given to net_init(). */
+extern struct netif *net_netif;
+
+/**
+ * Reset every table and counter and attach the interface.
+ * @param nif  interface with hwaddr, addresses and low_level_output set
+ * @param seed seed for initial sequence numbers and ephemeral ports
+ *             (e.g. a free-running timer value read at boot)
+ */
+void net_init(struct netif *nif, uint32_t seed);
+
+/**
+ * Process one received Ethernet frame (without FCS). With NET_ZERO_COPY=1
+ * the frame is read in place and never written; the caller may reuse it
+ * when the call returns. With NET_ZERO_COPY=0 it is copied into net_buf
+ * first (frame may then be net_buf itself).
+ */
+void net_input(const uint8_t *frame, unsigned len);
+
+/**
+ * Advance time by ms milliseconds and run all timers: ARP ageing and
+ * request retries, TCP retransmission, delayed ACK, TIME-WAIT, polls.
+ */
+void net_timer_tick(uint32_t ms);
+
+/* Internal: send the frame of `len` bytes in net_buf (Ethernet header
+ * included). Counts eth.tx / eth.tx_err. */
+net_err_t net_link_output(const uint8_t *frame, unsigned len);
+
+/* Is `ip` an address we accept as destination? 1 unicast, 2 broadcast. */
+int net_ip_is_ours(uint32_t ip);
+
+#include "arp.h"
+#include "ip.h"
+#include "udp.h"
+#include "tcp.h"
+
+#endif /* NET_NET_H */

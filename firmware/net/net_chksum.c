@@ -1,0 +1,219 @@
+/*
+ * net_chksum.c - the three Internet checksum implementations (RFC 1071).
+ *
+ * RFC 1071 facts used here:
+ *  - the one's complement sum is commutative and associative, so words can
+ *    be added in any order and in wider accumulators, with the carries out
+ *    of bit 15 added back in ("end-around carry") at any point;
+ *  - it is byte-order independent: summing byte-swapped words gives the
+ *    byte-swapped sum. A little-endian 32-bit load therefore yields the
+ *    swapped sum, and data starting at an odd address can be summed as if
+ *    shifted by one byte and swapped back.
+ */
+#include "net_chksum.h"
+
+/* Fold a 32-bit accumulator to 16 bits with end-around carries. */
+static uint16_t chksum_fold32(uint32_t acc)
+{
+  acc = (acc & 0xffffu) + (acc >> 16);
+  acc = (acc & 0xffffu) + (acc >> 16);
+  return (uint16_t)acc;
+}
+
+/*--------------------------------------------------------------------------*/
+uint16_t net_chksum_generic8(uint16_t sum, const void *data, unsigned len)
+{
+  const uint8_t *p = (const uint8_t *)data;
+  uint16_t word;
+
+  while (len >= 2) {
+    word = (uint16_t)((p[0] << 8) | p[1]);
+    sum = (uint16_t)(sum + word);
+    if (sum < word) { /* carry out of bit 15: add it back */
+      sum++;
+    }
+    p += 2;
+    len -= 2;
+  }
+  if (len) {
+    word = (uint16_t)(p[0] << 8);
+    sum = (uint16_t)(sum + word);
+    if (sum < word) {
+      sum++;
+    }
+  }
+  return sum;
+}
+
+/*--------------------------------------------------------------------------*/
+uint16_t net_chksum_word32(uint16_t sum, const void *data, unsigned len)
+{
+  const uint8_t *p = (const uint8_t *)data;
+  uint32_t acc = sum;
+
+  /* At most 2^16 words of at most 0xffff each per chunk: no overflow. */
+  while (len >= 2) {
+    unsigned chunk = len > 0x1fffeu ? 0x1fffeu : (len & ~1u);
+    unsigned i;
+    for (i = 0; i < chunk; i += 2) {
+      acc += (uint32_t)((p[i] << 8) | p[i + 1]);
+    }
+    acc = chksum_fold32(acc);
+    p += chunk;
+    len -= chunk;
+  }
+  if (len) {
+    acc += (uint32_t)p[0] << 8;
+  }
+  return chksum_fold32(acc);
+}
+
+/*--------------------------------------------------------------------------*/
+/* fast: 32-bit words from a 4-byte aligned pointer. */
+
+typedef uint32_t chksum_u32_alias __attribute__((may_alias));
+typedef uint16_t chksum_u16_alias __attribute__((may_alias));
+
+#if defined(__sparc__)
+/* Sum 16 bytes at the 4-aligned p into acc: four ld, an addcc/addxcc chain
+ * and a final addx that folds the last carry back in. */
+static inline uint32_t chksum_add16(uint32_t acc, const uint8_t *p)
+{
+  uint32_t t0, t1, t2, t3;
+  __asm__("ld [%5], %1\n\t"
+          "ld [%5 + 4], %2\n\t"
+          "ld [%5 + 8], %3\n\t"
+          "ld [%5 + 12], %4\n\t"
+          "addcc %0, %1, %0\n\t"
+          "addxcc %0, %2, %0\n\t"
+          "addxcc %0, %3, %0\n\t"
+          "addxcc %0, %4, %0\n\t"
+          "addx %0, 0, %0"
+          : "+r"(acc), "=&r"(t0), "=&r"(t1), "=&r"(t2), "=&r"(t3)
+          : "r"(p)
+          : "cc", "memory");
+  return acc;
+}
+
+static inline uint32_t chksum_add4(uint32_t acc, const uint8_t *p)
+{
+  uint32_t t0;
+  __asm__("ld [%2], %1\n\t"
+          "addcc %0, %1, %0\n\t"
+          "addx %0, 0, %0"
+          : "+r"(acc), "=&r"(t0)
+          : "r"(p)
+          : "cc", "memory");
+  return acc;
+}
+#else
+/* Portable equivalent: 32-bit add, then add the carry back (what addxcc
+ * followed by addx does). */
+static inline uint32_t chksum_addc(uint32_t acc, uint32_t w)
+{
+  acc += w;
+  return acc + (acc < w);
+}
+
+static inline uint32_t chksum_add16(uint32_t acc, const uint8_t *p)
+{
+  const chksum_u32_alias *w = (const chksum_u32_alias *)(const void *)p;
+  acc = chksum_addc(acc, w[0]);
+  acc = chksum_addc(acc, w[1]);
+  acc = chksum_addc(acc, w[2]);
+  acc = chksum_addc(acc, w[3]);
+  return acc;
+}
+
+static inline uint32_t chksum_add4(uint32_t acc, const uint8_t *p)
+{
+  return chksum_addc(acc, *(const chksum_u32_alias *)(const void *)p);
+}
+#endif
+
+/* Sum of len bytes at the even address p, in native load order: the result
+ * is the big-endian sum on a big-endian host, the byte-swapped one on a
+ * little-endian host. */
+static uint16_t chksum_fast_even(const uint8_t *p, unsigned len)
+{
+  uint32_t acc = 0;
+  const uint16_t one = 1;
+  int little = *(const uint8_t *)&one == 1;
+
+  if (((uintptr_t)p & 2u) && len >= 2) { /* reach 4-byte alignment */
+    acc = *(const chksum_u16_alias *)(const void *)p;
+    p += 2;
+    len -= 2;
+  }
+  while (len >= 16) {
+    acc = chksum_add16(acc, p);
+    p += 16;
+    len -= 16;
+  }
+  while (len >= 4) {
+    acc = chksum_add4(acc, p);
+    p += 4;
+    len -= 4;
+  }
+  acc = chksum_fold32(acc);
+  if (len >= 2) {
+    acc += *(const chksum_u16_alias *)(const void *)p;
+    p += 2;
+    len -= 2;
+  }
+  if (len) { /* last byte: the high half of a big-endian word */
+    acc += little ? (uint32_t)p[0] : (uint32_t)p[0] << 8;
+  }
+  acc = chksum_fold32(acc);
+  return little ? net_swap16((uint16_t)acc) : (uint16_t)acc;
+}
+
+uint16_t net_chksum_fast(uint16_t sum, const void *data, unsigned len)
+{
+  const uint8_t *p = (const uint8_t *)data;
+  uint32_t acc = sum;
+
+  if (len == 0) {
+    return sum;
+  }
+  if ((uintptr_t)p & 1u) {
+    /* First byte is the high half of the first word; the rest starts at an
+     * even address but is shifted by one byte: its sum comes out swapped. */
+    acc += (uint32_t)p[0] << 8;
+    acc += net_swap16(chksum_fast_even(p + 1, len - 1));
+  } else {
+    acc += chksum_fast_even(p, len);
+  }
+  return chksum_fold32(acc);
+}
+
+/*--------------------------------------------------------------------------*/
+const struct net_chksum_variant net_chksum_variants[3] = {
+  { "generic8", net_chksum_generic8 },
+  { "word32", net_chksum_word32 },
+  { "fast", net_chksum_fast },
+};
+
+#if NET_CHECKSUM == NET_CHECKSUM_GENERIC8
+const char *const net_chksum_selected = "generic8";
+#elif NET_CHECKSUM == NET_CHECKSUM_WORD32
+const char *const net_chksum_selected = "word32";
+#else
+const char *const net_chksum_selected = "fast";
+#endif
+
+/*--------------------------------------------------------------------------*/
+uint16_t net_chksum_pseudo(uint32_t src, uint32_t dst, uint8_t proto,
+                           const uint8_t *data, unsigned len)
+{
+  uint8_t ph[12];
+  uint16_t sum;
+
+  net_put32(ph, src);
+  net_put32(ph + 4, dst);
+  ph[8] = 0;
+  ph[9] = proto;
+  net_put16(ph + 10, (uint16_t)len);
+  sum = net_chksum(0, ph, sizeof ph);
+  return net_chksum(sum, data, len);
+}

@@ -1,0 +1,194 @@
+/*
+ * netopts.h - compile-time options of the leon3vp TCP/IP stack.
+ *
+ * Every option has a default here, guarded by #ifndef, so a build overrides
+ * it with -DNAME=value (the CMake project does that for NET_CHECKSUM and
+ * NET_ZERO_COPY) or by providing a "netopts_local.h" and compiling with
+ * -DNET_HAVE_OPTS_LOCAL. Sizes are in bytes, times in milliseconds.
+ */
+#ifndef NET_NETOPTS_H
+#define NET_NETOPTS_H
+
+#ifdef NET_HAVE_OPTS_LOCAL
+#include "netopts_local.h"
+#endif
+
+/* ---- Buffers and interface ------------------------------------------- */
+
+/** Size of the global packet buffer: the largest Ethernet frame handled,
+ *  without FCS (14-byte header + 1500-byte MTU). Frames longer than this are
+ *  dropped (eth.drop_too_big). */
+#ifndef NET_BUF_SIZE
+#define NET_BUF_SIZE 1514
+#endif
+
+/** 1: zero-copy receive. net_input() processes the frame where the driver
+ *  received it (its DMA buffer) and never writes to it; the global buffer is
+ *  only used to build replies. 0: net_input() first copies the frame into the
+ *  global buffer (uIP style: one buffer for receive and transmit). */
+#ifndef NET_ZERO_COPY
+#define NET_ZERO_COPY 0
+#endif
+
+/* ---- Checksum ---------------------------------------------------------- */
+
+#define NET_CHECKSUM_GENERIC8 1 /**< byte pairs, carry check per add */
+#define NET_CHECKSUM_WORD32   2 /**< 16-bit adds into 32 bits, one fold */
+#define NET_CHECKSUM_FAST     3 /**< 32-bit loads, addxcc chain, unrolled */
+
+/** Which implementation net_chksum() uses. All three are always compiled
+ *  (net_chksum_generic8/word32/fast) so they can be compared. */
+#ifndef NET_CHECKSUM
+#define NET_CHECKSUM NET_CHECKSUM_FAST
+#endif
+
+/* ---- ARP --------------------------------------------------------------- */
+
+/** Number of ARP table entries. */
+#ifndef NET_ARP_TABLE_SIZE
+#define NET_ARP_TABLE_SIZE 8
+#endif
+
+/** An entry not refreshed for this long is removed (RFC 1122 2.3.2.1). */
+#ifndef NET_ARP_MAXAGE_MS
+#define NET_ARP_MAXAGE_MS 300000u
+#endif
+
+/** Interval between ARP requests for an unresolved address. */
+#ifndef NET_ARP_REQUEST_MS
+#define NET_ARP_REQUEST_MS 1000u
+#endif
+
+/** Requests sent before an address is given up (queued packet dropped). */
+#ifndef NET_ARP_MAX_TRIES
+#define NET_ARP_MAX_TRIES 3
+#endif
+
+/** 1: keep one outgoing packet (in a second NET_BUF_SIZE buffer) while its
+ *  next hop is being resolved and send it when the reply arrives. 0: the
+ *  packet is dropped (counted) and the upper layer retransmits. */
+#ifndef NET_ARP_QUEUE
+#define NET_ARP_QUEUE 1
+#endif
+
+/** 1: refresh/insert ARP entries from the source of received IPv4 frames of
+ *  the local subnet (saves a round trip for every passive open, at the cost
+ *  of trusting those frames). */
+#ifndef NET_ARP_LEARN_FROM_IP
+#define NET_ARP_LEARN_FROM_IP 1
+#endif
+
+/* ---- IPv4 / ICMP / UDP ------------------------------------------------- */
+
+/** Time to live of outgoing datagrams. */
+#ifndef NET_IP_TTL
+#define NET_IP_TTL 64
+#endif
+
+/** 1: answer ICMP echo requests sent to a broadcast address
+ *  (RFC 1122 3.2.2.6 makes that optional). */
+#ifndef NET_ICMP_ECHO_BROADCAST
+#define NET_ICMP_ECHO_BROADCAST 0
+#endif
+
+/** Number of UDP endpoints (bound local ports). */
+#ifndef NET_UDP_ENDPOINTS
+#define NET_UDP_ENDPOINTS 4
+#endif
+
+/** 1: compute the checksum of sent UDP datagrams (0 sends checksum 0). */
+#ifndef NET_UDP_CHECKSUM_TX
+#define NET_UDP_CHECKSUM_TX 1
+#endif
+
+/* ---- TCP --------------------------------------------------------------- */
+
+/** Connection table size (every state but LISTEN and CLOSED uses a slot). */
+#ifndef NET_TCP_CONNS
+#define NET_TCP_CONNS 10
+#endif
+
+/** Number of listening ports. */
+#ifndef NET_TCP_LISTENERS
+#define NET_TCP_LISTENERS 4
+#endif
+
+/** Our maximum segment size (advertised in SYNs, upper bound for sending).
+ *  Default: what fits in the buffer with 20-byte IP and TCP headers. */
+#ifndef NET_TCP_MSS
+#define NET_TCP_MSS (NET_BUF_SIZE - 14 - 20 - 20)
+#endif
+
+/** Send MSS assumed when the peer's SYN carries no MSS option (RFC 1122). */
+#ifndef NET_TCP_DEFAULT_MSS
+#define NET_TCP_DEFAULT_MSS 536
+#endif
+
+/** Initial advertised receive window; change at run time with
+ *  tcp_set_rcv_wnd() (experiments sweep 100..1500). */
+#ifndef NET_TCP_RCV_WND
+#define NET_TCP_RCV_WND NET_TCP_MSS
+#endif
+
+/** Retransmission timeout: initial value and bounds (RFC 6298 2.1, 2.4, 2.5). */
+#ifndef NET_TCP_RTO_INIT_MS
+#define NET_TCP_RTO_INIT_MS 1000u
+#endif
+#ifndef NET_TCP_RTO_MIN_MS
+#define NET_TCP_RTO_MIN_MS 200u
+#endif
+#ifndef NET_TCP_RTO_MAX_MS
+#define NET_TCP_RTO_MAX_MS 60000u
+#endif
+
+/** Clock granularity G of RFC 6298 (RTO >= SRTT + max(G, 4*RTTVAR)). */
+#ifndef NET_TCP_CLOCK_G_MS
+#define NET_TCP_CLOCK_G_MS 10u
+#endif
+
+/** Retransmissions of a data/FIN segment before the connection is aborted
+ *  (event NET_EV_TIMEDOUT, RST sent). */
+#ifndef NET_TCP_MAX_RETRIES
+#define NET_TCP_MAX_RETRIES 8
+#endif
+
+/** Retransmissions of a SYN or SYN-ACK before giving up. */
+#ifndef NET_TCP_SYN_RETRIES
+#define NET_TCP_SYN_RETRIES 5
+#endif
+
+/** 1: delayed ACKs (RFC 1122 4.2.3.2): a lone in-order data segment is
+ *  acknowledged after NET_TCP_DELACK_MS unless a reply or a second segment
+ *  comes first. 0: every data segment is acknowledged at once. */
+#ifndef NET_TCP_DELAYED_ACK
+#define NET_TCP_DELAYED_ACK 0
+#endif
+#ifndef NET_TCP_DELACK_MS
+#define NET_TCP_DELACK_MS 200u
+#endif
+
+/** Time spent in TIME-WAIT (2 * MSL). */
+#ifndef NET_TCP_TIME_WAIT_MS
+#define NET_TCP_TIME_WAIT_MS 60000u
+#endif
+
+/** Interval of NET_EV_POLL calls to idle established connections. */
+#ifndef NET_TCP_POLL_MS
+#define NET_TCP_POLL_MS 500u
+#endif
+
+/* ---- Diagnostics ------------------------------------------------------- */
+
+/** 1: check API arguments (NET_ERROR) and count violations in
+ *  net_stats.err_arg. */
+#ifndef NET_ARG_CHECK
+#define NET_ARG_CHECK 1
+#endif
+
+/** Hook called with a message when an argument check fails (default:
+ *  nothing; the host tests and firmware may set it to a printf). */
+#ifndef NET_DIAG
+#define NET_DIAG(msg) ((void)0)
+#endif
+
+#endif /* NET_NETOPTS_H */

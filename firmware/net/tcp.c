@@ -1,0 +1,942 @@
+/*
+ * tcp.c - TCP state machine (RFC 793 3.9 "Event Processing", corrected by
+ * RFC 1122 4.2.2), retransmission timer (RFC 6298) with Karn's rule and
+ * exponential backoff.
+ *
+ * Simplifications (see README.md):
+ *  - one segment in flight per connection; the application regenerates data
+ *    for retransmissions (NET_EV_REXMIT);
+ *  - out-of-order data is not buffered: it is dropped, counted
+ *    (tcp.drop_ooo) and answered with a duplicate ACK;
+ *  - an ACK covering only part of the segment in flight is ignored (the
+ *    whole segment is retransmitted and the peer trims the duplicate);
+ *  - data carried by a SYN is not accepted (not acknowledged; the peer
+ *    sends it again);
+ *  - the urgent pointer is ignored, urgent data is delivered in line.
+ */
+#include "net.h"
+#include "net_chksum.h"
+
+/* tcp_conn.flags */
+#define TCPF_TIMER 0x01     /* retransmission timer running */
+#define TCPF_RTT 0x02       /* timing a segment (never a retransmitted one) */
+#define TCPF_ACK_PENDING 0x04 /* delayed ACK owed */
+#define TCPF_CLOSE_REQ 0x08 /* application called tcp_close() */
+#define TCPF_ABORT_REQ 0x10 /* application called tcp_abort() */
+#define TCPF_IN_CB 0x20     /* inside the application callback */
+#define TCPF_REXMIT_CB 0x40 /* ... for NET_EV_REXMIT */
+#define TCPF_APP_KNOWS 0x80 /* the application has seen the connection */
+
+/* How tcp_after_app() acknowledges when nothing else is sent. */
+#define ACK_NONE 0
+#define ACK_DELAY 1
+#define ACK_NOW 2
+
+struct tcp_listener {
+  uint16_t port; /* 0: free */
+  tcp_appcall_fn fn;
+  void *arg;
+};
+
+struct tcp_seg {
+  uint16_t sport, dport;
+  uint32_t seq, ack;
+  uint8_t ctl;
+  uint16_t wnd;
+  uint16_t mss;      /* MSS option, 0 if absent */
+  const uint8_t *data;
+  unsigned len;      /* data bytes */
+};
+
+struct tcp_conn tcp_conns[NET_TCP_CONNS];
+const uint8_t *tcp_appdata;
+uint16_t tcp_applen;
+
+static struct tcp_listener tcp_listeners[NET_TCP_LISTENERS];
+static uint16_t tcp_rcv_wnd_cur;
+static uint32_t tcp_rng;
+static uint32_t tcp_isn_count;
+static uint16_t tcp_next_port;
+
+static void tcp_after_app(struct tcp_conn *c, int ack_mode);
+
+/*--------------------------------------------------------------------------*/
+/* Initial sequence numbers: a xorshift32 generator seeded at net_init(),
+ * stepped and mixed with a counter through an integer hash, plus the clock
+ * (RFC 793's 4 us tick is 250 per ms). Consecutive ISNs are not related by
+ * a fixed offset. Not cryptographic; see README.md. */
+static uint32_t tcp_mix(uint32_t x)
+{
+  x ^= x >> 16;
+  x *= 0x7feb352du;
+  x ^= x >> 15;
+  x *= 0x846ca68bu;
+  x ^= x >> 16;
+  return x;
+}
+
+static uint32_t tcp_random(void)
+{
+  tcp_rng ^= tcp_rng << 13;
+  tcp_rng ^= tcp_rng >> 17;
+  tcp_rng ^= tcp_rng << 5;
+  return tcp_rng;
+}
+
+static uint32_t tcp_new_isn(void)
+{
+  tcp_isn_count++;
+  return tcp_mix(tcp_random() + tcp_isn_count * 0x9e3779b9u) + net_now * 250u;
+}
+
+/*--------------------------------------------------------------------------*/
+void tcp_init(uint32_t seed)
+{
+  memset(tcp_conns, 0, sizeof tcp_conns);
+  memset(tcp_listeners, 0, sizeof tcp_listeners);
+  tcp_rcv_wnd_cur = NET_TCP_RCV_WND;
+  tcp_rng = tcp_mix(seed ^ 0x5bd1e995u);
+  if (tcp_rng == 0) {
+    tcp_rng = 0x2545f491u;
+  }
+  tcp_isn_count = 0;
+  tcp_next_port = (uint16_t)(49152u + (tcp_random() & 0x3fffu));
+  tcp_appdata = NULL;
+  tcp_applen = 0;
+}
+
+void tcp_set_rcv_wnd(uint16_t wnd)
+{
+  tcp_rcv_wnd_cur = wnd == 0 ? 1 : wnd;
+}
+
+uint16_t tcp_get_rcv_wnd(void)
+{
+  return tcp_rcv_wnd_cur;
+}
+
+const char *tcp_state_name(uint8_t state)
+{
+  static const char *const names[] = {
+    "CLOSED", "SYN_SENT", "SYN_RCVD", "ESTABLISHED", "FIN_WAIT_1",
+    "FIN_WAIT_2", "CLOSING", "TIME_WAIT", "CLOSE_WAIT", "LAST_ACK"
+  };
+  return state < sizeof names / sizeof names[0] ? names[state] : "?";
+}
+
+static int tcp_time_reached(uint32_t deadline)
+{
+  return (int32_t)(net_now - deadline) >= 0;
+}
+
+/*--------------------------------------------------------------------------*/
+/* Build a segment at NET_IP_PAYLOAD and send it. `data` may point into
+ * net_buf (memmove). SYN segments carry our MSS option. */
+static net_err_t tcp_emit(uint32_t rip, uint16_t lport, uint16_t rport,
+                          uint32_t seq, uint32_t ack, uint8_t ctl, uint16_t wnd,
+                          const uint8_t *data, unsigned len)
+{
+  uint8_t *t = NET_IP_PAYLOAD;
+  unsigned hl = (ctl & TCP_SYN) ? NET_TCP_HLEN + 4 : NET_TCP_HLEN;
+
+  if (len) {
+    memmove(t + hl, data, len);
+  }
+  net_put16(t, lport);
+  net_put16(t + 2, rport);
+  net_put32(t + 4, seq);
+  net_put32(t + 8, (ctl & TCP_ACK) ? ack : 0);
+  t[12] = (uint8_t)((hl / 4) << 4);
+  t[13] = ctl;
+  net_put16(t + 14, wnd);
+  net_put16(t + 16, 0);
+  net_put16(t + 18, 0);
+  if (ctl & TCP_SYN) {
+    t[20] = 2; /* MSS option */
+    t[21] = 4;
+    net_put16(t + 22, NET_TCP_MSS);
+  }
+  net_put16(t + 16, (uint16_t)~net_chksum_pseudo(net_netif->ipaddr, rip,
+                                                 NET_IPPROTO_TCP, t, hl + len));
+  net_stats.tcp.tx++;
+  if (ctl & TCP_RST) {
+    net_stats.tcp.rst_tx++;
+  }
+  return ip_output(NET_IPPROTO_TCP, rip, hl + len);
+}
+
+/* A segment of connection c (advertises the current window). */
+static void tcp_emit_conn(struct tcp_conn *c, uint32_t seq, uint8_t ctl,
+                          const uint8_t *data, unsigned len)
+{
+  c->rcv_wnd = tcp_rcv_wnd_cur;
+  if (ctl & TCP_ACK) {
+    c->flags &= (uint8_t)~TCPF_ACK_PENDING;
+  }
+  tcp_emit(c->rip, c->lport, c->rport, seq, c->rcv_nxt, ctl, c->rcv_wnd, data,
+           len);
+}
+
+/* Start timing and the retransmission timer for a new (not retransmitted)
+ * segment ending at `end`. */
+static void tcp_start_timers(struct tcp_conn *c, uint32_t end)
+{
+  c->flags |= TCPF_TIMER | TCPF_RTT;
+  c->timer = net_now + c->rto;
+  c->rtt_seq = end;
+  c->rtt_start = net_now;
+  c->nrtx = 0;
+}
+
+/*--------------------------------------------------------------------------*/
+/* RFC 6298 2.2/2.3 in fixed point: srtt8 = 8*SRTT, rttvar4 = 4*RTTVAR,
+ * RTO = SRTT + max(G, 4*RTTVAR), clamped to [RTO_MIN, RTO_MAX]. */
+static void tcp_rtt_sample(struct tcp_conn *c, uint32_t r)
+{
+  int32_t rtt = (int32_t)(r > 0x7fffffu ? 0x7fffffu : r);
+  uint32_t rto;
+
+  if (c->srtt8 < 0) { /* first measurement */
+    c->srtt8 = rtt * 8;
+    c->rttvar4 = rtt * 2;
+  } else {
+    int32_t delta = rtt - c->srtt8 / 8;
+    c->rttvar4 += (delta < 0 ? -delta : delta) - c->rttvar4 / 4;
+    c->srtt8 += delta;
+  }
+  rto = (uint32_t)(c->srtt8 / 8) +
+        ((uint32_t)c->rttvar4 > NET_TCP_CLOCK_G_MS ? (uint32_t)c->rttvar4
+                                                   : NET_TCP_CLOCK_G_MS);
+  if (rto < NET_TCP_RTO_MIN_MS) {
+    rto = NET_TCP_RTO_MIN_MS;
+  }
+  if (rto > NET_TCP_RTO_MAX_MS) {
+    rto = NET_TCP_RTO_MAX_MS;
+  }
+  c->rto = rto;
+}
+
+/* Everything in flight is acknowledged by `ack`. */
+static void tcp_all_acked(struct tcp_conn *c, uint32_t ack)
+{
+  if ((c->flags & TCPF_RTT) && TCP_SEQ_GEQ(ack, c->rtt_seq)) {
+    tcp_rtt_sample(c, net_now - c->rtt_start); /* Karn: only if never resent */
+  }
+  c->flags &= (uint8_t)~(TCPF_RTT | TCPF_TIMER);
+  c->snd_una = ack;
+  c->snd_datalen = 0;
+  c->rtx_ctl = 0;
+  c->nrtx = 0;
+}
+
+/*--------------------------------------------------------------------------*/
+static struct tcp_conn *tcp_alloc(void)
+{
+  struct tcp_conn *tw = NULL;
+  unsigned i;
+  for (i = 0; i < NET_TCP_CONNS; i++) {
+    struct tcp_conn *c = &tcp_conns[i];
+    if (c->state == TCP_CLOSED) {
+      tw = c;
+      break;
+    }
+    if (c->state == TCP_TIME_WAIT &&
+        (tw == NULL || (int32_t)(c->timer - tw->timer) < 0)) {
+      tw = c; /* the oldest TIME-WAIT connection, if nothing is free */
+    }
+  }
+  if (tw == NULL) {
+    return NULL;
+  }
+  if (tw->state == TCP_TIME_WAIT) {
+    net_stats.tcp.tw_recycled++;
+  }
+  memset(tw, 0, sizeof *tw);
+  tw->srtt8 = -1;
+  tw->rto = NET_TCP_RTO_INIT_MS;
+  tw->mss = NET_TCP_DEFAULT_MSS;
+  tw->iss = tcp_new_isn();
+  tw->snd_una = tw->iss;
+  tw->snd_nxt = tw->iss + 1;
+  tw->poll_time = net_now + NET_TCP_POLL_MS;
+  return tw;
+}
+
+static void tcp_free(struct tcp_conn *c)
+{
+  c->state = TCP_CLOSED;
+  c->flags = 0;
+}
+
+/* Call the application; its send/close/abort requests are recorded. */
+static void tcp_appcall(struct tcp_conn *c, unsigned ev)
+{
+  c->app_data = NULL;
+  c->app_len = 0;
+  if (!(ev & NET_EV_NEWDATA)) {
+    tcp_appdata = NULL;
+    tcp_applen = 0;
+  }
+  if (c->appcall == NULL) {
+    return;
+  }
+  c->flags |= TCPF_IN_CB | TCPF_APP_KNOWS;
+  if (ev & NET_EV_REXMIT) {
+    c->flags |= TCPF_REXMIT_CB;
+  }
+  c->appcall(c, ev);
+  c->flags &= (uint8_t)~(TCPF_IN_CB | TCPF_REXMIT_CB);
+}
+
+/* Final event: tell the application (if it knows the connection), free. */
+static void tcp_finish(struct tcp_conn *c, unsigned ev)
+{
+  tcp_appcall_fn fn = c->appcall;
+  int knows = (c->flags & TCPF_APP_KNOWS) != 0;
+  tcp_free(c);
+  tcp_appdata = NULL;
+  tcp_applen = 0;
+  if (knows && fn != NULL) {
+    fn(c, ev);
+  }
+}
+
+/*--------------------------------------------------------------------------*/
+net_err_t tcp_listen(uint16_t port, tcp_appcall_fn fn, void *arg)
+{
+  struct tcp_listener *free_l = NULL;
+  unsigned i;
+  NET_ERROR("tcp_listen: port 0", port != 0, return NET_ERR_ARG);
+  NET_ERROR("tcp_listen: fn == NULL", fn != NULL, return NET_ERR_ARG);
+  for (i = 0; i < NET_TCP_LISTENERS; i++) {
+    if (tcp_listeners[i].port == port) {
+      return NET_ERR_USE;
+    }
+    if (tcp_listeners[i].port == 0 && free_l == NULL) {
+      free_l = &tcp_listeners[i];
+    }
+  }
+  if (free_l == NULL) {
+    return NET_ERR_MEM;
+  }
+  free_l->port = port;
+  free_l->fn = fn;
+  free_l->arg = arg;
+  return NET_OK;
+}
+
+void tcp_unlisten(uint16_t port)
+{
+  unsigned i;
+  for (i = 0; i < NET_TCP_LISTENERS; i++) {
+    if (tcp_listeners[i].port == port) {
+      tcp_listeners[i].port = 0;
+    }
+  }
+}
+
+static int tcp_port_used(uint16_t port)
+{
+  unsigned i;
+  for (i = 0; i < NET_TCP_LISTENERS; i++) {
+    if (tcp_listeners[i].port == port) {
+      return 1;
+    }
+  }
+  for (i = 0; i < NET_TCP_CONNS; i++) {
+    if (tcp_conns[i].state != TCP_CLOSED && tcp_conns[i].lport == port) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/*--------------------------------------------------------------------------*/
+struct tcp_conn *tcp_connect(uint32_t rip, uint16_t rport, tcp_appcall_fn fn,
+                             void *arg)
+{
+  struct tcp_conn *c;
+  NET_ERROR("tcp_connect: bad address", rip != 0 && net_ip_is_ours(rip) == 0,
+            return NULL);
+  NET_ERROR("tcp_connect: port 0", rport != 0, return NULL);
+  NET_ERROR("tcp_connect: fn == NULL", fn != NULL, return NULL);
+  c = tcp_alloc();
+  if (c == NULL) {
+    return NULL;
+  }
+  do {
+    tcp_next_port = (uint16_t)(tcp_next_port + 1);
+    if (tcp_next_port < 49152u) {
+      tcp_next_port = 49152u;
+    }
+  } while (tcp_port_used(tcp_next_port));
+  c->lport = tcp_next_port;
+  c->rport = rport;
+  c->rip = rip;
+  c->appcall = fn;
+  c->arg = arg;
+  c->flags = TCPF_APP_KNOWS;
+  c->state = TCP_SYN_SENT;
+  c->rtx_ctl = TCP_SYN;
+  tcp_start_timers(c, c->snd_nxt);
+  tcp_emit_conn(c, c->iss, TCP_SYN, NULL, 0);
+  return c;
+}
+
+/*--------------------------------------------------------------------------*/
+unsigned tcp_sndmax(const struct tcp_conn *c)
+{
+  unsigned n;
+  if (c->state != TCP_ESTABLISHED && c->state != TCP_CLOSE_WAIT) {
+    return 0;
+  }
+  if (c->flags & TCPF_REXMIT_CB) {
+    return c->mss;
+  }
+  if (c->snd_nxt != c->snd_una || (c->flags & TCPF_CLOSE_REQ)) {
+    return 0;
+  }
+  n = c->mss;
+  return n < c->snd_wnd ? n : c->snd_wnd;
+}
+
+net_err_t tcp_send(struct tcp_conn *c, const void *data, unsigned len)
+{
+  NET_ERROR("tcp_send: c == NULL", c != NULL, return NET_ERR_ARG);
+  NET_ERROR("tcp_send: data == NULL", data != NULL || len == 0,
+            return NET_ERR_ARG);
+  NET_ERROR("tcp_send: outside a callback", (c->flags & TCPF_IN_CB) != 0,
+            return NET_ERR_STATE);
+  if (len > tcp_sndmax(c)) {
+    return tcp_sndmax(c) == 0 ? NET_ERR_STATE : NET_ERR_BUF;
+  }
+  c->app_data = (const uint8_t *)data;
+  c->app_len = (uint16_t)len;
+  return NET_OK;
+}
+
+void tcp_close(struct tcp_conn *c)
+{
+  NET_ERROR("tcp_close: c == NULL", c != NULL, return);
+  if (c->state == TCP_CLOSED) {
+    return;
+  }
+  if (c->state == TCP_SYN_SENT) { /* nothing to close yet */
+    tcp_free(c);
+    return;
+  }
+  c->flags |= TCPF_CLOSE_REQ;
+  if (!(c->flags & TCPF_IN_CB)) {
+    tcp_after_app(c, ACK_NONE);
+  }
+}
+
+void tcp_abort(struct tcp_conn *c)
+{
+  NET_ERROR("tcp_abort: c == NULL", c != NULL, return);
+  if (c->state == TCP_CLOSED) {
+    return;
+  }
+  c->flags |= TCPF_ABORT_REQ;
+  if (!(c->flags & TCPF_IN_CB)) {
+    tcp_after_app(c, ACK_NONE);
+  }
+}
+
+void tcp_poll(struct tcp_conn *c)
+{
+  NET_ERROR("tcp_poll: c == NULL", c != NULL, return);
+  NET_ERROR("tcp_poll: inside a callback", !(c->flags & TCPF_IN_CB), return);
+  if (c->state != TCP_ESTABLISHED && c->state != TCP_CLOSE_WAIT) {
+    return;
+  }
+  tcp_appcall(c, NET_EV_POLL);
+  tcp_after_app(c, ACK_NONE);
+}
+
+/*--------------------------------------------------------------------------*/
+/* Carry out what the application asked for and acknowledge as requested. */
+static void tcp_after_app(struct tcp_conn *c, int ack_mode)
+{
+  int can_send = c->state == TCP_ESTABLISHED || c->state == TCP_CLOSE_WAIT;
+
+  if (c->state == TCP_CLOSED) {
+    return;
+  }
+  if (c->flags & TCPF_ABORT_REQ) {
+    if (c->state != TCP_SYN_SENT) {
+      tcp_emit_conn(c, c->snd_nxt, TCP_RST | TCP_ACK, NULL, 0);
+    }
+    tcp_free(c);
+    return;
+  }
+  if (c->app_len > 0 && can_send) {
+    unsigned len = c->app_len;
+    const uint8_t *data = c->app_data;
+    int rexmit = c->snd_nxt != c->snd_una; /* only possible for REXMIT */
+    c->app_len = 0;
+    c->snd_datalen = (uint16_t)len;
+    c->snd_nxt = c->snd_una + len;
+    c->rtx_ctl = 0;
+    if (!rexmit) {
+      tcp_start_timers(c, c->snd_nxt);
+    }
+    tcp_emit_conn(c, c->snd_una, TCP_ACK | TCP_PSH, data, len);
+    return;
+  }
+  c->app_len = 0;
+  if ((c->flags & TCPF_CLOSE_REQ) && c->snd_nxt == c->snd_una &&
+      (can_send || c->state == TCP_SYN_RCVD)) {
+    c->state = (c->state == TCP_CLOSE_WAIT) ? TCP_LAST_ACK : TCP_FIN_WAIT_1;
+    c->flags &= (uint8_t)~TCPF_CLOSE_REQ;
+    c->rtx_ctl = TCP_FIN;
+    c->snd_nxt = c->snd_una + 1;
+    tcp_start_timers(c, c->snd_nxt);
+    tcp_emit_conn(c, c->snd_una, TCP_FIN | TCP_ACK, NULL, 0);
+    return;
+  }
+  if (ack_mode == ACK_NOW ||
+      (ack_mode == ACK_DELAY && (!NET_TCP_DELAYED_ACK ||
+                                 (c->flags & TCPF_ACK_PENDING)))) {
+    tcp_emit_conn(c, c->snd_nxt, TCP_ACK, NULL, 0);
+  } else if (ack_mode == ACK_DELAY) {
+    c->flags |= TCPF_ACK_PENDING;
+    c->ack_deadline = net_now + NET_TCP_DELACK_MS;
+  }
+}
+
+/*--------------------------------------------------------------------------*/
+/* Parse and validate the header. @return 0 if the segment must be dropped
+ * (counted). */
+static int tcp_parse(const uint8_t *seg, unsigned len, struct tcp_seg *s)
+{
+  unsigned doff, i;
+
+  doff = (seg[12] >> 4) * 4u;
+  if (doff < NET_TCP_HLEN || doff > len) {
+    net_stats.tcp.drop_offset++;
+    return 0;
+  }
+  s->mss = 0;
+  i = NET_TCP_HLEN;
+  while (i < doff) {
+    uint8_t kind = seg[i];
+    unsigned olen;
+    if (kind == 0) { /* end of option list */
+      break;
+    }
+    if (kind == 1) { /* no-operation */
+      i++;
+      continue;
+    }
+    if (i + 1 >= doff) { /* no room for the length byte */
+      net_stats.tcp.drop_opt++;
+      return 0;
+    }
+    olen = seg[i + 1];
+    if (olen < 2 || olen > doff - i) { /* RFC 1122 4.2.2.5: illegal length */
+      net_stats.tcp.drop_opt++;
+      return 0;
+    }
+    if (kind == 2 && olen == 4) {
+      s->mss = net_get16(seg + i + 2);
+    }
+    i += olen;
+  }
+  s->sport = net_get16(seg);
+  s->dport = net_get16(seg + 2);
+  s->seq = net_get32(seg + 4);
+  s->ack = net_get32(seg + 8);
+  s->ctl = seg[13] & 0x3f;
+  s->wnd = net_get16(seg + 14);
+  s->data = seg + doff;
+  s->len = len - doff;
+  if (s->ctl & TCP_URG) {
+    net_stats.tcp.urg_ignored++;
+  }
+  return 1;
+}
+
+static uint16_t tcp_peer_mss(const struct tcp_seg *s)
+{
+  unsigned m = s->mss ? s->mss : NET_TCP_DEFAULT_MSS;
+  return (uint16_t)(m < NET_TCP_MSS ? m : NET_TCP_MSS);
+}
+
+/* Answer a segment that belongs to no connection (RFC 793 p. 65). */
+static void tcp_reset_reply(uint32_t src, const struct tcp_seg *s)
+{
+  if (s->ctl & TCP_RST) {
+    return;
+  }
+  if (s->ctl & TCP_ACK) {
+    tcp_emit(src, s->dport, s->sport, s->ack, 0, TCP_RST, 0, NULL, 0);
+  } else {
+    uint32_t seglen = s->len + !!(s->ctl & TCP_SYN) + !!(s->ctl & TCP_FIN);
+    tcp_emit(src, s->dport, s->sport, 0, s->seq + seglen, TCP_RST | TCP_ACK,
+             0, NULL, 0);
+  }
+}
+
+/* Segment for no connection: passive open or reset. */
+static void tcp_input_closed(uint32_t src, const struct tcp_seg *s)
+{
+  unsigned i;
+  struct tcp_conn *c;
+
+  if ((s->ctl & (TCP_SYN | TCP_ACK | TCP_RST)) == TCP_SYN) {
+    for (i = 0; i < NET_TCP_LISTENERS; i++) {
+      if (tcp_listeners[i].port == s->dport && s->dport != 0) {
+        break;
+      }
+    }
+    if (i < NET_TCP_LISTENERS) {
+      c = tcp_alloc();
+      if (c == NULL) {
+        net_stats.tcp.drop_no_slot++;
+        return;
+      }
+      c->state = TCP_SYN_RCVD;
+      c->rip = src;
+      c->lport = s->dport;
+      c->rport = s->sport;
+      c->rcv_nxt = s->seq + 1;
+      c->snd_wnd = s->wnd;
+      c->snd_wl1 = s->seq;
+      c->snd_wl2 = c->iss;
+      c->mss = tcp_peer_mss(s);
+      c->appcall = tcp_listeners[i].fn;
+      c->arg = tcp_listeners[i].arg;
+      c->rtx_ctl = TCP_SYN;
+      tcp_start_timers(c, c->snd_nxt);
+      tcp_emit_conn(c, c->iss, TCP_SYN | TCP_ACK, NULL, 0);
+      return;
+    }
+  }
+  net_stats.tcp.drop_no_conn++;
+  tcp_reset_reply(src, s);
+}
+
+/*--------------------------------------------------------------------------*/
+static void tcp_input_syn_sent(struct tcp_conn *c, const struct tcp_seg *s)
+{
+  if ((s->ctl & TCP_ACK) &&
+      (TCP_SEQ_LEQ(s->ack, c->iss) || TCP_SEQ_GT(s->ack, c->snd_nxt))) {
+    net_stats.tcp.drop_bad_ack++;
+    if (!(s->ctl & TCP_RST)) {
+      tcp_emit(c->rip, c->lport, c->rport, s->ack, 0, TCP_RST, 0, NULL, 0);
+    }
+    return;
+  }
+  if (s->ctl & TCP_RST) {
+    if (s->ctl & TCP_ACK) { /* connection refused */
+      net_stats.tcp.rst_rx++;
+      tcp_finish(c, NET_EV_ABORTED);
+    } else {
+      net_stats.tcp.drop_state++;
+    }
+    return;
+  }
+  if (!(s->ctl & TCP_SYN)) {
+    net_stats.tcp.drop_state++;
+    return;
+  }
+  c->rcv_nxt = s->seq + 1;
+  c->mss = tcp_peer_mss(s);
+  c->snd_wnd = s->wnd;
+  c->snd_wl1 = s->seq;
+  c->snd_wl2 = s->ack;
+  if (s->ctl & TCP_ACK) {
+    tcp_all_acked(c, s->ack);
+    c->state = TCP_ESTABLISHED;
+    c->poll_time = net_now + NET_TCP_POLL_MS;
+    tcp_appcall(c, NET_EV_CONNECTED);
+    tcp_after_app(c, ACK_NOW);
+  } else { /* simultaneous open (RFC 793 figure 8) */
+    c->state = TCP_SYN_RCVD;
+    tcp_emit_conn(c, c->iss, TCP_SYN | TCP_ACK, NULL, 0);
+  }
+}
+
+/* Is the segment acceptable (RFC 793 p. 69)? Our window is never 0. */
+static int tcp_seq_ok(const struct tcp_conn *c, const struct tcp_seg *s,
+                      uint32_t seglen)
+{
+  uint32_t wnd = c->rcv_wnd ? c->rcv_wnd : 1;
+  uint32_t start = s->seq - c->rcv_nxt;
+  if (seglen == 0) {
+    return start < wnd;
+  }
+  return start < wnd || (s->seq + seglen - 1 - c->rcv_nxt) < wnd;
+}
+
+static void tcp_process(struct tcp_conn *c, const struct tcp_seg *s)
+{
+  uint32_t seglen = s->len + !!(s->ctl & TCP_SYN) + !!(s->ctl & TCP_FIN);
+  unsigned ev = 0;
+  int ack_mode = ACK_NONE;
+
+  if (c->state == TCP_SYN_SENT) {
+    tcp_input_syn_sent(c, s);
+    return;
+  }
+  /* The peer did not get our SYN-ACK and sent its SYN again. */
+  if (c->state == TCP_SYN_RCVD &&
+      (s->ctl & (TCP_SYN | TCP_ACK | TCP_RST)) == TCP_SYN &&
+      s->seq + 1 == c->rcv_nxt) {
+    net_stats.tcp.dup++;
+    tcp_emit_conn(c, c->iss, TCP_SYN | TCP_ACK, NULL, 0);
+    return;
+  }
+
+  /* First: sequence number. */
+  if (!tcp_seq_ok(c, s, seglen)) {
+    if (s->ctl & TCP_RST) {
+      net_stats.tcp.drop_seq++;
+      return;
+    }
+    if (TCP_SEQ_LEQ(s->seq + seglen, c->rcv_nxt)) {
+      net_stats.tcp.dup++; /* old duplicate, e.g. a resent FIN */
+      if (c->state == TCP_TIME_WAIT && (s->ctl & TCP_FIN)) {
+        c->timer = net_now + NET_TCP_TIME_WAIT_MS;
+      }
+    } else {
+      net_stats.tcp.drop_seq++;
+    }
+    tcp_emit_conn(c, c->snd_nxt, TCP_ACK, NULL, 0);
+    return;
+  }
+
+  /* Second: RST. */
+  if (s->ctl & TCP_RST) {
+    net_stats.tcp.rst_rx++;
+    switch (c->state) {
+    case TCP_SYN_RCVD:       /* passive: back to LISTEN; active: refused */
+    case TCP_ESTABLISHED:
+    case TCP_FIN_WAIT_1:
+    case TCP_FIN_WAIT_2:
+    case TCP_CLOSE_WAIT:
+      tcp_finish(c, NET_EV_ABORTED);
+      break;
+    default: /* CLOSING, LAST_ACK, TIME_WAIT: the application is done */
+      tcp_free(c);
+      break;
+    }
+    return;
+  }
+
+  /* Fourth: a SYN in the window is an error (RFC 793 p. 71). */
+  if (s->ctl & TCP_SYN) {
+    net_stats.tcp.drop_state++;
+    tcp_emit_conn(c, c->snd_nxt, TCP_RST | TCP_ACK, NULL, 0);
+    tcp_finish(c, NET_EV_ABORTED);
+    return;
+  }
+
+  /* Fifth: ACK. */
+  if (!(s->ctl & TCP_ACK)) {
+    net_stats.tcp.drop_no_ack++;
+    return;
+  }
+  if (c->state == TCP_SYN_RCVD) {
+    if (TCP_SEQ_LT(c->snd_una, s->ack) && TCP_SEQ_LEQ(s->ack, c->snd_nxt)) {
+      tcp_all_acked(c, s->ack);
+      c->state = TCP_ESTABLISHED;
+      c->poll_time = net_now + NET_TCP_POLL_MS;
+      c->snd_wnd = s->wnd;
+      c->snd_wl1 = s->seq;
+      c->snd_wl2 = s->ack;
+      ev |= NET_EV_CONNECTED;
+    } else {
+      net_stats.tcp.drop_bad_ack++;
+      tcp_emit(c->rip, c->lport, c->rport, s->ack, 0, TCP_RST, 0, NULL, 0);
+      return;
+    }
+  } else {
+    if (TCP_SEQ_GT(s->ack, c->snd_nxt)) { /* acks something never sent */
+      net_stats.tcp.drop_bad_ack++;
+      tcp_emit_conn(c, c->snd_nxt, TCP_ACK, NULL, 0);
+      return;
+    }
+    if (s->ack == c->snd_nxt && c->snd_una != c->snd_nxt) {
+      int had_data = c->snd_datalen != 0;
+      int fin_acked = (c->rtx_ctl & TCP_FIN) != 0;
+      tcp_all_acked(c, s->ack);
+      if (had_data) {
+        ev |= NET_EV_ACKED;
+      }
+      if (fin_acked) {
+        if (c->state == TCP_FIN_WAIT_1) {
+          c->state = TCP_FIN_WAIT_2;
+        } else if (c->state == TCP_CLOSING) {
+          c->state = TCP_TIME_WAIT;
+          c->timer = net_now + NET_TCP_TIME_WAIT_MS;
+        } else if (c->state == TCP_LAST_ACK) {
+          tcp_free(c);
+          return;
+        }
+      }
+    }
+    if (TCP_SEQ_LT(c->snd_wl1, s->seq) ||
+        (c->snd_wl1 == s->seq && TCP_SEQ_LEQ(c->snd_wl2, s->ack))) {
+      c->snd_wnd = s->wnd;
+      c->snd_wl1 = s->seq;
+      c->snd_wl2 = s->ack;
+    }
+  }
+
+  /* Seventh: data; eighth: FIN. */
+  if (s->len > 0 || (s->ctl & TCP_FIN)) {
+    if (c->state == TCP_ESTABLISHED || c->state == TCP_FIN_WAIT_1 ||
+        c->state == TCP_FIN_WAIT_2) {
+      if (TCP_SEQ_GT(s->seq, c->rcv_nxt)) { /* gap before it */
+        net_stats.tcp.drop_ooo++;
+        ack_mode = ACK_NOW;
+      } else {
+        uint32_t off = c->rcv_nxt - s->seq;
+        int fin_ok = 1;
+        if (off < s->len) {
+          unsigned dlen = s->len - off;
+          if (dlen > c->rcv_wnd) {
+            dlen = c->rcv_wnd;
+            fin_ok = 0;
+            net_stats.tcp.trimmed++;
+          }
+          tcp_appdata = s->data + off;
+          tcp_applen = (uint16_t)dlen;
+          c->rcv_nxt += dlen;
+          ev |= NET_EV_NEWDATA;
+          ack_mode = ACK_DELAY;
+        } else if (s->len > 0) {
+          net_stats.tcp.dup++;
+          ack_mode = ACK_NOW;
+        }
+        if ((s->ctl & TCP_FIN) && fin_ok && s->seq + s->len == c->rcv_nxt) {
+          c->rcv_nxt++;
+          ev |= NET_EV_CLOSED;
+          ack_mode = ACK_NOW;
+          if (c->state == TCP_ESTABLISHED) {
+            c->state = TCP_CLOSE_WAIT;
+          } else if (c->state == TCP_FIN_WAIT_1) {
+            c->state = TCP_CLOSING; /* simultaneous close */
+          } else {
+            c->state = TCP_TIME_WAIT;
+            c->timer = net_now + NET_TCP_TIME_WAIT_MS;
+            c->flags &= (uint8_t)~TCPF_TIMER;
+          }
+        }
+      }
+    } else if (s->len > 0) { /* data after the peer's FIN */
+      net_stats.tcp.drop_state++;
+      ack_mode = ACK_NOW;
+    }
+  }
+
+  if (ev) {
+    tcp_appcall(c, ev);
+  }
+  tcp_after_app(c, ack_mode);
+  tcp_appdata = NULL;
+  tcp_applen = 0;
+}
+
+/*--------------------------------------------------------------------------*/
+void tcp_input(uint32_t src, uint32_t dst, int dst_kind, const uint8_t *seg,
+               unsigned len)
+{
+  struct tcp_seg s;
+  unsigned i;
+
+  net_stats.tcp.rx++;
+  if (dst_kind != 1) {
+    net_stats.tcp.drop_bcast++;
+    return;
+  }
+  if (len < NET_TCP_HLEN) {
+    net_stats.tcp.drop_short++;
+    return;
+  }
+  if (net_chksum_pseudo(src, dst, NET_IPPROTO_TCP, seg, len) != 0xffff) {
+    net_stats.tcp.drop_chksum++;
+    return;
+  }
+  if (!tcp_parse(seg, len, &s)) {
+    return;
+  }
+  for (i = 0; i < NET_TCP_CONNS; i++) {
+    struct tcp_conn *c = &tcp_conns[i];
+    if (c->state != TCP_CLOSED && c->rip == src && c->lport == s.dport &&
+        c->rport == s.sport) {
+      tcp_process(c, &s);
+      return;
+    }
+  }
+  tcp_input_closed(src, &s);
+}
+
+/*--------------------------------------------------------------------------*/
+static void tcp_retransmit(struct tcp_conn *c)
+{
+  unsigned limit = (c->state == TCP_SYN_SENT || c->state == TCP_SYN_RCVD)
+                       ? NET_TCP_SYN_RETRIES
+                       : NET_TCP_MAX_RETRIES;
+  if (c->nrtx >= limit) {
+    net_stats.tcp.timeouts++;
+    if (c->state != TCP_SYN_SENT) {
+      tcp_emit_conn(c, c->snd_nxt, TCP_RST | TCP_ACK, NULL, 0);
+    }
+    tcp_finish(c, NET_EV_TIMEDOUT);
+    return;
+  }
+  c->nrtx++;
+  c->rto = c->rto * 2 > NET_TCP_RTO_MAX_MS ? NET_TCP_RTO_MAX_MS : c->rto * 2;
+  c->timer = net_now + c->rto;
+  c->flags &= (uint8_t)~TCPF_RTT; /* Karn: no sample from a resent segment */
+  net_stats.tcp.rexmit++;
+  if (c->state == TCP_SYN_SENT) {
+    tcp_emit_conn(c, c->iss, TCP_SYN, NULL, 0);
+  } else if (c->state == TCP_SYN_RCVD) {
+    tcp_emit_conn(c, c->iss, TCP_SYN | TCP_ACK, NULL, 0);
+  } else if (c->rtx_ctl & TCP_FIN) {
+    tcp_emit_conn(c, c->snd_una, TCP_FIN | TCP_ACK, NULL, 0);
+  } else if (c->snd_datalen) {
+    tcp_appcall(c, NET_EV_REXMIT);
+    tcp_after_app(c, ACK_NONE);
+  }
+}
+
+void tcp_timer(void)
+{
+  unsigned i;
+  for (i = 0; i < NET_TCP_CONNS; i++) {
+    struct tcp_conn *c = &tcp_conns[i];
+    if (c->state == TCP_CLOSED) {
+      continue;
+    }
+    if (c->state == TCP_TIME_WAIT) {
+      if (tcp_time_reached(c->timer)) {
+        tcp_free(c);
+      }
+      continue;
+    }
+    if ((c->flags & TCPF_TIMER) && tcp_time_reached(c->timer)) {
+      tcp_retransmit(c);
+      continue;
+    }
+    if ((c->flags & TCPF_ACK_PENDING) && tcp_time_reached(c->ack_deadline)) {
+      tcp_emit_conn(c, c->snd_nxt, TCP_ACK, NULL, 0);
+    }
+    if ((c->state == TCP_ESTABLISHED || c->state == TCP_CLOSE_WAIT) &&
+        c->snd_nxt == c->snd_una && tcp_time_reached(c->poll_time)) {
+      c->poll_time = net_now + NET_TCP_POLL_MS;
+      if (c->snd_wnd == 0) {
+        /* Zero window: probe with an old sequence number, which the peer
+         * must answer with an ACK carrying its current window. */
+        tcp_emit_conn(c, c->snd_nxt - 1, TCP_ACK, NULL, 0);
+      } else {
+        tcp_appcall(c, NET_EV_POLL);
+        tcp_after_app(c, ACK_NONE);
+      }
+    }
+  }
+}

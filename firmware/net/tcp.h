@@ -1,0 +1,150 @@
+/*
+ * tcp.h - TCP (RFC 793, RFC 1122 4.2, RFC 6298) with a uIP-style
+ * event-driven application interface.
+ *
+ * The stack keeps no copy of sent data: at most one segment is in flight
+ * per connection, and when it must be retransmitted the application is
+ * called with NET_EV_REXMIT and sends the same data again. SYN, SYN-ACK and
+ * FIN are retransmitted by the stack itself.
+ */
+#ifndef NET_TCP_H
+#define NET_TCP_H
+
+#include "net_arch.h"
+
+/* Connection states (RFC 793 3.2; LISTEN is a listener table entry). */
+#define TCP_CLOSED 0
+#define TCP_SYN_SENT 1
+#define TCP_SYN_RCVD 2
+#define TCP_ESTABLISHED 3
+#define TCP_FIN_WAIT_1 4
+#define TCP_FIN_WAIT_2 5
+#define TCP_CLOSING 6
+#define TCP_TIME_WAIT 7
+#define TCP_CLOSE_WAIT 8
+#define TCP_LAST_ACK 9
+
+/* Header flags. */
+#define TCP_FIN 0x01
+#define TCP_SYN 0x02
+#define TCP_RST 0x04
+#define TCP_PSH 0x08
+#define TCP_ACK 0x10
+#define TCP_URG 0x20
+
+/* Events passed to the application callback (several may be set). */
+#define NET_EV_CONNECTED 0x01 /**< handshake completed (either direction) */
+#define NET_EV_NEWDATA 0x02   /**< tcp_appdata/tcp_applen hold new data */
+#define NET_EV_ACKED 0x04     /**< the data in flight was acknowledged */
+#define NET_EV_REXMIT 0x08    /**< send the unacknowledged data again */
+#define NET_EV_POLL 0x10      /**< idle connection: may send */
+#define NET_EV_CLOSED 0x20    /**< the peer closed its side (FIN received) */
+#define NET_EV_ABORTED 0x40   /**< reset by the peer; connection gone */
+#define NET_EV_TIMEDOUT 0x80  /**< retry limit reached; connection gone */
+
+/* Sequence number comparisons, correct across wrap-around (RFC 793 3.3). */
+#define TCP_SEQ_LT(a, b) ((int32_t)((uint32_t)(a) - (uint32_t)(b)) < 0)
+#define TCP_SEQ_LEQ(a, b) ((int32_t)((uint32_t)(a) - (uint32_t)(b)) <= 0)
+#define TCP_SEQ_GT(a, b) TCP_SEQ_LT(b, a)
+#define TCP_SEQ_GEQ(a, b) TCP_SEQ_LEQ(b, a)
+
+struct tcp_conn;
+
+/**
+ * Application callback, called with a bitmask of NET_EV_* events. During
+ * the call the application may use tcp_send(), tcp_close(), tcp_abort().
+ * After NET_EV_ABORTED or NET_EV_TIMEDOUT the connection is gone.
+ */
+typedef void (*tcp_appcall_fn)(struct tcp_conn *c, unsigned events);
+
+struct tcp_conn {
+  uint8_t state;
+  uint8_t flags;      /* TCPF_* (tcp.c) */
+  uint8_t nrtx;       /* retransmissions of the segment in flight */
+  uint8_t rtx_ctl;    /* SYN/FIN carried by the segment in flight */
+  uint16_t lport, rport;
+  uint32_t rip;
+  uint32_t iss;       /* initial send sequence number */
+  uint32_t snd_una;   /* oldest unacknowledged sequence number */
+  uint32_t snd_nxt;   /* next sequence number to send */
+  uint32_t snd_wl1, snd_wl2; /* segment seq/ack of the last window update */
+  uint16_t snd_wnd;   /* peer's window */
+  uint16_t mss;       /* send MSS: min(peer's MSS option, NET_TCP_MSS) */
+  uint16_t snd_datalen; /* data bytes in flight */
+  uint16_t rcv_wnd;   /* window advertised in our last segment */
+  uint32_t rcv_nxt;   /* next sequence number expected */
+  uint32_t timer;     /* retransmission / TIME-WAIT deadline (net_now) */
+  uint32_t ack_deadline; /* delayed ACK deadline */
+  uint32_t poll_time; /* next NET_EV_POLL */
+  uint32_t rtt_seq;   /* RTT measurement: ends when this is acked */
+  uint32_t rtt_start;
+  int32_t srtt8;      /* smoothed RTT * 8 (ms) */
+  int32_t rttvar4;    /* RTT variation * 4 (ms) */
+  uint32_t rto;       /* current retransmission timeout (ms) */
+  tcp_appcall_fn appcall;
+  void *arg;          /**< for the application */
+  const uint8_t *app_data; /* tcp_send() during a callback */
+  uint16_t app_len;
+};
+
+extern struct tcp_conn tcp_conns[NET_TCP_CONNS];
+
+/** Data of the NET_EV_NEWDATA event (valid during the callback only). */
+extern const uint8_t *tcp_appdata;
+extern uint16_t tcp_applen;
+
+void tcp_init(uint32_t seed);
+
+/**
+ * Accept connections on a local port; `fn` becomes the callback of each
+ * accepted connection, which starts with NET_EV_CONNECTED and arg = `arg`.
+ * @return NET_OK, NET_ERR_USE, NET_ERR_MEM or NET_ERR_ARG
+ */
+net_err_t tcp_listen(uint16_t port, tcp_appcall_fn fn, void *arg);
+
+/** Stop listening (established connections stay). */
+void tcp_unlisten(uint16_t port);
+
+/**
+ * Active open: sends the SYN now from an ephemeral port.
+ * @return the connection (NET_EV_CONNECTED, _ABORTED or _TIMEDOUT follows)
+ *         or NULL when the table is full or an argument is invalid
+ */
+struct tcp_conn *tcp_connect(uint32_t rip, uint16_t rport, tcp_appcall_fn fn,
+                             void *arg);
+
+/**
+ * Send data; only during a callback. At most tcp_sndmax(c) bytes; the data
+ * is copied when the callback returns, so it may be tcp_appdata or any
+ * buffer valid until then. After NET_EV_REXMIT send the same data again.
+ * @return NET_OK, NET_ERR_STATE (not in a callback / wrong state / data in
+ *         flight) or NET_ERR_BUF (too long)
+ */
+net_err_t tcp_send(struct tcp_conn *c, const void *data, unsigned len);
+
+/** Bytes tcp_send() may take now: 0 while data is in flight, else
+ *  min(send MSS, peer window). */
+unsigned tcp_sndmax(const struct tcp_conn *c);
+
+/** Close our side (FIN after the data in flight is acknowledged). */
+void tcp_close(struct tcp_conn *c);
+
+/** Reset the connection (RST sent, slot freed, no further events). */
+void tcp_abort(struct tcp_conn *c);
+
+/** Call the application with NET_EV_POLL now (e.g. it has new data). */
+void tcp_poll(struct tcp_conn *c);
+
+/** Receive window advertised from now on (1..65535; clamped). */
+void tcp_set_rcv_wnd(uint16_t wnd);
+uint16_t tcp_get_rcv_wnd(void);
+
+/** Name of a state ("ESTABLISHED"...). */
+const char *tcp_state_name(uint8_t state);
+
+/* Internal. */
+void tcp_input(uint32_t src, uint32_t dst, int dst_kind, const uint8_t *seg,
+               unsigned len);
+void tcp_timer(void);
+
+#endif /* NET_TCP_H */
