@@ -20,6 +20,7 @@
 #include <string>
 #include <systemc>
 
+#include "format.h"
 #include "config.h"
 #include "elf_loader.h"
 #include "leon3mp.h"
@@ -29,6 +30,7 @@
 namespace {
 
 using l3vp::ConfigError;
+using l3vp::hex;
 using l3vp::ElfError;
 using l3vp::PlatformConfig;
 
@@ -84,11 +86,6 @@ std::optional<uint64_t> parse_time_ps(const std::string& s) {
   return static_cast<uint64_t>(std::llround(ps));
 }
 
-std::string hex(uint32_t v, int digits) {
-  char b[16];
-  std::snprintf(b, sizeof b, "0x%0*x", digits, v);
-  return b;
-}
 
 // SystemC reports: infos are dropped ("simulation stopped by user"),
 // warnings go to stderr, errors and fatals become exceptions that the

@@ -16,6 +16,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "endian.h"
+#include "format.h"
 #include "irq.h"
 #include "log.h"
 #include "pnp.h"
@@ -94,14 +95,9 @@ class ApbDevice : public sc_core::sc_module {
       else if (len == 2) v = 0x00010001u * be16(d);
       else v = 0x01010101u * d[0];
       if (!regs_.write(word, v))
-        Log::guest_error(name(), "write to unmapped register offset 0x" + hex(word));
+        Log::guest_error(name(), "write to unmapped register offset " + hex(word, 2));
     }
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
-  }
-  static std::string hex(uint32_t v) {
-    char b[16];
-    std::snprintf(b, sizeof b, "%x", v);
-    return b;
   }
 
   sc_core::sc_time access_offset_ = sc_core::SC_ZERO_TIME;

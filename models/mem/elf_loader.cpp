@@ -1,4 +1,5 @@
 #include "elf_loader.h"
+#include "format.h"
 
 #include <gelf.h>
 #include <libelf.h>
@@ -16,11 +17,6 @@
 namespace l3vp {
 namespace {
 
-std::string hex32(uint64_t v) {
-  char b[24];
-  std::snprintf(b, sizeof b, "0x%08llx", static_cast<unsigned long long>(v));
-  return b;
-}
 
 struct ElfCloser {
   void operator()(Elf* e) const { elf_end(e); }
@@ -67,7 +63,7 @@ ElfImage parse(ElfFile& f) {
   for (size_t i = 0; i < nph; ++i) {
     const Elf32_Phdr& p = ph[i];
     if (p.p_type != PT_LOAD || p.p_memsz == 0) continue;
-    const std::string seg = "segment " + std::to_string(i) + " at " + hex32(p.p_paddr);
+    const std::string seg = "segment " + std::to_string(i) + " at " + hex(p.p_paddr);
     if (p.p_filesz > p.p_memsz) f.fail(seg + ": file size exceeds memory size");
     if (uint64_t(p.p_offset) + p.p_filesz > f.buf.size()) f.fail(seg + ": truncated file (data beyond end)");
     if (uint64_t(p.p_paddr) + p.p_memsz > (uint64_t(1) << 32)) f.fail(seg + ": wraps past 4 GiB");
@@ -141,8 +137,8 @@ ElfImage load_elf(const std::string& path, const std::vector<LoadRegion>& region
       }
     }
     if (!hit)
-      f.fail("segment " + std::to_string(s.index) + " at " + hex32(s.paddr) + ".." +
-             hex32(uint64_t(s.paddr) + s.memsz - 1) + " lies outside memory");
+      f.fail("segment " + std::to_string(s.index) + " at " + hex(s.paddr) + ".." +
+             hex(uint64_t(s.paddr) + s.memsz - 1) + " lies outside memory");
     where.push_back(hit);
   }
   Elf32_Phdr* ph = elf32_getphdr(f.elf.get());

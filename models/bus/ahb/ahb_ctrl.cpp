@@ -1,4 +1,5 @@
 #include "ahb_ctrl.h"
+#include "format.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -10,11 +11,6 @@
 namespace l3vp {
 namespace {
 
-std::string hex(uint64_t v) {
-  char b[24];
-  std::snprintf(b, sizeof b, "0x%08llx", static_cast<unsigned long long>(v));
-  return b;
-}
 
 // GRLIB masks are "leading ones": the decoded block is contiguous and
 // (4096 - MASK) units long. Other masks would alias a bar all over the map;

@@ -1,4 +1,5 @@
 #include "apb_ctrl.h"
+#include "format.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -11,11 +12,6 @@
 namespace l3vp {
 namespace {
 
-std::string hex(uint64_t v) {
-  char b[24];
-  std::snprintf(b, sizeof b, "0x%05llx", static_cast<unsigned long long>(v));
-  return b;
-}
 
 }  // namespace
 
@@ -93,7 +89,7 @@ tlm::tlm_response_status ApbCtrl::access(tlm::tlm_command cmd, uint32_t off, uin
   if (off >= kPnpOffset) {
     if (cmd == tlm::TLM_WRITE_COMMAND) {
       if (!debug)
-        Log::guest_error(name(), "write to read-only APB plug&play area at offset " + hex(off) + " dropped");
+        Log::guest_error(name(), "write to read-only APB plug&play area at offset " + hex(off, 5) + " dropped");
     } else if (cmd == tlm::TLM_READ_COMMAND) {
       uint8_t w[4];
       put_be32(w, pnp_word(off));
@@ -107,7 +103,7 @@ tlm::tlm_response_status ApbCtrl::access(tlm::tlm_command cmd, uint32_t off, uin
     if (!debug) {
       ++empty_;
       Log::guest_error(name(), std::string(cmd == tlm::TLM_WRITE_COMMAND ? "write to" : "read from") +
-                                   " empty APB slot at offset " + hex(off));
+                                   " empty APB slot at offset " + hex(off, 5));
     }
     return tlm::TLM_OK_RESPONSE;
   }
