@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cpu_state.h"
+#include "isa/semantics.h"  // sem::cond_true (branch prediction outcome)
 
 namespace l3vp::leon3 {
 
@@ -16,9 +17,25 @@ namespace l3vp::leon3 {
 // Construction and register file
 // ---------------------------------------------------------------------------
 
-Cpu::Cpu(const CoreConfig& config, CoreBus& b) : bus(b), cfg(config) {
+Cpu::Cpu(const CoreConfig& config, CoreBus& b)
+    : bus(b), cfg(config), ic_model(config.icache, "icache"), dc_model(config.dcache, "dcache") {
   if (cfg.nwin < 2 || cfg.nwin > 32)
     throw std::invalid_argument("leon3: nwin must be 2..32, got " + std::to_string(cfg.nwin));
+  if (cfg.timing.load_delay < 1 || cfg.timing.load_delay > 2)
+    throw std::invalid_argument("leon3: timing.load_delay must be 1 or 2");
+  timed = cfg.timed;
+  lddel = cfg.timing.load_delay;
+  bpred = cfg.timing.branch_prediction;
+  mul_pipe = cfg.timing.mul == MulType::Pipelined32x32;
+  trap_cost = timed ? cfg.timing.trap_cycles : timing::kTrapEntryCycles;
+  for (unsigned k = 0; k < timing::kTkCount; ++k) tcost_tab[k] = timing::kTimedCycles[k];
+  tcost_tab[timing::kTkMul] = cfg.timing.mul == MulType::Pipelined32x32 ? 1
+                              : cfg.timing.mul == MulType::Iter16x16     ? 4
+                                                                         : 5;
+  tcost_tab[timing::kTkDiv] = uint8_t(std::min(cfg.timing.div_cycles, 255u));
+  ic_shift = ic_model.line_shift();
+  dc_shift = dc_model.line_shift();
+  cacheable = cfg.cacheable;
   nwin = cfg.nwin;
   wim_mask = nwin == 32 ? 0xFFFFFFFFu : (1u << nwin) - 1;
   win.assign(16 * nwin, 0);
@@ -36,6 +53,7 @@ Cpu::Cpu(const CoreConfig& config, CoreBus& b) : bus(b), cfg(config) {
   set_cwp(0);
   Decoded z;
   decode(0, z);  // every cache entry starts as a valid decode of word 0
+  z.tcost = tcost_tab[z.tk];
   dcache.assign(kDecodeEntries, z);
 }
 
@@ -73,6 +91,8 @@ static void load_window(DmiWin& w, const DmiRegion& r) {
   w.base = r.start;
   w.last = r.end - r.start;
   w.ptr = r.ptr;
+  w.rlat = r.rlat;
+  w.wlat = r.wlat;
 }
 
 bool Cpu::fetch_slow(uint32_t a, uint32_t& w) {
@@ -88,6 +108,7 @@ bool Cpu::fetch_slow(uint32_t a, uint32_t& w) {
 }
 
 bool Cpu::read_slow(uint32_t a, uint8_t asi, uint8_t* out, unsigned n) {
+  if (timed) return read_timed(a, asi, out, n, true, false);
   if (const DmiRegion* r = find_dmi(a, n, false)) {
     load_window(read_w, *r);
     std::memcpy(out, r->ptr + (a - r->start), n);
@@ -101,6 +122,7 @@ bool Cpu::read_slow(uint32_t a, uint8_t asi, uint8_t* out, unsigned n) {
 }
 
 bool Cpu::write_slow(uint32_t a, uint8_t asi, const uint8_t* in, unsigned n) {
+  if (timed) return write_timed(a, asi, in, n, false);
   if (const DmiRegion* r = find_dmi(a, n, true)) {
     load_window(write_w, *r);
     std::memcpy(r->ptr + (a - r->start), in, n);
@@ -116,27 +138,208 @@ bool Cpu::write_slow(uint32_t a, uint8_t asi, const uint8_t* in, unsigned n) {
 }
 
 // ASI 2 system registers (hw-reference §7.4). Offsets other than 0x0, 0x8 and
-// 0xC read 0 and ignore writes.
-constexpr uint32_t kIcacheConfig = 0x11230008;  // 2 x 4 KiB, LRU, 32-byte lines, MMU
-constexpr uint32_t kDcacheConfig = 0x08220008;  // 1 x 4 KiB, snooping, 16-byte lines, MMU
+// 0xC read 0 and ignore writes. The configuration registers are computed from
+// the cache geometry (template: 0x11230008 / 0x08220008).
 constexpr uint32_t kCcrWritable = 0x0081003F;   // ICS DCS IF DF IB DS (FI/FD/IP/DP read 0)
+constexpr uint32_t kCcrFI = 1u << 21, kCcrFD = 1u << 22, kCcrDS = 1u << 23;
+constexpr uint32_t kCcrIF = 1u << 4, kCcrDF = 1u << 5;
 
 uint32_t Cpu::sysreg_read(uint32_t a) const {
   switch (a) {
     case 0x00: return ccr;
-    case 0x08: return kIcacheConfig;
-    case 0x0C: return kDcacheConfig;
+    case 0x08: return ic_model.config_word(cfg.mmu_present);
+    case 0x0C: return dc_model.config_word(cfg.mmu_present);
     default: return 0;
   }
 }
 
 void Cpu::sysreg_write(uint32_t a, uint32_t v) {
-  if (a == 0x00) ccr = v & kCcrWritable;  // FI/FD "flush now": nothing cached
+  if (a != 0x00) return;
+  ccr = v & kCcrWritable;  // FI/FD read 0: a flush completes at once
+  if (!timed) return;      // functional mode: no caches
+  if (v & kCcrFI) flush_icache();
+  if (v & kCcrFD) flush_dcache();
+  ic_last = dc_last = kNoLine;  // state may have changed: no fast-path hits
+}
+
+void Cpu::flush_icache() {
+  if (!timed) return;
+  ic_model.invalidate_all();
+  ic_last = kNoLine;
+  ++tctr.ic_flushes;
+}
+void Cpu::flush_dcache() {
+  if (!timed) return;
+  dc_model.invalidate_all();
+  dc_last = kNoLine;
+  ++tctr.dc_flushes;
+}
+
+// ---------------------------------------------------------------------------
+// Timed-mode memory paths (README "Timed mode")
+// ---------------------------------------------------------------------------
+
+uint64_t Cpu::fill_cost(CoreBus::Kind k, uint32_t a, unsigned len, uint8_t asi, bool& ok) {
+  ok = true;
+  if (const DmiRegion* r = find_dmi(a, len, false)) return dmi_read_cost(r->rlat, len);
+  uint8_t buf[32];
+  uint64_t t = cycles;
+  ok = bus.access(k, a, buf, len, asi, t);
+  return t - cycles;
+}
+
+bool Cpu::fetch_t_slow(uint32_t a, uint32_t& w) {
+  uint64_t lat;  // latency of the single-word access just made
+  if (uint8_t* p = fetch_w.hit<4>(a)) {
+    std::memcpy(&w, p, 4);
+    lat = fetch_w.rlat;
+  } else if (const DmiRegion* r = find_dmi(a, 4, false)) {
+    load_window(fetch_w, *r);
+    std::memcpy(&w, r->ptr + (a - r->start), 4);
+    lat = r->rlat;
+  } else {
+    uint8_t b[4];
+    uint64_t t = cycles;
+    bool ok = bus.access(CoreBus::Kind::Fetch, a, b, 4, s ? 0x9 : 0x8, t);
+    lat = t - cycles;
+    if (!ok) {
+      add_hold(lat, tctr.stall_bus);
+      return false;
+    }
+    std::memcpy(&w, b, 4);
+  }
+  uint64_t over = cfg.timing.icache_miss_cycles;
+  if ((ics() & 1) && is_cacheable(a)) {  // enabled or frozen
+    uint32_t line = a >> ic_shift;
+    if (ic_model.lookup(a)) {
+      ++tctr.ic_hits;
+      ic_last = line;
+      return true;
+    }
+    ++tctr.ic_misses;
+    wait_write_buffer();
+    if (ics() == 3) {  // enabled: fill the whole line (one burst)
+      bool ok;
+      uint32_t la = a & ~(ic_model.line_bytes() - 1);
+      add_hold(over + fill_cost(CoreBus::Kind::Fetch, la, ic_model.line_bytes(), s ? 0x9 : 0x8, ok),
+               tctr.stall_icache_miss);
+      if (ok) {
+        ic_model.fill(a);
+        ++tctr.ic_fills;
+        ic_last = line;
+      }
+    } else {  // frozen: the word comes from memory, nothing is allocated
+      add_hold(over + lat, tctr.stall_icache_miss);
+    }
+    return true;
+  }
+  ++tctr.ic_uncached;
+  wait_write_buffer();
+  add_hold(over + lat, tctr.stall_bus);
+  return true;
+}
+
+bool Cpu::read_timed(uint32_t a, uint8_t asi, uint8_t* out, unsigned n, bool cached,
+                     bool bus_only) {
+  // Fast path: the line of the last D-cache hit, DMI data.
+  if (cached && (a >> dc_shift) == dc_last)
+    if (uint8_t* p = tread_w.hit_n(a, n)) {
+      std::memcpy(out, p, n);
+      ++tctr.dc_read_hits;
+      return true;
+    }
+  uint64_t lat;  // latency of the access just made for the data
+  const DmiRegion* r = nullptr;
+  uint8_t* p = bus_only ? nullptr : tread_w.hit_n(a, n);
+  if (p) {
+    std::memcpy(out, p, n);
+    lat = dmi_read_cost(tread_w.rlat, n);
+  } else if (!bus_only && (r = find_dmi(a, n, false))) {
+    load_window(tread_w, *r);
+    std::memcpy(out, r->ptr + (a - r->start), n);
+    lat = dmi_read_cost(r->rlat, n);
+  } else {
+    uint64_t t = cycles;
+    bool ok = bus.access(CoreBus::Kind::Read, a, out, n, asi, t);
+    lat = t - cycles;
+    if (!ok) {
+      add_hold(lat, tctr.stall_bus);
+      trap(kTtDataAccess);
+      return false;
+    }
+  }
+  uint64_t over = cfg.timing.dcache_miss_cycles;
+  if (cached && (dcs() & 1) && is_cacheable(a)) {
+    uint32_t line = a >> dc_shift;
+    if (dc_model.lookup(a)) {
+      ++tctr.dc_read_hits;
+      dc_last = line;
+      return true;
+    }
+    ++tctr.dc_read_misses;
+    wait_write_buffer();
+    if (dcs() == 3) {  // enabled: line fill with one burst
+      bool ok;
+      uint32_t la = a & ~(dc_model.line_bytes() - 1);
+      add_hold(over + fill_cost(CoreBus::Kind::Read, la, dc_model.line_bytes(), asi, ok),
+               tctr.stall_dcache_miss);
+      if (ok) {
+        dc_model.fill(a);
+        ++tctr.dc_fills;
+        dc_last = line;
+      }
+    } else {  // frozen: no allocation
+      add_hold(over + lat, tctr.stall_dcache_miss);
+    }
+    return true;
+  }
+  ++tctr.dc_uncached_reads;
+  wait_write_buffer();
+  add_hold(over + lat, tctr.stall_bus);
+  return true;
+}
+
+bool Cpu::write_timed(uint32_t a, uint8_t asi, const uint8_t* in, unsigned n, bool bus_only) {
+  // A store waits only for the previous store to leave the write buffer;
+  // then it sits in the buffer while the pipeline goes on.
+  wait_write_buffer();
+  uint64_t drain;
+  const DmiRegion* r = nullptr;
+  uint8_t* p = bus_only ? nullptr : twrite_w.hit_n(a, n);
+  if (p) {
+    std::memcpy(p, in, n);
+    drain = twrite_w.wlat + (n > 4 ? cfg.timing.burst_beat_cycles : 0);
+  } else if (!bus_only && (r = find_dmi(a, n, true))) {
+    load_window(twrite_w, *r);
+    std::memcpy(r->ptr + (a - r->start), in, n);
+    drain = r->wlat + (n > 4 ? cfg.timing.burst_beat_cycles : 0);
+  } else {
+    uint8_t buf[8];
+    std::memcpy(buf, in, n);
+    uint64_t t = cycles;
+    bool ok = bus.access(CoreBus::Kind::Write, a, buf, n, asi, t);
+    drain = t - cycles;
+    if (!ok) {  // reported at once (no deferred data_store_error)
+      add_hold(drain, tctr.stall_bus);
+      trap(kTtDataAccess);
+      return false;
+    }
+  }
+  wb_free = cycles + drain;
+  // Write-through, no allocation on a write miss: the tags do not change.
+  if (!bus_only && (a >> dc_shift) == dc_last)  // line of the last D-cache hit
+    ++tctr.dc_write_hits;
+  else if (!bus_only && (dcs() & 1) && is_cacheable(a))
+    ++(dc_model.contains(a) ? tctr.dc_write_hits : tctr.dc_write_misses);
+  else
+    ++tctr.dc_uncached_writes;
+  return true;
 }
 
 bool Cpu::alt_read(uint32_t a, uint8_t asi, uint8_t* out, unsigned n) {
   switch (asi) {
     case 0x01:  // forced cache miss: always a bus access, tagged with ASI 1
+      if (timed) return read_timed(a, 0x01, out, n, false, true);
       if (!bus.access(CoreBus::Kind::Read, a, out, n, 0x01, cycles)) {
         trap(kTtDataAccess);
         return false;
@@ -152,6 +355,7 @@ bool Cpu::alt_read(uint32_t a, uint8_t asi, uint8_t* out, unsigned n) {
     case 0x09:
     case 0x0A:
     case 0x0B: {
+      if (timed) return read_timed(a, asi, out, n, true, false);
       const DmiRegion* r = find_dmi(a, n, false);
       if (r) {
         std::memcpy(out, r->ptr + (a - r->start), n);
@@ -176,6 +380,7 @@ bool Cpu::alt_read(uint32_t a, uint8_t asi, uint8_t* out, unsigned n) {
 bool Cpu::alt_write(uint32_t a, uint8_t asi, const uint8_t* in, unsigned n) {
   switch (asi) {
     case 0x01: {
+      if (timed) return write_timed(a, 0x01, in, n, true);
       uint8_t buf[8];
       std::memcpy(buf, in, n);
       if (!bus.access(CoreBus::Kind::Write, a, buf, n, 0x01, cycles)) {
@@ -193,13 +398,17 @@ bool Cpu::alt_write(uint32_t a, uint8_t asi, const uint8_t* in, unsigned n) {
     case 0x0A:
     case 0x0B:
       return write_slow(a, asi, in, n);
+    case 0x10:  // flush the I-cache (timed mode; nothing cached otherwise)
+      flush_icache();
+      return true;
+    case 0x11:  // flush the D-cache
+      flush_dcache();
+      return true;
     case 0x0C:
     case 0x0D:
     case 0x0E:
     case 0x0F:
-    case 0x10:
-    case 0x11:
-      return true;  // diagnostic writes ignored; flush accepted (nothing cached)
+      return true;  // diagnostic writes ignored
     default:
       trap(kTtDataAccess);
       return false;
@@ -235,7 +444,13 @@ void Cpu::enter_trap(unsigned t) {
 
 void Cpu::take_interrupt() {
   unsigned level = irl;
-  cycles += timing::kTrapEntryCycles;
+  cycles += trap_cost;
+  if (timed) {
+    tctr.trap_cycles += trap_cost;
+    // CCR.IF/DF: freeze an enabled cache when an interrupt is taken.
+    if ((ccr & kCcrIF) && ics() == 3) ccr &= ~2u;
+    if ((ccr & kCcrDF) && dcs() == 3) ccr &= ~8u;
+  }
   enter_trap(0x10 + level);
   ++ctr.interrupts;
   bus.intack(level);
@@ -247,7 +462,7 @@ void Cpu::trace_line() {
   std::fputc('\n', trace);
 }
 
-template <bool kTrace>
+template <bool kTrace, bool kTimed>
 void Cpu::loop() {
   while (cycles < eff_limit) {
     // Interrupts: irl > irq_thresh encodes ET=1 && (irl == 15 || irl > PIL).
@@ -257,8 +472,14 @@ void Cpu::loop() {
     }
     if constexpr (kTrace) trace_line();
     uint32_t word;  // memory byte order
-    if (L3_UNLIKELY(!fetch(pc, word))) {
-      cycles += timing::kTrapEntryCycles;
+    bool fetched;
+    if constexpr (kTimed)
+      fetched = fetch_t(pc, word);
+    else
+      fetched = fetch(pc, word);
+    if (L3_UNLIKELY(!fetched)) {
+      cycles += trap_cost;
+      if constexpr (kTimed) tctr.trap_cycles += trap_cost;
       enter_trap(kTtInstrAccess);
       continue;
     }
@@ -266,9 +487,40 @@ void Cpu::loop() {
     if (L3_UNLIKELY(d.tag != word)) {  // miss, or the code was modified
       ++decode_misses;
       decode(__builtin_bswap32(word), d);
+      if constexpr (kTimed) d.tcost = tcost_tab[d.tk];
     }
     next_pc = npc;
     next_npc = npc + 4;
+    if constexpr (kTimed) {
+      // Issue slot of this instruction, then interlocks (hw-reference §7.3).
+      uint64_t t = cycles - hold;
+      if (L3_UNLIKELY(rdy[d.hs1] > t || rdy[d.hs2] > t || rdy[d.hsl] > t + 1 ||
+                      (d.tflags & (timing::kTfBicc | timing::kTfIccHold | timing::kTfRY |
+                                   timing::kTfLdd)))) {
+        uint64_t st = interlock(d, t);
+        cycles += st;
+        t += st;
+      }
+      unsigned cwp0 = cwp;
+      d.fn(*this, d);
+      if (L3_UNLIKELY(pending_tt != 0)) {
+        unsigned tt_ = pending_tt;
+        pending_tt = 0;
+        cycles += trap_cost;  // replaces the instruction's own cost
+        tctr.trap_cycles += trap_cost;
+        enter_trap(tt_);
+        continue;
+      }
+      pc = next_pc;
+      npc = next_npc;
+      cycles += d.tcost;
+      tctr.class_cycles[d.cls] += d.tcost;
+      ++ctr.by_class[d.cls];
+      if (d.tflags & (timing::kTfLoad | timing::kTfMul | timing::kTfWIcc | timing::kTfWY))
+        produce(d, t);
+      if (L3_UNLIKELY((d.tflags & timing::kTfCwp) && cwp != cwp0)) remap_ready(cwp0);
+      continue;
+    }
     d.fn(*this, d);
     if (L3_UNLIKELY(pending_tt != 0)) {
       unsigned t = pending_tt;
@@ -284,8 +536,90 @@ void Cpu::loop() {
   }
 }
 
-template void Cpu::loop<true>();
-template void Cpu::loop<false>();
+template void Cpu::loop<true, false>();
+template void Cpu::loop<false, false>();
+template void Cpu::loop<true, true>();
+template void Cpu::loop<false, true>();
+
+// Stall cycles before the instruction `d` can issue at slot t (hw-reference
+// §7.3), accounted by cause. Rules, in slots (1 slot = 1 cycle without holds):
+//  * registers: rs1/rs2 must be ready at t, store data (rd; STD: rd+1 one
+//    slot later still) at t+1. A load issued at slot u makes rd ready at
+//    u + 1 + LDDEL (LDD: rd+1 one slot later); the pipelined multiplier
+//    makes rd ready at u + 2.
+//  * Y: UDIV/SDIV wait until a WRY/MUL/MULScc has left EX: ready at u + cost + 2.
+//  * icc: ready at u + cost + 2 after a writer (u + cost + 3 for MULcc with the
+//    pipelined multiplier). A conditional Ticc or RDPSR waits. A conditional
+//    Bicc waits as well, except with branch prediction when the branch is
+//    taken and the writer is not MULcc/DIVcc: predicted taken, no penalty; a
+//    not-taken branch pays the same cycles as the wait (annulled fetches).
+uint64_t Cpu::interlock(const Decoded& d, uint64_t t) {
+  using namespace timing;
+  uint64_t need = t;
+  unsigned why = 0;  // register that set `need`
+  auto reg = [&](unsigned r, unsigned late) {
+    if (r && rdy[r] > need + late) {
+      need = rdy[r] - late;
+      why = r;
+    }
+  };
+  reg(d.hs1, 0);
+  reg(d.hs2, 0);
+  reg(d.hsl, 1);
+  if ((d.tflags & kTfLdd) && !(d.tflags & kTfLoad) && d.hsl) reg(d.hsl | 1, 2);  // STD
+  if (need > t) {
+    if ((mul_regs >> why) & 1)
+      tctr.stall_muldiv += need - t;
+    else
+      tctr.stall_load_use += need - t;
+  }
+  if ((d.tflags & kTfRY) && y_rdy > need) {
+    tctr.stall_muldiv += y_rdy - need;
+    need = y_rdy;
+  }
+  if ((d.tflags & (kTfBicc | kTfIccHold)) && icc_rdy > need) {
+    uint64_t s = icc_rdy - need;
+    if ((d.tflags & kTfBicc) && bpred && !icc_nobp && sem::cond_true(d.rd & 15, icc)) s = 0;
+    tctr.stall_branch += s;
+    need += s;
+  }
+  return need - t;
+}
+
+// CWP changed (SAVE/RESTORE/RETT/WRPSR): the scoreboard is window-relative.
+// SAVE: the new ins are the old outs; RESTORE/RETT: the new outs are the old
+// ins; anything else forgets the windowed registers.
+void Cpu::remap_ready(unsigned old_cwp) {
+  uint64_t keep[8];
+  uint32_t mbits;
+  if (nwin > 2 && cwp == (old_cwp + nwin - 1) % nwin) {
+    std::copy(rdy + 8, rdy + 16, keep);
+    mbits = (mul_regs >> 8) & 0xFF;
+    std::fill(rdy + 8, rdy + 32, 0);
+    std::copy(keep, keep + 8, rdy + 24);
+    mul_regs = (mul_regs & 0xFF) | (mbits << 24);
+  } else if (nwin > 2 && cwp == (old_cwp + 1) % nwin) {
+    std::copy(rdy + 24, rdy + 32, keep);
+    mbits = (mul_regs >> 24) & 0xFF;
+    std::fill(rdy + 8, rdy + 32, 0);
+    std::copy(keep, keep + 8, rdy + 8);
+    mul_regs = (mul_regs & 0xFF) | (mbits << 8);
+  } else {
+    std::fill(rdy + 8, rdy + 32, 0);
+    mul_regs &= 0xFF;
+  }
+}
+
+void Cpu::reset_timing() {
+  std::fill(std::begin(rdy), std::end(rdy), 0);
+  mul_regs = 0;
+  icc_rdy = y_rdy = 0;
+  icc_nobp = false;
+  wb_free = 0;
+  ic_model.reset();
+  dc_model.reset();
+  ic_last = dc_last = kNoLine;
+}
 
 // ---------------------------------------------------------------------------
 // Public API
@@ -324,6 +658,7 @@ void Core::reset() {
   c.tt = 0;
   c.svt = c.dwt = false;
   c.ccr = 0;
+  if (c.timed) c.reset_timing();  // caches invalidated (hardware: undefined until flushed)
   // Undefined after a hardware reset; zeroed here for reproducibility.
   c.icc = 0;
   c.pil = 0;
@@ -351,10 +686,16 @@ StopReason Core::run(uint64_t cycle_limit) {
   c.yield = false;
   c.limit = cycle_limit;
   c.refresh_limit();
-  if (c.trace)
-    c.loop<true>();
-  else
-    c.loop<false>();
+  if (c.timed) {
+    if (c.trace)
+      c.loop<true, true>();
+    else
+      c.loop<false, true>();
+  } else if (c.trace) {
+    c.loop<true, false>();
+  } else {
+    c.loop<false, false>();
+  }
   if (c.error) return StopReason::ErrorMode;
   if (c.pd) return StopReason::PowerDown;
   if (c.yield) return StopReason::Yield;
@@ -375,12 +716,15 @@ unsigned Core::irl() const { return impl_->irl; }
 bool Core::powered_down() const { return impl_->pd && !impl_->wake_ok(); }
 void Core::add_idle_cycles(uint64_t n) {
   impl_->cycles += n;
+  impl_->hold += n;  // the pipeline did not advance
   impl_->ctr.idle_cycles += n;
 }
 
-void Core::add_dmi(uint32_t start, uint32_t end, uint8_t* ptr, bool readable, bool writable) {
+void Core::add_dmi(uint32_t start, uint32_t end, uint8_t* ptr, bool readable, bool writable,
+                   unsigned read_latency_cycles, unsigned write_latency_cycles) {
   if (!ptr || end < start) return;
-  impl_->dmi.push_back(DmiRegion{start, end, ptr, readable, writable});
+  impl_->dmi.push_back(
+      DmiRegion{start, end, ptr, readable, writable, read_latency_cycles, write_latency_cycles});
   impl_->reset_dmi_windows();
 }
 void Core::invalidate_dmi(uint64_t start, uint64_t end) {
@@ -423,6 +767,7 @@ uint32_t Core::y() const { return impl_->y; }
 void Core::set_y(uint32_t v) { impl_->y = v; }
 uint32_t Core::asr17() const { return impl_->asr17(); }
 uint32_t Core::ccr() const { return impl_->ccr; }
+void Core::set_ccr(uint32_t v) { impl_->sysreg_write(0, v); }
 
 bool Core::in_error_mode() const { return impl_->error; }
 unsigned Core::error_tt() const { return impl_->err_tt; }
@@ -430,6 +775,26 @@ uint32_t Core::error_pc() const { return impl_->err_pc; }
 uint32_t Core::error_npc() const { return impl_->err_npc; }
 
 const CoreConfig& Core::config() const { return impl_->cfg; }
+
+const CoreTimingCounters& Core::timing_counters() const {
+  Cpu& c = *impl_;
+  if (c.timed) c.tctr.annul_cycles = c.ctr.annulled * timing::kAnnulledCycles;
+  return c.tctr;
+}
+
+void Core::snoop_write(uint32_t addr, unsigned len) {
+  Cpu& c = *impl_;
+  if (!c.timed || !c.cfg.dcache.snoop || !(c.ccr & kCcrDS)) return;
+  unsigned n = c.dc_model.invalidate_range(addr, len);
+  if (n) {
+    c.tctr.snoop_invalidations += n;
+    c.dc_last = Cpu::kNoLine;
+  }
+}
+
+bool Core::cache_holds(bool icache, uint32_t addr) const {
+  return icache ? impl_->ic_model.contains(addr) : impl_->dc_model.contains(addr);
+}
 
 uint64_t Core::decode_cache_misses() const { return impl_->decode_misses; }
 const char* Core::mnemonic(uint32_t raw) { return leon3::mnemonic(raw); }

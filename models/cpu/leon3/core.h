@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <memory>
+#include <vector>
 
 namespace l3vp::leon3 {
 
@@ -30,12 +31,61 @@ enum class InsnClass : unsigned {
 };
 const char* insn_class_name(InsnClass c);
 
+// ---- timed mode (opt-in, CoreConfig::timed; README "Timed mode") -------------
+
+// Cache replacement policy (hw-reference §7.4). LRR needs exactly 2 ways.
+enum class CacheRepl : uint8_t { Lru, Lrr, Random };
+
+// Geometry of one cache. The model keeps tags and valid bits only: data is
+// always read from memory (DMI or bus), so caches change timing, never results.
+struct CacheConfig {
+  unsigned ways = 1;         // 1..4
+  unsigned way_kib = 4;      // KiB per way: 1, 2, 4, ..., 256
+  unsigned line_bytes = 16;  // 16 or 32
+  CacheRepl repl = CacheRepl::Lru;
+  uint32_t seed = 1;         // seed of the deterministic generator (CacheRepl::Random)
+  bool snoop = false;        // snooping implemented (D-cache; active when CCR.DS = 1)
+};
+
+// Multiplier options of hw-reference §7.3.
+enum class MulType : uint8_t {
+  Pipelined32x32,  // template: issue 1 cycle, 2-cycle latency (+1 if the next insn uses rd)
+  Iter16x16,       // 4 cycles
+  Pipelined16x16,  // 5 cycles
+};
+
+struct TimingConfig {
+  unsigned load_delay = 1;          // LDDEL: 1 or 2
+  bool branch_prediction = true;    // CFG_BP: Bicc after an icc write predicted taken
+  MulType mul = MulType::Pipelined32x32;
+  unsigned div_cycles = 35;         // UDIV/SDIV(cc)
+  unsigned trap_cycles = 5;         // a taken trap (incl. interrupts), replaces the insn's cost
+  unsigned icache_miss_cycles = 3;  // fixed overhead of an instruction fetch from memory
+  unsigned dcache_miss_cycles = 3;  // fixed overhead of a data read from memory
+  unsigned burst_beat_cycles = 1;   // per additional 32-bit beat of a DMI burst
+};
+
+struct AddrRange {
+  uint32_t first, last;  // inclusive
+};
+
 struct CoreConfig {
   unsigned nwin = 8;          // register windows, 2..32
   uint32_t reset_pc = 0;      // PC after reset (nPC = PC + 4)
   unsigned cpu_index = 0;     // %asr17.INDEX
   unsigned nwatchpoints = 4;  // %asr17.NWP (watchpoints themselves not modelled)
   bool tagged_ops = true;     // TADDcc/TSUBcc(TV) implemented (notag=0)
+
+  // Cycle-approximate mode: LEON3 pipeline timing, interlocks, caches and the
+  // write buffer. false = functional timing (1 cycle per instruction + bus
+  // latency), the default. Fixed at construction.
+  bool timed = false;
+  TimingConfig timing;
+  CacheConfig icache{2, 4, 32, CacheRepl::Lru, 1, false};  // template: 2 x 4 KiB, 32 B, LRU
+  CacheConfig dcache{1, 4, 16, CacheRepl::Lru, 1, true};   // template: 1 x 4 KiB, 16 B, snoop
+  // Cacheable areas (AHB P&P "C" bit); everything else bypasses the caches.
+  std::vector<AddrRange> cacheable{{0x00000000, 0x1FFFFFFF}, {0x40000000, 0x7FFFFFFF}};
+  bool mmu_present = true;    // M bit of the cache configuration registers (no MMU modelled)
 };
 
 // Stop reasons of Core::run().
@@ -52,6 +102,8 @@ class CoreBus {
   enum class Kind : uint8_t { Fetch, Read, Write };
   virtual ~CoreBus() = default;
   // One access of `len` bytes (1, 2, 4 or 8; naturally aligned) at `addr`.
+  // In timed mode a cache line fill is one burst access of the line size
+  // (16 or 32 bytes, line-aligned, kind Fetch or Read); its data is discarded.
   // Data is in target byte order (big-endian). `asi` is the SPARC address
   // space identifier (0x8/0x9 fetch, 0xA/0xB data, 0x1 forced cache miss).
   // Adds the access latency in CPU cycles to `cycles`. Returns false on a bus
@@ -69,6 +121,30 @@ struct CoreCounters {
   uint64_t traps = 0;                                          // traps taken (all kinds)
   uint64_t interrupts = 0;                                     // interrupt traps taken
   uint64_t idle_cycles = 0;                                    // cycles spent powered down
+};
+
+// Timed-mode statistics (all zero in functional mode). In timed mode
+//   cycles() = idle_cycles + sum(class_cycles) + annul_cycles + trap_cycles
+//              + every stall_* field.
+struct CoreTimingCounters {
+  // pipeline
+  uint64_t class_cycles[static_cast<unsigned>(InsnClass::Count)] = {};  // base issue cycles
+  uint64_t annul_cycles = 0;        // annulled delay slots
+  uint64_t trap_cycles = 0;         // taken traps and interrupts
+  uint64_t stall_load_use = 0;      // load-use interlock
+  uint64_t stall_branch = 0;        // Bicc/Ticc/RDPSR waiting for icc, mispredicted branches
+  uint64_t stall_muldiv = 0;        // MUL result use, DIV waiting for Y
+  uint64_t stall_icache_miss = 0;   // I-cache line fills
+  uint64_t stall_dcache_miss = 0;   // D-cache line fills
+  uint64_t stall_write_buffer = 0;  // store (or memory read) waiting for the write buffer
+  uint64_t stall_bus = 0;           // uncached fetches/reads (cache off/frozen miss/uncacheable/ASI 1)
+  // caches
+  uint64_t ic_hits = 0, ic_misses = 0, ic_uncached = 0, ic_fills = 0;
+  uint64_t dc_read_hits = 0, dc_read_misses = 0, dc_uncached_reads = 0, dc_fills = 0;
+  uint64_t dc_write_hits = 0, dc_write_misses = 0, dc_uncached_writes = 0;
+  uint64_t wb_stalls = 0;           // number of write-buffer stall events
+  uint64_t snoop_invalidations = 0; // D-cache lines invalidated by snoop_write()
+  uint64_t ic_flushes = 0, dc_flushes = 0;
 };
 
 class Core {
@@ -100,7 +176,11 @@ class Core {
 
   // Direct memory access fast path: host pointer to target memory
   // [start, end] (inclusive), bytes in target order.
-  void add_dmi(uint32_t start, uint32_t end, uint8_t* ptr, bool readable, bool writable);
+  // The latencies (CPU cycles, timed mode only) are the wait states of one
+  // access to the region; a burst adds TimingConfig::burst_beat_cycles per
+  // further 32-bit beat. Functional mode ignores them (DMI costs nothing).
+  void add_dmi(uint32_t start, uint32_t end, uint8_t* ptr, bool readable, bool writable,
+               unsigned read_latency_cycles = 0, unsigned write_latency_cycles = 0);
   void invalidate_dmi(uint64_t start, uint64_t end);
   void set_dmi_enabled(bool on);
 
@@ -129,6 +209,7 @@ class Core {
   void set_y(uint32_t v);
   uint32_t asr17() const;
   uint32_t ccr() const;                      // cache control register (ASI 2, 0x00)
+  void set_ccr(uint32_t v);                  // as `sta v, [%g0] 2` (FI/FD flush, read 0)
 
   bool in_error_mode() const;
   unsigned error_tt() const;                 // tt of the trap that caused error mode
@@ -136,6 +217,15 @@ class Core {
   uint32_t error_npc() const;
 
   const CoreConfig& config() const;
+
+  // Timed mode: pipeline/cache statistics (see CoreTimingCounters).
+  const CoreTimingCounters& timing_counters() const;
+  // Another bus master wrote [addr, addr+len): with a snooping D-cache
+  // (CacheConfig::snoop) and CCR.DS = 1, matching lines are invalidated.
+  void snoop_write(uint32_t addr, unsigned len);
+  // Tag lookup without side effects (tests, debug): is the line of `addr`
+  // valid in the I-cache (icache = true) or the D-cache?
+  bool cache_holds(bool icache, uint32_t addr) const;
 
   // Decoded-instruction cache misses (decodes) so far; tests and --stats.
   uint64_t decode_cache_misses() const;

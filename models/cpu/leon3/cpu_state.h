@@ -8,6 +8,7 @@
 #include <cstring>
 #include <vector>
 
+#include "cache.h"
 #include "core.h"
 #include "timing.h"
 
@@ -31,6 +32,12 @@ struct Decoded {
   uint8_t asi;
   uint8_t cls;    // InsnClass
   uint8_t cost;   // cycles (timing::kClassCycles)
+  // Timed mode only (set at decode, never re-derived at run time):
+  uint8_t tk;       // timing::TKind
+  uint8_t tcost;    // base cycles in timed mode (Cpu::tcost_tab[tk])
+  uint16_t tflags;  // timing::TFlag
+  uint8_t hs1, hs2; // source registers read at issue (0 when unused: r0 is never pending)
+  uint8_t hsl;      // register read one cycle after issue (store data), 0 when none
 };
 
 // Decoder (isa.cpp).
@@ -60,10 +67,15 @@ struct DmiWin {
   uint64_t base = kNoBase;
   uint64_t last = 0;
   uint8_t* ptr = nullptr;
+  uint32_t rlat = 0, wlat = 0;  // timed mode: access latencies of the region
   template <unsigned N>
   uint8_t* hit(uint32_t a) const {
     uint64_t off = uint64_t(a) - base;
     return off + (N - 1) <= last ? ptr + off : nullptr;
+  }
+  uint8_t* hit_n(uint32_t a, unsigned n) const {
+    uint64_t off = uint64_t(a) - base;
+    return off + (n - 1) <= last ? ptr + off : nullptr;
   }
 };
 
@@ -71,6 +83,7 @@ struct DmiRegion {
   uint32_t start, end;  // inclusive
   uint8_t* ptr;
   bool readable, writable;
+  uint32_t rlat = 0, wlat = 0;  // timed mode: access latencies (cycles)
 };
 
 inline uint32_t ld_be32(const uint8_t* p) {
@@ -168,6 +181,7 @@ struct Cpu {
     ++ctr.annulled;
     cycles += timing::kAnnulledCycles;
   }
+  void take_interrupt();
   void write_psr(uint32_t v);  // no checks; CWP taken modulo NWIN
 
   // Data accesses with the normal ASI: DMI fast path, bus otherwise. On a bus
@@ -189,6 +203,10 @@ struct Cpu {
     return write_slow(a, data_asi(), in, N);
   }
   bool read_slow(uint32_t a, uint8_t asi, uint8_t* out, unsigned n);
+  // Timed-mode data paths (every data access comes here in timed mode: the
+  // read_w/write_w fast windows stay empty). bus_only: ASI 1 forced miss.
+  bool read_timed(uint32_t a, uint8_t asi, uint8_t* out, unsigned n, bool cached, bool bus_only);
+  bool write_timed(uint32_t a, uint8_t asi, const uint8_t* in, unsigned n, bool bus_only);
   bool write_slow(uint32_t a, uint8_t asi, const uint8_t* in, unsigned n);
   // Alternate-space accesses (LDA/STA family), hw-reference §7.5.
   bool alt_read(uint32_t a, uint8_t asi, uint8_t* out, unsigned n);
@@ -217,14 +235,112 @@ struct Cpu {
     fetch_w = DmiWin();
     read_w = DmiWin();
     write_w = DmiWin();
+    tread_w = DmiWin();
+    twrite_w = DmiWin();
   }
   const DmiRegion* find_dmi(uint32_t a, unsigned n, bool for_write) const;
 
+  // ---- timed mode (CoreConfig::timed; README "Timed mode") ----------------------
+  // Pipeline time is counted in "slots": cycles minus hold cycles (cache
+  // misses, write-buffer and bus waits freeze the whole pipeline, so they do
+  // not separate a producer from its consumer). rdy[r] is the first slot at
+  // which window-relative register r can be read without an interlock.
+  static constexpr uint32_t kNoLine = 0xFFFFFFFFu;
+  bool timed = false;
+  unsigned lddel = 1;
+  bool bpred = true, mul_pipe = true;
+  uint64_t trap_cost = 1;
+  uint8_t tcost_tab[timing::kTkCount] = {};
+  CoreTimingCounters tctr;
+  uint64_t hold = 0;
+  uint64_t rdy[32] = {};
+  uint32_t mul_regs = 0;           // registers whose pending value comes from the multiplier
+  uint64_t icc_rdy = 0, y_rdy = 0;
+  bool icc_nobp = false;
+  uint64_t wb_free = 0;            // cycle at which the write buffer is empty
+  CacheModel ic_model, dc_model;  // tag-only I- and D-cache
+  unsigned ic_shift = 5, dc_shift = 4;
+  uint32_t ic_last = kNoLine, dc_last = kNoLine;  // line of the last I/D hit (fast path)
+  DmiWin tread_w, twrite_w;        // timed-mode data DMI windows
+  std::vector<AddrRange> cacheable;
+
+  unsigned ics() const { return ccr & 3; }         // 3 enabled, 1 frozen, x0 disabled
+  unsigned dcs() const { return (ccr >> 2) & 3; }
+  bool is_cacheable(uint32_t a) const {
+    for (const AddrRange& r : cacheable)
+      if (a >= r.first && a <= r.last) return true;
+    return false;
+  }
+  void add_hold(uint64_t n, uint64_t& bucket) {
+    cycles += n;
+    hold += n;
+    bucket += n;
+  }
+  // Waits until the write buffer is empty (before a store or any memory read).
+  void wait_write_buffer() {
+    if (wb_free > cycles) {
+      ++tctr.wb_stalls;
+      add_hold(wb_free - cycles, tctr.stall_write_buffer);
+    }
+  }
+  // Cycles of a memory read of `len` bytes at `a` other than the one just
+  // made for the data: a cache line fill (bus burst or DMI latency model).
+  // `ok` is false when the bus answered with an error.
+  uint64_t fill_cost(CoreBus::Kind k, uint32_t a, unsigned len, uint8_t asi, bool& ok);
+  uint64_t dmi_read_cost(uint32_t rlat, unsigned len) const {
+    return rlat + uint64_t(cfg.timing.burst_beat_cycles) * (len > 4 ? len / 4 - 1 : 0);
+  }
+  bool fetch_t(uint32_t a, uint32_t& w) {
+    if ((a >> ic_shift) == ic_last)
+      if (uint8_t* p = fetch_w.hit<4>(a)) {
+        std::memcpy(&w, p, 4);
+        ++tctr.ic_hits;
+        return true;
+      }
+    return fetch_t_slow(a, w);
+  }
+  bool fetch_t_slow(uint32_t a, uint32_t& w);
+  uint64_t interlock(const Decoded& d, uint64_t t);
+  void produce(const Decoded& d, uint64_t t) {
+    using namespace timing;
+    uint16_t f = d.tflags;
+    if (f & kTfLoad) {
+      uint64_t r = t + 1 + lddel;
+      if (f & kTfLdd) {
+        set_rdy(d.rd, r);
+        set_rdy(d.rd | 1, r + 1);
+      } else {
+        set_rdy(d.rd, r);
+      }
+    }
+    if ((f & kTfMul) && mul_pipe && d.rd) {
+      rdy[d.rd] = t + 2;
+      mul_regs |= 1u << d.rd;
+    }
+    if (f & kTfWIcc) {
+      icc_rdy = t + d.tcost + 2 + ((f & kTfMul) && mul_pipe ? 1 : 0);
+      icc_nobp = (f & kTfNoBp) != 0;
+    }
+    if (f & kTfWY) y_rdy = t + d.tcost + 2;
+  }
+  void set_rdy(unsigned r, uint64_t v) {
+    if (r == 0) return;
+    rdy[r] = v;
+    mul_regs &= ~(1u << r);
+  }
+  void remap_ready(unsigned old_cwp);
+  void reset_timing();
+  void flush_icache();
+  void flush_dcache();
+  void flush_caches() {  // FLUSH instruction: both caches entirely
+    flush_icache();
+    flush_dcache();
+  }
+
   // Trap entry (or error mode when ET=0) for trap type t at the current PC/nPC.
   void enter_trap(unsigned t);
-  void take_interrupt();
 
-  template <bool kTrace>
+  template <bool kTrace, bool kTimed>
   void loop();
   void trace_line();
 };

@@ -62,6 +62,74 @@ const Tables& tables() {
   return t;
 }
 
+// Timed-mode fields of a decoded entry (hw-reference §7.3): timing kind,
+// register and icc/Y usage. Derived from the opcode fields only.
+void decode_timing(uint32_t raw, Decoded& d) {
+  using namespace timing;
+  unsigned op = raw >> 30, op3 = (raw >> 19) & 63, rd = d.rd, cond = (raw >> 25) & 15;
+  bool i = (raw >> 13) & 1;
+  uint8_t tk = kTkAlu;
+  uint16_t f = 0;
+  uint8_t s1 = 0, s2 = 0, sl = 0;
+  if (op == 1) {
+    tk = kTkCall;
+  } else if (op == 0) {
+    if (((raw >> 22) & 7) == 2) {  // Bicc
+      tk = kTkBranch;
+      if (cond & 7) f |= kTfBicc;  // BA/BN do not look at icc
+    }
+  } else if (op == 2) {
+    s1 = d.rs1;
+    s2 = i ? 0 : d.rs2;
+    if (op3 >= 0x10 && op3 <= 0x24) f |= kTfWIcc;  // cc forms, tagged, MULScc
+    switch (op3) {
+      case 0x0A: case 0x0B: case 0x1A: case 0x1B:  // UMUL SMUL UMULcc SMULcc
+        tk = kTkMul;
+        f |= kTfMul | kTfWY | (op3 & 0x10 ? kTfNoBp : 0);
+        break;
+      case 0x0E: case 0x0F: case 0x1E: case 0x1F:  // UDIV SDIV UDIVcc SDIVcc
+        tk = kTkDiv;
+        f |= kTfRY | (op3 & 0x10 ? kTfNoBp : 0);
+        break;
+      case 0x24: f |= kTfWY; break;  // MULScc
+      case 0x28: case 0x2A: case 0x2B: s1 = s2 = 0; break;  // RDY/RDASR/STBAR, RDWIM, RDTBR
+      case 0x29: s1 = s2 = 0; f |= kTfIccHold; break;        // RDPSR reads icc
+      case 0x30: if (rd == 0) f |= kTfWY; break;             // WRY
+      case 0x31: f |= kTfWIcc | kTfCwp; break;               // WRPSR
+      case 0x38: tk = kTkJmpl; break;
+      case 0x39: tk = kTkJmpl; f |= kTfCwp; break;           // RETT
+      case 0x3A: if (cond & 7) f |= kTfIccHold; break;       // Ticc (not TA/TN)
+      case 0x3C: case 0x3D: f |= kTfCwp; break;              // SAVE RESTORE
+      default: break;
+    }
+  } else {  // op == 3: loads and stores
+    s1 = d.rs1;
+    s2 = i ? 0 : d.rs2;
+    if (op3 < 0x20) {
+      switch (op3 & 0xF) {
+        case 0x0: case 0x1: case 0x2: case 0x9: case 0xA: tk = kTkLoad; f |= kTfLoad; break;
+        case 0x3: tk = kTkLdd; f |= kTfLoad | kTfLdd; break;
+        case 0x4: case 0x5: case 0x6: tk = kTkStore; sl = uint8_t(rd); break;
+        case 0x7: tk = kTkStd; f |= kTfLdd; sl = uint8_t(rd); break;  // rd and rd+1 stored
+        case 0xD: tk = kTkAtomic; f |= kTfLoad; break;                  // LDSTUB
+        case 0xF: tk = kTkAtomic; f |= kTfLoad; sl = uint8_t(rd); break;  // SWAP
+        default: break;
+      }
+    } else if (op3 == 0x3C) {  // CASA: rs2 compared, rd stored and loaded
+      tk = kTkAtomic;
+      f |= kTfLoad;
+      s2 = d.rs2;
+      sl = uint8_t(rd);
+    }
+  }
+  d.tk = tk;
+  d.tflags = f;
+  d.hs1 = s1;
+  d.hs2 = s2;
+  d.hsl = sl;
+  d.tcost = kTimedCycles[tk];  // Cpu overrides with its configured table
+}
+
 }  // namespace
 
 void decode(uint32_t raw, Decoded& d) {
@@ -87,6 +155,7 @@ void decode(uint32_t raw, Decoded& d) {
   d.fn = e.h[i];
   d.cls = e.cls;
   d.cost = timing::kClassCycles[e.cls];
+  decode_timing(raw, d);
 }
 
 const char* mnemonic(uint32_t raw) { return tables().lookup(raw).name; }

@@ -338,8 +338,11 @@ L3_SEM(restore) {
   c.W(d.rd, v);
 }
 // The decoded-instruction cache is tagged by the raw word, so FLUSH has
-// nothing to invalidate; caches are not modelled.
-L3_SEM(flush) {}
+// nothing to invalidate there. In timed mode it invalidates both cache models
+// entirely (LEON3 flushes everything, not just the addressed doubleword).
+L3_SEM(flush) {
+  if (c.timed) c.flush_caches();
+}
 
 // ---- traps for unimplemented units -------------------------------------------------------------
 
