@@ -1,0 +1,182 @@
+#include "eth_link.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace l3vp {
+
+using sc_core::sc_time;
+
+uint64_t DetRng::threshold(double p) {
+  if (!(p > 0)) return 0;  // also NaN
+  if (p >= 1) return kAlways;
+  return static_cast<uint64_t>(std::ldexp(p, 64));
+}
+
+EthLink::EthLink(sc_core::sc_module_name name, const Params& p) : sc_core::sc_module(name), p_(p) {
+  byte_ = eth::byte_time(p_.mbps);  // throws for unsupported speeds
+  ifg_ = eth::ifg_time(p_.mbps);
+  for (unsigned d = 0; d < 2; ++d) {
+    Dir& x = dir_[d];
+    const EthImpairments& im = p_.imp[d];
+    if (im.loss < 0 || im.loss > 1 || im.corrupt < 0 || im.corrupt > 1 || im.duplicate < 0 ||
+        im.duplicate > 1 || im.reorder < 0 || im.reorder > 1)
+      throw std::invalid_argument(std::string(this->name()) + ": impairment probability outside [0,1]");
+    x.tx.link = this;
+    x.tx.d = d;
+    x.rng.seed(im.seed);
+    x.thr_loss = DetRng::threshold(im.loss);
+    x.thr_corrupt = DetRng::threshold(im.corrupt);
+    x.thr_dup = DetRng::threshold(im.duplicate);
+    x.thr_reorder = DetRng::threshold(im.reorder);
+  }
+  SC_METHOD(deliver0);
+  sensitive << dir_[0].ev;
+  dont_initialize();
+  SC_METHOD(deliver1);
+  sensitive << dir_[1].ev;
+  dont_initialize();
+  SC_METHOD(hold0);
+  sensitive << dir_[0].hold_ev;
+  dont_initialize();
+  SC_METHOD(hold1);
+  sensitive << dir_[1].hold_ev;
+  dont_initialize();
+}
+
+size_t EthLink::in_flight(unsigned dir) const {
+  const Dir& x = dir_[dir & 1];
+  return x.q.size() + (x.held ? x.held->copies : 0);
+}
+
+EthTx::Times EthLink::submit(unsigned d, const EthFrame& in) {
+  Dir& x = dir_[d];
+  const EthImpairments& im = p_.imp[d];
+  const sc_time now = sc_core::sc_time_stamp();
+  const sc_time wire = eth::frame_time(in.data.size(), p_.mbps);
+
+  // Sender's segment: FIFO, one inter-frame gap after the previous frame.
+  const sc_time start = std::max(now, x.tx_free);
+  x.tx_free = start + wire + ifg_;
+  ++x.st.submitted;
+  x.st.submitted_bytes += in.data.size();
+
+  EthFrame f = in;
+  // The wire carries at least 60 bytes before the FCS (a MAC pads with zeros).
+  if (f.data.size() < eth::kMinData) f.data.resize(eth::kMinData, 0);
+  f.seq = x.next_seq++;
+  f.duplicate = false;
+  f.tx_start = start;
+  f.byte_time = byte_;
+  emit(d, "submit", f);
+
+  // Fixed draw order per frame, whatever is enabled: each impairment's
+  // decisions depend only on the seed and the frame number.
+  const uint64_t u_loss = x.rng.next(), u_cor = x.rng.next(), u_bit = x.rng.next();
+  const uint64_t u_dup = x.rng.next(), u_reo = x.rng.next(), u_jit = x.rng.next();
+
+  // When the frame is ready for the receiver's segment: at once without a
+  // switch (same segment); with a switch after full reception plus latency.
+  sc_time ready = p_.switch_hop ? start + wire + p_.prop_delay + p_.switch_latency : start;
+  sc_time jit = sc_core::SC_ZERO_TIME;
+  if (im.jitter != sc_core::SC_ZERO_TIME) {
+    const uint64_t n = im.jitter.value();
+    jit = sc_time::from_value(n == UINT64_MAX ? DetRng::scale(u_jit, n) : DetRng::scale(u_jit, n + 1));
+    x.st.jitter_sum += jit.value();
+  }
+  ready += im.extra_delay + jit;
+  if (im.extra_delay + jit != sc_core::SC_ZERO_TIME) ++x.st.delayed;
+
+  if (DetRng::hit(u_loss, x.thr_loss)) {
+    ++x.st.lost;
+    emit(d, "lost", f);
+    return {start, start + wire};
+  }
+  if (DetRng::hit(u_cor, x.thr_corrupt)) {
+    const uint64_t nbits = (f.data.size() + eth::kFcs) * 8;
+    const uint64_t bit = DetRng::scale(u_bit, nbits);
+    if (bit < f.data.size() * 8) f.data[bit / 8] ^= static_cast<uint8_t>(0x80u >> (bit % 8));
+    f.crc_error = true;  // a flipped FCS bit is just as fatal
+    ++x.st.corrupted;
+  }
+  const unsigned copies = DetRng::hit(u_dup, x.thr_dup) ? 2 : 1;
+  if (copies == 2) ++x.st.duplicated;
+
+  if (x.held) {
+    // This frame overtakes the held one, which follows right behind it.
+    Held h = std::move(*x.held);
+    x.held.reset();
+    x.hold_ev.cancel();
+    schedule(d, f, copies, ready);
+    schedule(d, h.f, h.copies, h.ready);
+  } else if (DetRng::hit(u_reo, x.thr_reorder)) {
+    ++x.st.reordered;
+    x.held = Held{f, copies, ready};
+    x.hold_ev.notify(ready + p_.reorder_timeout - now);
+  } else {
+    schedule(d, f, copies, ready);
+  }
+  return {start, start + wire};
+}
+
+void EthLink::schedule(unsigned d, const EthFrame& f, unsigned copies, sc_time ready) {
+  Dir& x = dir_[d];
+  const sc_time wire = eth::frame_time(f.data.size(), p_.mbps);
+  for (unsigned c = 0; c < copies; ++c) {
+    // Receiver's segment: frames arrive serially, one IFG apart at least.
+    const sc_time out = std::max({ready, x.out_free, sc_core::sc_time_stamp()});
+    x.out_free = out + wire + ifg_;
+    Pending pd;
+    pd.f = f;
+    pd.f.duplicate = c > 0;
+    pd.f.rx_start = out + p_.prop_delay;
+    pd.f.rx_end = pd.f.rx_start + wire;
+    x.q.push_back(std::move(pd));
+  }
+  notify_next(d);
+}
+
+void EthLink::notify_next(unsigned d) {
+  Dir& x = dir_[d];
+  if (x.q.empty()) return;
+  const Pending& p = x.q.front();
+  const sc_time t = p.started ? p.f.rx_end : p.f.rx_start;
+  const sc_time now = sc_core::sc_time_stamp();
+  // An earlier notification replaces a later pending one; a later one is
+  // ignored, so this may be called freely.
+  x.ev.notify(t > now ? t - now : sc_core::SC_ZERO_TIME);
+}
+
+void EthLink::deliver(unsigned d) {
+  Dir& x = dir_[d];
+  const sc_time now = sc_core::sc_time_stamp();
+  while (!x.q.empty()) {
+    Pending& p = x.q.front();
+    if (!p.started) {
+      if (p.f.rx_start > now) break;
+      p.started = true;
+      emit(d, "start", p.f);
+      if (x.rx) x.rx->frame_start(p.f);
+    }
+    if (p.f.rx_end > now) break;
+    EthFrame f = std::move(p.f);
+    x.q.pop_front();
+    ++x.st.delivered;
+    x.st.delivered_bytes += f.data.size();
+    emit(d, "deliver", f);
+    if (x.rx) x.rx->frame_in(f);
+  }
+  notify_next(d);
+}
+
+void EthLink::hold_timeout(unsigned d) {
+  Dir& x = dir_[d];
+  if (!x.held) return;
+  Held h = std::move(*x.held);
+  x.held.reset();
+  ++x.st.reorder_timeouts;
+  schedule(d, h.f, h.copies, sc_core::sc_time_stamp());
+}
+
+}  // namespace l3vp

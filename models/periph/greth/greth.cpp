@@ -1,0 +1,622 @@
+#include "greth.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace l3vp {
+
+using sc_core::sc_time;
+
+namespace {
+
+constexpr uint32_t kCtrlCommon = Greth::CTRL_TE | Greth::CTRL_RE | Greth::CTRL_TI | Greth::CTRL_RI |
+                                 Greth::CTRL_FD | Greth::CTRL_PM;
+constexpr uint32_t kStatusEvents = 0x1FF;  // PS IA TS TA RA TI RI TE RE
+
+// Clause-22 PHY register bits used by the built-in PHY model.
+constexpr uint16_t BMCR_RESET = 0x8000, BMCR_ANRESTART = 0x0200, BMCR_DEFAULT = 0x3100;  // 100M, AN, FD
+constexpr uint16_t BMCR_RW = 0x7FFF & ~BMCR_ANRESTART & ~0x007F;  // bits 14:7 writable
+constexpr uint16_t BMSR_ABILITIES = 0x7800 | 0x0008 | 0x0001;  // 100/10 FD/HD, AN able, ext. regs
+constexpr uint16_t BMSR_ANDONE = 0x0020, BMSR_LINK = 0x0004;
+constexpr uint16_t ANAR_DEFAULT = 0x01E1;   // 100FD 100HD 10FD 10HD, selector 802.3
+constexpr uint16_t ANLPAR_PARTNER = 0x41E1; // partner: same abilities + acknowledge
+constexpr uint16_t BMCR_ANENABLE = 0x1000;
+
+uint32_t bitrev32(uint32_t v) {
+  uint32_t r = 0;
+  for (int i = 0; i < 32; ++i, v >>= 1) r = (r << 1) | (v & 1);
+  return r;
+}
+
+}  // namespace
+
+// Reflected CRC-32 (polynomial 0xEDB88320), initial value all ones, no final
+// inversion: the raw register after the bytes.
+uint32_t Greth::crc32_le(const uint8_t* p, size_t n) {
+  uint32_t c = 0xFFFFFFFFu;
+  for (size_t i = 0; i < n; ++i) {
+    c ^= p[i];
+    for (int k = 0; k < 8; ++k) c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1)));
+  }
+  return c;
+}
+
+Greth::Greth(sc_core::sc_module_name name, const Params& p)
+    : ApbDevice(name, 64), isock("isock"), p_(p) {
+  if (p_.pirq > 31) throw std::invalid_argument("Greth: pirq out of range");
+  if (p_.burstwords < 1 || p_.burstwords > 16) throw std::invalid_argument("Greth: burstwords must be 1..16");
+  if (p_.fifosize < 4 || p_.fifosize > 64) throw std::invalid_argument("Greth: fifosize must be 4..64");
+  if (p_.clk_period == sc_core::SC_ZERO_TIME) throw std::invalid_argument("Greth: zero clock period");
+  if (p_.phy_addr > 31 || p_.phyrstadr > 31) throw std::invalid_argument("Greth: PHY address must be 0..31");
+  eth::byte_time(p_.line_mbps);  // validates the speed
+  pnp_.id = pnp_id(VENDOR_GAISLER, DEV_ETHMAC, p_.revision, p_.pirq);
+  pnp_.bar = pnp_bar(p_.paddr, p_.pmask, false, false, BAR_APBIO);
+  build_registers();
+  reset();
+  SC_THREAD(tx_thread);
+  SC_THREAD(rx_thread);
+}
+
+AhbPnp Greth::ahb_pnp() const {
+  AhbPnp r;
+  r.id = pnp_id(VENDOR_GAISLER, DEV_ETHMAC, p_.revision, 0);
+  return r;
+}
+
+// ---------------------------------------------------------------------------
+// Registers
+// ---------------------------------------------------------------------------
+
+void Greth::build_registers() {
+  regs_.add("CTRL", CTRL)
+      .on_read([this] {
+        mdio_sync();
+        uint32_t v = ctrl_;
+        if (p_.mdint) v |= CTRL_MA;
+        if (p_.multicast) v |= CTRL_MC;
+        // RS self-clears once the MDIO interface is idle.
+        if (rs_pending_ && mdio_busy()) v |= CTRL_RS;
+        return v;
+      })
+      .on_write([this](uint32_t v) {
+        mdio_sync();
+        if (v & CTRL_RS) {
+          // The reset takes the whole write; the other bits are not applied.
+          soft_reset();
+          rs_pending_ = mdio_busy();
+          return;
+        }
+        uint32_t mask = kCtrlCommon;
+        if (p_.mdint) mask |= CTRL_PI;
+        if (p_.multicast) mask |= CTRL_ME;
+        if (p_.rmii) mask |= CTRL_SP;
+        const uint32_t old = ctrl_;
+        ctrl_ = (ctrl_ & ~mask) | (v & mask);
+        if (v & CTRL_TE) tx_kick_.notify(access_offset());
+        // Any RE write re-arms the RX DMA (a cleared RE drops the cached
+        // descriptor; a set RE makes it read the current one).
+        if (v & CTRL_RE) re_hw_cleared_ = false;
+        if ((v ^ old) & CTRL_RE || v & CTRL_RE) rx_kick_.notify(access_offset());
+        if (!(ctrl_ & CTRL_RE)) rx_have_desc_ = false;
+      });
+  regs_.add("STATUS", STATUS)
+      .on_read([this] { return status_; })
+      .on_write([this](uint32_t v) { status_ &= ~(v & kStatusEvents); });
+  regs_.add("MAC_MSB", MAC_MSB)
+      .on_read([this] { return mac_msb_; })
+      .on_write([this](uint32_t v) { mac_msb_ = v & 0xFFFF; });
+  regs_.add("MAC_LSB", MAC_LSB)
+      .on_read([this] { return mac_lsb_; })
+      .on_write([this](uint32_t v) { mac_lsb_ = v; });
+  regs_.add("MDIO", MDIO)
+      .on_read([this] {
+        if (!p_.enable_mdio) return 0u;
+        mdio_sync();
+        return (mdio_data_ & 0xFFFF) << 16 | (mdio_phy_ & 31) << 11 | (mdio_reg_ & 31) << 6 |
+               (mdio_busy() ? MDIO_BU : 0u) | (mdio_lf_ ? MDIO_LF : 0u);
+      })
+      .on_write([this](uint32_t v) {
+        if (!p_.enable_mdio) return;
+        mdio_sync();
+        if (mdio_busy()) {
+          Log::guest_error(name(), "MDIO write while busy ignored");
+          return;
+        }
+        mdio_data_ = v >> 16;
+        mdio_phy_ = (v >> 11) & 31;
+        mdio_reg_ = (v >> 6) & 31;
+        if (v & (MDIO_RD | MDIO_WR)) {
+          mdio_write_ = !(v & MDIO_RD);  // both set: the read wins
+          mdio_busy_ = true;
+          mdio_end_ = now() + sc_time::from_value(mdio_cycles() * p_.clk_period.value());
+          ++st_.mdio_ops;
+        }
+      });
+  regs_.add("TXDESC", TXDESC)
+      .on_read([this] { return txbase_ | txidx_ << 3; })
+      .on_write([this](uint32_t v) {
+        if (tx_active_) Log::guest_error(name(), "TXDESC written while the TX DMA is active");
+        txbase_ = v & ~0x3FFu;
+        txidx_ = (v >> 3) & (kDescs - 1);
+      });
+  regs_.add("RXDESC", RXDESC)
+      .on_read([this] { return rxbase_ | rxidx_ << 3; })
+      .on_write([this](uint32_t v) {
+        if (rx_active_) Log::guest_error(name(), "RXDESC written while the RX DMA is active");
+        rxbase_ = v & ~0x3FFu;
+        rxidx_ = (v >> 3) & (kDescs - 1);
+        rx_have_desc_ = false;  // a cached descriptor is re-read at the new place
+        rx_kick_.notify(access_offset());
+      });
+  if (p_.multicast) {
+    regs_.add("HASH_MSB", HASH_MSB)
+        .on_read([this] { return hash_msb_; })
+        .on_write([this](uint32_t v) { hash_msb_ = v; });
+    regs_.add("HASH_LSB", HASH_LSB)
+        .on_read([this] { return hash_lsb_; })
+        .on_write([this](uint32_t v) { hash_lsb_ = v; });
+  }
+}
+
+void Greth::reset() {
+  ctrl_ = p_.rmii ? uint32_t(CTRL_SP) : 0u;
+  status_ = 0;
+  mac_msb_ = mac_lsb_ = hash_msb_ = hash_lsb_ = 0;
+  txbase_ = rxbase_ = 0;
+  txidx_ = rxidx_ = 0;
+  rs_pending_ = false;
+  re_hw_cleared_ = false;
+  mdio_data_ = 0;
+  mdio_phy_ = p_.phyrstadr;
+  mdio_reg_ = 0;
+  mdio_lf_ = true;
+  mdio_busy_ = false;
+  mdio_write_ = false;
+  phy_reset();
+  phy_link_ = true;
+  phy_link_latched_low_ = false;
+  ++gen_;
+  rxq_.clear();
+  rx_have_desc_ = false;
+  set_tx_active(false);
+  set_rx_active(false);
+}
+
+void Greth::soft_reset() {
+  ++st_.soft_resets;
+  ctrl_ &= ~kCtrlCommon;
+  status_ &= ~(ST_IA | ST_TS | ST_PS);
+  txidx_ = rxidx_ = 0;
+  re_hw_cleared_ = false;
+  ++gen_;  // DMA threads abandon what they are doing at their next wake-up
+  rxq_.clear();
+  rx_have_desc_ = false;
+  set_tx_active(false);
+  set_rx_active(false);
+}
+
+// ---------------------------------------------------------------------------
+// MDIO and the built-in PHY
+// ---------------------------------------------------------------------------
+
+void Greth::mdio_sync() {
+  if (!mdio_busy_ || now() < mdio_end_) return;
+  mdio_busy_ = false;
+  rs_pending_ = false;
+  if (mdio_phy_ != p_.phy_addr) {
+    // Nobody drives MDIO in the turnaround slot: link fail, data all ones.
+    mdio_lf_ = true;
+    if (!mdio_write_) mdio_data_ = 0xFFFF;
+    return;
+  }
+  mdio_lf_ = false;
+  if (mdio_write_) {
+    phy_write(mdio_reg_, static_cast<uint16_t>(mdio_data_));
+  } else {
+    mdio_data_ = phy_read(mdio_reg_);
+    if (mdio_reg_ == 1) phy_link_latched_low_ = false;  // BMSR link status latches low until read
+  }
+}
+
+uint16_t Greth::phy_read(unsigned r) const {
+  switch (r) {
+    case 0: return phy_bmcr_;
+    case 1: {
+      uint16_t v = BMSR_ABILITIES;
+      if (phy_link_ && (phy_bmcr_ & BMCR_ANENABLE)) v |= BMSR_ANDONE;
+      if (phy_link_ && !phy_link_latched_low_) v |= BMSR_LINK;
+      return v;
+    }
+    case 2: return p_.phy_id1;
+    case 3: return p_.phy_id2;
+    case 4: return phy_anar_;
+    case 5: return phy_link_ ? ANLPAR_PARTNER : 0;
+    default: return 0;
+  }
+}
+
+void Greth::phy_write(unsigned r, uint16_t v) {
+  if (r == 0) {
+    if (v & BMCR_RESET) {
+      phy_reset();  // completes at once: bit 15 reads 0 afterwards
+      return;
+    }
+    phy_bmcr_ = static_cast<uint16_t>((phy_bmcr_ & ~BMCR_RW) | (v & BMCR_RW));
+  } else if (r == 4) {
+    phy_anar_ = static_cast<uint16_t>((v & 0xBFE0) | 0x0001);
+  }
+  // Registers 1-3, 5 are read-only; others (e.g. 9) are ignored.
+}
+
+void Greth::phy_reset() {
+  phy_bmcr_ = BMCR_DEFAULT;
+  phy_anar_ = ANAR_DEFAULT;
+}
+
+void Greth::phy_set_link(bool up) {
+  if (up == phy_link_) return;
+  phy_link_ = up;
+  if (!up) phy_link_latched_low_ = true;
+  if (!p_.mdint) return;
+  status_ |= ST_PS;
+  if (ctrl_ & CTRL_PI) irq();
+}
+
+// ---------------------------------------------------------------------------
+// DMA helpers
+// ---------------------------------------------------------------------------
+
+void Greth::irq() {
+  ++st_.irq_pulses;
+  pulse_irq(p_.pirq);
+  if (hooks_.irq) hooks_.irq();
+}
+
+void Greth::set_tx_active(bool a) {
+  if (a == tx_active_) return;
+  tx_active_ = a;
+  if (hooks_.tx_dma) hooks_.tx_dma(a);
+}
+
+void Greth::set_rx_active(bool a) {
+  if (a == rx_active_) return;
+  rx_active_ = a;
+  if (hooks_.rx_dma) hooks_.rx_dma(a);
+}
+
+Greth::Bus Greth::bus(tlm::tlm_command cmd, uint32_t addr, uint8_t* data, unsigned len) {
+  const uint64_t g = gen_;
+  tlm::tlm_generic_payload gp;
+  gp.set_command(cmd);
+  gp.set_address(addr);
+  gp.set_data_ptr(data);
+  gp.set_data_length(len);
+  gp.set_streaming_width(len);
+  gp.set_byte_enable_ptr(nullptr);
+  gp.set_dmi_allowed(false);
+  gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sc_time d = sc_core::SC_ZERO_TIME;
+  isock->b_transport(gp, d);
+  if (d != sc_core::SC_ZERO_TIME) sc_core::wait(d);
+  if (gen_ != g) return Bus::Reset;
+  return gp.is_response_ok() ? Bus::Ok : Bus::Error;
+}
+
+Greth::Bus Greth::read_desc(uint32_t addr, Desc& d) {
+  uint8_t b[8];
+  const Bus r = bus(tlm::TLM_READ_COMMAND, addr, b, 8);
+  d.w0 = be32(b);
+  d.addr = be32(b + 4);
+  return r;
+}
+
+Greth::Bus Greth::write_word(uint32_t addr, uint32_t v) {
+  uint8_t b[4];
+  put_be32(b, v);
+  return bus(tlm::TLM_WRITE_COMMAND, addr, b, 4);
+}
+
+bool Greth::wait_until(const sc_time& t) {
+  const uint64_t g = gen_;
+  const sc_time now = sc_core::sc_time_stamp();
+  if (t > now) sc_core::wait(t - now);
+  return gen_ == g;
+}
+
+// ---------------------------------------------------------------------------
+// TX DMA
+// ---------------------------------------------------------------------------
+
+void Greth::tx_thread() {
+  for (;;) {
+    set_tx_active(false);
+    while (!(ctrl_ & CTRL_TE)) sc_core::wait(tx_kick_);
+    set_tx_active(true);
+
+    const uint32_t da = desc_addr(txbase_, txidx_);
+    auto ahb_error = [&](const char* what) {
+      status_ |= ST_TA;
+      ctrl_ &= ~CTRL_TE;
+      ++st_.tx_ahb_errors;
+      Log::guest_error(name(), std::string("TX DMA AHB error on ") + what + ", descriptor " + hex(da));
+    };
+    Desc d;
+    Bus r = read_desc(da, d);
+    if (r == Bus::Reset) continue;
+    if (r == Bus::Error) {
+      ahb_error("descriptor read");
+      continue;
+    }
+    if (!(d.w0 & DESC_EN)) {  // EN is copied into CTRL.TE
+      ctrl_ &= ~CTRL_TE;
+      continue;
+    }
+    const unsigned len = d.w0 & DESC_LEN;
+    if (len == 0 || len > eth::kMaxData) {
+      // Not sent; written back as a successful no-op.
+      ++st_.tx_skipped;
+    } else {
+      // Fetch the whole frame (word-aligned buffer, bursts of burstwords).
+      const uint32_t base = d.addr & ~3u;
+      const unsigned bytes = (len + 3) & ~3u;
+      const unsigned burst = p_.burstwords * 4;
+      std::vector<uint8_t> buf(bytes);
+      for (unsigned off = 0; off < bytes && r == Bus::Ok; off += burst)
+        r = bus(tlm::TLM_READ_COMMAND, base + off, buf.data() + off, std::min(burst, bytes - off));
+      if (r == Bus::Reset) continue;
+      if (r == Bus::Error) {
+        ahb_error("data read");
+        continue;
+      }
+      EthFrame f;
+      f.data.assign(buf.begin(), buf.begin() + len);
+      if (f.data.size() < eth::kMinData) f.data.resize(eth::kMinData, 0);  // zero padding
+      const sc_time now = sc_core::sc_time_stamp();
+      const EthTx::Times t =
+          link_ ? link_->send(f) : EthTx::Times{now, now + eth::frame_time(f.data.size(), p_.line_mbps)};
+      ++st_.tx_frames;
+      st_.tx_bytes += len;
+      if (hooks_.frame_sent) hooks_.frame_sent(f);
+      if (!wait_until(t.end)) continue;
+    }
+    // Write-back: UE/AL (never set here), everything else 0.
+    r = write_word(da, 0);
+    if (r == Bus::Reset) continue;
+    if (r == Bus::Error) {
+      ahb_error("status write");
+      continue;
+    }
+    txidx_ = next_index(txidx_, d.w0);
+    status_ |= ST_TI;
+    if ((d.w0 & DESC_IE) && (ctrl_ & CTRL_TI)) irq();
+  }
+}
+
+// ---------------------------------------------------------------------------
+// RX side
+// ---------------------------------------------------------------------------
+
+void Greth::frame_start(const EthFrame& f) {
+  ++announced_;
+  const sc_time now = sc_core::sc_time_stamp();
+  RxJob j;
+  j.f = f;
+  if (f.byte_time != sc_core::SC_ZERO_TIME && f.rx_end > now) {
+    j.byte = f.byte_time;
+    j.data0 = now + sc_time::from_value(f.byte_time.value() * eth::kPreamble);  // after preamble+SFD
+    j.end = f.rx_end;
+  } else {
+    j.data0 = j.end = now;
+  }
+  if (!(ctrl_ & CTRL_RE)) {
+    ++(re_hw_cleared_ ? st_.rx_drop_exhausted : st_.rx_drop_disabled);
+    if (hooks_.frame_received) hooks_.frame_received(f, "re=0");
+    return;
+  }
+  rxq_.push_back(std::move(j));
+  rx_frame_ev_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void Greth::frame_in(const EthFrame& f) {
+  if (announced_ > 0) {  // already queued by frame_start()
+    --announced_;
+    return;
+  }
+  // Injected without an early notice: all bytes are there now.
+  const sc_time now = sc_core::sc_time_stamp();
+  if (!(ctrl_ & CTRL_RE)) {
+    ++(re_hw_cleared_ ? st_.rx_drop_exhausted : st_.rx_drop_disabled);
+    if (hooks_.frame_received) hooks_.frame_received(f, "re=0");
+    return;
+  }
+  RxJob j;
+  j.f = f;
+  j.data0 = j.end = now;
+  rxq_.push_back(std::move(j));
+  rx_frame_ev_.notify(sc_core::SC_ZERO_TIME);
+}
+
+Greth::Verdict Greth::rx_filter(const EthFrame& f, bool& mcast_hit) const {
+  mcast_hit = false;
+  const auto& b = f.data;
+  if (b.size() < 14) return Verdict::Runt;
+  const uint16_t type = static_cast<uint16_t>(b[12] << 8 | b[13]);
+  if (type == eth::kTypeMacControl) return Verdict::Control;
+  const uint8_t mac[6] = {uint8_t(mac_msb_ >> 8), uint8_t(mac_msb_), uint8_t(mac_lsb_ >> 24),
+                          uint8_t(mac_lsb_ >> 16), uint8_t(mac_lsb_ >> 8), uint8_t(mac_lsb_)};
+  const bool bcast = std::all_of(b.begin(), b.begin() + 6, [](uint8_t x) { return x == 0xFF; });
+  const bool station = std::equal(b.begin(), b.begin() + 6, mac);
+  if (p_.multicast && (ctrl_ & CTRL_ME) && (b[0] & 1) && !bcast) {
+    // Hash index: low 6 bits of the MSB-first CRC register after the DA,
+    // i.e. the bit-reversed reflected CRC.
+    const unsigned idx = bitrev32(crc32_le(b.data(), 6)) & 0x3F;
+    const uint32_t word = idx >= 32 ? hash_msb_ : hash_lsb_;
+    mcast_hit = (word >> (idx & 31)) & 1;
+  }
+  if (!((ctrl_ & CTRL_PM) || station || bcast || mcast_hit)) return Verdict::Filter;
+  if (b.size() + eth::kFcs < 64) return Verdict::Runt;
+  return Verdict::Accept;
+}
+
+void Greth::rx_thread() {
+  for (;;) {
+    set_rx_active(false);
+    if (!(ctrl_ & CTRL_RE)) {
+      rx_have_desc_ = false;
+      // Frames that were queued while RE was still set are lost now.
+      for (const RxJob& j : rxq_) {
+        ++(re_hw_cleared_ ? st_.rx_drop_exhausted : st_.rx_drop_disabled);
+        if (hooks_.frame_received) hooks_.frame_received(j.f, "re=0");
+      }
+      rxq_.clear();
+      sc_core::wait(rx_kick_);
+      continue;
+    }
+    const uint32_t da = desc_addr(rxbase_, rxidx_);
+    Desc d;
+    if (!rx_have_desc_) {
+      set_rx_active(true);
+      const Bus r = read_desc(da, d);
+      if (r == Bus::Reset) continue;
+      if (r == Bus::Error) {
+        status_ |= ST_RA;
+        ctrl_ &= ~CTRL_RE;
+        ++st_.rx_ahb_errors;
+        Log::guest_error(name(), "RX DMA AHB error on descriptor read " + hex(da));
+        continue;
+      }
+      if (!(d.w0 & DESC_EN)) {  // EN is copied into CTRL.RE: ring exhausted
+        ctrl_ &= ~CTRL_RE;
+        re_hw_cleared_ = true;
+        continue;
+      }
+      rx_have_desc_ = true;
+      rx_desc_ = d;
+      set_rx_active(false);
+    }
+    d = rx_desc_;
+    while (rxq_.empty() && (ctrl_ & CTRL_RE) && rx_have_desc_)
+      sc_core::wait(rx_frame_ev_ | rx_kick_);
+    if (!(ctrl_ & CTRL_RE) || !rx_have_desc_ || rxq_.empty()) continue;
+    RxJob job = std::move(rxq_.front());
+    rxq_.pop_front();
+    set_rx_active(true);
+    if (rx_frame(job, d, da)) rx_have_desc_ = false;
+  }
+}
+
+bool Greth::rx_frame(RxJob& job, const Desc& d, uint32_t da) {
+  const EthFrame& f = job.f;
+  const size_t len = f.data.size();
+  bool mc = false;
+  const Verdict v = rx_filter(f, mc);
+  if (v != Verdict::Accept) {
+    // Dropped without touching the descriptor; the status bit is set when
+    // the frame has ended.
+    if (!wait_until(job.end)) return false;
+    const char* why = "ia";
+    if (v == Verdict::Runt) {
+      status_ |= ST_TS;
+      ++st_.rx_drop_runt;
+      why = "runt";
+    } else {
+      status_ |= ST_IA;
+      ++(v == Verdict::Control ? st_.rx_drop_control : st_.rx_drop_filter);
+      if (v == Verdict::Control) why = "control";
+    }
+    if (hooks_.frame_received) hooks_.frame_received(f, why);
+    return false;
+  }
+
+  // Stored image: the data followed by the FCS (so the tail of the last word
+  // holds FCS bytes, as when the hardware writes whole words), at most 1514
+  // bytes rounded up to words.
+  std::vector<uint8_t> img(f.data);
+  const uint32_t fcs = ~crc32_le(f.data.data(), len);
+  for (int i = 0; i < 4; ++i) img.push_back(static_cast<uint8_t>(fcs >> (8 * i)));
+  const size_t n = std::min<size_t>(len, eth::kMaxData);
+  const unsigned bytes = static_cast<unsigned>((n + 3) & ~size_t(3));
+  const unsigned burst = p_.burstwords * 4;
+  const unsigned fifo = p_.fifosize * 4;
+  const uint32_t base = d.addr & ~3u;
+  bool overrun = false;
+
+  // Each burst goes out once its last byte has arrived (bytes past the frame
+  // data: once the data has arrived). A burst that cannot start before more
+  // than a FIFO's worth of unwritten bytes has piled up means an overrun.
+  for (unsigned off = 0; off < bytes; off += burst) {
+    const unsigned cnt = std::min(burst, bytes - off);
+    const uint64_t need = std::min<uint64_t>(off + cnt, len);
+    const sc_time ready = job.data0 + sc_time::from_value(job.byte.value() * need);
+    if (!wait_until(ready)) return false;
+    if (job.byte != sc_core::SC_ZERO_TIME) {
+      const uint64_t arrived =
+          std::min<uint64_t>((sc_core::sc_time_stamp() - job.data0).value() / job.byte.value(), len);
+      if (arrived > off + uint64_t(fifo)) {
+        overrun = true;
+        break;
+      }
+    }
+    const Bus r = bus(tlm::TLM_WRITE_COMMAND, base + off, img.data() + off, cnt);
+    if (r == Bus::Reset) return false;
+    if (r == Bus::Error) {
+      status_ |= ST_RA;
+      ctrl_ &= ~CTRL_RE;
+      ++st_.rx_ahb_errors;
+      ++st_.rx_drop_ahb;
+      Log::guest_error(name(), "RX DMA AHB error on data write " + hex(base + off));
+      if (hooks_.frame_received) hooks_.frame_received(f, "ahb");
+      return false;
+    }
+  }
+  if (!wait_until(job.end)) return false;
+
+  uint32_t w0 = static_cast<uint32_t>(len) & DESC_LEN;
+  if (overrun) {
+    w0 |= RXD_OE;
+    ++st_.rx_overruns;
+  }
+  if (len > eth::kMaxData) {
+    w0 |= RXD_FT;
+    ++st_.rx_too_long;
+  }
+  if (f.crc_error) {
+    if (f.dribble) {
+      w0 |= RXD_AE;  // bad CRC with an odd number of nibbles
+      ++st_.rx_align_errors;
+    } else {
+      w0 |= RXD_CE;
+      ++st_.rx_crc_errors;
+    }
+  }
+  // Length check: a type/length value <= 1500 is a length.
+  const uint32_t t = (uint32_t(f.data[12]) << 8 | f.data[13]) + 14;
+  if (t <= eth::kMaxData && ((t > eth::kMinData && t != len) || (t <= eth::kMinData && len != eth::kMinData))) {
+    w0 |= RXD_LE;
+    ++st_.rx_length_errors;
+  }
+  if (mc) w0 |= RXD_MC;
+  const bool err = w0 & (RXD_AE | RXD_FT | RXD_CE | RXD_OE | RXD_LE);
+
+  const Bus r = write_word(da, w0);
+  if (r == Bus::Reset) return false;
+  if (r == Bus::Error) {
+    status_ |= ST_RA;
+    ctrl_ &= ~CTRL_RE;
+    ++st_.rx_ahb_errors;
+    ++st_.rx_drop_ahb;
+    Log::guest_error(name(), "RX DMA AHB error on status write " + hex(da));
+    if (hooks_.frame_received) hooks_.frame_received(f, "ahb");
+    return false;
+  }
+  rxidx_ = next_index(rxidx_, d.w0);
+  status_ |= err ? ST_RE : ST_RI;
+  ++st_.rx_frames;
+  st_.rx_bytes += len;
+  if (err) ++st_.rx_errors;
+  if (hooks_.frame_received) hooks_.frame_received(f, err ? "error" : "ok");
+  if ((d.w0 & DESC_IE) && (ctrl_ & CTRL_RI)) irq();
+  return true;
+}
+
+}  // namespace l3vp

@@ -1,0 +1,692 @@
+// GRETH register, DMA, filter, error, MDIO and reset tests (hw-reference §3).
+#include "bench.h"
+
+namespace l3vp::test {
+namespace {
+
+using G = Greth;
+constexpr uint32_t TXT = kRam + 0x0000, RXT = kRam + 0x0400;  // descriptor tables
+constexpr uint32_t TXB = kRam + 0x10000, RXB = kRam + 0x20000;  // buffers, 2 KiB apart
+constexpr uint32_t buf(uint32_t base, unsigned i) { return base + 0x800 * i; }
+const uint8_t kMac[6] = {0x02, 0x00, 0x00, 0x00, 0x00, 0x08};
+const uint8_t kHostMac[6] = {0x02, 0x00, 0x00, 0x00, 0x00, 0x01};
+const uint8_t kBcast[6] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+
+EthFrame make(const uint8_t* da, uint16_t type, size_t len, uint8_t tag = 0) {
+  EthFrame f;
+  f.data.resize(len);
+  for (size_t i = 0; i < len; ++i) f.data[i] = static_cast<uint8_t>(tag * 7 + i);
+  std::copy(da, da + 6, f.data.begin());
+  std::copy(kHostMac, kHostMac + 6, f.data.begin() + 6);
+  f.data[12] = uint8_t(type >> 8);
+  f.data[13] = uint8_t(type);
+  return f;
+}
+
+// Independent formulation of the multicast hash (hw-reference §3.7): a
+// non-reflected CRC-32 register fed the DA bits LSB first; index = low 6 bits.
+unsigned hash_index(const uint8_t* da) {
+  uint32_t crc = 0xFFFFFFFF;
+  for (int i = 0; i < 6; ++i)
+    for (int k = 0; k < 8; ++k) {
+      const uint32_t fb = ((crc >> 31) ^ (da[i] >> k)) & 1;
+      crc <<= 1;
+      if (fb) crc ^= 0x04C11DB7;
+    }
+  return crc & 0x3F;
+}
+
+class GrethTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    run_us(300);  // let the previous test's traffic drain
+    b.per_access = b.per_word = sc_core::SC_ZERO_TIME;
+    b.mac.reset();
+    b.mac.hooks() = GrethHooks();
+    run_us(1);
+    b.ram.fill(0, 0, 0x40000);
+    b.rom.fill(0, 0, 0x1000);
+    b.irq.pulses.clear();
+    b.host.rx.clear();
+    b.dma.clear();
+    s0 = b.mac.stats();
+    b.wr(G::MAC_MSB, 0x0200);
+    b.wr(G::MAC_LSB, 0x00000008);
+    b.wr(G::TXDESC, TXT);
+    b.wr(G::RXDESC, RXT);
+    t0 = sc_core::sc_time_stamp();
+  }
+  uint32_t rd(uint32_t o) { return b.rd(o); }
+  void wr(uint32_t o, uint32_t v) { b.wr(o, v); }
+  void put_tx(unsigned i, const EthFrame& f, uint32_t flags) {
+    std::copy(f.data.begin(), f.data.end(), b.ptr(buf(TXB, i)));
+    b.desc(TXT + 8 * i, flags | G::DESC_EN | uint32_t(f.data.size()), buf(TXB, i));
+  }
+  void put_rx(unsigned i, uint32_t flags) { b.desc(RXT + 8 * i, flags | G::DESC_EN, buf(RXB, i)); }
+  // Host -> MAC over the link.
+  void host_send(const EthFrame& f) { b.link.port(1).send(f); }
+  bool rx_buffer_holds(unsigned i, const EthFrame& f) {
+    return std::equal(f.data.begin(), f.data.end(), b.ptr(buf(RXB, i)));
+  }
+  Bench& b = bench();
+  GrethStats s0;
+  sc_time t0;
+};
+
+TEST_F(GrethTest, ResetValuesPnpAndAliasing) {
+  b.mac.reset();
+  EXPECT_EQ(rd(G::CTRL), 0x06000000u);  // MA (PHY irq input) | MC (multicast); EA=0 (no EDCL)
+  EXPECT_EQ(rd(G::STATUS), 0u);
+  EXPECT_EQ(rd(G::MDIO), uint32_t(G::MDIO_LF));
+  EXPECT_EQ(rd(G::TXDESC), 0u);
+  EXPECT_EQ(rd(G::HASH_MSB), 0u);
+  EXPECT_EQ(b.mac.pnp().id, 0x0101D006u);
+  EXPECT_EQ(b.mac.pnp().bar, 0x00D0FFF1u);
+  EXPECT_EQ(b.mac.ahb_pnp().id, 0x0101D000u);
+  wr(G::HASH_LSB, 0x12345678);
+  EXPECT_EQ(rd(0x40 + G::HASH_LSB), 0x12345678u);  // paddr[5:2] decode
+  EXPECT_EQ(rd(0xC0 + G::HASH_LSB), 0x12345678u);
+  // EDCL IP / EDCL MAC are absent: read 0, writes ignored (counted).
+  const uint64_t ge = Log::count(LogCat::GuestError);
+  wr(0x1C, 0xC0A80033);
+  EXPECT_EQ(rd(0x1C), 0u);
+  EXPECT_EQ(Log::count(LogCat::GuestError), ge + 1);
+}
+
+TEST_F(GrethTest, RegisterWriteMasks) {
+  wr(G::MAC_MSB, 0xFFFFFFFF);
+  EXPECT_EQ(rd(G::MAC_MSB), 0xFFFFu);
+  wr(G::TXDESC, 0x40001238);
+  EXPECT_EQ(rd(G::TXDESC), 0x40001238u);
+  wr(G::TXDESC, 0x40001FFF);  // base 1 KiB aligned, index bits 9:3
+  EXPECT_EQ(rd(G::TXDESC), 0x40001FF8u);
+  wr(G::TXDESC, TXT);
+  // Every writable CTRL bit except RS; TE/RE start the DMAs, which meet EN=0
+  // descriptors (zeroed RAM) and clear TE/RE again.
+  wr(G::CTRL, 0xFFFFFFFF & ~G::CTRL_RS);
+  EXPECT_EQ(rd(G::CTRL) & 0x3F, 0x3Fu);
+  run_us(1);
+  EXPECT_EQ(rd(G::CTRL), 0x06000000u | G::CTRL_TI | G::CTRL_RI | G::CTRL_FD | G::CTRL_PM | G::CTRL_PI |
+                             G::CTRL_ME);  // SP not writable (MII), TE/RE cleared by the DMAs
+  EXPECT_EQ(rd(G::STATUS), 0u);  // EN=0 is not an error
+  EXPECT_TRUE(b.irq.pulses.empty());
+}
+
+// ---------------------------------------------------------------------------
+// Transmit
+// ---------------------------------------------------------------------------
+
+TEST_F(GrethTest, TxFrameTimingThroughBus) {
+  b.per_access = sc_time(50, SC_NS);
+  b.per_word = sc_time(25, SC_NS);
+  const EthFrame f = make(kHostMac, 0x0800, 100, 1);
+  put_tx(0, f, G::DESC_IE);
+  wr(G::CTRL, G::CTRL_TE | G::CTRL_TI);
+  run_us(30);
+  ASSERT_EQ(b.host.rx.size(), 1u);
+  EXPECT_EQ(b.host.rx[0].f.data, f.data);
+  // Descriptor read (2 words) 100 ns; data 25 words as 6 x 4-word bursts
+  // (150 ns each) + 1 word (75 ns) = 975 ns; then 112 wire bytes = 8.96 us;
+  // then the status write (75 ns); the IRQ follows the write-back.
+  EXPECT_EQ(b.host.rx[0].start - t0, sc_time(1075, SC_NS));
+  EXPECT_EQ(b.host.rx[0].end - t0, sc_time(1075 + 8960, SC_NS));
+  ASSERT_EQ(b.irq.pulses.size(), 1u);
+  EXPECT_EQ(b.irq.pulses[0].first, 6u);
+  EXPECT_EQ(b.irq.pulses[0].second - t0, sc_time(1075 + 8960 + 75, SC_NS));
+  // The bus saw: desc read, 7 data reads, status write, next desc read.
+  ASSERT_EQ(b.dma.size(), 10u);
+  EXPECT_EQ(b.dma[0].len, 8u);
+  for (unsigned i = 1; i <= 6; ++i) {
+    EXPECT_EQ(b.dma[i].addr, buf(TXB, 0) + 16 * (i - 1));
+    EXPECT_EQ(b.dma[i].len, 16u);
+  }
+  EXPECT_EQ(b.dma[7].len, 4u);
+  EXPECT_TRUE(b.dma[8].write);
+  EXPECT_EQ(b.dma[8].t - t0, sc_time(1075 + 8960, SC_NS));
+  EXPECT_EQ(b.m32(TXT), 0u);  // write-back: EN, WR, IE and LENGTH cleared
+  EXPECT_EQ(rd(G::STATUS), uint32_t(G::ST_TI));
+  EXPECT_EQ(rd(G::TXDESC), TXT + 8);
+  EXPECT_EQ(rd(G::CTRL) & G::CTRL_TE, 0u);  // next descriptor EN=0
+  EXPECT_EQ(b.mac.stats().tx_frames - s0.tx_frames, 1u);
+  EXPECT_EQ(b.mac.stats().tx_bytes - s0.tx_bytes, 100u);
+  wr(G::STATUS, G::ST_TI);  // write 1 to clear
+  EXPECT_EQ(rd(G::STATUS), 0u);
+}
+
+TEST_F(GrethTest, TxShortFramePaddedAndBackToBack) {
+  const EthFrame a = make(kHostMac, 0x0800, 20, 1), c = make(kBcast, 0x0806, 42, 2);
+  put_tx(0, a, 0);
+  put_tx(1, c, 0);
+  wr(G::CTRL, G::CTRL_TE);
+  run_us(30);
+  ASSERT_EQ(b.host.rx.size(), 2u);
+  ASSERT_EQ(b.host.rx[0].f.data.size(), 60u);
+  EXPECT_TRUE(std::equal(a.data.begin(), a.data.end(), b.host.rx[0].f.data.begin()));
+  EXPECT_TRUE(std::all_of(b.host.rx[0].f.data.begin() + 20, b.host.rx[0].f.data.end(),
+                          [](uint8_t x) { return x == 0; }));
+  EXPECT_EQ(b.host.rx[0].end - b.host.rx[0].start, sc_time(5760, SC_NS));
+  // Second frame: fetched after the first write-back, sent one IFG later.
+  EXPECT_EQ(b.host.rx[1].start - b.host.rx[0].end, sc_time(960, SC_NS));
+  EXPECT_TRUE(b.irq.pulses.empty());  // IE=0
+  EXPECT_EQ(rd(G::STATUS), uint32_t(G::ST_TI));
+}
+
+TEST_F(GrethTest, TxRingWrapBitAndReenable) {
+  for (unsigned i = 0; i < 3; ++i) put_tx(i, make(kHostMac, 0x0800, 64, uint8_t(i)), i == 2 ? uint32_t(G::DESC_WR) : 0u);
+  wr(G::CTRL, G::CTRL_TE);
+  run_us(50);
+  ASSERT_EQ(b.host.rx.size(), 3u);
+  EXPECT_EQ(rd(G::TXDESC), TXT);  // wrapped after the WR descriptor
+  EXPECT_EQ(rd(G::CTRL) & G::CTRL_TE, 0u);  // descriptor 0 is no longer enabled
+  // Re-enable descriptor 0 and set TE again (it must be set every time).
+  put_tx(0, make(kHostMac, 0x0800, 64, 9), 0);
+  wr(G::CTRL, G::CTRL_TE);
+  run_us(20);
+  ASSERT_EQ(b.host.rx.size(), 4u);
+  EXPECT_EQ(b.host.rx[3].f.data[20], uint8_t(9 * 7 + 20));
+  EXPECT_EQ(rd(G::TXDESC), TXT + 8);
+}
+
+TEST_F(GrethTest, TxRingWrapsAfter128Descriptors) {
+  put_tx(127, make(kHostMac, 0x0800, 64, 1), 0);
+  put_tx(0, make(kHostMac, 0x0800, 64, 2), 0);
+  wr(G::TXDESC, TXT | 0x3F8);
+  EXPECT_EQ(rd(G::TXDESC), TXT | 0x3F8);
+  wr(G::CTRL, G::CTRL_TE);
+  run_us(30);
+  ASSERT_EQ(b.host.rx.size(), 2u);
+  EXPECT_EQ(b.host.rx[1].f.data[20], uint8_t(2 * 7 + 20));
+  EXPECT_EQ(rd(G::TXDESC), TXT + 8);
+}
+
+TEST_F(GrethTest, TxZeroAndOversizeLengthsAreSkipped) {
+  b.desc(TXT, G::DESC_EN | G::DESC_IE | 0, buf(TXB, 0));
+  b.desc(TXT + 8, G::DESC_EN | G::DESC_IE | 1515, buf(TXB, 1));
+  put_tx(2, make(kHostMac, 0x0800, 1514, 3), G::DESC_IE);  // the maximum is sent
+  wr(G::CTRL, G::CTRL_TE | G::CTRL_TI);
+  run_us(200);
+  ASSERT_EQ(b.host.rx.size(), 1u);
+  EXPECT_EQ(b.host.rx[0].f.data.size(), 1514u);
+  EXPECT_EQ(b.m32(TXT), 0u);
+  EXPECT_EQ(b.m32(TXT + 8), 0u);
+  EXPECT_EQ(b.irq.pulses.size(), 3u);  // "successful" no-ops interrupt too
+  EXPECT_EQ(b.irq.pulses[0].second, t0);  // zero bus time: at once
+  EXPECT_EQ(rd(G::STATUS), uint32_t(G::ST_TI));
+  EXPECT_EQ(b.mac.stats().tx_skipped - s0.tx_skipped, 2u);
+  EXPECT_EQ(rd(G::TXDESC), TXT + 24);
+}
+
+TEST_F(GrethTest, TxInterruptNeedsDescriptorIeAndCtrlTi) {
+  put_tx(0, make(kHostMac, 0x0800, 64), G::DESC_IE);  // IE, CTRL.TI=0
+  put_tx(1, make(kHostMac, 0x0800, 64), 0);           // no IE, CTRL.TI=1
+  put_tx(2, make(kHostMac, 0x0800, 64), G::DESC_IE);  // both
+  wr(G::CTRL, G::CTRL_TE);
+  run_us(8);  // first frame done (6.72 us incl. write-back)
+  EXPECT_EQ(rd(G::STATUS), uint32_t(G::ST_TI));  // status set regardless
+  EXPECT_TRUE(b.irq.pulses.empty());
+  wr(G::CTRL, G::CTRL_TE | G::CTRL_TI);
+  run_us(30);
+  ASSERT_EQ(b.host.rx.size(), 3u);
+  ASSERT_EQ(b.irq.pulses.size(), 1u);
+  EXPECT_EQ(b.irq.pulses[0].second, b.host.rx[2].end);
+  EXPECT_EQ(b.mac.stats().irq_pulses - s0.irq_pulses, 1u);
+}
+
+TEST_F(GrethTest, TxAhbErrorOnDescriptorRead) {
+  wr(G::TXDESC, kHole);
+  wr(G::CTRL, G::CTRL_TE | G::CTRL_TI);
+  run_us(5);
+  EXPECT_EQ(rd(G::STATUS), uint32_t(G::ST_TA));
+  EXPECT_EQ(rd(G::CTRL) & G::CTRL_TE, 0u);
+  EXPECT_TRUE(b.irq.pulses.empty());  // no IRQ on AHB errors
+  EXPECT_EQ(b.mac.stats().tx_ahb_errors - s0.tx_ahb_errors, 1u);
+}
+
+TEST_F(GrethTest, TxAhbErrorOnDataReadThenRestart) {
+  const EthFrame f = make(kHostMac, 0x0800, 100, 4);
+  put_tx(0, f, G::DESC_IE);
+  b.s32(TXT + 4, kHole + 0x100);  // buffer in a hole
+  wr(G::CTRL, G::CTRL_TE | G::CTRL_TI);
+  run_us(20);
+  EXPECT_TRUE(b.host.rx.empty());
+  EXPECT_EQ(rd(G::STATUS), uint32_t(G::ST_TA));
+  EXPECT_EQ(rd(G::CTRL) & G::CTRL_TE, 0u);
+  EXPECT_EQ(b.m32(TXT) & G::DESC_EN, uint32_t(G::DESC_EN));  // not written back
+  EXPECT_EQ(rd(G::TXDESC), TXT);                            // not advanced
+  EXPECT_TRUE(b.irq.pulses.empty());
+  b.s32(TXT + 4, buf(TXB, 0));
+  wr(G::STATUS, G::ST_TA);
+  wr(G::CTRL, G::CTRL_TE | G::CTRL_TI);
+  run_us(20);
+  ASSERT_EQ(b.host.rx.size(), 1u);
+  EXPECT_EQ(b.host.rx[0].f.data, f.data);
+  EXPECT_EQ(b.irq.pulses.size(), 1u);
+}
+
+TEST_F(GrethTest, TxAhbErrorOnStatusWriteToRom) {
+  // Descriptor table in ROM: reads work, the write-back gets an error.
+  wr(G::TXDESC, kRom);
+  const EthFrame f = make(kHostMac, 0x0800, 64);
+  std::copy(f.data.begin(), f.data.end(), b.ptr(buf(TXB, 0)));
+  b.desc(kRom, G::DESC_EN | G::DESC_IE | 64, buf(TXB, 0));
+  wr(G::CTRL, G::CTRL_TE | G::CTRL_TI);
+  run_us(20);
+  EXPECT_EQ(b.host.rx.size(), 1u);  // the frame itself went out
+  EXPECT_EQ(rd(G::STATUS), uint32_t(G::ST_TA));
+  EXPECT_EQ(rd(G::CTRL) & G::CTRL_TE, 0u);
+  EXPECT_EQ(rd(G::TXDESC), kRom);
+  EXPECT_TRUE(b.irq.pulses.empty());
+}
+
+// ---------------------------------------------------------------------------
+// Receive
+// ---------------------------------------------------------------------------
+
+TEST_F(GrethTest, RxFrameWrittenAtWireRate) {
+  put_rx(0, G::DESC_IE);
+  wr(G::CTRL, G::CTRL_RE | G::CTRL_RI);
+  run_us(1);
+  const EthFrame f = make(kMac, 0x0800, 100, 5);
+  const sc_time ts = sc_core::sc_time_stamp();
+  host_send(f);
+  run_us(20);
+  EXPECT_TRUE(rx_buffer_holds(0, f));
+  EXPECT_EQ(b.m32(RXT), 100u);  // LENGTH, no status bits, EN/IE cleared
+  EXPECT_EQ(rd(G::STATUS), uint32_t(G::ST_RI));
+  EXPECT_EQ(rd(G::RXDESC), RXT + 8);
+  // Data bursts: 100 bytes = 25 words = 6 x 16 + 4. Burst k is written when
+  // its last byte has arrived: preamble 8 bytes + 16(k+1) bytes at 80 ns.
+  std::vector<Access> w;
+  for (auto& a : b.dma)
+    if (a.write) w.push_back(a);
+  ASSERT_EQ(w.size(), 8u);
+  for (unsigned k = 0; k < 6; ++k) {
+    EXPECT_EQ(w[k].addr, buf(RXB, 0) + 16 * k);
+    EXPECT_EQ(w[k].t - ts, sc_time(80 * (8 + 16 * (k + 1)), SC_NS)) << k;
+  }
+  EXPECT_EQ(w[6].len, 4u);
+  EXPECT_EQ(w[6].t - ts, sc_time(80 * (8 + 100), SC_NS));
+  // Status write at the end of the frame (FCS included): 112 bytes.
+  EXPECT_EQ(w[7].addr, RXT);
+  EXPECT_EQ(w[7].t - ts, sc_time(8960, SC_NS));
+  ASSERT_EQ(b.irq.pulses.size(), 1u);
+  EXPECT_EQ(b.irq.pulses[0].second - ts, sc_time(8960, SC_NS));
+  EXPECT_EQ(b.mac.stats().rx_frames - s0.rx_frames, 1u);
+  EXPECT_EQ(b.mac.stats().rx_bytes - s0.rx_bytes, 100u);
+}
+
+TEST_F(GrethTest, RxRingWrapAndExhaustion) {
+  put_rx(0, 0);
+  put_rx(1, G::DESC_WR);
+  wr(G::CTRL, G::CTRL_RE);
+  for (uint8_t i = 0; i < 3; ++i) host_send(make(kMac, 0x0800, 80, i));
+  run_us(50);
+  EXPECT_TRUE(rx_buffer_holds(0, make(kMac, 0x0800, 80, 0)));
+  EXPECT_TRUE(rx_buffer_holds(1, make(kMac, 0x0800, 80, 1)));
+  EXPECT_EQ(rd(G::RXDESC), RXT);  // WR wrapped to descriptor 0 ...
+  EXPECT_EQ(rd(G::CTRL) & G::CTRL_RE, 0u);  // ... which is no longer enabled
+  EXPECT_EQ(rd(G::STATUS), uint32_t(G::ST_RI));
+  EXPECT_EQ(b.mac.stats().rx_drop_exhausted - s0.rx_drop_exhausted, 1u);
+  EXPECT_EQ(b.mac.stats().rx_frames - s0.rx_frames, 2u);
+  // Refill and re-enable.
+  put_rx(0, 0);
+  wr(G::CTRL, G::CTRL_RE);
+  host_send(make(kMac, 0x0800, 80, 7));
+  run_us(20);
+  EXPECT_TRUE(rx_buffer_holds(0, make(kMac, 0x0800, 80, 7)));
+  EXPECT_EQ(rd(G::RXDESC), RXT + 8);
+}
+
+TEST_F(GrethTest, RxRingWrapsAfter128Descriptors) {
+  put_rx(127, 0);
+  put_rx(0, 0);
+  wr(G::RXDESC, RXT | 0x3F8);
+  wr(G::CTRL, G::CTRL_RE);
+  host_send(make(kMac, 0x0800, 64, 1));
+  host_send(make(kMac, 0x0800, 64, 2));
+  run_us(30);
+  EXPECT_TRUE(rx_buffer_holds(127, make(kMac, 0x0800, 64, 1)));
+  EXPECT_TRUE(rx_buffer_holds(0, make(kMac, 0x0800, 64, 2)));
+  EXPECT_EQ(rd(G::RXDESC), RXT + 8);
+}
+
+TEST_F(GrethTest, RxInterruptRules) {
+  put_rx(0, G::DESC_IE);  // IE, CTRL.RI=0
+  put_rx(1, 0);           // no IE
+  put_rx(2, G::DESC_IE);
+  wr(G::CTRL, G::CTRL_RE);
+  host_send(make(kMac, 0x0800, 64));
+  run_us(10);
+  EXPECT_EQ(rd(G::STATUS), uint32_t(G::ST_RI));
+  EXPECT_TRUE(b.irq.pulses.empty());
+  wr(G::CTRL, G::CTRL_RE | G::CTRL_RI);
+  host_send(make(kMac, 0x0800, 64));
+  host_send(make(kMac, 0x0800, 64));
+  run_us(20);
+  EXPECT_EQ(b.irq.pulses.size(), 1u);
+}
+
+TEST_F(GrethTest, RxAddressFilter) {
+  for (unsigned i = 0; i < 8; ++i) put_rx(i, 0);
+  const uint8_t other[6] = {0x02, 0, 0, 0, 0, 0x99};
+  const uint8_t mc1[6] = {0x01, 0x00, 0x5E, 0x00, 0x00, 0x01};
+  const uint8_t mc2[6] = {0x33, 0x33, 0x00, 0x00, 0x00, 0x02};
+  const unsigned h1 = hash_index(mc1);
+  ASSERT_NE(h1, hash_index(mc2));
+  wr(G::CTRL, G::CTRL_RE);
+  auto send_and_settle = [&](const uint8_t* da, uint16_t type = 0x0800) {
+    host_send(make(da, type, 64));
+    run_us(10);
+  };
+  send_and_settle(kMac);    // station: accepted (desc 0)
+  send_and_settle(kBcast);  // broadcast: accepted (desc 1)
+  EXPECT_EQ(rd(G::STATUS), uint32_t(G::ST_RI));
+  send_and_settle(other);   // other unicast: IA
+  EXPECT_EQ(rd(G::STATUS), uint32_t(G::ST_RI | G::ST_IA));
+  EXPECT_EQ(rd(G::RXDESC), RXT + 16);  // descriptor untouched by the drop
+  send_and_settle(mc1);     // multicast, ME=0: IA
+  wr(G::STATUS, 0xFFFFFFFF);
+  EXPECT_EQ(rd(G::STATUS), 0u);
+  // Hash filter: only the bit of mc1 set.
+  if (h1 >= 32) wr(G::HASH_MSB, 1u << (h1 - 32));
+  else wr(G::HASH_LSB, 1u << h1);
+  wr(G::CTRL, G::CTRL_RE | G::CTRL_ME);
+  send_and_settle(mc1);  // accepted through the hash (desc 2), MC bit
+  EXPECT_EQ(b.m32(RXT + 16), uint32_t(G::RXD_MC) | 64);
+  send_and_settle(mc2);  // hash bit clear: IA
+  EXPECT_EQ(rd(G::STATUS), uint32_t(G::ST_RI | G::ST_IA));
+  send_and_settle(kBcast);  // broadcast is never flagged MC (desc 3)
+  EXPECT_EQ(b.m32(RXT + 24), 64u);
+  // Promiscuous: everything except MAC control frames.
+  wr(G::STATUS, 0xFFFFFFFF);
+  wr(G::CTRL, G::CTRL_RE | G::CTRL_PM);
+  send_and_settle(other);  // desc 4
+  send_and_settle(mc2);    // desc 5
+  EXPECT_EQ(rd(G::STATUS), uint32_t(G::ST_RI));
+  EXPECT_EQ(rd(G::RXDESC), RXT + 48);
+  send_and_settle(kMac, 0x8808);  // MAC control (pause): IA even to us, even in PM
+  EXPECT_EQ(rd(G::STATUS), uint32_t(G::ST_RI | G::ST_IA));
+  EXPECT_EQ(rd(G::RXDESC), RXT + 48);
+  const GrethStats& s = b.mac.stats();
+  EXPECT_EQ(s.rx_frames - s0.rx_frames, 6u);
+  EXPECT_EQ(s.rx_drop_filter - s0.rx_drop_filter, 3u);
+  EXPECT_EQ(s.rx_drop_control - s0.rx_drop_control, 1u);
+  EXPECT_TRUE(b.irq.pulses.empty());
+}
+
+TEST_F(GrethTest, RxRuntDroppedWithTs) {
+  put_rx(0, G::DESC_IE);
+  wr(G::CTRL, G::CTRL_RE | G::CTRL_RI);
+  run_us(1);
+  b.mac.frame_in(make(kMac, 0x0800, 59));  // 63 bytes with FCS
+  run_us(5);
+  EXPECT_EQ(rd(G::STATUS), uint32_t(G::ST_TS));
+  EXPECT_EQ(b.m32(RXT), uint32_t(G::DESC_EN | G::DESC_IE));  // untouched
+  EXPECT_TRUE(b.irq.pulses.empty());
+  b.mac.frame_in(make(kMac, 0x0800, 60));  // 64 with FCS: accepted, same descriptor
+  run_us(5);
+  EXPECT_EQ(b.m32(RXT), 60u);
+  EXPECT_EQ(b.irq.pulses.size(), 1u);
+  EXPECT_EQ(b.mac.stats().rx_drop_runt - s0.rx_drop_runt, 1u);
+}
+
+TEST_F(GrethTest, RxErrorBits) {
+  for (unsigned i = 0; i < 8; ++i) put_rx(i, G::DESC_IE);
+  wr(G::CTRL, G::CTRL_RE | G::CTRL_RI);
+  run_us(1);
+  auto inject = [&](EthFrame f) {
+    b.mac.frame_in(f);
+    run_us(5);
+  };
+  EthFrame f = make(kMac, 0x0800, 64);
+  f.crc_error = true;
+  inject(f);  // 0: CE
+  f.dribble = true;
+  inject(f);  // 1: AE (bad CRC, odd nibbles)
+  EthFrame g = make(kMac, 100, 114);
+  inject(g);  // 2: length field 100 -> 114 bytes: no LE
+  g = make(kMac, 100, 120);
+  inject(g);  // 3: LE
+  g = make(kMac, 40, 60);
+  inject(g);  // 4: length 40 -> 54 <= 60 and 60 received: no LE
+  g = make(kMac, 0x0800, 1520);
+  inject(g);  // 5: FT (longer than 1514)
+  EXPECT_EQ(b.m32(RXT + 0), uint32_t(G::RXD_CE) | 64);
+  EXPECT_EQ(b.m32(RXT + 8), uint32_t(G::RXD_AE) | 64);
+  EXPECT_EQ(b.m32(RXT + 16), 114u);
+  EXPECT_EQ(b.m32(RXT + 24), uint32_t(G::RXD_LE) | 120);
+  EXPECT_EQ(b.m32(RXT + 32), 60u);
+  EXPECT_EQ(b.m32(RXT + 40) & ~G::DESC_LEN, uint32_t(G::RXD_FT));
+  // FT: the DMA never writes past 1514 bytes (rounded up to a word).
+  EXPECT_EQ(b.ptr(buf(RXB, 5))[1516], 0u);
+  EXPECT_EQ(b.ptr(buf(RXB, 5))[1513], g.data[1513]);
+  EXPECT_EQ(rd(G::STATUS), uint32_t(G::ST_RE | G::ST_RI));
+  EXPECT_EQ(b.irq.pulses.size(), 6u);  // IE+RI interrupts regardless of errors
+  const GrethStats& s = b.mac.stats();
+  EXPECT_EQ(s.rx_crc_errors - s0.rx_crc_errors, 1u);
+  EXPECT_EQ(s.rx_align_errors - s0.rx_align_errors, 1u);
+  EXPECT_EQ(s.rx_length_errors - s0.rx_length_errors, 1u);
+  EXPECT_EQ(s.rx_too_long - s0.rx_too_long, 1u);
+  EXPECT_EQ(s.rx_errors - s0.rx_errors, 4u);
+}
+
+TEST_F(GrethTest, RxCorruptedOnTheLinkGivesCe) {
+  put_rx(0, 0);
+  wr(G::CTRL, G::CTRL_RE);
+  const EthFrame f = make(kMac, 0x0800, 200);
+  b.bad.port(1).send(f);
+  run_us(30);
+  // The flipped bit may hit the DA (then the frame is filtered) or the FCS.
+  const uint32_t w0 = b.m32(RXT);
+  if (w0 & G::DESC_EN) {
+    EXPECT_EQ(rd(G::STATUS), uint32_t(G::ST_IA));
+  } else {
+    EXPECT_EQ(w0, uint32_t(G::RXD_CE) | 200);
+    EXPECT_EQ(rd(G::STATUS), uint32_t(G::ST_RE));
+  }
+  EXPECT_EQ(b.bad.stats(1).corrupted, 1u);
+}
+
+TEST_F(GrethTest, RxFramesWhileDisabledAreCounted) {
+  put_rx(0, 0);
+  for (int i = 0; i < 3; ++i) host_send(make(kMac, 0x0800, 64));
+  run_us(30);
+  EXPECT_EQ(rd(G::STATUS), 0u);  // silently discarded
+  EXPECT_EQ(b.m32(RXT), uint32_t(G::DESC_EN));
+  EXPECT_EQ(b.mac.stats().rx_drop_disabled - s0.rx_drop_disabled, 3u);
+}
+
+TEST_F(GrethTest, RxAhbErrors) {
+  // Descriptor table in a hole.
+  wr(G::RXDESC, kHole);
+  wr(G::CTRL, G::CTRL_RE | G::CTRL_RI);
+  run_us(1);
+  EXPECT_EQ(rd(G::STATUS), uint32_t(G::ST_RA));
+  EXPECT_EQ(rd(G::CTRL) & G::CTRL_RE, 0u);
+  // Buffer in a hole: frame lost, descriptor not written, RE cleared.
+  wr(G::STATUS, 0xFFFFFFFF);
+  wr(G::RXDESC, RXT);
+  b.desc(RXT, G::DESC_EN | G::DESC_IE, kHole);
+  wr(G::CTRL, G::CTRL_RE | G::CTRL_RI);
+  host_send(make(kMac, 0x0800, 64));
+  run_us(10);
+  EXPECT_EQ(rd(G::STATUS), uint32_t(G::ST_RA));
+  EXPECT_EQ(rd(G::CTRL) & G::CTRL_RE, 0u);
+  EXPECT_EQ(b.m32(RXT), uint32_t(G::DESC_EN | G::DESC_IE));
+  // Descriptor in ROM: data written, status write fails.
+  wr(G::STATUS, 0xFFFFFFFF);
+  wr(G::RXDESC, kRom);
+  b.desc(kRom, G::DESC_EN | G::DESC_IE, buf(RXB, 0));
+  wr(G::CTRL, G::CTRL_RE | G::CTRL_RI);
+  const EthFrame f = make(kMac, 0x0800, 64, 3);
+  host_send(f);
+  run_us(10);
+  EXPECT_TRUE(rx_buffer_holds(0, f));
+  EXPECT_EQ(rd(G::STATUS), uint32_t(G::ST_RA));
+  EXPECT_EQ(rd(G::RXDESC), kRom);
+  EXPECT_TRUE(b.irq.pulses.empty());
+  EXPECT_EQ(b.mac.stats().rx_ahb_errors - s0.rx_ahb_errors, 3u);
+  EXPECT_EQ(b.mac.stats().rx_drop_ahb - s0.rx_drop_ahb, 2u);
+}
+
+TEST_F(GrethTest, RxOverrunWithSlowBus) {
+  b.per_access = sc_time(3, SC_US);  // far slower than 16 bytes per 1.28 us
+  put_rx(0, 0);
+  wr(G::CTRL, G::CTRL_RE);
+  run_us(10);  // the descriptor read takes 3 us
+  host_send(make(kMac, 0x0800, 600));
+  run_us(200);
+  EXPECT_EQ(b.m32(RXT), uint32_t(G::RXD_OE) | 600);
+  EXPECT_EQ(rd(G::STATUS), uint32_t(G::ST_RE));
+  EXPECT_EQ(b.mac.stats().rx_overruns - s0.rx_overruns, 1u);
+}
+
+// ---------------------------------------------------------------------------
+// MDIO, PHY, reset, hooks
+// ---------------------------------------------------------------------------
+
+uint32_t mdio_cmd(unsigned phy, unsigned reg, uint32_t op, uint16_t data = 0) {
+  return uint32_t(data) << 16 | phy << 11 | reg << 6 | op;
+}
+
+TEST_F(GrethTest, MdioReadPhyRegistersAndBusyTime) {
+  const uint64_t cyc = 64 * 2 * (40 + 1);  // 64 MDC periods, mdcscaler 40
+  ASSERT_EQ(b.mac.mdio_cycles(), cyc);
+  struct {
+    unsigned reg;
+    uint16_t v;
+  } exp[] = {{0, 0x3100}, {1, 0x782D}, {2, 0x2000}, {3, 0x5C90}, {4, 0x01E1}, {5, 0x41E1}, {9, 0}};
+  for (auto& e : exp) {
+    const sc_time ts = sc_core::sc_time_stamp();
+    wr(G::MDIO, mdio_cmd(0, e.reg, G::MDIO_RD));
+    EXPECT_EQ(rd(G::MDIO) & G::MDIO_BU, uint32_t(G::MDIO_BU));
+    run(sc_time::from_value(cyc * kClk.value()) - kClk);
+    EXPECT_EQ(rd(G::MDIO) & G::MDIO_BU, uint32_t(G::MDIO_BU)) << e.reg;
+    run(kClk);
+    const uint32_t m = rd(G::MDIO);
+    EXPECT_EQ(m & (G::MDIO_BU | G::MDIO_LF), 0u) << e.reg;
+    EXPECT_EQ(m >> 16, e.v) << "reg " << e.reg;
+    EXPECT_EQ((m >> 6) & 31, e.reg);
+    EXPECT_EQ(sc_core::sc_time_stamp() - ts, sc_time::from_value(cyc * kClk.value()));
+  }
+}
+
+TEST_F(GrethTest, MdioWriteIgnoredWhileBusyAndWrongPhy) {
+  wr(G::MDIO, mdio_cmd(0, 4, G::MDIO_WR, 0x0061));  // advertise 10 Mbit only
+  wr(G::MDIO, mdio_cmd(0, 2, G::MDIO_RD));           // ignored: busy
+  run_us(200);
+  EXPECT_EQ(rd(G::MDIO) >> 16, 0x0061u);  // still the write data
+  EXPECT_EQ(b.mac.phy_reg(4), 0x0061u);
+  wr(G::MDIO, mdio_cmd(0, 4, G::MDIO_RD | G::MDIO_WR));  // both: the read wins
+  run_us(200);
+  EXPECT_EQ(rd(G::MDIO) >> 16, 0x0061u);
+  // No PHY at address 5: link fail, data reads all ones.
+  wr(G::MDIO, mdio_cmd(5, 1, G::MDIO_RD));
+  run_us(200);
+  EXPECT_EQ(rd(G::MDIO) & (G::MDIO_LF | G::MDIO_BU), uint32_t(G::MDIO_LF));
+  EXPECT_EQ(rd(G::MDIO) >> 16, 0xFFFFu);
+  // PHY reset restores the defaults; bit 15 self-clears.
+  wr(G::MDIO, mdio_cmd(0, 0, G::MDIO_WR, 0x8000));
+  run_us(200);
+  EXPECT_EQ(b.mac.phy_reg(0), 0x3100u);
+  EXPECT_EQ(b.mac.phy_reg(4), 0x01E1u);
+  EXPECT_EQ(b.mac.stats().mdio_ops - s0.mdio_ops, 4u);
+}
+
+TEST_F(GrethTest, PhyLinkChangeSetsPsAndLatchesLow) {
+  wr(G::CTRL, G::CTRL_PI);
+  b.mac.phy_set_link(false);
+  EXPECT_EQ(rd(G::STATUS), uint32_t(G::ST_PS));
+  EXPECT_EQ(b.irq.pulses.size(), 1u);
+  b.mac.phy_set_link(true);
+  EXPECT_EQ(b.irq.pulses.size(), 2u);
+  // BMSR link status stays low until read once.
+  wr(G::MDIO, mdio_cmd(0, 1, G::MDIO_RD));
+  run_us(200);
+  EXPECT_EQ((rd(G::MDIO) >> 16) & 0x4, 0u);
+  wr(G::MDIO, mdio_cmd(0, 1, G::MDIO_RD));
+  run_us(200);
+  EXPECT_EQ((rd(G::MDIO) >> 16) & 0x4, 4u);
+  wr(G::CTRL, 0);
+  b.mac.phy_set_link(false);
+  EXPECT_EQ(b.irq.pulses.size(), 2u);  // PI=0: status only
+  b.mac.phy_set_link(true);
+}
+
+TEST_F(GrethTest, SoftResetClearsStateAndWaitsForMdio) {
+  put_rx(0, 0);
+  put_rx(1, 0);
+  wr(G::CTRL, G::CTRL_RE | G::CTRL_RI | G::CTRL_TI | G::CTRL_FD | G::CTRL_PM | G::CTRL_ME | G::CTRL_PI);
+  host_send(make(kMac, 0x0800, 64));
+  b.mac.frame_in(make(kMac, 0x0800, 20));  // runt: TS
+  run_us(20);
+  EXPECT_EQ(rd(G::RXDESC), RXT + 8);
+  EXPECT_EQ(rd(G::STATUS), uint32_t(G::ST_RI | G::ST_TS));
+  // Reset while an MDIO read is running: RS reads 1 until it completes.
+  wr(G::MDIO, mdio_cmd(0, 1, G::MDIO_RD));
+  run_us(10);
+  wr(G::CTRL, G::CTRL_RS);
+  EXPECT_EQ(rd(G::CTRL), 0x06000000u | G::CTRL_RS | G::CTRL_ME | G::CTRL_PI);
+  EXPECT_EQ(rd(G::RXDESC), RXT);  // index back to 0, base kept
+  EXPECT_EQ(rd(G::STATUS), uint32_t(G::ST_RI));  // TS cleared, RI kept
+  EXPECT_EQ(rd(G::MAC_LSB), 8u);
+  run_us(200);
+  EXPECT_EQ(rd(G::CTRL), 0x06000000u | G::CTRL_ME | G::CTRL_PI);
+  // Without MDIO activity RS clears at once.
+  wr(G::CTRL, G::CTRL_RS);
+  EXPECT_EQ(rd(G::CTRL) & G::CTRL_RS, 0u);
+  EXPECT_EQ(b.mac.stats().soft_resets - s0.soft_resets, 2u);
+}
+
+TEST_F(GrethTest, SoftResetAbortsDmaInFlight) {
+  b.per_access = sc_time(1, SC_US);
+  put_tx(0, make(kHostMac, 0x0800, 1000), G::DESC_IE);
+  wr(G::CTRL, G::CTRL_TE | G::CTRL_TI);
+  run_us(5);  // in the middle of the data fetch
+  wr(G::CTRL, G::CTRL_RS);
+  run_us(200);
+  EXPECT_TRUE(b.host.rx.empty());
+  EXPECT_EQ(b.m32(TXT) & G::DESC_EN, uint32_t(G::DESC_EN));
+  EXPECT_EQ(rd(G::STATUS), 0u);
+  EXPECT_TRUE(b.irq.pulses.empty());
+  b.per_access = sc_core::SC_ZERO_TIME;
+  wr(G::CTRL, G::CTRL_TE | G::CTRL_TI);  // restarts from index 0
+  run_us(100);
+  EXPECT_EQ(b.host.rx.size(), 1u);
+  EXPECT_EQ(b.irq.pulses.size(), 1u);
+}
+
+TEST_F(GrethTest, ObserverHooks) {
+  std::vector<std::pair<bool, sc_time>> tx, rx;
+  unsigned irqs = 0, sent = 0;
+  std::vector<std::string> verdicts;
+  b.mac.hooks().tx_dma = [&](bool a) { tx.emplace_back(a, sc_core::sc_time_stamp()); };
+  b.mac.hooks().rx_dma = [&](bool a) { rx.emplace_back(a, sc_core::sc_time_stamp()); };
+  b.mac.hooks().irq = [&] { ++irqs; };
+  b.mac.hooks().frame_sent = [&](const EthFrame&) { ++sent; };
+  b.mac.hooks().frame_received = [&](const EthFrame&, const char* v) { verdicts.push_back(v); };
+  put_tx(0, make(kHostMac, 0x0800, 64), G::DESC_IE);
+  put_rx(0, G::DESC_IE);
+  put_rx(1, 0);  // keeps RE set for the second frame
+  wr(G::CTRL, G::CTRL_TE | G::CTRL_TI | G::CTRL_RE | G::CTRL_RI);
+  host_send(make(kMac, 0x0800, 64));
+  host_send(make(kHostMac, 0x0800, 64));
+  run_us(30);
+  EXPECT_EQ(sent, 1u);
+  EXPECT_EQ(irqs, 2u);
+  ASSERT_EQ(verdicts.size(), 2u);
+  EXPECT_EQ(verdicts[0], "ok");
+  EXPECT_EQ(verdicts[1], "ia");
+  ASSERT_GE(tx.size(), 2u);
+  EXPECT_TRUE(tx.front().first);
+  EXPECT_FALSE(tx.back().first);
+  EXPECT_FALSE(rx.empty());
+}
+
+}  // namespace
+}  // namespace l3vp::test
+
+int sc_main(int argc, char** argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}
