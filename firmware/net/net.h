@@ -56,8 +56,9 @@ struct netif {
   void *state; /**< for the driver */
 };
 
-/** Drop and traffic counters, one field per reason. Every frame handed to
- *  net_input() ends up either delivered or in exactly one drop_* counter. */
+/** Drop and traffic counters, one field per reason. A frame handed to
+ *  net_input() is either processed or counted in exactly one drop_*
+ *  counter (tcp.dup, trimmed and urg_ignored count processed segments). */
 struct net_stats {
   uint32_t err_arg;             /**< failed argument checks */
   struct {
