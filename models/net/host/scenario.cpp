@@ -1,0 +1,304 @@
+#include "scenario.h"
+
+#include <cctype>
+#include <fstream>
+#include <set>
+
+namespace l3vp::host {
+
+using nlohmann::json;
+using sc_core::sc_time;
+
+namespace {
+
+[[noreturn]] void fail(const std::string& path, const std::string& msg) {
+  throw ScenarioError("scenario " + path + ": " + msg);
+}
+
+// Rejects keys not in `allowed` (typos must not pass silently).
+void check_keys(const json& j, const std::string& path, std::initializer_list<const char*> allowed) {
+  if (!j.is_object()) fail(path, "must be an object");
+  std::set<std::string> ok(allowed.begin(), allowed.end());
+  for (auto it = j.begin(); it != j.end(); ++it)
+    if (!ok.count(it.key())) fail(path + "." + it.key(), "unknown key");
+}
+
+template <typename T>
+void get_uint(const json& j, const char* k, const std::string& path, T& out, uint64_t max) {
+  if (!j.contains(k)) return;
+  const json& v = j[k];
+  if (!v.is_number_unsigned() || v.get<uint64_t>() > max)
+    fail(path + "." + k, "must be an integer in [0, " + std::to_string(max) + "]");
+  out = static_cast<T>(v.get<uint64_t>());
+}
+void get_bool(const json& j, const char* k, const std::string& path, bool& out) {
+  if (!j.contains(k)) return;
+  if (!j[k].is_boolean()) fail(path + "." + k, "must be true or false");
+  out = j[k].get<bool>();
+}
+void get_prob(const json& j, const char* k, const std::string& path, double& out) {
+  if (!j.contains(k)) return;
+  if (!j[k].is_number() || j[k].get<double>() < 0 || j[k].get<double>() > 1)
+    fail(path + "." + k, "must be a probability in [0, 1]");
+  out = j[k].get<double>();
+}
+void get_time(const json& j, const char* k, const std::string& path, sc_time& out) {
+  if (!j.contains(k)) return;
+  if (!j[k].is_string()) fail(path + "." + k, "must be a duration string such as \"40us\"");
+  try {
+    out = parse_duration(j[k].get<std::string>());
+  } catch (const ScenarioError& e) {
+    fail(path + "." + k, e.what());
+  }
+}
+void get_ip(const json& j, const char* k, const std::string& path, uint32_t& out) {
+  if (!j.contains(k)) return;
+  if (!j[k].is_string() || !parse_ip4(j[k].get<std::string>(), out))
+    fail(path + "." + k, "must be a dotted IPv4 address");
+}
+void get_mac(const json& j, const char* k, const std::string& path, Mac& out) {
+  if (!j.contains(k)) return;
+  if (!j[k].is_string() || !parse_mac(j[k].get<std::string>(), out))
+    fail(path + "." + k, "must be a MAC address aa:bb:cc:dd:ee:ff");
+}
+
+void parse_imp(const json& j, const std::string& path, EthImpairments& im) {
+  check_keys(j, path, {"loss", "corrupt", "duplicate", "reorder", "extra_delay", "jitter", "seed"});
+  get_prob(j, "loss", path, im.loss);
+  get_prob(j, "corrupt", path, im.corrupt);
+  get_prob(j, "duplicate", path, im.duplicate);
+  get_prob(j, "reorder", path, im.reorder);
+  get_time(j, "extra_delay", path, im.extra_delay);
+  get_time(j, "jitter", path, im.jitter);
+  get_uint(j, "seed", path, im.seed, UINT64_MAX);
+}
+
+void parse_tcp(const json& j, const std::string& path, TcpParams& t) {
+  check_keys(j, path, {"mss", "rcv_wnd", "rto_initial", "rto_min", "rto_max", "clock_granularity", "init_cwnd",
+                       "nagle", "delayed_ack", "ato", "max_quickacks", "dupack_threshold", "max_retries",
+                       "syn_retries", "time_wait"});
+  get_uint(j, "mss", path, t.mss, 65495);
+  get_uint(j, "rcv_wnd", path, t.rcv_wnd, 65535);
+  get_time(j, "rto_initial", path, t.rto_initial);
+  get_time(j, "rto_min", path, t.rto_min);
+  get_time(j, "rto_max", path, t.rto_max);
+  get_time(j, "clock_granularity", path, t.clock_granularity);
+  get_uint(j, "init_cwnd", path, t.init_cwnd, 1000);
+  get_bool(j, "nagle", path, t.nagle);
+  get_bool(j, "delayed_ack", path, t.delayed_ack);
+  get_time(j, "ato", path, t.ato);
+  get_uint(j, "max_quickacks", path, t.max_quickacks, 1000);
+  get_uint(j, "dupack_threshold", path, t.dupack_threshold, 1000);
+  get_uint(j, "max_retries", path, t.max_retries, 1000);
+  get_uint(j, "syn_retries", path, t.syn_retries, 1000);
+  get_time(j, "time_wait", path, t.time_wait);
+  if (t.mss < 48) fail(path + ".mss", "must be at least 48");
+}
+
+}  // namespace
+
+sc_time parse_duration(const std::string& s) {
+  size_t i = 0;
+  uint64_t ip = 0, frac = 0, fdig = 0;
+  bool digits = false;
+  while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) {
+    if (ip > (UINT64_MAX - 9) / 10) throw ScenarioError("duration '" + s + "' too large");
+    ip = ip * 10 + uint64_t(s[i++] - '0');
+    digits = true;
+  }
+  if (i < s.size() && s[i] == '.') {
+    ++i;
+    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) {
+      if (fdig >= 12) throw ScenarioError("duration '" + s + "' has too many decimals");
+      frac = frac * 10 + uint64_t(s[i++] - '0');
+      ++fdig;
+      digits = true;
+    }
+  }
+  if (!digits) throw ScenarioError("duration '" + s + "' is not <number><unit>");
+  const std::string unit = s.substr(i);
+  uint64_t mult;  // ps per unit
+  if (unit == "ps") mult = 1;
+  else if (unit == "ns") mult = 1000;
+  else if (unit == "us") mult = 1000000;
+  else if (unit == "ms") mult = 1000000000;
+  else if (unit == "s") mult = 1000000000000ull;
+  else if (unit.empty() && ip == 0 && frac == 0) mult = 1;  // a bare "0"
+  else throw ScenarioError("duration '" + s + "': unit must be ps, ns, us, ms or s");
+  uint64_t pow10 = 1;
+  for (uint64_t k = 0; k < fdig; ++k) pow10 *= 10;
+  const unsigned __int128 fr = static_cast<unsigned __int128>(frac) * mult;
+  if (fr % pow10 != 0) throw ScenarioError("duration '" + s + "' is not a whole number of picoseconds");
+  const unsigned __int128 ps = static_cast<unsigned __int128>(ip) * mult + fr / pow10;
+  if (ps > (static_cast<unsigned __int128>(1) << 62)) throw ScenarioError("duration '" + s + "' too large");
+  static const uint64_t per_ps = sc_time(1, sc_core::SC_PS).value();
+  return sc_time::from_value(static_cast<uint64_t>(ps) * per_ps);
+}
+
+Scenario parse_scenario(const json& j) {
+  Scenario s;
+  check_keys(j, "", {"host", "board", "link", "experiments", "duration", "comment"});
+  if (j.contains("host")) {
+    const json& h = j["host"];
+    check_keys(h, ".host", {"mac", "ip", "netmask", "rx_latency", "tx_latency", "ttl", "seed", "arp_retry",
+                            "arp_tries", "tcp"});
+    get_mac(h, "mac", ".host", s.host.mac);
+    get_ip(h, "ip", ".host", s.host.ip);
+    get_ip(h, "netmask", ".host", s.host.netmask);
+    get_time(h, "rx_latency", ".host", s.host.rx_latency);
+    get_time(h, "tx_latency", ".host", s.host.tx_latency);
+    get_uint(h, "ttl", ".host", s.host.ttl, 255);
+    get_uint(h, "seed", ".host", s.host.seed, UINT64_MAX);
+    get_time(h, "arp_retry", ".host", s.host.arp_retry);
+    get_uint(h, "arp_tries", ".host", s.host.arp_tries, 100);
+    if (h.contains("tcp")) parse_tcp(h["tcp"], ".host.tcp", s.tcp);
+  }
+  if (j.contains("board")) {
+    check_keys(j["board"], ".board", {"mac", "ip"});
+    get_mac(j["board"], "mac", ".board", s.board_mac);
+    get_ip(j["board"], "ip", ".board", s.board_ip);
+  }
+  if (j.contains("link")) {
+    const json& l = j["link"];
+    check_keys(l, ".link", {"mbps", "prop_delay", "switch_hop", "switch_latency", "reorder_timeout",
+                            "to_board", "to_host"});
+    get_uint(l, "mbps", ".link", s.link.mbps, 1000);
+    if (s.link.mbps != 10 && s.link.mbps != 100 && s.link.mbps != 1000) fail(".link.mbps", "must be 10, 100 or 1000");
+    get_time(l, "prop_delay", ".link", s.link.prop_delay);
+    get_bool(l, "switch_hop", ".link", s.link.switch_hop);
+    get_time(l, "switch_latency", ".link", s.link.switch_latency);
+    get_time(l, "reorder_timeout", ".link", s.link.reorder_timeout);
+    if (l.contains("to_host")) parse_imp(l["to_host"], ".link.to_host", s.link.imp[0]);
+    if (l.contains("to_board")) parse_imp(l["to_board"], ".link.to_board", s.link.imp[1]);
+  }
+  get_time(j, "duration", "", s.duration);
+  if (j.contains("experiments")) {
+    if (!j["experiments"].is_array()) fail(".experiments", "must be an array");
+    for (size_t i = 0; i < j["experiments"].size(); ++i) {
+      const json& e = j["experiments"][i];
+      const std::string p = ".experiments[" + std::to_string(i) + "]";
+      if (!e.is_object() || !e.contains("type") || !e["type"].is_string()) fail(p, "needs a \"type\" string");
+      const std::string type = e["type"].get<std::string>();
+      Experiment x{};
+      x.name = e.contains("name") && e["name"].is_string() ? e["name"].get<std::string>()
+                                                            : type + "#" + std::to_string(i);
+      if (type == "ping") {
+        x.type = Experiment::Type::kPing;
+        check_keys(e, p, {"type", "name", "dst", "count", "size", "interval", "timeout", "start", "id"});
+        x.ping.dst = s.board_ip;
+        get_ip(e, "dst", p, x.ping.dst);
+        get_uint(e, "count", p, x.ping.count, 65535);
+        get_uint(e, "size", p, x.ping.size, 1472);
+        get_time(e, "interval", p, x.ping.interval);
+        get_time(e, "timeout", p, x.ping.timeout);
+        get_time(e, "start", p, x.ping.start);
+        get_uint(e, "id", p, x.ping.id, 65535);
+      } else if (type == "udp_send") {
+        x.type = Experiment::Type::kUdpSend;
+        check_keys(e, p, {"type", "name", "dst", "sport", "dport", "size", "count", "delay", "start"});
+        x.udp_send.dst = s.board_ip;
+        get_ip(e, "dst", p, x.udp_send.dst);
+        get_uint(e, "sport", p, x.udp_send.sport, 65535);
+        get_uint(e, "dport", p, x.udp_send.dport, 65535);
+        get_uint(e, "size", p, x.udp_send.size, 1472);
+        get_uint(e, "count", p, x.udp_send.count, 100000000);
+        get_time(e, "delay", p, x.udp_send.delay);
+        get_time(e, "start", p, x.udp_send.start);
+      } else if (type == "udp_recv") {
+        x.type = Experiment::Type::kUdpRecv;
+        check_keys(e, p, {"type", "name", "port", "expect", "echo"});
+        get_uint(e, "port", p, x.udp_recv.port, 65535);
+        get_uint(e, "expect", p, x.udp_recv.expect, 100000000);
+        get_bool(e, "echo", p, x.udp_recv.echo);
+      } else if (type == "tcp_send") {
+        x.type = Experiment::Type::kTcpSend;
+        check_keys(e, p, {"type", "name", "dst", "dport", "bytes", "connections", "start", "stagger"});
+        x.tcp_send.dst = s.board_ip;
+        get_ip(e, "dst", p, x.tcp_send.dst);
+        get_uint(e, "dport", p, x.tcp_send.dport, 65535);
+        get_uint(e, "bytes", p, x.tcp_send.bytes, 0xFFFFFFFEull);
+        get_uint(e, "connections", p, x.tcp_send.connections, 1000);
+        get_time(e, "start", p, x.tcp_send.start);
+        get_time(e, "stagger", p, x.tcp_send.stagger);
+      } else if (type == "tcp_recv") {
+        x.type = Experiment::Type::kTcpRecv;
+        check_keys(e, p, {"type", "name", "port", "send_bytes"});
+        get_uint(e, "port", p, x.tcp_recv.port, 65535);
+        get_uint(e, "send_bytes", p, x.tcp_recv.send_bytes, 0xFFFFFFFEull);
+      } else {
+        fail(p + ".type", "unknown experiment '" + type + "' (ping, udp_send, udp_recv, tcp_send, tcp_recv)");
+      }
+      s.experiments.push_back(x);
+    }
+  }
+  return s;
+}
+
+Scenario load_scenario(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw ScenarioError("scenario: cannot open '" + path + "'");
+  json j;
+  try {
+    j = json::parse(in);
+  } catch (const json::parse_error& e) {
+    throw ScenarioError("scenario '" + path + "': " + e.what());
+  }
+  return parse_scenario(j);
+}
+
+ScenarioRunner::ScenarioRunner(SimHost& host, const Scenario& s) : host_(host), s_(s) {
+  for (const Experiment& e : s_.experiments) {
+    Slot sl{&e, nullptr, nullptr, nullptr, nullptr, nullptr};
+    switch (e.type) {
+      case Experiment::Type::kPing: sl.ping = std::make_unique<PingApp>(host_, e.ping); break;
+      case Experiment::Type::kUdpSend: sl.us = std::make_unique<UdpSender>(host_, e.udp_send); break;
+      case Experiment::Type::kUdpRecv: sl.ur = std::make_unique<UdpReceiver>(host_, e.udp_recv); break;
+      case Experiment::Type::kTcpSend: sl.ts = std::make_unique<TcpClientApp>(host_, e.tcp_send); break;
+      case Experiment::Type::kTcpRecv: sl.tr = std::make_unique<TcpServerApp>(host_, e.tcp_recv); break;
+    }
+    slots_.push_back(std::move(sl));
+  }
+}
+
+void ScenarioRunner::start() {
+  // Receivers first, so they are bound before any traffic can arrive.
+  for (Slot& sl : slots_) {
+    if (sl.ur) sl.ur->start();
+    if (sl.tr) sl.tr->start();
+  }
+  for (Slot& sl : slots_) {
+    if (sl.ping) sl.ping->start();
+    if (sl.us) sl.us->start();
+    if (sl.ts) sl.ts->start();
+  }
+}
+
+bool ScenarioRunner::done() const {
+  for (const Slot& sl : slots_) {
+    if (sl.ping && !sl.ping->done()) return false;
+    if (sl.us && !sl.us->done()) return false;
+    if (sl.ts && !sl.ts->done()) return false;
+  }
+  return true;
+}
+
+json ScenarioRunner::results() const {
+  json ex = json::array();
+  for (const Slot& sl : slots_) {
+    json r = sl.ping ? sl.ping->to_json()
+             : sl.us ? sl.us->to_json()
+             : sl.ur ? sl.ur->to_json()
+             : sl.ts ? sl.ts->to_json()
+                     : sl.tr->to_json();
+    r["name"] = sl.e->name;
+    ex.push_back(r);
+  }
+  return {{"host", {{"mac", mac_str(s_.host.mac)}, {"ip", ip4_str(s_.host.ip)}}},
+          {"board", {{"mac", mac_str(s_.board_mac)}, {"ip", ip4_str(s_.board_ip)}}},
+          {"sim_time_ps", ps_of(sc_core::sc_time_stamp())},
+          {"done", done()},
+          {"experiments", ex},
+          {"host_stats", host_.stats_json()}};
+}
+
+}  // namespace l3vp::host

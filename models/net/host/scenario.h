@@ -1,0 +1,82 @@
+// Scenario files: one JSON document describing a network run — host and
+// board addresses, host stack parameters, link parameters and the list of
+// experiments — parsed strictly (unknown keys and malformed values are
+// errors naming the JSON path), plus a runner that creates the experiment
+// applications on a SimHost and collects their results as one JSON object.
+// Format reference: docs/network.md, "Scenario files".
+#pragma once
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "apps.h"
+#include "eth_link.h"
+#include "sim_host.h"
+#include "tcp.h"
+
+namespace l3vp::host {
+
+struct ScenarioError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Exact durations: "<decimal><unit>", unit ps|ns|us|ms|s ("1.5ms", "40us",
+// "0"). Throws ScenarioError if malformed or not a whole number of ps.
+sc_core::sc_time parse_duration(const std::string& s);
+
+struct Experiment {
+  enum class Type { kPing, kUdpSend, kUdpRecv, kTcpSend, kTcpRecv } type;
+  std::string name;  // "type#index" unless given
+  PingParams ping;
+  UdpSendParams udp_send;
+  UdpRecvParams udp_recv;
+  TcpClientParams tcp_send;
+  TcpServerParams tcp_recv;
+};
+
+struct Scenario {
+  HostConfig host;  // defaults: 02:00:00:00:00:55, 192.168.0.55/24
+  TcpParams tcp;
+  Mac board_mac = {0x02, 0x00, 0x00, 0x00, 0x00, 0x53};
+  uint32_t board_ip = 0xC0A80035;  // 192.168.0.53
+  // Link: end 0 = board (GRETH), end 1 = host. imp[0] = board->host ("to_host"),
+  // imp[1] = host->board ("to_board").
+  EthLinkParams link;
+  sc_core::sc_time duration = sc_core::SC_ZERO_TIME;  // 0: until the experiments are done
+  std::vector<Experiment> experiments;
+};
+
+Scenario parse_scenario(const nlohmann::json& j);
+Scenario load_scenario(const std::string& path);  // file -> parse_scenario
+
+// Creates the applications of a scenario on `host` (which must be built
+// with s.host / s.tcp). start() schedules them relative to the current time.
+class ScenarioRunner {
+ public:
+  ScenarioRunner(SimHost& host, const Scenario& s);
+  void start();
+  // All experiments with an end are finished (receivers never end by
+  // themselves; they count as done).
+  bool done() const;
+  // {"host": {...}, "board": {...}, "experiments": [ {"name":..., ...}, ... ],
+  //  "host_stats": {...}, "sim_time_ps": ...}
+  nlohmann::json results() const;
+
+ private:
+  struct Slot {
+    const Experiment* e;
+    std::unique_ptr<PingApp> ping;
+    std::unique_ptr<UdpSender> us;
+    std::unique_ptr<UdpReceiver> ur;
+    std::unique_ptr<TcpClientApp> ts;
+    std::unique_ptr<TcpServerApp> tr;
+  };
+  SimHost& host_;
+  Scenario s_;
+  std::vector<Slot> slots_;
+};
+
+}  // namespace l3vp::host

@@ -1,0 +1,131 @@
+// SimHost: the Linux PC at the far end of the board's Ethernet link, as a
+// small deterministic IPv4 host: Ethernet II, ARP (RFC 826) with a cache and
+// request retries, IPv4 (RFC 791, no fragmentation/reassembly, no options
+// sent), ICMP echo (RFC 792: answers echo requests, delivers echo replies
+// to a ping client), UDP (RFC 768) ports and TCP (tcp.h).
+//
+// Host-stack latency: a received frame is handled `rx_latency` after its
+// last bit arrived, and a packet the stack sends reaches the wire
+// `tx_latency` after it was sent (both constant, so order is kept). An echo
+// request from the board is therefore answered rx_latency + tx_latency
+// after it arrived.
+//
+// Wiring on an EthLink end e: `link.attach(e, &host); host.connect(&link.port(e));`
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <systemc>
+
+#include "eth_frame.h"
+#include "event_scheduler.h"
+#include "wire.h"
+
+namespace l3vp::host {
+
+class TcpStack;
+struct TcpParams;
+
+// Defaults: the PC side of the documented setup (docs/network.md).
+struct HostConfig {
+  Mac mac = {0x02, 0x00, 0x00, 0x00, 0x00, 0x55};
+  uint32_t ip = 0xC0A80037;       // 192.168.0.55
+  uint32_t netmask = 0xFFFFFF00;  // /24; off-subnet destinations are dropped (no gateway)
+  sc_core::sc_time rx_latency = sc_core::SC_ZERO_TIME;
+  sc_core::sc_time tx_latency = sc_core::SC_ZERO_TIME;
+  uint8_t ttl = 64;
+  sc_core::sc_time arp_retry = sc_core::sc_time(1, sc_core::SC_SEC);  // request interval
+  unsigned arp_tries = 3;          // requests before queued packets are dropped
+  unsigned arp_queue = 64;         // packets queued per unresolved address
+  uint64_t seed = 1;               // TCP initial sequence numbers
+};
+
+// Counters (only grow).
+struct HostStats {
+  uint64_t rx_frames = 0, tx_frames = 0, rx_bytes = 0, tx_bytes = 0;
+  uint64_t rx_crc_error = 0, rx_not_for_us = 0, rx_bad = 0;  // bad: malformed or bad checksum
+  uint64_t rx_fragments = 0, rx_unknown_proto = 0, udp_no_port = 0;
+  uint64_t arp_requests_sent = 0, arp_replies_sent = 0, arp_replies_rcvd = 0;
+  uint64_t arp_drops = 0;  // packets dropped: unresolved or queue full
+  uint64_t icmp_echo_req_rcvd = 0, icmp_echo_rep_sent = 0;
+  uint64_t no_route = 0;
+};
+
+class SimHost : public sc_core::sc_module, public EthPort {
+ public:
+  using EchoHandler = std::function<void(uint32_t src, uint16_t id, uint16_t seq, const uint8_t* data, size_t n)>;
+  using UdpHandler = std::function<void(uint32_t src, uint16_t sport, uint16_t dport, const uint8_t* data, size_t n)>;
+  using FrameHook = std::function<void(bool tx, const EthFrame&)>;
+
+  SimHost(sc_core::sc_module_name n, const HostConfig& cfg = HostConfig());
+  SimHost(sc_core::sc_module_name n, const HostConfig& cfg, const TcpParams& tcp);
+  ~SimHost() override;
+
+  void connect(EthTx* tx) { tx_ = tx; }
+  void frame_in(const EthFrame& f) override;
+
+  const HostConfig& config() const { return cfg_; }
+  const HostStats& stats() const { return st_; }
+  EventScheduler& sched() { return sched_; }
+  TcpStack& tcp() { return *tcp_; }
+
+  // ARP cache: static entries never expire (dynamic ones do not either: a
+  // simulated run is short; documented).
+  void arp_add(uint32_t ip, const Mac& mac) { arp_[ip] = mac; }
+  const Mac* arp_lookup(uint32_t ip) const;
+
+  // IPv4 send: resolved through ARP, queued while resolving.
+  void send_ip(uint32_t dst, uint8_t proto, const Bytes& payload, bool df = false);
+  // Sends a raw Ethernet frame after tx_latency (used by ARP and IP).
+  void send_frame(Bytes frame);
+
+  // ICMP echo: requests to the board; replies go to the handler of their id.
+  void send_echo_request(uint32_t dst, uint16_t id, uint16_t seq, const Bytes& data);
+  void on_echo_reply(uint16_t id, EchoHandler h) { echo_[id] = std::move(h); }
+
+  // UDP: false if the port is taken.
+  bool udp_bind(uint16_t port, UdpHandler h);
+  void udp_unbind(uint16_t port) { udp_.erase(port); }
+  void udp_send(uint32_t dst, uint16_t sport, uint16_t dport, const Bytes& data);
+
+  // Observer of every frame the host sends (at the wire, with the link's
+  // times filled in by the caller) and receives (before rx_latency).
+  void set_frame_hook(FrameHook h) { hook_ = std::move(h); }
+  // Times the link returned for the last frame sent.
+  const EthTx::Times& last_tx() const { return last_tx_; }
+
+  nlohmann::json stats_json() const;
+
+ private:
+  struct Unresolved {
+    std::deque<Bytes> packets;  // IP packets waiting for the address
+    unsigned tries = 0;
+    EventScheduler::Id timer = 0;
+  };
+  void handle(const EthFrame& f);
+  void handle_arp(const uint8_t* p, size_t n);
+  void handle_ip(const uint8_t* p, size_t n);
+  void handle_icmp(const Ip4View& ip);
+  void handle_udp(const Ip4View& ip);
+  void arp_request(uint32_t ip);
+  void arp_retry(uint32_t ip);
+  void transmit_ip(uint32_t dst, const Mac& mac, const Bytes& packet);
+
+  HostConfig cfg_;
+  EventScheduler sched_;
+  std::unique_ptr<TcpStack> tcp_;
+  EthTx* tx_ = nullptr;
+  std::map<uint32_t, Mac> arp_;
+  std::map<uint32_t, Unresolved> pending_;
+  std::map<uint16_t, EchoHandler> echo_;
+  std::map<uint16_t, UdpHandler> udp_;
+  uint16_t ip_id_ = 1;
+  HostStats st_;
+  FrameHook hook_;
+  EthTx::Times last_tx_;
+};
+
+}  // namespace l3vp::host

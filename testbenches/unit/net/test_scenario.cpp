@@ -1,0 +1,154 @@
+// Scenario files: exact duration parsing, strict parsing with path-naming
+// errors, the shipped example file, and an end-to-end run of that example
+// against the responder board (the way leon3vp drives a scenario: link and
+// host built from the parsed scenario, ScenarioRunner, results JSON).
+#include <gtest/gtest.h>
+
+#include <systemc>
+
+#include "eth_link.h"
+#include "responder.h"
+#include "scenario.h"
+
+#ifndef L3VP_SCENARIO_DIR
+#error "L3VP_SCENARIO_DIR must point at models/net/scenarios"
+#endif
+
+namespace l3vp::test {
+namespace {
+
+using host::parse_duration;
+using host::ScenarioError;
+using nlohmann::json;
+using sc_core::SC_MS;
+using sc_core::SC_NS;
+using sc_core::SC_PS;
+using sc_core::SC_SEC;
+using sc_core::SC_US;
+using sc_core::sc_time;
+
+TEST(Scenario, DurationsAreExact) {
+  EXPECT_EQ(parse_duration("40us"), sc_time(40, SC_US));
+  EXPECT_EQ(parse_duration("1.5ms"), sc_time(1500, SC_US));
+  EXPECT_EQ(parse_duration("0.000001s"), sc_time(1, SC_US));
+  EXPECT_EQ(parse_duration("12.345ns"), sc_time(12345, SC_PS));
+  EXPECT_EQ(parse_duration("7ps"), sc_time(7, SC_PS));
+  EXPECT_EQ(parse_duration("0"), sc_time());
+  EXPECT_EQ(parse_duration("120s"), sc_time(120, SC_SEC));
+  EXPECT_THROW(parse_duration("1.5ps"), ScenarioError);  // below the resolution
+  EXPECT_THROW(parse_duration("10"), ScenarioError);     // unit missing
+  EXPECT_THROW(parse_duration("ms"), ScenarioError);
+  EXPECT_THROW(parse_duration("-1ms"), ScenarioError);
+  EXPECT_THROW(parse_duration("3 ms"), ScenarioError);
+  EXPECT_THROW(parse_duration("1h"), ScenarioError);
+}
+
+TEST(Scenario, DefaultsWhenEmpty) {
+  const host::Scenario s = host::parse_scenario(json::object());
+  EXPECT_EQ(s.host.ip, 0xC0A80037u);
+  EXPECT_EQ(host::mac_str(s.host.mac), "02:00:00:00:00:55");
+  EXPECT_EQ(s.board_ip, 0xC0A80035u);
+  EXPECT_EQ(host::mac_str(s.board_mac), "02:00:00:00:00:53");
+  EXPECT_EQ(s.link.mbps, 100u);
+  EXPECT_TRUE(s.experiments.empty());
+}
+
+std::string error_of(const std::string& text) {
+  try {
+    host::parse_scenario(json::parse(text));
+  } catch (const ScenarioError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Scenario, ErrorsNameThePath) {
+  EXPECT_NE(error_of(R"({"hots": {}})").find(".hots: unknown key"), std::string::npos);
+  EXPECT_NE(error_of(R"({"host": {"ip": "192.168.0.300"}})").find(".host.ip"), std::string::npos);
+  EXPECT_NE(error_of(R"({"host": {"mac": "02:00:00"}})").find(".host.mac"), std::string::npos);
+  EXPECT_NE(error_of(R"({"link": {"mbps": 55}})").find(".link.mbps"), std::string::npos);
+  EXPECT_NE(error_of(R"({"link": {"to_board": {"loss": 1.5}}})").find(".link.to_board.loss"), std::string::npos);
+  EXPECT_NE(error_of(R"({"experiments": [{"type": "ping", "cout": 3}]})").find(".experiments[0].cout"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"experiments": [{"type": "pong"}]})").find("unknown experiment"), std::string::npos);
+  EXPECT_NE(error_of(R"({"experiments": [{"type": "ping", "interval": 5}]})").find(".experiments[0].interval"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"host": {"tcp": {"mss": 20}}})").find(".host.tcp.mss"), std::string::npos);
+  EXPECT_THROW(host::load_scenario("/nonexistent.json"), ScenarioError);
+}
+
+const std::string kExample = std::string(L3VP_SCENARIO_DIR) + "/basic.json";
+
+TEST(Scenario, ExampleFileParses) {
+  const host::Scenario s = host::load_scenario(kExample);
+  EXPECT_EQ(s.host.rx_latency, sc_time(15, SC_US));
+  EXPECT_EQ(s.host.tx_latency, sc_time(10, SC_US));
+  EXPECT_EQ(s.link.prop_delay, sc_time(50, SC_NS));
+  EXPECT_EQ(s.link.imp[1].seed, 1u);  // to_board = host -> board = direction 1
+  EXPECT_EQ(s.link.imp[0].seed, 2u);
+  EXPECT_EQ(s.duration, sc_time(10, SC_SEC));
+  ASSERT_EQ(s.experiments.size(), 5u);
+  EXPECT_EQ(s.experiments[0].type, host::Experiment::Type::kPing);
+  EXPECT_EQ(s.experiments[0].ping.count, 10u);
+  EXPECT_EQ(s.experiments[0].ping.interval, sc_time(10, SC_MS));
+  EXPECT_EQ(s.experiments[0].ping.dst, s.board_ip);
+  EXPECT_EQ(s.experiments[2].udp_send.delay, sc_time(500, SC_US));
+  EXPECT_EQ(s.experiments[3].tcp_send.connections, 2u);
+  EXPECT_EQ(s.experiments[3].name, "tcp_send#3");
+}
+
+// The example, run against the responder (which echoes UDP back, so the
+// host's udp_recv on the generator's source port sees every datagram).
+struct ScenarioBench {
+  host::Scenario s = host::load_scenario(kExample);
+  EthLink link{"link", s.link};
+  host::SimHost host{"host", s.host, s.tcp};
+  Responder board{"board"};
+  host::ScenarioRunner runner{host, s};
+  ScenarioBench() {
+    board.mac = s.board_mac;
+    board.ip = s.board_ip;
+    board.tcp_window = 4096;
+    link.attach(0, &board);
+    board.connect(&link.port(0));
+    link.attach(1, &host);
+    host.connect(&link.port(1));
+  }
+};
+
+TEST(Scenario, ExampleRunsToCompletionWithResults) {
+  ScenarioBench r;
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  r.runner.start();
+  sc_core::sc_start(r.s.duration);
+  EXPECT_TRUE(r.runner.done());
+  const json res = r.runner.results();
+  ASSERT_EQ(res["experiments"].size(), 5u);
+  const json& ping = res["experiments"][0];
+  EXPECT_EQ(ping["name"], "ping#0");
+  EXPECT_EQ(ping["received"], 10);
+  // Probes 2..10: rx + tx latency + two 98-byte frames (8.8 us) + 2 x 50 ns.
+  EXPECT_EQ(ping["rtt_min_ps"], 25000000ull + 2 * 8800000ull + 2 * 50000ull);
+  EXPECT_EQ(res["experiments"][1]["received"], 100);
+  EXPECT_EQ(res["experiments"][1]["lost"], 0);
+  EXPECT_EQ(res["experiments"][1]["bad"], 0);
+  EXPECT_EQ(res["experiments"][2]["sent"], 100);
+  EXPECT_EQ(res["experiments"][3]["completed"], 2);
+  EXPECT_EQ(res["experiments"][3]["bytes_acked"], 200000);
+  EXPECT_TRUE(res["experiments"][3].contains("completion_ps"));
+  EXPECT_EQ(res["experiments"][4]["accepted"], 0);
+  EXPECT_EQ(res["host"]["ip"], "192.168.0.55");
+  EXPECT_GT(res["host_stats"]["tx_frames"].get<uint64_t>(), 100u);
+  for (const auto& [port, c] : r.board.sink) {
+    EXPECT_EQ(c.bytes, 100000u);
+    EXPECT_EQ(c.bad, 0u);
+  }
+}
+
+}  // namespace
+}  // namespace l3vp::test
+
+int sc_main(int argc, char** argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}
