@@ -115,6 +115,9 @@ struct Options {
   std::string quantum;
   bool no_dmi = false;
   std::string boot = "entry";
+  std::string mode;
+  bool profile = false;
+  std::string profile_out, profile_pc;
   bool quiet = false;
   bool uart_out_set = false, uart_in_set = false;
 };
@@ -137,6 +140,14 @@ int run(int argc, char** argv) {
   app.add_flag("--no-dmi", o.no_dmi, "Disable direct memory access (every access goes through the bus)");
   app.add_option("--boot", o.boot, "entry: start at the ELF entry point (default); reset: start at PC 0")
       ->check(CLI::IsMember({"entry", "reset"}));
+  app.add_option("--mode", o.mode,
+                 "timed: cycle-approximate pipeline, caches and bus costs (the preset's default); "
+                 "functional: 1 cycle per instruction, no bus costs")
+      ->check(CLI::IsMember({"timed", "functional"}));
+  app.add_flag("--profile", o.profile,
+               "Print a flat per-function profile and the region table on stderr at the end");
+  app.add_option("--profile-out", o.profile_out, "Write the --profile report to this file instead");
+  app.add_option("--profile-pc", o.profile_pc, "Write a per-PC histogram (text) to this file");
   app.add_flag("-q,--quiet", o.quiet,
                "Do not print model diagnostics (guest errors, unimplemented features)");
   try {
@@ -171,6 +182,7 @@ int run(int argc, char** argv) {
   if (o.uart_out_set) cfg.uart_out = o.uart_out;
   if (o.uart_in_set) cfg.uart_in = o.uart_in;
   if (o.no_dmi) cfg.dmi = false;
+  if (!o.mode.empty()) PlatformConfig::parse_mode(o.mode, cfg.mode);
   if (!o.quantum.empty()) {
     const auto q = parse_time_ps(o.quantum);
     if (!q || *q % 1000 != 0)
@@ -200,6 +212,19 @@ int run(int argc, char** argv) {
     trace.reset(std::fopen(o.trace.c_str(), "w"));
     if (!trace) return fail(kExitBadInput, "--trace: cannot open '" + o.trace + "': " + std::strerror(errno));
   }
+  const bool profiling = o.profile || !o.profile_out.empty() || !o.profile_pc.empty();
+  std::ofstream profile_out, profile_pc;
+  if (!o.profile_out.empty()) {
+    profile_out.open(o.profile_out);
+    if (!profile_out)
+      return fail(kExitBadInput,
+                  "--profile-out: cannot open '" + o.profile_out + "': " + std::strerror(errno));
+  }
+  if (!o.profile_pc.empty()) {
+    profile_pc.open(o.profile_pc);
+    if (!profile_pc)
+      return fail(kExitBadInput, "--profile-pc: cannot open '" + o.profile_pc + "': " + std::strerror(errno));
+  }
   std::ofstream stats_out;
   if (!o.stats.empty()) {
     stats_out.open(o.stats);
@@ -221,6 +246,7 @@ int run(int argc, char** argv) {
   else
     plat->boot_at(plat->image().entry);
   plat->set_trace(trace.get());
+  if (profiling) plat->enable_profile(!o.profile_pc.empty());
   plat->set_end_time(max_time);
 
   // Host wall time is measured only for the report; it never feeds back
@@ -249,7 +275,7 @@ int run(int argc, char** argv) {
   if (stats_out.is_open()) {
     nlohmann::json j = plat->stats();
     const uint64_t insns = plat->cpu.core().counters().instructions;
-    j["schema_version"] = 1;
+    j["schema_version"] = 2;
     j["firmware"] = o.firmware;
     j["config"] = cfg.to_json();
     j["boot"] = {{"mode", o.boot}, {"entry", plat->image().entry}};
@@ -264,6 +290,15 @@ int run(int argc, char** argv) {
     j["host"] = {{"wall_time_s", wall}, {"mips", wall > 0 ? double(insns) / wall / 1e6 : 0.0}};
     stats_out << j.dump(2) << '\n';
     if (!stats_out) return fail(kExitBadInput, "--stats: write to '" + o.stats + "' failed");
+  }
+
+  if (profiling) {
+    const std::string report = plat->profile_report();
+    if (profile_out.is_open())
+      profile_out << report;
+    else
+      std::fputs(report.c_str(), stderr);
+    if (profile_pc.is_open()) profile_pc << plat->pc_histogram();
   }
 
   if (reason == "error_mode")

@@ -1,15 +1,27 @@
 // Platform configuration: every user-settable parameter of the leon3mp
 // platform, its JSON form and its strict validation.
 //
-// JSON (all keys optional, defaults = the GR-XC3S-1500 preset):
+// JSON (all keys optional, defaults = the GR-XC3S-1500 preset; the full list
+// with ranges is in models/platform/README.md, the reasoning behind the timing
+// defaults in docs/timing.md):
 //   {
+//     "mode":       "timed",             // or "functional" (1 cycle/insn, no bus costs)
 //     "clock_hz":   40000000,            // CPU/AMBA clock; period must be whole ps
-//     "nwin":       8,                   // register windows, 2..32
-//     "memory":     { "prom_size": 8388608, "sdram_size": 67108864 },
+//     "cpu":        { "nwin": 8, "mul": "32x32_2cycle", "lddel": 1,
+//                     "branch_prediction": true, "trap_cycles": 5, "div_cycles": 35 },
+//     "icache":     { "ways": 2, "way_kib": 4, "line_bytes": 32, "repl": "lru", "seed": 1 },
+//     "dcache":     { "ways": 1, "way_kib": 4, "line_bytes": 16, "repl": "lru", "seed": 1,
+//                     "snoop": true },
+//     "memory":     { "prom_size": 8388608, "sdram_size": 67108864,
+//                     "prom":  { "read_ws": 19, "write_ws": 19 },
+//                     "sdram": { "read_ws": 7, "write_ws": 4 } },
+//     "ahb":        { "transfer_cycles": 1, "burst_cycles_per_word": 1, "arbitration": true },
+//     "apb":        { "access_cycles": 3 },
 //     "uart":       { "out": "-", "in": "" },   // "-" = stdout / stdin, "" = none
 //     "quantum_ns": 100000,              // CPU global quantum, 0..10 s
 //     "dmi":        true
 //   }
+// The top-level "nwin" of schema 1 is still accepted as an alias of cpu.nwin.
 // Unknown keys, wrong types and out-of-range values are rejected with a
 // ConfigError whose one-line message names the key.
 #pragma once
@@ -19,6 +31,8 @@
 #include <string>
 #include <systemc>
 
+#include "core.h"
+
 namespace l3vp {
 
 class ConfigError : public std::runtime_error {
@@ -27,8 +41,34 @@ class ConfigError : public std::runtime_error {
 };
 
 struct PlatformConfig {
+  enum class Mode { Timed, Functional };
+  // Wait states of one memory area (cycles beyond the AHB transfer cost of
+  // the first word; further words of a burst cost ahb_burst_cycles_per_word).
+  struct WaitStates {
+    unsigned read_ws = 0, write_ws = 0;
+  };
+
+  Mode mode = Mode::Timed;
   uint64_t clock_hz = 40000000;
+  // cpu.*
   unsigned nwin = 8;
+  leon3::MulType mul = leon3::MulType::Pipelined32x32;
+  unsigned lddel = 1;
+  bool branch_prediction = true;
+  unsigned trap_cycles = 5;
+  unsigned div_cycles = 35;
+  // icache.* / dcache.* (template: 2 x 4 KiB, 32 B lines, LRU / 1 x 4 KiB, 16 B, snooping)
+  leon3::CacheConfig icache{2, 4, 32, leon3::CacheRepl::Lru, 1, false};
+  leon3::CacheConfig dcache{1, 4, 16, leon3::CacheRepl::Lru, 1, true};
+  // memory.prom / memory.sdram wait states (docs/timing.md explains the values)
+  WaitStates prom_ws{19, 19};
+  WaitStates sdram_ws{7, 4};
+  // ahb.* / apb.*
+  unsigned ahb_transfer_cycles = 1;
+  unsigned ahb_burst_cycles_per_word = 1;
+  bool ahb_arbitration = true;
+  unsigned apb_access_cycles = 3;
+
   uint64_t prom_size = 8ull << 20;    // board flash: 8 MiB
   uint64_t sdram_size = 64ull << 20;  // board SDRAM: 64 MiB
   std::string uart_out = "-";         // "-" stdout, "" discard, else a file path
@@ -41,6 +81,11 @@ struct PlatformConfig {
   static constexpr uint64_t kMaxPromSize = 512ull << 20;  // PROM bar 0x000/0xE00
   static constexpr uint64_t kMaxSdramSize = 1ull << 30;   // RAM bar 0x400/0xC00
   static constexpr uint64_t kMaxQuantumNs = 10000000000ull;
+
+  bool timed() const { return mode == Mode::Timed; }
+  static const char* mode_name(Mode m) { return m == Mode::Timed ? "timed" : "functional"; }
+  // "timed" / "functional" -> mode; false for anything else.
+  static bool parse_mode(const std::string& s, Mode& m);
 
   // Clock period in picoseconds (exact after validate()).
   uint64_t period_ps() const { return 1000000000000ull / clock_hz; }

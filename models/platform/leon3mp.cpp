@@ -1,6 +1,7 @@
 #include "leon3mp.h"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <nlohmann/json.hpp>
 
@@ -13,6 +14,19 @@ Leon3Params Leon3mp::cpu_params(const PlatformConfig& c) {
   Leon3Params p;
   p.core.nwin = c.nwin;
   p.core.reset_pc = 0x00000000;  // rstaddr: the PROM
+  p.core.timed = c.timed();
+  p.core.timing.load_delay = c.lddel;
+  p.core.timing.branch_prediction = c.branch_prediction;
+  p.core.timing.mul = c.mul;
+  p.core.timing.div_cycles = c.div_cycles;
+  p.core.timing.trap_cycles = c.trap_cycles;
+  // Each further word of a DMI burst costs what an AHB burst beat costs, so
+  // DMI and bus accesses take the same time (docs/timing.md).
+  p.core.timing.burst_beat_cycles = c.ahb_burst_cycles_per_word;
+  p.core.icache = c.icache;
+  p.core.dcache = c.dcache;
+  // Cacheable areas = the MCTRL PROM and RAM bars (P&P C bit); the defaults
+  // of CoreConfig already say so.
   p.period = c.period();
   p.quantum = c.quantum();
   p.dmi = c.dmi;
@@ -42,6 +56,7 @@ Leon3mp::Leon3mp(sc_core::sc_module_name name, const PlatformConfig& cfg)
       uart("uart", uart_params(cfg)),
       irqmp("irqmp"),
       gptimer("gptimer", gptimer_params(cfg)),
+      marker("region_marker"),
       cfg_(cfg) {
 
   // --- LEON3: AHB master 0 --------------------------------------------------
@@ -91,6 +106,38 @@ Leon3mp::Leon3mp(sc_core::sc_module_name name, const PlatformConfig& cfg)
   // --- GPTIMER: APB slot 3, IRQ 8 (timer 1) / 9 (timer 2) -------------------
   apb.add_slave(gptimer.params().pindex, gptimer);
   gptimer.connect_irq(&irqmp);
+
+  // --- region marker: APB slot 12, simulator only (not in P&P) ---------------
+  apb.bind_hidden_slave(marker.tsock, RegionMarker::kPindex, "region_marker");
+  marker.on_mark = [this](bool begin, uint32_t id) {
+    regions_.mark(begin, id, Regions::Snapshot::of(cpu.core()));
+  };
+
+  // --- snooping: writes of other AHB masters reach the D-cache --------------
+  ahb.set_snoop_fn([this](unsigned mst, uint64_t addr, unsigned len) {
+    if (mst != 0) cpu.core().snoop_write(static_cast<uint32_t>(addr), len);
+  });
+
+  // --- timed mode: bus and memory costs (docs/timing.md) ---------------------
+  if (cfg.timed()) {
+    const sc_core::sc_time clk = cfg.period();
+    AhbCtrl::Timing t;
+    t.clock = clk;
+    t.transfer_cycles = cfg.ahb_transfer_cycles;
+    t.burst_cycles_per_word = cfg.ahb_burst_cycles_per_word;
+    t.arbitration = cfg.ahb_arbitration;
+    ahb.set_timing(t);
+    prom.set_latency(clk * double(cfg.prom_ws.read_ws), clk * double(cfg.prom_ws.write_ws));
+    sdram.set_latency(clk * double(cfg.sdram_ws.read_ws), clk * double(cfg.sdram_ws.write_ws));
+    apb.set_access_delay(clk * double(cfg.apb_access_cycles));
+  }
+}
+
+void Leon3mp::enable_profile(bool per_pc) {
+  profiler_.set_symbols(image_);
+  profiler_.enable_pc_histogram(per_pc);
+  cpu.core().set_profile_hook(&profiler_);
+  profiling_ = true;
 }
 
 Leon3mp::~Leon3mp() {
@@ -125,22 +172,71 @@ nlohmann::json Leon3mp::stats() {
     if (irqmp.pulse_count(l)) pulses[std::to_string(l)] = irqmp.pulse_count(l);
 
   json masters = json::array();
+  const double period_ps = double(cfg_.period_ps());
   for (const auto& m : ahb.master_stats())
     masters.push_back({{"hindex", m.hindex},
                        {"name", m.name},
                        {"reads", m.reads},
                        {"writes", m.writes},
                        {"errors", m.errors},
-                       {"dmi_grants", m.dmi_grants}});
+                       {"bursts", m.bursts},
+                       {"dmi_grants", m.dmi_grants},
+                       {"waits", m.waits},
+                       {"wait_cycles", uint64_t(double(m.wait.value()) / period_ps + 0.5)}});
+
+  // Timed-mode pipeline, cache and write-buffer counters (zero in functional mode).
+  if (profiling_) cpu.core().profile_flush();
+  const leon3::CoreTimingCounters& t = cpu.core().timing_counters();
+  json class_cycles = json::object();
+  for (unsigned i = 0; i < static_cast<unsigned>(leon3::InsnClass::Count); ++i)
+    class_cycles[leon3::insn_class_name(static_cast<leon3::InsnClass>(i))] = t.class_cycles[i];
+  const uint64_t busy = cpu.cycles() - c.idle_cycles;
+  json timing = {
+      {"class_cycles", class_cycles},
+      {"annul_cycles", t.annul_cycles},
+      {"trap_cycles", t.trap_cycles},
+      {"stalls",
+       {{"load_use", t.stall_load_use},
+        {"branch", t.stall_branch},
+        {"muldiv", t.stall_muldiv},
+        {"icache_miss", t.stall_icache_miss},
+        {"dcache_miss", t.stall_dcache_miss},
+        {"write_buffer", t.stall_write_buffer},
+        {"bus", t.stall_bus}}},
+      {"icache",
+       {{"accesses", t.ic_hits + t.ic_misses + t.ic_uncached},
+        {"hits", t.ic_hits},
+        {"misses", t.ic_misses},
+        {"uncached", t.ic_uncached},
+        {"line_fills", t.ic_fills},
+        {"flushes", t.ic_flushes}}},
+      {"dcache",
+       {{"accesses", t.dc_read_hits + t.dc_read_misses + t.dc_uncached_reads + t.dc_write_hits +
+                         t.dc_write_misses + t.dc_uncached_writes},
+        {"read_hits", t.dc_read_hits},
+        {"read_misses", t.dc_read_misses},
+        {"uncached_reads", t.dc_uncached_reads},
+        {"write_hits", t.dc_write_hits},
+        {"write_misses", t.dc_write_misses},
+        {"uncached_writes", t.dc_uncached_writes},
+        {"line_fills", t.dc_fills},
+        {"flushes", t.dc_flushes},
+        {"snoop_invalidations", t.snoop_invalidations}}},
+      {"write_buffer", {{"stalls", t.wb_stalls}, {"stall_cycles", t.stall_write_buffer}}},
+  };
 
   const auto& w = cpu.wrapper_counters();
   const uint64_t t_ps = sc_core::sc_time_stamp().value();  // resolution: 1 ps
-  return json{
+  json out = json{
       {"sim_time_ps", t_ps},
       {"sim_time_ns", double(t_ps) / 1000.0},
       {"clock_hz", cfg_.clock_hz},
+      {"mode", PlatformConfig::mode_name(cfg_.mode)},
       {"cycles", cpu.cycles()},
+      {"cpi", c.instructions ? double(busy) / double(c.instructions) : 0.0},
       {"instructions", {{"total", c.instructions}, {"by_class", by_class}}},
+      {"timing", timing},
+      {"regions", regions_.to_json()},
       {"annulled", c.annulled},
       {"traps", c.traps},
       {"interrupts", c.interrupts},
@@ -165,6 +261,86 @@ nlohmann::json Leon3mp::stats() {
       {"log", {{"guest_errors", Log::count(LogCat::GuestError)}, {"unimp", Log::count(LogCat::Unimp)}}},
       {"bus", {{"ahb", {{"masters", masters}, {"pnp_reads", ahb.pnp_reads()}}}}},
   };
+  if (profiling_) {
+    json funcs = json::array();
+    for (const Profiler::Row& r : profiler_.functions())
+      funcs.push_back({{"name", r.name},
+                       {"addr", r.addr},
+                       {"size", r.size},
+                       {"cycles", r.c.cycles},
+                       {"instructions", r.c.instructions},
+                       {"icache_misses", r.c.ic_misses},
+                       {"dcache_misses", r.c.dc_misses}});
+    const Profiler::Counts& tot = profiler_.total();
+    out["profile"] = {{"cycles", tot.cycles}, {"instructions", tot.instructions}, {"functions", funcs}};
+  }
+  return out;
+}
+
+std::string Leon3mp::profile_report() {
+  if (profiling_) cpu.core().profile_flush();
+  std::string s;
+  char line[256];
+  const auto& c = cpu.core().counters();
+  const uint64_t cyc = cpu.cycles();
+  std::snprintf(line, sizeof line, "leon3vp profile (%s mode): %llu cycles (%llu idle), %llu instructions, CPI %.3f\n",
+                PlatformConfig::mode_name(cfg_.mode), (unsigned long long)cyc,
+                (unsigned long long)c.idle_cycles, (unsigned long long)c.instructions,
+                c.instructions ? double(cyc - c.idle_cycles) / double(c.instructions) : 0.0);
+  s += line;
+  if (profiling_) {
+    const Profiler::Counts& tot = profiler_.total();
+    s += "\nFlat profile (cycles include stalls, cache misses and trap entry; idle excluded):\n";
+    std::snprintf(line, sizeof line, "%12s %6s %6s %12s %7s %8s %8s  %s\n", "cycles", "%", "cum%", "instrs",
+                  "CPI", "I-miss", "D-miss", "function");
+    s += line;
+    double cum = 0;
+    for (const Profiler::Row& r : profiler_.functions()) {
+      const double pct = tot.cycles ? 100.0 * double(r.c.cycles) / double(tot.cycles) : 0.0;
+      cum += pct;
+      std::snprintf(line, sizeof line, "%12llu %6.2f %6.2f %12llu %7.3f %8llu %8llu  %s\n",
+                    (unsigned long long)r.c.cycles, pct, cum, (unsigned long long)r.c.instructions,
+                    r.c.instructions ? double(r.c.cycles) / double(r.c.instructions) : 0.0,
+                    (unsigned long long)r.c.ic_misses, (unsigned long long)r.c.dc_misses, r.name.c_str());
+      s += line;
+    }
+  }
+  if (!regions_.regions().empty()) {
+    s += "\nRegions (REGION_BEGIN .. REGION_END, firmware/bsp/region.h):\n";
+    std::snprintf(line, sizeof line, "%8s %8s %12s %12s %7s %8s %8s %10s %10s %10s\n", "region", "entries",
+                  "cycles", "instrs", "CPI", "I-miss", "D-miss", "stall-mem", "stall-pipe", "idle");
+    s += line;
+    for (const auto& [id, r] : regions_.regions()) {
+      const Regions::Snapshot& x = r.sum;
+      const uint64_t mem = x.stall_icache_miss + x.stall_dcache_miss + x.stall_write_buffer + x.stall_bus;
+      const uint64_t pipe = x.stall_load_use + x.stall_branch + x.stall_muldiv;
+      std::snprintf(line, sizeof line, "%8u %8llu %12llu %12llu %7.3f %8llu %8llu %10llu %10llu %10llu%s\n", id,
+                    (unsigned long long)r.entries, (unsigned long long)x.cycles,
+                    (unsigned long long)x.instructions,
+                    x.instructions ? double(x.cycles - x.idle_cycles) / double(x.instructions) : 0.0,
+                    (unsigned long long)x.ic_misses, (unsigned long long)x.dc_read_misses,
+                    (unsigned long long)mem, (unsigned long long)pipe, (unsigned long long)x.idle_cycles,
+                    r.open || r.unbalanced ? "  (unbalanced markers)" : "");
+      s += line;
+    }
+  }
+  return s;
+}
+
+std::string Leon3mp::pc_histogram() {
+  if (profiling_) cpu.core().profile_flush();
+  std::string s = "# pc function instructions cycles icache_misses dcache_misses\n";
+  char line[64];
+  for (const auto& [pc, c] : profiler_.pcs()) {
+    std::snprintf(line, sizeof line, "%08x ", pc);
+    s += line;
+    s += profiler_.function_of(pc);
+    std::snprintf(line, sizeof line, " %llu %llu %llu %llu\n", (unsigned long long)c.instructions,
+                  (unsigned long long)c.cycles, (unsigned long long)c.ic_misses,
+                  (unsigned long long)c.dc_misses);
+    s += line;
+  }
+  return s;
 }
 
 }  // namespace l3vp

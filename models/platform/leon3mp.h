@@ -10,6 +10,12 @@
 //                1 APBUART      0x80000100  IRQ 2
 //                2 IRQMP        0x80000200
 //                3 GPTIMER      0x80000300  IRQ 8 (timer 1), 9 (timer 2)
+//               12 region marker 0x80000C00 (simulator only, not in P&P)
+//
+// Timed mode (PlatformConfig::mode, the default) switches on the cycle-
+// approximate CPU model and every bus cost: AHB transfer/burst/arbitration,
+// PROM/SDRAM wait states (also in DMI grants), APB bridge cost; functional
+// mode has none of them (docs/timing.md).
 #pragma once
 #include <cstdio>
 #include <nlohmann/json_fwd.hpp>
@@ -27,6 +33,8 @@
 #include "leon3_tlm.h"
 #include "mctrl.h"
 #include "memory.h"
+#include "profiler.h"
+#include "region_marker.h"
 
 namespace l3vp {
 
@@ -57,6 +65,16 @@ class Leon3mp : public sc_core::sc_module {
   void set_end_time(const sc_core::sc_time& t) { cpu.set_end_time(t); }
   // Per-instruction trace (nullptr = off).
   void set_trace(std::FILE* f) { cpu.core().set_trace(f); }
+  // Per-function profile (symbols of the loaded ELF); call after load_elf().
+  // per_pc: also keep a per-PC histogram.
+  void enable_profile(bool per_pc);
+  bool profiling() const { return profiling_; }
+  const Profiler& profiler() const { return profiler_; }
+  const Regions& regions() const { return regions_; }
+  // Human-readable profile + region table (leon3vp --profile).
+  std::string profile_report();
+  // Per-PC histogram as text lines "pc function instructions cycles ic_misses dc_misses".
+  std::string pc_histogram();
 
   const Halt& halt() const { return halt_; }
   const PlatformConfig& config() const { return cfg_; }
@@ -77,6 +95,7 @@ class Leon3mp : public sc_core::sc_module {
   Apbuart uart;
   Irqmp irqmp;
   Gptimer gptimer;
+  RegionMarker marker;
 
  private:
   static Leon3Params cpu_params(const PlatformConfig& c);
@@ -84,6 +103,9 @@ class Leon3mp : public sc_core::sc_module {
   static GptimerParams gptimer_params(const PlatformConfig& c);
 
   PlatformConfig cfg_;
+  Profiler profiler_;
+  Regions regions_;
+  bool profiling_ = false;
   Halt halt_;
   ElfImage image_;
   std::FILE* uart_file_ = nullptr;

@@ -160,24 +160,56 @@ void AhbCtrl::b_transport(int port, tlm::tlm_generic_payload& gp, sc_core::sc_ti
     ++ms.errors;
     return;
   }
+  // Arbitration (README "Timing"): an access starting while the bus is held
+  // by another master's access waits until that access ends. Accesses of the
+  // same master never wait for each other (the master orders them itself).
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  if (timing_.arbitration && busy_port_ >= 0 && busy_port_ != port) {
+    const sc_core::sc_time start = now + delay;
+    if (start >= busy_start_ && start < busy_end_) {
+      ms.wait += busy_end_ - start;
+      ++ms.waits;
+      delay = busy_end_ - now;
+    }
+  }
+  const sc_core::sc_time begin = delay;
+  const unsigned words = (len + 3) / 4;
+  if (words > 1) ++ms.bursts;
+  delay += timing_.clock * double(timing_.transfer_cycles);
+  auto occupy = [&] {
+    if (!timing_.arbitration) return;
+    busy_start_ = now + begin;
+    busy_end_ = now + delay;
+    busy_port_ = port;
+  };
   if (in_pnp_area(addr)) {
+    delay += timing_.clock * (timing_.transfer_cycles ? 1.0 : 0.0);  // 2-cycle OKAY response
     gp.set_response_status(pnp_access(gp, false, "master " + std::to_string(ms.hindex)));
     if (!gp.is_response_ok()) ++ms.errors;
+    occupy();
     return;
   }
   const Region* r = find(static_cast<uint32_t>(addr));
   if (!r || addr + len - 1 > r->end()) {
-    // The default slave answers with an AHB ERROR; the master decides what
-    // that means (the CPU takes an access exception).
+    // The default slave answers with an AHB ERROR (two cycles); the master
+    // decides what that means (the CPU takes an access exception).
+    delay += timing_.clock * (timing_.transfer_cycles ? 1.0 : 0.0);
     gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     ++ms.errors;
+    occupy();
     return;
   }
+  delay += timing_.clock * double(uint64_t(words - 1) * timing_.burst_cycles_per_word);
   if (delay_fn_) delay += delay_fn_(ms.hindex, r->hindex, gp);
   gp.set_address(addr - r->start);
   isock[r->port]->b_transport(gp, delay);
   gp.set_address(addr);
-  if (!gp.is_response_ok()) ++ms.errors;
+  occupy();
+  if (!gp.is_response_ok()) {
+    ++ms.errors;
+  } else if (snoop_fn_ && gp.is_write()) {
+    snoop_fn_(ms.hindex, addr, len);
+  }
 }
 
 bool AhbCtrl::get_direct_mem_ptr(int port, tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi) {
@@ -199,7 +231,14 @@ bool AhbCtrl::get_direct_mem_ptr(int port, tlm::tlm_generic_payload& gp, tlm::tl
   const uint64_t e = std::min<uint64_t>(dmi.get_end_address(), r->size - 1);
   dmi.set_start_address(r->start + s);
   dmi.set_end_address(r->start + e);
-  if (ok) ++mstats_.at(port).dmi_grants;
+  if (ok) {
+    ++mstats_.at(port).dmi_grants;
+    // A DMI access costs what a single-word bus transfer would: the slave's
+    // latency plus the AHB transfer cost (bursts: the master adds its beats).
+    const sc_core::sc_time t = timing_.clock * double(timing_.transfer_cycles);
+    dmi.set_read_latency(dmi.get_read_latency() + t);
+    dmi.set_write_latency(dmi.get_write_latency() + t);
+  }
   return ok;
 }
 

@@ -24,9 +24,17 @@
 // (clipped to the bar); invalidations coming back from a slave are translated
 // to global ranges and broadcast to every master.
 //
-// Timing: zero by default. One hook, set_delay_fn(), is called for every
-// routed access and its result added to the annotated delay: the place where
-// AHB wait states, burst and arbitration costs go.
+// Timing: zero by default. set_timing() enables the built-in AHB cost model
+// (README "Timing"): a transfer cost per transaction plus a cost per further
+// word of a burst, added to the annotated delay of every access (and the
+// transfer cost to DMI grant latencies), and optionally a deterministic
+// arbitration model: an access that starts while another master's access
+// still occupies the bus waits until it ends. One extra hook, set_delay_fn(),
+// is called for every routed access and its result added as well.
+//
+// Snooping: set_snoop_fn() is called after every successful write routed to
+// a slave (master hindex, global address, length), so a platform can hand
+// other masters' writes to a snooping cache.
 #pragma once
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <tlm_utils/multi_passthrough_target_socket.h>
@@ -76,7 +84,21 @@ class AhbCtrl : public sc_core::sc_module {
     std::string name;
     unsigned hindex = 0;
     uint64_t reads = 0, writes = 0, errors = 0, dmi_grants = 0;
+    uint64_t bursts = 0;                                    // accesses longer than one word
+    sc_core::sc_time wait = sc_core::SC_ZERO_TIME;          // arbitration waits (contention)
+    uint64_t waits = 0;                                     // accesses that had to wait
   };
+
+  // Built-in AHB timing (all zero = untimed, the default).
+  struct Timing {
+    sc_core::sc_time clock = sc_core::SC_ZERO_TIME;  // AHB clock period
+    unsigned transfer_cycles = 0;        // per transaction (address phase + first data beat)
+    unsigned burst_cycles_per_word = 0;  // per further 32-bit word of a burst
+    bool arbitration = false;            // model contention between masters
+  };
+
+  // Called for each successful routed write: master hindex, global address, length.
+  using SnoopFn = std::function<void(unsigned mst, uint64_t addr, unsigned len)>;
 
   // Extra cost of one routed access: master/slave AHB index and the payload
   // (address is still global). Default: none (zero delay).
@@ -114,6 +136,9 @@ class AhbCtrl : public sc_core::sc_module {
   }
 
   void set_delay_fn(DelayFn f) { delay_fn_ = std::move(f); }
+  void set_timing(const Timing& t) { timing_ = t; }
+  const Timing& timing() const { return timing_; }
+  void set_snoop_fn(SnoopFn f) { snoop_fn_ = std::move(f); }
 
   // Address decoding (no side effects): the region holding `addr`, if any.
   std::optional<Region> decode(uint32_t addr) const;
@@ -160,6 +185,12 @@ class AhbCtrl : public sc_core::sc_module {
   std::vector<MasterStats> mstats_;  // by tsock port (binding order)
   unsigned nports_ = 0;
   DelayFn delay_fn_;
+  SnoopFn snoop_fn_;
+  Timing timing_;
+  // Arbitration: the last routed access of any master occupied the bus
+  // during [busy_start_, busy_end_) (absolute simulated time).
+  sc_core::sc_time busy_start_ = sc_core::SC_ZERO_TIME, busy_end_ = sc_core::SC_ZERO_TIME;
+  int busy_port_ = -1;
   uint64_t pnp_reads_ = 0;
 };
 

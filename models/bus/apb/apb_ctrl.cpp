@@ -75,7 +75,7 @@ uint32_t ApbCtrl::pnp_word(uint32_t off) {
   if (!built_) build();
   const uint32_t rel = (off - kPnpOffset) & ~3u;
   const unsigned i = rel / 8;
-  if (off < kPnpOffset || i >= p_.nslaves || !slaves_[i].present) return 0;
+  if (off < kPnpOffset || i >= p_.nslaves || !slaves_[i].present || slaves_[i].hidden) return 0;
   const ApbPnp pnp = slaves_[i].pnp();
   return (rel & 4) ? pnp.bar : pnp.id;
 }
@@ -86,6 +86,7 @@ uint64_t ApbCtrl::slave_accesses(unsigned pindex) const {
 
 tlm::tlm_response_status ApbCtrl::access(tlm::tlm_command cmd, uint32_t off, uint8_t* data, unsigned len,
                                          sc_core::sc_time& delay, bool debug) {
+  if (!debug) delay += access_delay_;
   if (off >= kPnpOffset) {
     if (cmd == tlm::TLM_WRITE_COMMAND) {
       if (!debug)

@@ -16,6 +16,14 @@
 //
 // APB is a 32-bit bus: accesses longer than a word (LDD/STD, bursts) are
 // split into consecutive word accesses. No DMI.
+//
+// Timing: set_access_delay(t) adds t to the annotated delay of every APB word
+// access (routed, empty slot or P&P table alike): the bridge's own cost
+// (request registering, APB setup and enable phases). Zero by default.
+//
+// Hidden slaves (bind_hidden_slave): simulator-only devices that are routed
+// like any slave but do not appear in the P&P table (their slot reads 0) —
+// from the firmware's point of view the slot stays empty.
 #pragma once
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
@@ -61,6 +69,21 @@ class ApbCtrl : public sc_core::sc_module {
     isock.bind(s);
   }
 
+  // Binds a simulator-only target socket at APB slot `pindex` (256-byte
+  // window at pindex << 8) that is invisible in the P&P table.
+  template <class TargetSocket>
+  void bind_hidden_slave(TargetSocket& s, unsigned pindex, const std::string& name) {
+    ApbPnp pnp;
+    pnp.id = 0;
+    pnp.bar = pnp_bar(pindex & 0xFFF, 0xFFF, false, false, BAR_APBIO);
+    add(
+        pindex, [pnp] { return pnp; }, name);
+    slaves_[pindex].hidden = true;
+    isock.bind(s);
+  }
+
+  void set_access_delay(const sc_core::sc_time& t) { access_delay_ = t; }
+
   const Params& params() const { return p_; }
   // AHB plug&play record: ID + one AHB memory bar (hw-reference §2.4).
   AhbPnp ahb_pnp() const;
@@ -81,6 +104,7 @@ class ApbCtrl : public sc_core::sc_module {
     std::function<ApbPnp()> pnp;
     uint32_t start = 0, size = 0;  // decoded window (offsets inside the bridge bar)
     uint64_t accesses = 0;
+    bool hidden = false;  // not in the P&P table
   };
 
   void add(unsigned pindex, std::function<ApbPnp()> pnp, const std::string& name);
@@ -97,6 +121,7 @@ class ApbCtrl : public sc_core::sc_module {
   bool built_ = false;
   unsigned nports_ = 0;
   uint64_t empty_ = 0;
+  sc_core::sc_time access_delay_ = sc_core::SC_ZERO_TIME;
   tlm::tlm_generic_payload fwd_;
 };
 

@@ -462,9 +462,10 @@ void Cpu::trace_line() {
   std::fputc('\n', trace);
 }
 
-template <bool kTrace, bool kTimed>
+template <bool kTrace, bool kTimed, bool kProf>
 void Cpu::loop() {
   while (cycles < eff_limit) {
+    if constexpr (kProf) prof_step();
     // Interrupts: irl > irq_thresh encodes ET=1 && (irl == 15 || irl > PIL).
     if (L3_UNLIKELY(irl > irq_thresh) && retired() != irq_inhibit_seq) {
       take_interrupt();
@@ -536,10 +537,14 @@ void Cpu::loop() {
   }
 }
 
-template void Cpu::loop<true, false>();
-template void Cpu::loop<false, false>();
-template void Cpu::loop<true, true>();
-template void Cpu::loop<false, true>();
+template void Cpu::loop<true, false, false>();
+template void Cpu::loop<false, false, false>();
+template void Cpu::loop<true, true, false>();
+template void Cpu::loop<false, true, false>();
+template void Cpu::loop<true, false, true>();
+template void Cpu::loop<false, false, true>();
+template void Cpu::loop<true, true, true>();
+template void Cpu::loop<false, true, true>();
 
 // Stall cycles before the instruction `d` can issue at slot t (hw-reference
 // §7.3), accounted by cause. Rules, in slots (1 slot = 1 cycle without holds):
@@ -686,15 +691,20 @@ StopReason Core::run(uint64_t cycle_limit) {
   c.yield = false;
   c.limit = cycle_limit;
   c.refresh_limit();
-  if (c.timed) {
-    if (c.trace)
-      c.loop<true, true>();
+  if (L3_UNLIKELY(c.prof != nullptr)) {  // profiling: the instrumented loops
+    if (c.timed)
+      c.trace ? c.loop<true, true, true>() : c.loop<false, true, true>();
     else
-      c.loop<false, true>();
+      c.trace ? c.loop<true, false, true>() : c.loop<false, false, true>();
+  } else if (c.timed) {
+    if (c.trace)
+      c.loop<true, true, false>();
+    else
+      c.loop<false, true, false>();
   } else if (c.trace) {
-    c.loop<true, false>();
+    c.loop<true, false, false>();
   } else {
-    c.loop<false, false>();
+    c.loop<false, false, false>();
   }
   if (c.error) return StopReason::ErrorMode;
   if (c.pd) return StopReason::PowerDown;
@@ -718,6 +728,18 @@ void Core::add_idle_cycles(uint64_t n) {
   impl_->cycles += n;
   impl_->hold += n;  // the pipeline did not advance
   impl_->ctr.idle_cycles += n;
+  impl_->prof_c += n;  // idle time belongs to no instruction
+}
+
+void Core::set_profile_hook(ProfileHook* h) {
+  impl_->prof = h;
+  impl_->prof_open = false;
+}
+void Core::profile_flush() {
+  Cpu& c = *impl_;
+  if (!c.prof || !c.prof_open) return;
+  c.prof_step();
+  c.prof_open = false;
 }
 
 void Core::add_dmi(uint32_t start, uint32_t end, uint8_t* ptr, bool readable, bool writable,

@@ -114,6 +114,21 @@ class CoreBus {
   virtual void intack(unsigned level) {}
 };
 
+// Per-instruction profiling hook (Core::set_profile_hook). The core calls
+// step() once per loop step (one retired or annulled-slot-carrying instruction,
+// a trapping instruction, or an interrupt entry) with the PC the step started
+// at and what the step cost: cycles (stalls, cache misses, bus latency and
+// trap entry included; idle cycles excluded), instructions retired (0 or 1)
+// and I-/D-cache misses (timed mode; 0 in functional mode). The step of the
+// last instruction before run() returns is reported at the start of the next
+// run() or by Core::profile_flush().
+class ProfileHook {
+ public:
+  virtual ~ProfileHook() = default;
+  virtual void step(uint32_t pc, uint64_t cycles, unsigned retired, unsigned ic_misses,
+                    unsigned dc_misses) = 0;
+};
+
 struct CoreCounters {
   uint64_t instructions = 0;                                   // retired (not annulled)
   uint64_t by_class[static_cast<unsigned>(InsnClass::Count)] = {};
@@ -188,6 +203,13 @@ class Core {
   // line of 36 fields: "pc npc psr wim y g1..g7 o0..o7 l0..l7 i0..i7", each
   // 8-digit lowercase hex, single spaces). nullptr = off.
   void set_trace(std::FILE* f);
+
+  // Profiling: with a hook, run() uses a separate loop instantiation that
+  // reports every step (see ProfileHook); nullptr (default) = the normal loop,
+  // no cost. Fixed between run() calls.
+  void set_profile_hook(ProfileHook* h);
+  // Reports the pending step (the last instruction executed), if any.
+  void profile_flush();
 
   // --- state access (tests, debug, stats) ---
   uint64_t cycles() const;

@@ -340,7 +340,26 @@ struct Cpu {
   // Trap entry (or error mode when ET=0) for trap type t at the current PC/nPC.
   void enter_trap(unsigned t);
 
-  template <bool kTrace, bool kTimed>
+  // ---- profiling (Core::set_profile_hook) ---------------------------------------
+  ProfileHook* prof = nullptr;
+  bool prof_open = false;          // a step is pending (prof_pc .. now)
+  uint32_t prof_pc = 0;
+  uint64_t prof_c = 0, prof_i = 0, prof_icm = 0, prof_dcm = 0;
+  // Closes the pending step and opens one at the current PC.
+  void prof_step() {
+    uint64_t i = retired();
+    if (prof_open)
+      prof->step(prof_pc, cycles - prof_c, unsigned(i - prof_i), unsigned(tctr.ic_misses - prof_icm),
+                 unsigned(tctr.dc_read_misses - prof_dcm));
+    prof_open = true;
+    prof_pc = pc;
+    prof_c = cycles;
+    prof_i = i;
+    prof_icm = tctr.ic_misses;
+    prof_dcm = tctr.dc_read_misses;
+  }
+
+  template <bool kTrace, bool kTimed, bool kProf>
   void loop();
   void trace_line();
 };

@@ -143,9 +143,15 @@ bool Leon3::access(Kind kind, uint32_t addr, uint8_t* data, unsigned len, uint8_
     gp.set_address(addr);
     if (isock->get_direct_mem_ptr(gp, dmi) && dmi.get_dmi_ptr()) {
       ++wc_.dmi_grants;
+      // The grant's latencies (memory wait states + interconnect cost) in
+      // whole cycles: the timed core charges them per DMI access.
+      auto to_cycles = [this](const sc_time& t) {
+        return static_cast<unsigned>((t.value() + period_units_ - 1) / period_units_);
+      };
       core_->add_dmi(static_cast<uint32_t>(dmi.get_start_address()),
                      static_cast<uint32_t>(std::min<uint64_t>(dmi.get_end_address(), 0xFFFFFFFFull)),
-                     dmi.get_dmi_ptr(), dmi.is_read_allowed(), dmi.is_write_allowed());
+                     dmi.get_dmi_ptr(), dmi.is_read_allowed(), dmi.is_write_allowed(),
+                     to_cycles(dmi.get_read_latency()), to_cycles(dmi.get_write_latency()));
     }
   }
   // The target may have scheduled an event earlier than the current limit

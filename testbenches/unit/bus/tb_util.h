@@ -45,6 +45,22 @@ class TestInitiator : public sc_core::sc_module {
     EXPECT_EQ(gp.get_address(), addr) << "interconnect must restore the address";
     return gp.get_response_status();
   }
+  // b_transport with a given initial annotated delay (the initiator's local
+  // time offset); returns the delay after the call.
+  sc_core::sc_time access_at(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len,
+                             const sc_core::sc_time& start, tlm::tlm_response_status* st = nullptr) {
+    tlm::tlm_generic_payload gp;
+    gp.set_command(cmd);
+    gp.set_address(addr);
+    gp.set_data_ptr(data);
+    gp.set_data_length(len);
+    gp.set_streaming_width(len);
+    gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    sc_core::sc_time d = start;
+    isock->b_transport(gp, d);
+    if (st) *st = gp.get_response_status();
+    return d;
+  }
   tlm::tlm_response_status read32(uint64_t addr, uint32_t& v) {
     uint8_t b[4] = {};
     auto st = access(tlm::TLM_READ_COMMAND, addr, b, 4);

@@ -5,6 +5,8 @@
 
 #include <memory>
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include "ahb_ctrl.h"
 #include "apb_ctrl.h"
@@ -61,7 +63,7 @@ struct Bench {
                  pnp_bar(0x003, 0xFFF, false, false, BAR_APBIO)};
   // A 4-slot (1 KiB) APB window at 0x80000800 (mask 0xFFC).
   TestApbDev wide{"wide", 0x01FFF000, pnp_bar(0x008, 0xFFC, false, false, BAR_APBIO)};
-  ProbeSlave dsu{"dsu"}, io{"io"};
+  ProbeSlave dsu{"dsu"}, io{"io"}, hidden{"hidden"};
 
   // Second controller: overlapping bars must be refused at elaboration.
   AhbCtrl ahb2{"ahb2"};
@@ -91,6 +93,7 @@ struct Bench {
     apb.add_slave(2, irqmp);
     apb.add_slave(3, gpt);
     apb.add_slave(8, wide);
+    apb.bind_hidden_slave(hidden.tsock, 12, "hidden");
 
     AhbPnp dsup;
     dsup.id = pnp_id(VENDOR_GAISLER, DEV_DSU3, 2, 0);
@@ -270,6 +273,117 @@ TEST(AhbTiming, DelayHookIsAddedPerAccess) {
   EXPECT_EQ(calls, 1u);
   EXPECT_EQ(m.last_delay, sc_core::sc_time(50, sc_core::SC_NS));
   tb->ahb.set_delay_fn(nullptr);
+}
+
+// ---------------------------------------------------------------- timing model
+
+namespace {
+const sc_core::sc_time kClk(25, sc_core::SC_NS);
+sc_core::sc_time cyc(double n) { return kClk * n; }
+
+// Installs the AHB timing (transfer 1, burst 1 per word) and SDRAM wait
+// states (read 7, write 4) for one test; restores everything afterwards.
+struct TimedBus {
+  explicit TimedBus(bool arbitration) {
+    AhbCtrl::Timing t;
+    t.clock = kClk;
+    t.transfer_cycles = 1;
+    t.burst_cycles_per_word = 1;
+    t.arbitration = arbitration;
+    tb->ahb.set_timing(t);
+    tb->sdram.set_latency(cyc(7), cyc(4));
+    tb->apb.set_access_delay(cyc(3));
+  }
+  ~TimedBus() {
+    tb->ahb.set_timing(AhbCtrl::Timing());
+    tb->sdram.set_latency(sc_core::SC_ZERO_TIME, sc_core::SC_ZERO_TIME);
+    tb->apb.set_access_delay(sc_core::SC_ZERO_TIME);
+    tb->ahb.set_snoop_fn(nullptr);
+  }
+};
+}  // namespace
+
+TEST(AhbTiming, TransferBurstAndWaitStates) {
+  TimedBus t(false);
+  uint8_t b[32];
+  const auto z = sc_core::SC_ZERO_TIME;
+  // single word: transfer 1 + read_ws 7; write: 1 + 4
+  EXPECT_EQ(tb->cpu.access_at(tlm::TLM_READ_COMMAND, 0x40000000, b, 4, z), cyc(8));
+  EXPECT_EQ(tb->cpu.access_at(tlm::TLM_WRITE_COMMAND, 0x40000000, b, 4, z), cyc(5));
+  // 8-word burst (I-cache line): 1 + 7 + 7 beats; LDD: 1 + 7 + 1
+  EXPECT_EQ(tb->cpu.access_at(tlm::TLM_READ_COMMAND, 0x40000000, b, 32, z), cyc(15));
+  EXPECT_EQ(tb->cpu.access_at(tlm::TLM_READ_COMMAND, 0x40000000, b, 8, z), cyc(9));
+  // APB: AHB transfer 1 + bridge 3 (also for an empty slot)
+  EXPECT_EQ(tb->cpu.access_at(tlm::TLM_READ_COMMAND, 0x80000100, b, 4, z), cyc(4));
+  EXPECT_EQ(tb->cpu.access_at(tlm::TLM_READ_COMMAND, 0x80000400, b, 4, z), cyc(4));
+  // delays add to the initiator's offset
+  EXPECT_EQ(tb->cpu.access_at(tlm::TLM_READ_COMMAND, 0x40000000, b, 4, cyc(10)), cyc(18));
+  // the DMI grant carries the same single-access latency
+  tlm::tlm_dmi d;
+  ASSERT_TRUE(tb->cpu.dmi(0x40000000, false, d));
+  EXPECT_EQ(d.get_read_latency(), cyc(8));
+  EXPECT_EQ(d.get_write_latency(), cyc(5));
+  EXPECT_GE(tb->ahb.master_stats()[0].bursts, 2u);
+}
+
+TEST(AhbArbitration, SecondMasterWaitsWhileTheBusIsBusy) {
+  TimedBus t(true);
+  uint8_t b[32];
+  const auto w0 = tb->ahb.master_stats()[1].wait;
+  const uint64_t n0 = tb->ahb.master_stats()[1].waits;
+  // The CPU reads a line at local time 100: the bus is busy [100, 115).
+  EXPECT_EQ(tb->cpu.access_at(tlm::TLM_READ_COMMAND, 0x40000000, b, 32, cyc(100)), cyc(115));
+  // GRETH starts at 105: it waits 10 cycles, then takes 1 + 4 for its write.
+  EXPECT_EQ(tb->eth.access_at(tlm::TLM_WRITE_COMMAND, 0x40001000, b, 4, cyc(105)), cyc(120));
+  EXPECT_EQ(tb->ahb.master_stats()[1].wait - w0, cyc(10));
+  EXPECT_EQ(tb->ahb.master_stats()[1].waits, n0 + 1);
+  // The CPU at 118 finds the bus held by GRETH until 120: waits 2.
+  EXPECT_EQ(tb->cpu.access_at(tlm::TLM_READ_COMMAND, 0x40000000, b, 4, cyc(118)), cyc(128));
+  // A master never waits for its own previous access ...
+  EXPECT_EQ(tb->cpu.access_at(tlm::TLM_READ_COMMAND, 0x40000000, b, 4, cyc(121)), cyc(129));
+  // ... and nobody waits for a bus that is free again, or for an access that
+  // starts later in simulated time than its own start.
+  EXPECT_EQ(tb->eth.access_at(tlm::TLM_READ_COMMAND, 0x40000000, b, 4, cyc(200)), cyc(208));
+  EXPECT_EQ(tb->cpu.access_at(tlm::TLM_READ_COMMAND, 0x40000000, b, 4, cyc(150)), cyc(158));
+  // Deterministic: the same sequence gives the same waits again.
+  EXPECT_EQ(tb->cpu.access_at(tlm::TLM_READ_COMMAND, 0x40000000, b, 32, cyc(300)), cyc(315));
+  EXPECT_EQ(tb->eth.access_at(tlm::TLM_WRITE_COMMAND, 0x40001000, b, 4, cyc(305)), cyc(320));
+}
+
+TEST(AhbArbitration, OffMeansNoWaits) {
+  TimedBus t(false);
+  uint8_t b[32];
+  EXPECT_EQ(tb->cpu.access_at(tlm::TLM_READ_COMMAND, 0x40000000, b, 32, cyc(100)), cyc(115));
+  EXPECT_EQ(tb->eth.access_at(tlm::TLM_WRITE_COMMAND, 0x40001000, b, 4, cyc(105)), cyc(110));
+}
+
+TEST(AhbSnoop, WritesOfEveryMasterAreReported) {
+  TimedBus t(false);
+  std::vector<std::tuple<unsigned, uint64_t, unsigned>> seen;
+  tb->ahb.set_snoop_fn([&](unsigned m, uint64_t a, unsigned l) { seen.emplace_back(m, a, l); });
+  uint8_t b[8] = {};
+  tb->eth.access_at(tlm::TLM_WRITE_COMMAND, 0x40000010, b, 8, sc_core::SC_ZERO_TIME);
+  tb->cpu.access_at(tlm::TLM_WRITE_COMMAND, 0x40000020, b, 4, sc_core::SC_ZERO_TIME);
+  tb->eth.access_at(tlm::TLM_READ_COMMAND, 0x40000010, b, 8, sc_core::SC_ZERO_TIME);   // read: no
+  tb->eth.access_at(tlm::TLM_WRITE_COMMAND, 0x00000010, b, 4, sc_core::SC_ZERO_TIME);  // ROM error: no
+  tb->eth.access_at(tlm::TLM_WRITE_COMMAND, 0xA0000000, b, 4, sc_core::SC_ZERO_TIME);  // hole: no
+  ASSERT_EQ(seen.size(), 2u);
+  EXPECT_EQ(seen[0], std::make_tuple(4u, uint64_t(0x40000010), 8u));  // global address, GRETH hindex
+  EXPECT_EQ(seen[1], std::make_tuple(0u, uint64_t(0x40000020), 4u));
+}
+
+TEST(ApbHidden, HiddenSlaveIsRoutedButNotInPnp) {
+  // Slot 12 holds the hidden probe; the P&P table shows an empty slot.
+  uint32_t v = 0;
+  EXPECT_EQ(tb->cpu.rd32(0x800FF000 + 8 * 12), 0u);
+  EXPECT_EQ(tb->cpu.rd32(0x800FF000 + 8 * 12 + 4), 0u);
+  const uint64_t empty0 = tb->apb.empty_slot_accesses();
+  const unsigned h0 = tb->hidden.hits;
+  EXPECT_EQ(tb->cpu.write32(0x80000C04, 7), tlm::TLM_OK_RESPONSE);
+  EXPECT_EQ(tb->hidden.hits, h0 + 1);
+  EXPECT_EQ(tb->hidden.last_addr, 4u);
+  EXPECT_EQ(tb->apb.empty_slot_accesses(), empty0);  // routed, not an empty slot
+  (void)v;
 }
 
 // ---------------------------------------------------------------- DMI

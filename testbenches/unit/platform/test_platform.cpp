@@ -140,6 +140,92 @@ TEST(Config, FileErrorsNameTheFile) {
   EXPECT_THROW(PlatformConfig::from_file("/nonexistent/x.json"), ConfigError);
 }
 
+TEST(Config, TimingKeysDefaultsAndRoundTrip) {
+  const PlatformConfig d;
+  EXPECT_TRUE(d.timed());  // the preset describes the full timed platform
+  EXPECT_EQ(d.icache.ways, 2u);
+  EXPECT_EQ(d.icache.line_bytes, 32u);
+  EXPECT_EQ(d.dcache.ways, 1u);
+  EXPECT_TRUE(d.dcache.snoop);
+  EXPECT_EQ(d.sdram_ws.read_ws, 7u);
+  EXPECT_EQ(d.prom_ws.read_ws, 19u);
+  const PlatformConfig c = PlatformConfig::from_json(json::parse(R"({
+    "mode": "functional",
+    "cpu": {"nwin": 16, "mul": "16x16_4cycle", "lddel": 2, "branch_prediction": false,
+            "trap_cycles": 7, "div_cycles": 20},
+    "icache": {"ways": 4, "way_kib": 1, "line_bytes": 16, "repl": "random", "seed": 99},
+    "dcache": {"ways": 2, "way_kib": 8, "line_bytes": 32, "repl": "lrr", "seed": 3, "snoop": false},
+    "memory": {"prom": {"read_ws": 2, "write_ws": 3}, "sdram": {"read_ws": 5, "write_ws": 6}},
+    "ahb": {"transfer_cycles": 2, "burst_cycles_per_word": 0, "arbitration": false},
+    "apb": {"access_cycles": 9}})"));
+  EXPECT_FALSE(c.timed());
+  EXPECT_EQ(c.nwin, 16u);
+  EXPECT_EQ(c.mul, leon3::MulType::Iter16x16);
+  EXPECT_EQ(c.lddel, 2u);
+  EXPECT_FALSE(c.branch_prediction);
+  EXPECT_EQ(c.trap_cycles, 7u);
+  EXPECT_EQ(c.div_cycles, 20u);
+  EXPECT_EQ(c.icache.ways, 4u);
+  EXPECT_EQ(c.icache.repl, leon3::CacheRepl::Random);
+  EXPECT_EQ(c.icache.seed, 99u);
+  EXPECT_EQ(c.dcache.repl, leon3::CacheRepl::Lrr);
+  EXPECT_FALSE(c.dcache.snoop);
+  EXPECT_EQ(c.prom_ws.write_ws, 3u);
+  EXPECT_EQ(c.sdram_ws.read_ws, 5u);
+  EXPECT_EQ(c.ahb_transfer_cycles, 2u);
+  EXPECT_EQ(c.ahb_burst_cycles_per_word, 0u);
+  EXPECT_FALSE(c.ahb_arbitration);
+  EXPECT_EQ(c.apb_access_cycles, 9u);
+  EXPECT_TRUE(same(PlatformConfig::from_json(c.to_json()), c));
+  EXPECT_EQ(c.to_json()["cpu"]["mul"], "16x16_4cycle");
+  EXPECT_FALSE(c.to_json().contains("nwin"));  // written as cpu.nwin only
+}
+
+TEST(Config, TimingKeysAreValidatedOneByOne) {
+  config_error(R"({"mode": "fast"})", "'mode'");
+  config_error(R"({"mode": 1})", "'mode'");
+  config_error(R"({"cpu": 8})", "'cpu'");
+  config_error(R"({"cpu": {"fpu": 1}})", "'cpu.fpu'");
+  config_error(R"({"cpu": {"nwin": 1}})", "'cpu.nwin'");
+  config_error(R"({"nwin": 8, "cpu": {"nwin": 8}})", "'nwin'");
+  config_error(R"({"cpu": {"mul": "64x64"}})", "'cpu.mul'");
+  config_error(R"({"cpu": {"lddel": 3}})", "'cpu.lddel'");
+  config_error(R"({"cpu": {"branch_prediction": 1}})", "'cpu.branch_prediction'");
+  config_error(R"({"cpu": {"trap_cycles": 0}})", "'cpu.trap_cycles'");
+  config_error(R"({"cpu": {"div_cycles": 256}})", "'cpu.div_cycles'");
+  config_error(R"({"icache": {"ways": 5}})", "'icache.ways'");
+  config_error(R"({"icache": {"way_kib": 3}})", "'icache.way_kib'");
+  config_error(R"({"icache": {"way_kib": 512}})", "'icache.way_kib'");
+  config_error(R"({"dcache": {"line_bytes": 24}})", "'dcache.line_bytes'");
+  config_error(R"({"dcache": {"line_bytes": 64}})", "'dcache.line_bytes'");
+  config_error(R"({"icache": {"repl": "fifo"}})", "'icache.repl'");
+  config_error(R"({"icache": {"repl": "lrr", "ways": 4}})", "'icache.repl'");
+  config_error(R"({"icache": {"seed": -1}})", "'icache.seed'");
+  config_error(R"({"icache": {"snoop": true}})", "'icache.snoop'");
+  config_error(R"({"dcache": {"snoop": "yes"}})", "'dcache.snoop'");
+  config_error(R"({"memory": {"prom": {"read_ws": 256}}})", "'memory.prom.read_ws'");
+  config_error(R"({"memory": {"sdram": {"write_ws": "2"}}})", "'memory.sdram.write_ws'");
+  config_error(R"({"memory": {"sdram": {"cas": 2}}})", "'memory.sdram.cas'");
+  config_error(R"({"ahb": {"transfer_cycles": 17}})", "'ahb.transfer_cycles'");
+  config_error(R"({"ahb": {"burst_cycles_per_word": -1}})", "'ahb.burst_cycles_per_word'");
+  config_error(R"({"ahb": {"arbitration": "on"}})", "'ahb.arbitration'");
+  config_error(R"({"ahb": {"split": true}})", "'ahb.split'");
+  config_error(R"({"apb": {"access_cycles": 65}})", "'apb.access_cycles'");
+}
+
+TEST(Config, ShippedPresetFileHasEveryKey) {
+  std::ifstream in(std::string(SOURCE_DIR) + "/sim/configs/gr-xc3s-1500.json");
+  const json j = json::parse(in);
+  EXPECT_EQ(j, PlatformConfig().to_json()) << j.dump();
+}
+
+TEST(Leon3mp, RegionMarkerSlotIsEmptyInPnp) {
+  // The marker device answers at 0x80000C00 but the P&P table shows nothing.
+  EXPECT_EQ(ahb_read(0x800FF000 + 8 * 12), 0u);
+  EXPECT_EQ(ahb_read(0x800FF000 + 8 * 12 + 4), 0u);
+  EXPECT_EQ(ahb_read(0x80000C00), 0u);
+}
+
 // ---------------------------------------------------------------- platform
 
 TEST(Leon3mp, PlugAndPlayAsSeenByFirmware) {

@@ -1,0 +1,45 @@
+/* Two leaf functions with exactly known instruction counts, for the profile
+ * and region tests (testbenches/cli: cli.profile.*). Keep them unchanged: the
+ * tests compute their expected counts from this listing.
+ *
+ * region_loop(id, n): REGION_BEGIN(id); n iterations; REGION_END(id)
+ *   function: 3 + 4n + 3 = 4n + 6 instructions per call
+ *   region:   st (BEGIN) + mov + 4n = 4n + 2 instructions
+ * sum_words(p, n): sum of n words at p
+ *   function: 1 + 5n + 2 = 5n + 3 instructions
+ */
+#include "region.h"
+
+        .section .note.GNU-stack, "", @progbits
+
+        .section ".text.region_loop", "ax"
+        .align  4
+        .global region_loop
+        .type   region_loop, #function
+region_loop:                            ! %o0 = id, %o1 = n (n >= 1)
+        sethi   %hi(REGION_MARKER_BASE), %o2
+        st      %o0, [%o2 + REGION_BEGIN_OFF]
+        mov     0, %o3
+1:      add     %o3, %o1, %o3
+        subcc   %o1, 1, %o1
+        bne     1b
+         nop
+        st      %o0, [%o2 + REGION_END_OFF]
+        retl
+         mov    %o3, %o0
+        .size   region_loop, . - region_loop
+
+        .section ".text.sum_words", "ax"
+        .align  4
+        .global sum_words
+        .type   sum_words, #function
+sum_words:                              ! %o0 = p, %o1 = n (n >= 1)
+        mov     0, %o2
+1:      ld      [%o0], %o3
+        add     %o0, 4, %o0
+        subcc   %o1, 1, %o1
+        bne     1b
+         add    %o2, %o3, %o2
+        retl
+         mov    %o2, %o0
+        .size   sum_words, . - sum_words

@@ -1,0 +1,94 @@
+// Per-function flat profile and measured regions (docs/timing.md).
+//
+//  * Profiler is the core's ProfileHook: every loop step (cycles incl.
+//    stalls, misses and trap entry; retired instructions; I/D-cache misses)
+//    is attributed to the function holding its PC, found in the ELF symbol
+//    table: the FUNC symbol whose [value, value + size) contains the PC,
+//    otherwise the nearest preceding label (assembler code without .type),
+//    otherwise "(unknown)". Optionally also per PC (--profile-pc).
+//  * Regions accumulates what happens between REGION_BEGIN(id) and
+//    REGION_END(id) (firmware/bsp/region.h) from snapshots of the core's
+//    counters taken at the marker stores.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <nlohmann/json_fwd.hpp>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core.h"
+#include "elf_loader.h"
+
+namespace l3vp {
+
+class Profiler : public leon3::ProfileHook {
+ public:
+  struct Counts {
+    uint64_t cycles = 0, instructions = 0, ic_misses = 0, dc_misses = 0;
+  };
+  struct Row {
+    std::string name;
+    uint32_t addr = 0, size = 0;  // symbol value / size (0 for labels)
+    Counts c;
+  };
+
+  void set_symbols(const ElfImage& img);
+  void enable_pc_histogram(bool on) { per_pc_on_ = on; }
+  bool pc_histogram_enabled() const { return per_pc_on_; }
+
+  void step(uint32_t pc, uint64_t cycles, unsigned retired, unsigned ic_misses, unsigned dc_misses) override;
+
+  // Functions with at least one step, most cycles first (ties: by address).
+  std::vector<Row> functions() const;
+  // Every PC with at least one step, by address.
+  std::vector<std::pair<uint32_t, Counts>> pcs() const;
+  const Counts& total() const { return total_; }
+  // Name of the function a PC is attributed to.
+  std::string function_of(uint32_t pc) const;
+
+ private:
+  struct Sym {
+    uint32_t start, end;  // [start, end)
+    unsigned idx;         // into names_/counts_
+  };
+  unsigned lookup(uint32_t pc) const;
+
+  std::vector<Row> rows_;      // by index; last = "(unknown)"
+  std::vector<Sym> funcs_;     // FUNC symbols with a size, by start
+  std::vector<Sym> labels_;    // other labels, by start
+  mutable Sym last_{1, 0, 0};  // last lookup (empty range initially)
+  Counts total_;
+  bool per_pc_on_ = false;
+  std::unordered_map<uint32_t, Counts> per_pc_;
+};
+
+class Regions {
+ public:
+  // What the core's counters say at one instant.
+  struct Snapshot {
+    uint64_t cycles = 0, idle_cycles = 0, instructions = 0;
+    uint64_t by_class[static_cast<unsigned>(leon3::InsnClass::Count)] = {};
+    uint64_t stall_load_use = 0, stall_branch = 0, stall_muldiv = 0, stall_icache_miss = 0,
+             stall_dcache_miss = 0, stall_write_buffer = 0, stall_bus = 0;
+    uint64_t ic_misses = 0, dc_read_misses = 0, traps = 0;
+    static Snapshot of(const leon3::Core& c);
+  };
+  struct Region {
+    uint32_t id = 0;
+    uint64_t entries = 0;    // completed BEGIN..END pairs
+    uint64_t unbalanced = 0; // BEGIN while open (restarts) + END while closed (ignored)
+    Snapshot sum;            // accumulated END - BEGIN differences
+    bool open = false;
+    Snapshot begin;
+  };
+
+  void mark(bool begin, uint32_t id, const Snapshot& now);
+  const std::map<uint32_t, Region>& regions() const { return regions_; }
+  nlohmann::json to_json() const;
+
+ private:
+  std::map<uint32_t, Region> regions_;
+};
+
+}  // namespace l3vp
