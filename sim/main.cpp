@@ -25,6 +25,9 @@
 #include "elf_loader.h"
 #include "leon3mp.h"
 #include "log.h"
+#include "pcap_writer.h"
+#include "scenario.h"
+#include "tap.h"
 #include "trap_names.h"
 
 namespace {
@@ -120,6 +123,9 @@ struct Options {
   std::string profile_out, profile_pc;
   bool quiet = false;
   bool uart_out_set = false, uart_in_set = false;
+  // Network far end and capture (docs/network.md).
+  std::string scenario, tap, pcap, net_results;
+  bool max_time_set = false;
 };
 
 int run(int argc, char** argv) {
@@ -131,7 +137,8 @@ int run(int argc, char** argv) {
       ->required();
   app.add_option("-c,--config", o.config,
                  "Platform configuration: a JSON file or a preset name (gr-xc3s-1500)");
-  app.add_option("--max-time", o.max_time, "Simulated time limit, e.g. 10s, 500ms, 20us (default 10s)");
+  auto* mt = app.add_option("--max-time", o.max_time,
+                            "Simulated time limit, e.g. 10s, 500ms, 20us (default: the scenario's duration, else 10s)");
   auto* uo = app.add_option("--uart-out", o.uart_out, "UART output file ('-' = stdout, the default)");
   auto* ui = app.add_option("--uart-in", o.uart_in, "UART input file ('-' = stdin; not deterministic)");
   app.add_option("--stats", o.stats, "Write run statistics as JSON to this file");
@@ -148,6 +155,14 @@ int run(int argc, char** argv) {
                "Print a flat per-function profile and the region table on stderr at the end");
   app.add_option("--profile-out", o.profile_out, "Write the --profile report to this file instead");
   app.add_option("--profile-pc", o.profile_pc, "Write a per-PC histogram (text) to this file");
+  auto* sc = app.add_option("--scenario", o.scenario,
+                            "Network: the simulated Linux PC runs this scenario file (JSON) at the far end of the link");
+  auto* tp = app.add_option("--tap", o.tap,
+                            "Network: the far end of the link is TAP device NAME in network namespace NAME "
+                            "(scripts/netns-tap up NAME; real-time pacing; not deterministic)");
+  sc->excludes(tp);
+  app.add_option("--pcap", o.pcap, "Network: record every frame on the link (both directions) to this pcap file");
+  app.add_option("--net-results", o.net_results, "Network: write the scenario results (JSON) to this file");
   app.add_flag("-q,--quiet", o.quiet,
                "Do not print model diagnostics (guest errors, unimplemented features)");
   try {
@@ -160,6 +175,7 @@ int run(int argc, char** argv) {
     return fail(kExitBadInput, e.what());
   }
   o.uart_out_set = uo->count() > 0;
+  o.max_time_set = mt->count() > 0;
   o.uart_in_set = ui->count() > 0;
   g_quiet = o.quiet;
   if (o.quiet) {
@@ -195,6 +211,47 @@ int run(int argc, char** argv) {
   } catch (const ConfigError& e) {
     return fail(kExitBadInput, std::string("config: ") + e.what());
   }
+
+  // Network far end: a scenario (simulated PC) or a TAP device.
+  std::optional<l3vp::host::Scenario> scenario;
+  if (!o.scenario.empty()) {
+    try {
+      scenario = l3vp::host::load_scenario(o.scenario);
+    } catch (const std::exception& e) {
+      return fail(kExitBadInput, "--scenario: " + std::string(e.what()));
+    }
+    // A scenario with a "link" section sets the link (replacing net.*
+    // except net.mac); without one the configuration's link is used.
+    bool has_link = false;
+    {
+      std::ifstream in(o.scenario);
+      has_link = nlohmann::json::parse(in, nullptr, false).contains("link");
+    }
+    if (has_link) {
+      cfg.net = l3vp::Leon3mp::net_config(scenario->link, cfg.net);
+      try {
+        cfg.validate();
+      } catch (const ConfigError& e) {
+        return fail(kExitBadInput, "--scenario: link: " + std::string(e.what()));
+      }
+    }
+    if (!o.max_time_set && scenario->duration > sc_core::SC_ZERO_TIME) {
+      uint64_t v = scenario->duration.value();  // ps
+      const char* unit = "ps";
+      for (const char* u : {"ns", "us", "ms", "s"}) {
+        if (v % 1000) break;
+        v /= 1000;
+        unit = u;
+      }
+      o.max_time = std::to_string(v) + unit;
+    }
+  }
+  if (!o.net_results.empty() && !scenario)
+    return fail(kExitBadInput, "--net-results: needs --scenario");
+  if (!o.tap.empty()) {
+    const std::string why = l3vp::TapEndpoint::unavailable_reason();
+    if (!why.empty()) return fail(kExitBadInput, "--tap: " + why);
+  }
   const auto max_ps = parse_time_ps(o.max_time);
   if (!max_ps || *max_ps == 0)
     return fail(kExitBadInput,
@@ -225,6 +282,12 @@ int run(int argc, char** argv) {
     if (!profile_pc)
       return fail(kExitBadInput, "--profile-pc: cannot open '" + o.profile_pc + "': " + std::strerror(errno));
   }
+  std::ofstream net_results_out;
+  if (!o.net_results.empty()) {
+    net_results_out.open(o.net_results);
+    if (!net_results_out)
+      return fail(kExitBadInput, "--net-results: cannot open '" + o.net_results + "': " + std::strerror(errno));
+  }
   std::ofstream stats_out;
   if (!o.stats.empty()) {
     stats_out.open(o.stats);
@@ -241,6 +304,41 @@ int run(int argc, char** argv) {
   } catch (const ElfError& e) {
     return fail(kExitBadInput, e.what());
   }
+  // The link's far end (end 1) and the capture.
+  std::unique_ptr<l3vp::host::SimHost> pc;
+  std::unique_ptr<l3vp::host::ScenarioRunner> runner;
+  std::unique_ptr<l3vp::TapEndpoint> tap;
+  std::unique_ptr<l3vp::PcapWriter> pcap;
+  const char* far_end = "none";
+  if (scenario) {
+    pc = std::make_unique<l3vp::host::SimHost>("pc", scenario->host, scenario->tcp);
+    plat->link.attach(1, pc.get());
+    pc->connect(&plat->link.port(1));
+    runner = std::make_unique<l3vp::host::ScenarioRunner>(*pc, *scenario);
+    far_end = "sim_host";
+  } else if (!o.tap.empty()) {
+    try {
+      l3vp::TapParams tp;
+      tp.ifname = o.tap;
+      tp.netns = o.tap;
+      tp.realtime = true;
+      tap = std::make_unique<l3vp::TapEndpoint>("tap", tp);
+    } catch (const std::exception& e) {
+      return fail(kExitBadInput, "--tap: " + std::string(e.what()));
+    }
+    plat->link.attach(1, tap.get());
+    tap->connect(&plat->link.port(1));
+    far_end = "tap";
+  }
+  if (!o.pcap.empty()) {
+    try {
+      pcap = std::make_unique<l3vp::PcapWriter>(o.pcap);
+    } catch (const std::exception& e) {
+      return fail(kExitBadInput, "--pcap: " + std::string(e.what()));
+    }
+    plat->link.set_hook(pcap->link_hook(l3vp::PcapWriter::Point::kDeliver));
+  }
+
   if (o.boot == "reset")
     plat->boot_reset();
   else
@@ -252,11 +350,20 @@ int run(int argc, char** argv) {
   // Host wall time is measured only for the report; it never feeds back
   // into the simulation.
   const auto t0 = std::chrono::steady_clock::now();
+  if (runner) runner->start();  // experiment times are relative to time 0
   sc_core::sc_start(max_time);
   plat->cpu.finish();
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::fflush(stdout);
   if (trace) std::fflush(trace.get());
+  if (pcap) pcap->close();
+  nlohmann::json net_results;
+  if (runner) {
+    net_results = runner->results();
+    net_results_out << net_results.dump(2) << '\n';
+    if (net_results_out.is_open() && !net_results_out)
+      return fail(kExitBadInput, "--net-results: write to '" + o.net_results + "' failed");
+  }
 
   const auto& h = plat->halt();
   std::string reason;
@@ -287,6 +394,20 @@ int run(int argc, char** argv) {
       j["stop"]["pc"] = h.pc;
       j["stop"]["o0"] = h.o0;
     }
+    nlohmann::json& net = j["net"];
+    net["far_end"] = far_end;
+    // Frames the GRETH sent while nothing was attached: delivered into the void.
+    net["unattached_frames"] = std::string(far_end) == "none" ? plat->link.stats(0).delivered : 0;
+    if (runner) net["results"] = net_results;
+    if (tap) {
+      const auto& t = tap->stats();
+      net["tap"] = {{"from_tap", t.from_tap},           {"to_tap", t.to_tap},
+                    {"from_tap_bytes", t.from_tap_bytes}, {"to_tap_bytes", t.to_tap_bytes},
+                    {"dropped_crc", t.dropped_crc},     {"write_errors", t.write_errors},
+                    {"oversize", t.oversize},           {"polls", t.polls},
+                    {"sleeps", t.sleeps}};
+    }
+    if (pcap) net["pcap_frames"] = pcap->frames();
     j["host"] = {{"wall_time_s", wall}, {"mips", wall > 0 ? double(insns) / wall / 1e6 : 0.0}};
     stats_out << j.dump(2) << '\n';
     if (!stats_out) return fail(kExitBadInput, "--stats: write to '" + o.stats + "' failed");

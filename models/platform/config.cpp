@@ -112,6 +112,42 @@ void parse_ws(const json& j, const std::string& key, PlatformConfig::WaitStates&
   if (j.contains("write_ws")) w.write_ws = get_range(j["write_ws"], key + ".write_ws", 0, 255);
 }
 
+double get_prob(const json& j, const std::string& key) {
+  if (!j.is_number()) bad(key, "must be a number from 0 to 1");
+  const double v = j.get<double>();
+  if (!(v >= 0.0 && v <= 1.0)) bad(key, "must be a number from 0 to 1 (got " + j.dump() + ")");
+  return v;
+}
+
+void parse_imp(const json& j, const std::string& key, PlatformConfig::NetImpairments& m) {
+  object(j, key, {"loss", "corrupt", "duplicate", "reorder", "extra_delay_ns", "jitter_ns", "seed"});
+  if (j.contains("loss")) m.loss = get_prob(j["loss"], key + ".loss");
+  if (j.contains("corrupt")) m.corrupt = get_prob(j["corrupt"], key + ".corrupt");
+  if (j.contains("duplicate")) m.duplicate = get_prob(j["duplicate"], key + ".duplicate");
+  if (j.contains("reorder")) m.reorder = get_prob(j["reorder"], key + ".reorder");
+  if (j.contains("extra_delay_ns")) m.extra_delay_ns = get_uint(j["extra_delay_ns"], key + ".extra_delay_ns");
+  if (j.contains("jitter_ns")) m.jitter_ns = get_uint(j["jitter_ns"], key + ".jitter_ns");
+  if (j.contains("seed")) m.seed = get_uint(j["seed"], key + ".seed");
+}
+
+void validate_imp(const PlatformConfig::NetImpairments& m, const std::string& key) {
+  for (auto [v, k] : {std::pair{m.loss, "loss"}, std::pair{m.corrupt, "corrupt"},
+                      std::pair{m.duplicate, "duplicate"}, std::pair{m.reorder, "reorder"}})
+    if (!(v >= 0.0 && v <= 1.0)) bad(key + "." + k, "must be a number from 0 to 1");
+  if (m.extra_delay_ns > PlatformConfig::kMaxNetDelayNs) bad(key + ".extra_delay_ns", "must be at most 1 s");
+  if (m.jitter_ns > PlatformConfig::kMaxNetDelayNs) bad(key + ".jitter_ns", "must be at most 1 s");
+}
+
+json imp_json(const PlatformConfig::NetImpairments& m) {
+  return json{{"loss", m.loss},
+              {"corrupt", m.corrupt},
+              {"duplicate", m.duplicate},
+              {"reorder", m.reorder},
+              {"extra_delay_ns", m.extra_delay_ns},
+              {"jitter_ns", m.jitter_ns},
+              {"seed", m.seed}};
+}
+
 json cache_json(const leon3::CacheConfig& c, bool dcache) {
   json j{{"ways", c.ways},
          {"way_kib", c.way_kib},
@@ -123,6 +159,28 @@ json cache_json(const leon3::CacheConfig& c, bool dcache) {
 }
 
 }  // namespace
+
+bool PlatformConfig::parse_mac(const std::string& s, uint8_t out[6]) {
+  if (s.size() != 17) return false;
+  for (unsigned i = 0; i < 6; ++i) {
+    if (i && s[3 * i - 1] != ':') return false;
+    unsigned v = 0;
+    for (unsigned k = 0; k < 2; ++k) {
+      const char c = s[3 * i + k];
+      v <<= 4;
+      if (c >= '0' && c <= '9')
+        v |= unsigned(c - '0');
+      else if (c >= 'a' && c <= 'f')
+        v |= unsigned(c - 'a' + 10);
+      else if (c >= 'A' && c <= 'F')
+        v |= unsigned(c - 'A' + 10);
+      else
+        return false;
+    }
+    out[i] = static_cast<uint8_t>(v);
+  }
+  return true;
+}
 
 bool PlatformConfig::parse_mode(const std::string& s, Mode& m) {
   if (s == "timed")
@@ -163,12 +221,23 @@ void PlatformConfig::validate() const {
                                  std::to_string(sdram_size) + ")");
   if (quantum_ns > kMaxQuantumNs)
     bad("quantum_ns", "must be at most 10 s (got " + std::to_string(quantum_ns) + ")");
+  uint8_t mac[6];
+  if (!net.mac.empty() && !parse_mac(net.mac, mac))
+    bad("net.mac", "must be \"\" or six hex bytes like \"02:00:00:00:00:53\" (got \"" + net.mac + "\")");
+  if (!net.mac.empty() && (mac[0] & 1)) bad("net.mac", "must be a unicast address (got \"" + net.mac + "\")");
+  if (net.speed_mbps != 10 && net.speed_mbps != 100)
+    bad("net.speed_mbps", "must be 10 or 100 (got " + std::to_string(net.speed_mbps) + ")");
+  if (net.propagation_ns > kMaxNetDelayNs) bad("net.propagation_ns", "must be at most 1 s");
+  if (net.switch_latency_ns > kMaxNetDelayNs) bad("net.switch.latency_ns", "must be at most 1 s");
+  if (net.reorder_timeout_ns > kMaxNetDelayNs) bad("net.reorder_timeout_ns", "must be at most 1 s");
+  validate_imp(net.to_host, "net.to_host");
+  validate_imp(net.to_board, "net.to_board");
 }
 
 PlatformConfig PlatformConfig::from_json(const json& j) {
   PlatformConfig c;
   object(j, "", {"mode", "clock_hz", "nwin", "cpu", "icache", "dcache", "memory", "ahb", "apb", "uart",
-                 "quantum_ns", "dmi"});
+                 "quantum_ns", "dmi", "net"});
   if (j.contains("mode")) {
     const std::string m = get_string(j["mode"], "mode");
     if (!parse_mode(m, c.mode)) bad("mode", "must be \"timed\" or \"functional\" (got \"" + m + "\")");
@@ -228,6 +297,22 @@ PlatformConfig PlatformConfig::from_json(const json& j) {
   }
   if (j.contains("quantum_ns")) c.quantum_ns = get_uint(j["quantum_ns"], "quantum_ns");
   if (j.contains("dmi")) c.dmi = get_bool(j["dmi"], "dmi");
+  if (j.contains("net")) {
+    const json& n = object(j["net"], "net", {"mac", "speed_mbps", "propagation_ns", "switch", "to_host",
+                                             "to_board", "reorder_timeout_ns"});
+    if (n.contains("reorder_timeout_ns"))
+      c.net.reorder_timeout_ns = get_uint(n["reorder_timeout_ns"], "net.reorder_timeout_ns");
+    if (n.contains("mac")) c.net.mac = get_string(n["mac"], "net.mac");
+    if (n.contains("speed_mbps")) c.net.speed_mbps = get_range(n["speed_mbps"], "net.speed_mbps", 0, 1000000);
+    if (n.contains("propagation_ns")) c.net.propagation_ns = get_uint(n["propagation_ns"], "net.propagation_ns");
+    if (n.contains("switch")) {
+      const json& w = object(n["switch"], "net.switch", {"enabled", "latency_ns"});
+      if (w.contains("enabled")) c.net.switch_enabled = get_bool(w["enabled"], "net.switch.enabled");
+      if (w.contains("latency_ns")) c.net.switch_latency_ns = get_uint(w["latency_ns"], "net.switch.latency_ns");
+    }
+    if (n.contains("to_host")) parse_imp(n["to_host"], "net.to_host", c.net.to_host);
+    if (n.contains("to_board")) parse_imp(n["to_board"], "net.to_board", c.net.to_board);
+  }
   c.validate();
   return c;
 }
@@ -282,7 +367,15 @@ json PlatformConfig::to_json() const {
               {"apb", {{"access_cycles", apb_access_cycles}}},
               {"uart", {{"out", uart_out}, {"in", uart_in}}},
               {"quantum_ns", quantum_ns},
-              {"dmi", dmi}};
+              {"dmi", dmi},
+              {"net",
+               {{"mac", net.mac},
+                {"speed_mbps", net.speed_mbps},
+                {"propagation_ns", net.propagation_ns},
+                {"switch", {{"enabled", net.switch_enabled}, {"latency_ns", net.switch_latency_ns}}},
+                {"reorder_timeout_ns", net.reorder_timeout_ns},
+                {"to_host", imp_json(net.to_host)},
+                {"to_board", imp_json(net.to_board)}}}};
 }
 
 }  // namespace l3vp

@@ -19,7 +19,12 @@
 //     "apb":        { "access_cycles": 3 },
 //     "uart":       { "out": "-", "in": "" },   // "-" = stdout / stdin, "" = none
 //     "quantum_ns": 100000,              // CPU global quantum, 0..10 s
-//     "dmi":        true
+//     "dmi":        true,
+//     "net":        { "mac": "02:00:00:00:00:53", "speed_mbps": 100, "propagation_ns": 0,
+//                     "switch": { "enabled": false, "latency_ns": 0 }, "reorder_timeout_ns": 1000000,
+//                     "to_host":  { "loss": 0, "corrupt": 0, "duplicate": 0, "reorder": 0,
+//                                   "extra_delay_ns": 0, "jitter_ns": 0, "seed": 1 },
+//                     "to_board": { ... same ... } }
 //   }
 // The top-level "nwin" of schema 1 is still accepted as an alias of cpu.nwin.
 // Unknown keys, wrong types and out-of-range values are rejected with a
@@ -75,6 +80,31 @@ struct PlatformConfig {
   std::string uart_in;                // "" none, "-" stdin, else a file path
   uint64_t quantum_ns = 100000;       // 100 us
   bool dmi = true;
+
+  // net.*: the GRETH's station address at boot and the Ethernet link between
+  // the board (end 0) and the PC (end 1). docs/network.md.
+  struct NetImpairments {
+    double loss = 0, corrupt = 0, duplicate = 0, reorder = 0;  // probabilities 0..1 per frame
+    uint64_t extra_delay_ns = 0, jitter_ns = 0;
+    uint64_t seed = 1;
+    bool operator==(const NetImpairments& o) const {
+      return loss == o.loss && corrupt == o.corrupt && duplicate == o.duplicate && reorder == o.reorder &&
+             extra_delay_ns == o.extra_delay_ns && jitter_ns == o.jitter_ns && seed == o.seed;
+    }
+  };
+  struct NetConfig {
+    std::string mac = "02:00:00:00:00:53";  // "" = MAC registers keep their reset value 0
+    unsigned speed_mbps = 100;              // 10 | 100
+    uint64_t propagation_ns = 0;            // per cable segment
+    bool switch_enabled = false;            // store-and-forward switch hop
+    uint64_t switch_latency_ns = 0;
+    uint64_t reorder_timeout_ns = 1000000;  // a held (reordered) frame is released after this
+    NetImpairments to_host, to_board;       // link direction 0 / 1
+  } net;
+  static constexpr uint64_t kMaxNetDelayNs = 1000000000ull;  // 1 s
+
+  // "aa:bb:cc:dd:ee:ff" -> 6 bytes; false if malformed.
+  static bool parse_mac(const std::string& s, uint8_t out[6]);
 
   // Limits enforced by validate().
   static constexpr uint64_t kMinMemSize = 4096;

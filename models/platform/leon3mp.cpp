@@ -45,6 +45,63 @@ GptimerParams Leon3mp::gptimer_params(const PlatformConfig& c) {
   return p;
 }
 
+GrethParams Leon3mp::greth_params(const PlatformConfig& c) {
+  GrethParams p;  // template: hindex 4, pindex 13, paddr 0x00D, pirq 6
+  p.clk_period = c.period();
+  p.line_mbps = c.net.speed_mbps;
+  return p;
+}
+
+namespace {
+sc_core::sc_time ns(uint64_t v) { return sc_core::sc_time::from_value(v * 1000); }  // resolution 1 ps
+EthImpairments impairments(const PlatformConfig::NetImpairments& m) {
+  EthImpairments i;
+  i.loss = m.loss;
+  i.corrupt = m.corrupt;
+  i.duplicate = m.duplicate;
+  i.reorder = m.reorder;
+  i.extra_delay = ns(m.extra_delay_ns);
+  i.jitter = ns(m.jitter_ns);
+  i.seed = m.seed;
+  return i;
+}
+PlatformConfig::NetImpairments net_imp(const EthImpairments& i) {
+  PlatformConfig::NetImpairments m;
+  m.loss = i.loss;
+  m.corrupt = i.corrupt;
+  m.duplicate = i.duplicate;
+  m.reorder = i.reorder;
+  m.extra_delay_ns = i.extra_delay.value() / 1000;
+  m.jitter_ns = i.jitter.value() / 1000;
+  m.seed = i.seed;
+  return m;
+}
+}  // namespace
+
+EthLinkParams Leon3mp::link_params(const PlatformConfig& c) {
+  EthLinkParams p;
+  p.mbps = c.net.speed_mbps;
+  p.prop_delay = ns(c.net.propagation_ns);
+  p.switch_hop = c.net.switch_enabled;
+  p.switch_latency = ns(c.net.switch_latency_ns);
+  p.reorder_timeout = ns(c.net.reorder_timeout_ns);
+  p.imp[0] = impairments(c.net.to_host);   // direction 0: board -> host
+  p.imp[1] = impairments(c.net.to_board);  // direction 1: host -> board
+  return p;
+}
+
+PlatformConfig::NetConfig Leon3mp::net_config(const EthLinkParams& p, const PlatformConfig::NetConfig& base) {
+  PlatformConfig::NetConfig n = base;
+  n.speed_mbps = p.mbps;
+  n.propagation_ns = p.prop_delay.value() / 1000;
+  n.switch_enabled = p.switch_hop;
+  n.switch_latency_ns = p.switch_latency.value() / 1000;
+  n.reorder_timeout_ns = p.reorder_timeout.value() / 1000;
+  n.to_host = net_imp(p.imp[0]);
+  n.to_board = net_imp(p.imp[1]);
+  return n;
+}
+
 Leon3mp::Leon3mp(sc_core::sc_module_name name, const PlatformConfig& cfg)
     : sc_core::sc_module(name),
       cpu("cpu", cpu_params(cfg)),
@@ -57,6 +114,8 @@ Leon3mp::Leon3mp(sc_core::sc_module_name name, const PlatformConfig& cfg)
       irqmp("irqmp"),
       gptimer("gptimer", gptimer_params(cfg)),
       marker("region_marker"),
+      greth("greth", greth_params(cfg)),
+      link("eth", link_params(cfg)),
       cfg_(cfg) {
 
   // --- LEON3: AHB master 0 --------------------------------------------------
@@ -113,6 +172,14 @@ Leon3mp::Leon3mp(sc_core::sc_module_name name, const PlatformConfig& cfg)
     regions_.mark(begin, id, Regions::Snapshot::of(cpu.core()));
   };
 
+  // --- GRETH: APB slot 13 (0x80000D00), IRQ 6, AHB master 4 (DMA) ----------
+  apb.add_slave(greth.params().pindex, greth);
+  ahb.bind_master(greth.isock, greth.params().hindex, greth.ahb_pnp(), "greth");
+  greth.connect_irq(&irqmp);
+  greth.connect_link(&link.port(0));  // the GRETH is end 0 of the link
+  link.attach(0, &greth);
+  load_station_address();
+
   // --- snooping: writes of other AHB masters reach the D-cache --------------
   ahb.set_snoop_fn([this](unsigned mst, uint64_t addr, unsigned len) {
     if (mst != 0) cpu.core().snoop_write(static_cast<uint32_t>(addr), len);
@@ -151,6 +218,12 @@ std::vector<LoadRegion> Leon3mp::load_regions() {
 const ElfImage& Leon3mp::load_elf(const std::string& path) {
   image_ = l3vp::load_elf(path, load_regions());
   return image_;
+}
+
+void Leon3mp::load_station_address() {
+  uint8_t m[6];
+  if (cfg_.net.mac.empty() || !PlatformConfig::parse_mac(cfg_.net.mac, m)) return;
+  greth.set_station_address(m);
 }
 
 void Leon3mp::boot_at(uint32_t entry) {
@@ -260,6 +333,43 @@ nlohmann::json Leon3mp::stats() {
         {"apb", {{"empty_slot_accesses", apb.empty_slot_accesses()}}}}},
       {"log", {{"guest_errors", Log::count(LogCat::GuestError)}, {"unimp", Log::count(LogCat::Unimp)}}},
       {"bus", {{"ahb", {{"masters", masters}, {"pnp_reads", ahb.pnp_reads()}}}}},
+  };
+  // GRETH and link counters (all simulated: invariant).
+  const GrethStats& g = greth.stats();
+  auto dir_json = [](const EthDirStats& d) {
+    return json{{"submitted", d.submitted},   {"submitted_bytes", d.submitted_bytes},
+                {"delivered", d.delivered},   {"delivered_bytes", d.delivered_bytes},
+                {"lost", d.lost},             {"corrupted", d.corrupted},
+                {"duplicated", d.duplicated}, {"reordered", d.reordered},
+                {"reorder_timeouts", d.reorder_timeouts}, {"delayed", d.delayed},
+                {"jitter_sum_ps", d.jitter_sum}};
+  };
+  out["net"] = {
+      {"greth",
+       {{"tx_frames", g.tx_frames},
+        {"tx_bytes", g.tx_bytes},
+        {"tx_skipped", g.tx_skipped},
+        {"tx_ahb_errors", g.tx_ahb_errors},
+        {"rx_frames", g.rx_frames},
+        {"rx_bytes", g.rx_bytes},
+        {"rx_errors", g.rx_errors},
+        {"rx_drops",
+         {{"filter", g.rx_drop_filter},
+          {"control", g.rx_drop_control},
+          {"runt", g.rx_drop_runt},
+          {"disabled", g.rx_drop_disabled},
+          {"exhausted", g.rx_drop_exhausted},
+          {"ahb_error", g.rx_drop_ahb}}},
+        {"rx_crc_errors", g.rx_crc_errors},
+        {"rx_align_errors", g.rx_align_errors},
+        {"rx_length_errors", g.rx_length_errors},
+        {"rx_too_long", g.rx_too_long},
+        {"rx_overruns", g.rx_overruns},
+        {"rx_ahb_errors", g.rx_ahb_errors},
+        {"irq_pulses", g.irq_pulses},
+        {"mdio_ops", g.mdio_ops},
+        {"soft_resets", g.soft_resets}}},
+      {"link", {{"to_host", dir_json(link.stats(0))}, {"to_board", dir_json(link.stats(1))}}},
   };
   if (profiling_) {
     json funcs = json::array();

@@ -2,6 +2,7 @@
 // map, the IRQ map and the plug&play table (hw-reference §1.2, §1.3, §2.4).
 //
 //   AHB masters  0 LEON3
+//                4 GRETH (DMA)
 //   AHB slaves   0 MCTRL   PROM 0x00000000 (bar 0x000/0xE00), I/O 0x20000000
 //                          (0x200/0xE00, empty), RAM 0x40000000 (0x400/0xC00)
 //                1 APBCTRL 0x80000000 (0x800/0xFFF), APB P&P at 0x800FF000
@@ -11,6 +12,12 @@
 //                2 IRQMP        0x80000200
 //                3 GPTIMER      0x80000300  IRQ 8 (timer 1), 9 (timer 2)
 //               12 region marker 0x80000C00 (simulator only, not in P&P)
+//               13 GRETH        0x80000D00  IRQ 6
+//
+// Network: the GRETH is end 0 of `link` (EthLink, parameters from net.*);
+// end 1 is left to the executable (simulated host, TAP device or nothing:
+// frames are then counted and dropped). An idle GRETH (TE = RE = 0) never
+// schedules an event.
 //
 // Timed mode (PlatformConfig::mode, the default) switches on the cycle-
 // approximate CPU model and every bus cost: AHB transfer/burst/arbitration,
@@ -28,7 +35,9 @@
 #include "apbuart.h"
 #include "config.h"
 #include "elf_loader.h"
+#include "eth_link.h"
 #include "gptimer.h"
+#include "greth.h"
 #include "irqmp.h"
 #include "leon3_tlm.h"
 #include "mctrl.h"
@@ -96,8 +105,16 @@ class Leon3mp : public sc_core::sc_module {
   Irqmp irqmp;
   Gptimer gptimer;
   RegionMarker marker;
+  Greth greth;
+  EthLink link;  // end 0 = greth, end 1 = free for the PC side
+
+  // The link parameters net.* describe (speed, propagation, switch, impairments).
+  static EthLinkParams link_params(const PlatformConfig& c);
+  static PlatformConfig::NetConfig net_config(const EthLinkParams& p, const PlatformConfig::NetConfig& base);
 
  private:
+  static GrethParams greth_params(const PlatformConfig& c);
+  void load_station_address();
   static Leon3Params cpu_params(const PlatformConfig& c);
   static ApbuartParams uart_params(const PlatformConfig& c);
   static GptimerParams gptimer_params(const PlatformConfig& c);

@@ -6,6 +6,8 @@
   run_cli_test.py LEON3VP determinism FIRMWARE [--expect-exit N] [--expect-irqs N] [--profile]
                                 [--extra=ARG]...
   run_cli_test.py LEON3VP trace FIRMWARE
+  run_cli_test.py LEON3VP net FIRMWARE --scenario FILE [--extra=ARG]... [--expect-mbps N]
+  run_cli_test.py LEON3VP tap FIRMWARE --netns-tap SCRIPT
   run_cli_test.py LEON3VP profile FIRMWARE   (firmware/apps/prof_regions only)
 
 In ARGS, "@trunc:PATH:N" is replaced by a temporary copy of the first N bytes
@@ -16,6 +18,7 @@ Every run must end with a normal exit (no signal: no crash, no abort).
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -60,8 +63,29 @@ def run(leon3vp, args, timeout=120):
     return p.returncode, out, err
 
 
+def stats_get(s, path):
+    for k in path.split("."):
+        if not isinstance(s, dict) or k not in s:
+            return None
+        s = s[k]
+    return s
+
+
 def cmd_check(a):
-    code, out, err = run(a.leon3vp, a.args)
+    args = list(a.args)
+    stats = None
+    if a.stats_has:
+        stats = os.path.join(TMP, "check_stats.json")
+        args = ["--stats", stats] + args
+    code, out, err = run(a.leon3vp, args)
+    if stats:
+        with open(stats) as f:
+            s = json.load(f)
+        for item in a.stats_has:
+            key, want = item.split("=", 1)
+            got = stats_get(s, key)
+            if str(got) != want:
+                fail("stats %s = %r, expected %s" % (key, got, want))
     if a.exit is not None and code != a.exit:
         fail("exit status %d, expected %d" % (code, a.exit))
     lines = err.splitlines()
@@ -83,7 +107,7 @@ def cmd_check(a):
 
 # Simulated results that must not depend on the quantum or on DMI.
 INVARIANT = ["mode", "cycles", "cpi", "sim_time_ps", "instructions", "annulled", "traps", "interrupts",
-             "idle_cycles", "devices", "timing", "regions", "profile"]
+             "idle_cycles", "devices", "timing", "regions", "profile", "net"]
 
 
 def cmd_determinism(a):
@@ -107,7 +131,13 @@ def cmd_determinism(a):
         fail("exit status %d, expected %d" % (ref_code, a.expect_exit))
     if a.expect_irqs is not None and ref["interrupts"] != a.expect_irqs:
         fail("%d interrupts, expected %d" % (ref["interrupts"], a.expect_irqs))
+    nodmi_ref = next(r for r in runs if "--no-dmi" in r[0])
     for v, code, out, s in runs[1:]:
+        if a.split_dmi and "--no-dmi" in v:
+            # Compared with the first --no-dmi run (DMI accesses bypass the arbiter).
+            ref_v, ref_code, ref_out, ref = nodmi_ref
+            if (v, code, out, s) == nodmi_ref:
+                continue
         if code != ref_code or out != ref_out:
             fail("%s: exit/UART output differ from %s" % (v, ref_v))
         for k in INVARIANT:
@@ -126,8 +156,111 @@ def cmd_determinism(a):
     reads = {s["cpu_bus"]["reads"] for _, _, _, s in runs}
     if len(syncs) < 2 or len(reads) < 2:
         fail("variants did not exercise different quanta/DMI paths")
-    print("PASS: %d variants, %d cycles, %d instructions" %
-          (len(runs), ref["cycles"], ref["instructions"]["total"]))
+    print("PASS: %d variants, %d cycles, %d instructions%s" %
+          (len(runs), runs[0][3]["cycles"], runs[0][3]["instructions"]["total"],
+           " (--no-dmi group: %d cycles)" % nodmi_ref[3]["cycles"] if a.split_dmi else ""))
+
+
+def tshark_arp(pcap):
+    """(opcode, sender MAC, sender IP, target IP) of every ARP frame, via tshark."""
+    p = subprocess.run(["tshark", "-n", "-r", pcap, "-T", "fields", "-e", "frame.time_relative", "-e", "arp.opcode",
+                        "-e", "arp.src.hw_mac", "-e", "arp.src.proto_ipv4", "-e", "arp.dst.proto_ipv4",
+                        "-e", "_ws.expert"], capture_output=True, timeout=60)
+    txt = p.stdout.decode()
+    print("$ tshark -r %s\n%s%s" % (pcap, txt, p.stderr.decode()))
+    if p.returncode != 0:
+        fail("tshark failed (exit %d)" % p.returncode)
+    rows = [l.split("\t") for l in txt.splitlines() if l.strip()]
+    return rows
+
+
+def cmd_net(a):
+    """greth_arp.S against the simulated PC: exit 0, pcap with request + reply."""
+    if not shutil.which("tshark"):
+        print("SKIP: tshark not installed")
+        sys.exit(77)
+    pcap, stats, res = (os.path.join(TMP, n) for n in ("arp.pcap", "stats.json", "results.json"))
+    code, out, err = run(a.leon3vp, list(a.extra or []) + ["--scenario", a.scenario, "--pcap", pcap, "--stats", stats,
+                                                           "--net-results", res, a.firmware])
+    if code != 0:
+        fail("exit status %d, expected 0 (ARP reply from 02:00:00:00:00:55)" % code)
+    with open(stats) as f:
+        s = json.load(f)
+    with open(res) as f:
+        r = json.load(f)
+    rows = tshark_arp(pcap)
+    if len(rows) != 2:
+        fail("%d frames in the pcap, expected 2" % len(rows))
+    req, rep = rows[0][1:5], rows[1][1:5]
+    if req != ["1", "02:00:00:00:00:53", "192.168.0.53", "192.168.0.55"]:
+        fail("first frame is not the ARP request: %r" % rows[0])
+    if rep != ["2", "02:00:00:00:00:55", "192.168.0.55", "192.168.0.53"]:
+        fail("second frame is not the ARP reply: %r" % rows[1])
+    if any(len(r_) > 5 and r_[5] for r_ in rows):
+        fail("tshark expert info on a frame: %r" % rows)
+    if not float(rows[0][0]) < float(rows[1][0]):
+        fail("reply not after the request")
+    n = s["net"]
+    checks = [("far_end", n["far_end"], "sim_host"), ("greth.tx_frames", n["greth"]["tx_frames"], 1),
+              ("greth.rx_frames", n["greth"]["rx_frames"], 1), ("greth.tx_bytes", n["greth"]["tx_bytes"], 42),
+              ("link.to_host.delivered", n["link"]["to_host"]["delivered"], 1),
+              ("link.to_board.delivered", n["link"]["to_board"]["delivered"], 1),
+              ("pcap_frames", n["pcap_frames"], 2),
+              ("results == --net-results", n["results"] == r, True),
+              ("results.host_stats.arp_requests_answered>0 or rx_frames", r["host_stats"]["rx_frames"], 1),
+              ("config.net.speed_mbps", s["config"]["net"]["speed_mbps"], a.expect_mbps)]
+    for what, got, want in checks:
+        if got != want:
+            fail("%s = %r, expected %r" % (what, got, want))
+        print("ok  %-45s %r" % (what, got))
+    masters = {m["name"]: m for m in s["bus"]["ahb"]["masters"]}
+    g = masters.get("greth")
+    if not g or g["hindex"] != 4 or g["reads"] == 0 or g["writes"] == 0:
+        fail("GRETH DMA not seen as AHB master 4: %r" % g)
+    if s["timing"]["dcache"]["snoop_invalidations"] < 1:
+        fail("the GRETH's descriptor write-back did not snoop the D-cache")
+    if s["devices"]["irqmp"]["pulses"]:
+        fail("unexpected interrupt pulses %r (no IE bits set)" % s["devices"]["irqmp"]["pulses"])
+    print("PASS")
+
+
+def cmd_tap(a):
+    """greth_arp.S through a TAP device: the namespace's kernel answers."""
+    if os.geteuid() != 0:
+        print("SKIP: needs root (CAP_NET_ADMIN + CAP_SYS_ADMIN) for ip netns / TAP devices")
+        sys.exit(77)
+    if not os.path.exists("/dev/net/tun"):
+        print("SKIP: no /dev/net/tun")
+        sys.exit(77)
+    if not shutil.which("ip"):
+        print("SKIP: no 'ip' command (iproute2)")
+        sys.exit(77)
+    name = "l3vpcli%d" % (os.getpid() % 10000)
+    up = subprocess.run([a.netns_tap, "up", name], capture_output=True)
+    if up.returncode != 0:
+        subprocess.run([a.netns_tap, "down", name], capture_output=True)
+        print("SKIP: scripts/netns-tap up failed (not permitted here?): " + up.stderr.decode().strip())
+        sys.exit(77)
+    try:
+        pcap, stats = os.path.join(TMP, "tap.pcap"), os.path.join(TMP, "tap_stats.json")
+        code, out, err = run(a.leon3vp, ["--tap", name, "--max-time", "3s", "--pcap", pcap, "--stats", stats,
+                                         a.firmware])
+        if code == 10:
+            fail("no ARP reply from the namespace's kernel within the poll limit")
+        if code not in (0, 1):
+            fail("exit status %d (see greth_arp.S)" % code)
+        with open(stats) as f:
+            s = json.load(f)
+        if s["net"]["far_end"] != "tap" or s["net"]["tap"]["to_tap"] < 1 or s["net"]["tap"]["from_tap"] < 1:
+            fail("TAP counters %r" % s["net"].get("tap"))
+        if shutil.which("tshark"):
+            rows = tshark_arp(pcap)
+            ops = [r_[1] for r_ in rows if len(r_) > 1]
+            if "1" not in ops or "2" not in ops:
+                fail("pcap lacks the ARP request/reply: %r" % rows)
+        print("PASS")
+    finally:
+        subprocess.run([a.netns_tap, "down", name], capture_output=True)
 
 
 def cmd_trace(a):
@@ -270,6 +403,7 @@ def main():
     c.add_argument("--stderr-lines", type=int)
     c.add_argument("--stdout")
     c.add_argument("--file-equals", nargs=2)
+    c.add_argument("--stats-has", action="append")
     c.add_argument("args", nargs=argparse.REMAINDER)
     d = sub.add_parser("determinism")
     d.add_argument("firmware")
@@ -277,6 +411,15 @@ def main():
     d.add_argument("--expect-irqs", type=int)
     d.add_argument("--profile", action="store_true")
     d.add_argument("--extra", action="append")
+    d.add_argument("--split-dmi", action="store_true")
+    n = sub.add_parser("net")
+    n.add_argument("firmware")
+    n.add_argument("--scenario", required=True)
+    n.add_argument("--extra", action="append")
+    n.add_argument("--expect-mbps", type=int, default=100)
+    tp = sub.add_parser("tap")
+    tp.add_argument("firmware")
+    tp.add_argument("--netns-tap", required=True)
     t = sub.add_parser("trace")
     t.add_argument("firmware")
     pr = sub.add_parser("profile")
@@ -290,6 +433,10 @@ def main():
         cmd_determinism(a)
     elif a.mode == "profile":
         cmd_profile(a)
+    elif a.mode == "net":
+        cmd_net(a)
+    elif a.mode == "tap":
+        cmd_tap(a)
     else:
         cmd_trace(a)
 

@@ -127,6 +127,13 @@ class Greth : public ApbDevice, public EthPort {
   // Hardware reset (power-on): also resets MAC address, hash, MDIO, PHY.
   void reset() override;
 
+  // Writes MAC_MSB/MAC_LSB as software would (a boot loader's station
+  // address); a later power-on reset() clears them again.
+  void set_station_address(const uint8_t mac[6]) {
+    mac_msb_ = uint32_t(mac[0]) << 8 | mac[1];
+    mac_lsb_ = uint32_t(mac[2]) << 24 | uint32_t(mac[3]) << 16 | uint32_t(mac[4]) << 8 | mac[5];
+  }
+
   // PHY link state (a change sets STATUS.PS and pulses the IRQ if CTRL.PI).
   void phy_set_link(bool up);
   bool phy_link() const { return phy_link_; }

@@ -213,6 +213,79 @@ TEST(Config, TimingKeysAreValidatedOneByOne) {
   config_error(R"({"apb": {"access_cycles": 65}})", "'apb.access_cycles'");
 }
 
+TEST(Config, NetKeysDefaultsAndRoundTrip) {
+  const PlatformConfig d;
+  EXPECT_EQ(d.net.mac, "02:00:00:00:00:53");
+  EXPECT_EQ(d.net.speed_mbps, 100u);
+  EXPECT_FALSE(d.net.switch_enabled);
+  const PlatformConfig c = PlatformConfig::from_json(json::parse(R"({"net": {
+      "mac": "02:aa:bb:cc:dd:ee", "speed_mbps": 10, "propagation_ns": 250,
+      "switch": {"enabled": true, "latency_ns": 5000}, "reorder_timeout_ns": 2000,
+      "to_host": {"loss": 0.25, "corrupt": 0.5, "jitter_ns": 100, "seed": 9},
+      "to_board": {"duplicate": 1, "reorder": 0.125, "extra_delay_ns": 7, "seed": 18446744073709551615}}})"));
+  EXPECT_EQ(c.net.mac, "02:aa:bb:cc:dd:ee");
+  EXPECT_EQ(c.net.speed_mbps, 10u);
+  EXPECT_EQ(c.net.propagation_ns, 250u);
+  EXPECT_TRUE(c.net.switch_enabled);
+  EXPECT_EQ(c.net.switch_latency_ns, 5000u);
+  EXPECT_EQ(c.net.to_host.loss, 0.25);
+  EXPECT_EQ(c.net.to_host.seed, 9u);
+  EXPECT_EQ(c.net.to_board.duplicate, 1.0);
+  EXPECT_EQ(c.net.to_board.seed, UINT64_MAX);
+  EXPECT_TRUE(same(PlatformConfig::from_json(c.to_json()), c));
+  // The link the platform builds from it (end 0 = board: direction 0 = to_host).
+  const EthLinkParams lp = Leon3mp::link_params(c);
+  EXPECT_EQ(lp.mbps, 10u);
+  EXPECT_EQ(lp.prop_delay, sc_core::sc_time(250, sc_core::SC_NS));
+  EXPECT_TRUE(lp.switch_hop);
+  EXPECT_EQ(lp.switch_latency, sc_core::sc_time(5, sc_core::SC_US));
+  EXPECT_EQ(lp.reorder_timeout, sc_core::sc_time(2, sc_core::SC_US));
+  EXPECT_EQ(lp.imp[0].loss, 0.25);
+  EXPECT_EQ(lp.imp[0].jitter, sc_core::sc_time(100, sc_core::SC_NS));
+  EXPECT_EQ(lp.imp[1].extra_delay, sc_core::sc_time(7, sc_core::SC_NS));
+  EXPECT_EQ(lp.imp[1].seed, UINT64_MAX);
+  // ... and back (a scenario's link section is applied this way).
+  const PlatformConfig::NetConfig back = Leon3mp::net_config(lp, c.net);
+  PlatformConfig c2 = c;
+  c2.net = back;
+  EXPECT_TRUE(same(c2, c));
+  uint8_t mac[6];
+  EXPECT_TRUE(PlatformConfig::parse_mac("02:AA:bb:cc:dd:0e", mac));
+  EXPECT_EQ(mac[1], 0xAA);
+  EXPECT_EQ(mac[5], 0x0E);
+  EXPECT_FALSE(PlatformConfig::parse_mac("02-aa-bb-cc-dd-0e", mac));
+  EXPECT_FALSE(PlatformConfig::parse_mac("02:aa:bb:cc:dd:0g", mac));
+}
+
+TEST(Config, NetKeysAreValidatedOneByOne) {
+  config_error(R"({"net": 1})", "'net'");
+  config_error(R"({"net": {"speed": 100}})", "'net.speed'");
+  config_error(R"({"net": {"speed_mbps": 1000}})", "'net.speed_mbps'");
+  config_error(R"({"net": {"speed_mbps": 0}})", "'net.speed_mbps'");
+  config_error(R"({"net": {"speed_mbps": "100"}})", "'net.speed_mbps'");
+  config_error(R"({"net": {"propagation_ns": -5}})", "'net.propagation_ns'");
+  config_error(R"({"net": {"propagation_ns": 2000000000}})", "'net.propagation_ns'");
+  config_error(R"({"net": {"mac": "02:00:00:00:00"}})", "'net.mac'");
+  config_error(R"({"net": {"mac": "03:00:00:00:00:53"}})", "'net.mac'");  // multicast
+  config_error(R"({"net": {"mac": 5}})", "'net.mac'");
+  config_error(R"({"net": {"switch": true}})", "'net.switch'");
+  config_error(R"({"net": {"switch": {"enabled": 1}}})", "'net.switch.enabled'");
+  config_error(R"({"net": {"switch": {"latency_ns": 1.5}}})", "'net.switch.latency_ns'");
+  config_error(R"({"net": {"switch": {"hops": 2}}})", "'net.switch.hops'");
+  config_error(R"({"net": {"to_host": {"loss": 1.01}}})", "'net.to_host.loss'");
+  config_error(R"({"net": {"to_host": {"corrupt": -0.1}}})", "'net.to_host.corrupt'");
+  config_error(R"({"net": {"to_board": {"duplicate": "x"}}})", "'net.to_board.duplicate'");
+  config_error(R"({"net": {"to_board": {"reorder": 2}}})", "'net.to_board.reorder'");
+  config_error(R"({"net": {"to_board": {"jitter_ns": 1000000001}}})", "'net.to_board.jitter_ns'");
+  config_error(R"({"net": {"to_board": {"seed": -1}}})", "'net.to_board.seed'");
+  config_error(R"({"net": {"to_board": {"drop": 0.1}}})", "'net.to_board.drop'");
+  config_error(R"({"net": {"from_host": {}}})", "'net.from_host'");
+  config_error(R"({"net": {"reorder_timeout_ns": 1000000001}})", "'net.reorder_timeout_ns'");
+  PlatformConfig c;
+  c.net.mac = "";  // no station address at boot
+  EXPECT_NO_THROW(c.validate());
+}
+
 TEST(Config, ShippedPresetFileHasEveryKey) {
   std::ifstream in(std::string(SOURCE_DIR) + "/sim/configs/gr-xc3s-1500.json");
   const json j = json::parse(in);
@@ -245,7 +318,25 @@ TEST(Leon3mp, PlugAndPlayAsSeenByFirmware) {
   EXPECT_EQ(ahb_read(0x800FF018), 0x01011028u);  // APB slot 3 GPTIMER, IRQ 8
   EXPECT_EQ(ahb_read(0x800FF01C), 0x0030FFF1u);
   EXPECT_EQ(ahb_read(0x800FF020), 0u);  // slot 4 empty
-  EXPECT_EQ(ahb_read(0x800FF068), 0u);  // slot 13 (GRETH later)
+  EXPECT_EQ(ahb_read(0x800FF068), 0x0101D006u);  // APB slot 13 GRETH, IRQ 6
+  EXPECT_EQ(ahb_read(0x800FF06C), 0x00D0FFF1u);  // 0x80000D00, mask 0xFFF, APB I/O
+  EXPECT_EQ(ahb_read(0xFFFFF080), 0x0101D000u);  // AHB master 4 GRETH
+  EXPECT_EQ(ahb_read(0xFFFFF060), 0u);           // AHB master 3 empty
+}
+
+TEST(Leon3mp, GrethWiring) {
+  EXPECT_EQ(ahb_read(0x80000D00), 0x06000000u);  // CTRL reset: MA | MC
+  // net.mac (default 02:00:00:00:00:53) is in MAC_MSB/MAC_LSB at boot.
+  EXPECT_EQ(ahb_read(0x80000D08), 0x00000200u);
+  EXPECT_EQ(ahb_read(0x80000D0C), 0x00000053u);
+  EXPECT_EQ(ahb_read(0x80000D40), 0x06000000u);  // the 64-byte block aliases
+  EXPECT_EQ(plat->greth.params().pirq, 6u);
+  EXPECT_EQ(plat->greth.params().hindex, 4u);
+  EXPECT_EQ(plat->link.params().mbps, 100u);
+  const auto& m = plat->ahb.master_stats();
+  ASSERT_EQ(m.size(), 2u);
+  EXPECT_EQ(m[1].name, "greth");
+  EXPECT_EQ(m[1].hindex, 4u);
 }
 
 TEST(Leon3mp, MemoryMapAndIrqMap) {

@@ -1,5 +1,5 @@
-// The leon3mp platform in timed mode with a second AHB master (a stand-in for
-// the GRETH DMA, hindex 4): snoop wiring from the AHB controller to the CPU's
+// The leon3mp platform in timed mode with a further AHB master (a stand-in
+// for a DMA master like the GRETH's, hindex 5): snoop wiring from the AHB controller to the CPU's
 // D-cache, DMI latencies handed to the core, bus costs of CPU accesses, and
 // the region marker feeding Regions at the marker store.
 #include <memory>
@@ -24,7 +24,7 @@ struct Bench {
     dma = std::make_unique<TestInitiator>("dma");
     AhbPnp p;
     p.id = pnp_id(VENDOR_GAISLER, DEV_ETHMAC, 0, 6);
-    plat->ahb.bind_master(dma->isock, 4, p, "dma");
+    plat->ahb.bind_master(dma->isock, 5, p, "dma");
   }
 };
 std::unique_ptr<Bench> tb;
@@ -107,8 +107,11 @@ TEST(TimedPlatform, ZRunSnoopAndRegion) {
   EXPECT_EQ(s["timing"]["dcache"]["snoop_invalidations"], 1u);
   EXPECT_EQ(s["timing"]["dcache"]["read_misses"], 2u);
   EXPECT_EQ(s["regions"][0]["id"], 5u);
-  EXPECT_EQ(s["bus"]["ahb"]["masters"][1]["name"], "dma");
-  EXPECT_EQ(s["bus"]["ahb"]["masters"][1]["writes"], 2u);
+  EXPECT_EQ(s["bus"]["ahb"]["masters"][1]["name"], "greth");  // idle: no transactions
+  EXPECT_EQ(s["bus"]["ahb"]["masters"][1]["reads"], 0u);
+  EXPECT_EQ(s["bus"]["ahb"]["masters"][2]["name"], "dma");
+  EXPECT_EQ(s["bus"]["ahb"]["masters"][2]["writes"], 2u);
+  EXPECT_EQ(s["net"]["greth"]["tx_frames"], 0u);
 }
 
 L3VP_SC_GTEST_MAIN(build)

@@ -1,0 +1,131 @@
+/*
+ * net_tcpsend - TCP sender: connects to the host (fw_params.peer_ip, port
+ * default 5002, a scenario "tcp_recv" experiment) and sends fw_params.bytes
+ * (default 100000) of the stream pattern (byte i = i mod 251), one segment
+ * of tcp_sndmax() bytes at a time (the stack keeps one segment in flight;
+ * on NET_EV_REXMIT the same bytes go again), then closes. Repeats for
+ * fw_params.count connections (default 1), one after the other. Stops
+ * when the last connection is closed, or idle_ms (default 5000).
+ */
+#include "bsp.h"
+#include "fwlibc.h"
+#include "greth.h"
+
+static uint8_t pattern[NET_TCP_MSS + 251];
+static uint32_t sent, acked, inflight, conns_done, conns_started, rexmits, failed;
+static uint32_t t_start, t_acked, t_total_us, total_bytes;
+static int closing, active;
+
+static void appcall(struct tcp_conn *c, unsigned ev);
+
+static void open_next(void)
+{
+  sent = acked = inflight = 0;
+  closing = 0;
+  active = 1;
+  conns_started++;
+  t_start = netapp_us();
+  if (!tcp_connect(netapp_p.peer_ip, netapp_p.port, appcall, 0)) {
+    failed++;
+    active = 0;
+  }
+}
+
+static void push(struct tcp_conn *c, int resend)
+{
+  uint32_t len;
+
+  if (resend) {
+    if (inflight)
+      tcp_send(c, pattern + (acked % 251u), inflight);
+    return;
+  }
+  if (inflight || acked >= netapp_p.bytes)
+    return;
+  len = tcp_sndmax(c);
+  if (len > netapp_p.bytes - acked)
+    len = netapp_p.bytes - acked;
+  if (!len)
+    return;
+  inflight = len;
+  sent += len;
+  tcp_send(c, pattern + (acked % 251u), len);
+}
+
+static void conn_end(void)
+{
+  conns_done++;
+  total_bytes += acked;
+  t_total_us += t_acked - t_start;
+  active = 0;
+}
+
+static void appcall(struct tcp_conn *c, unsigned ev)
+{
+  if (ev & (NET_EV_ABORTED | NET_EV_TIMEDOUT)) {
+    failed++;
+    conn_end();
+    return;
+  }
+  if (ev & NET_EV_ACKED) {
+    acked += inflight;
+    inflight = 0;
+    if (acked >= netapp_p.bytes && !closing) {
+      t_acked = netapp_us();
+      closing = 1;
+      tcp_close(c);
+      return;
+    }
+  }
+  if (ev & NET_EV_REXMIT)
+    rexmits++;
+  if (ev & NET_EV_CLOSED) {
+    /* The peer closed too: nothing more to send on this connection. */
+    if (!closing) {
+      t_acked = netapp_us();
+      closing = 1;
+      tcp_close(c);
+    }
+    conn_end();
+    return;
+  }
+  if (!closing)
+    push(c, (ev & NET_EV_REXMIT) != 0);
+}
+
+static void start(void)
+{
+  unsigned i;
+
+  for (i = 0; i < sizeof(pattern); i++)
+    pattern[i] = (uint8_t)(i % 251u);
+  if (!netapp_p.bytes)
+    netapp_p.bytes = 100000;
+  open_next();
+  /* The idle timer only runs once a frame has been received. */
+}
+
+static int done(void)
+{
+  if (!active && conns_started < netapp_p.count && !failed)
+    open_next();
+  return !active && (conns_started >= netapp_p.count || failed);
+}
+
+static void report(void)
+{
+  netapp_json_begin("result");
+  netapp_json_u("connections", conns_done);
+  netapp_json_u("failed", failed);
+  netapp_json_u("bytes", total_bytes);
+  netapp_json_u("rexmit_events", rexmits);
+  netapp_json_u("us", t_total_us);
+  netapp_json_u("goodput_bps", t_total_us ? (uint32_t)((uint64_t)total_bytes * 8000000u / t_total_us) : 0);
+  netapp_json_end();
+}
+
+static const struct netapp app = {
+    .name = "net_tcpsend", .default_port = 5002, .default_count = 1,
+    .default_idle_ms = 5000, .start = start, .done = done, .report = report};
+
+int main(void) { return netapp_run(&app); }

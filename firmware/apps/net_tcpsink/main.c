@@ -1,0 +1,144 @@
+/*
+ * net_tcpsink - TCP discard server (default port 5001). Accepts
+ * connections, discards the data, counts bytes, checks the simulated
+ * host's stream pattern (byte at offset i = i mod 251) when FW_PF_VERIFY,
+ * and closes when the peer closes. The advertised window is
+ * fw_params.window (default NET_TCP_RCV_WND = 1460). Stops after
+ * fw_params.count connections have closed (default 1) or idle_ms
+ * (default 5000) without a frame once traffic has started.
+ * One result line per connection (type "conn") plus a summary.
+ */
+#include "bsp.h"
+#include "fwlibc.h"
+#include "greth.h"
+
+#define MAX_CONNS NET_TCP_CONNS
+
+struct sink {
+  int used;
+  uint32_t id, bytes, bad, segs, start_us, last_us;
+};
+
+static struct sink sinks[MAX_CONNS];
+static uint32_t accepted, closed, aborted, total_bytes, total_bad;
+
+/* Finished connections, printed at the end (the UART is slow: printing
+ * inside the callback would delay our ACK of the peer's FIN). */
+#define MAX_FINISHED 32
+static struct sink finished[MAX_FINISHED];
+static const char *finished_how[MAX_FINISHED];
+static unsigned nfinished;
+
+static void finish(struct sink *s, const char *how)
+{
+  total_bytes += s->bytes;
+  total_bad += s->bad;
+  if (nfinished < MAX_FINISHED) {
+    finished[nfinished] = *s;
+    finished_how[nfinished++] = how;
+  }
+  s->used = 0;
+}
+
+static void conn_report(const struct sink *s, const char *how)
+{
+  uint32_t us = s->last_us - s->start_us;
+
+  netapp_json_begin("conn");
+  netapp_json_u("id", s->id);
+  netapp_json_s("end", how);
+  netapp_json_u("bytes", s->bytes);
+  netapp_json_u("bad", s->bad);
+  netapp_json_u("segments", s->segs);
+  netapp_json_u("us", us);
+  netapp_json_u("goodput_bps", us ? (uint32_t)((uint64_t)s->bytes * 8000000u / us) : 0);
+  netapp_json_end();
+}
+
+static void appcall(struct tcp_conn *c, unsigned ev)
+{
+  struct sink *s = c->arg;
+  unsigned i;
+
+  if (ev & NET_EV_CONNECTED) {
+    s = 0;
+    for (i = 0; i < MAX_CONNS; i++)
+      if (!sinks[i].used) {
+        s = &sinks[i];
+        break;
+      }
+    if (!s) {
+      tcp_abort(c);
+      return;
+    }
+    memset(s, 0, sizeof(*s));
+    s->used = 1;
+    s->id = accepted++;
+    s->start_us = s->last_us = netapp_us();
+    c->arg = s;
+  }
+  if (!s)
+    return;
+  if (ev & NET_EV_NEWDATA) {
+    const uint8_t *d = tcp_appdata;
+    unsigned n = tcp_applen;
+    s->segs++;
+    s->last_us = netapp_us();
+    if (netapp_p.flags & FW_PF_VERIFY) {
+      uint32_t off = s->bytes % 251u;
+      for (i = 0; i < n; i++) {
+        if (d[i] != off)
+          s->bad++;
+        if (++off == 251u)
+          off = 0;
+      }
+    }
+    s->bytes += n;
+  }
+  if (ev & NET_EV_CLOSED) {
+    s->last_us = netapp_us();
+    tcp_close(c);
+    closed++;
+    finish(s, "closed");
+    c->arg = 0;
+  } else if (ev & (NET_EV_ABORTED | NET_EV_TIMEDOUT)) {
+    aborted++;
+    finish(s, ev & NET_EV_ABORTED ? "aborted" : "timedout");
+  }
+}
+
+static void start(void)
+{
+  if (tcp_listen(netapp_p.port, appcall, 0) != NET_OK)
+    printf("{\"app\":\"net_tcpsink\",\"type\":\"error\",\"what\":\"tcp_listen\"}\n");
+}
+
+static int done(void)
+{
+  return netapp_p.count && closed + aborted >= netapp_p.count;
+}
+
+static void report(void)
+{
+  unsigned i;
+
+  for (i = 0; i < nfinished; i++)
+    conn_report(&finished[i], finished_how[i]);
+  netapp_json_begin("result");
+  netapp_json_u("window", tcp_get_rcv_wnd());
+  netapp_json_u("accepted", accepted);
+  netapp_json_u("closed", closed);
+  netapp_json_u("aborted", aborted);
+  netapp_json_u("bytes", total_bytes);
+  netapp_json_u("bad", total_bad);
+  netapp_json_u("expected", netapp_p.bytes);
+  netapp_json_u("ok", (!netapp_p.bytes || total_bytes == netapp_p.bytes * closed) &&
+                          !total_bad && !aborted);
+  netapp_json_end();
+}
+
+static const struct netapp app = {
+    .name = "net_tcpsink", .default_port = 5001, .default_count = 1,
+    .default_idle_ms = 5000, .start = start, .done = done, .report = report};
+
+int main(void) { return netapp_run(&app); }
