@@ -47,6 +47,7 @@ class CacheModel {
   unsigned line_bytes() const { return 1u << line_shift_; }
   unsigned line_shift() const { return line_shift_; }
   unsigned ways() const { return ways_; }
+  uint32_t set_mask() const { return set_mask_; }
 
  private:
   static constexpr uint32_t kInvalid = 0xFFFFFFFFu;  // never a line number (lines >= 16 B)

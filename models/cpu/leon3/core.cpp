@@ -28,6 +28,7 @@ Cpu::Cpu(const CoreConfig& config, CoreBus& b)
   bpred = cfg.timing.branch_prediction;
   mul_pipe = cfg.timing.mul == MulType::Pipelined32x32;
   trap_cost = timed ? cfg.timing.trap_cycles : timing::kTrapEntryCycles;
+  burst_beat = cfg.timing.burst_beat_cycles;
   for (unsigned k = 0; k < timing::kTkCount; ++k) tcost_tab[k] = timing::kTimedCycles[k];
   tcost_tab[timing::kTkMul] = cfg.timing.mul == MulType::Pipelined32x32 ? 1
                               : cfg.timing.mul == MulType::Iter16x16     ? 4
@@ -35,6 +36,12 @@ Cpu::Cpu(const CoreConfig& config, CoreBus& b)
   tcost_tab[timing::kTkDiv] = uint8_t(std::min(cfg.timing.div_cycles, 255u));
   ic_shift = ic_model.line_shift();
   dc_shift = dc_model.line_shift();
+  ic_smask = ic_model.set_mask();
+  dc_smask = dc_model.set_mask();
+  ic_mru_v.assign(size_t(ic_smask) + 1, kNoLine);
+  dc_mru_v.assign(size_t(dc_smask) + 1, kNoLine);
+  ic_mru = ic_mru_v.data();
+  dc_mru = dc_mru_v.data();
   cacheable = cfg.cacheable;
   nwin = cfg.nwin;
   wim_mask = nwin == 32 ? 0xFFFFFFFFu : (1u << nwin) - 1;
@@ -159,19 +166,20 @@ void Cpu::sysreg_write(uint32_t a, uint32_t v) {
   if (!timed) return;      // functional mode: no caches
   if (v & kCcrFI) flush_icache();
   if (v & kCcrFD) flush_dcache();
-  ic_last = dc_last = kNoLine;  // state may have changed: no fast-path hits
+  forget_ic();  // state may have changed: no fast-path hits
+  forget_dc();
 }
 
 void Cpu::flush_icache() {
   if (!timed) return;
   ic_model.invalidate_all();
-  ic_last = kNoLine;
+  forget_ic();
   ++tctr.ic_flushes;
 }
 void Cpu::flush_dcache() {
   if (!timed) return;
   dc_model.invalidate_all();
-  dc_last = kNoLine;
+  forget_dc();
   ++tctr.dc_flushes;
 }
 
@@ -213,7 +221,7 @@ bool Cpu::fetch_t_slow(uint32_t a, uint32_t& w) {
     uint32_t line = a >> ic_shift;
     if (ic_model.lookup(a)) {
       ++tctr.ic_hits;
-      ic_last = line;
+      set_ic_mru(line);
       return true;
     }
     ++tctr.ic_misses;
@@ -226,7 +234,7 @@ bool Cpu::fetch_t_slow(uint32_t a, uint32_t& w) {
       if (ok) {
         ic_model.fill(a);
         ++tctr.ic_fills;
-        ic_last = line;
+        set_ic_mru(line);
       }
     } else {  // frozen: the word comes from memory, nothing is allocated
       add_hold(over + lat, tctr.stall_icache_miss);
@@ -241,8 +249,8 @@ bool Cpu::fetch_t_slow(uint32_t a, uint32_t& w) {
 
 bool Cpu::read_timed(uint32_t a, uint8_t asi, uint8_t* out, unsigned n, bool cached,
                      bool bus_only) {
-  // Fast path: the line of the last D-cache hit, DMI data.
-  if (cached && (a >> dc_shift) == dc_last)
+  // Fast path: the MRU line of its set (dc_mru), DMI data.
+  if (cached && dc_fast(a >> dc_shift))
     if (uint8_t* p = tread_w.hit_n(a, n)) {
       std::memcpy(out, p, n);
       ++tctr.dc_read_hits;
@@ -273,7 +281,7 @@ bool Cpu::read_timed(uint32_t a, uint8_t asi, uint8_t* out, unsigned n, bool cac
     uint32_t line = a >> dc_shift;
     if (dc_model.lookup(a)) {
       ++tctr.dc_read_hits;
-      dc_last = line;
+      set_dc_mru(line);
       return true;
     }
     ++tctr.dc_read_misses;
@@ -286,7 +294,7 @@ bool Cpu::read_timed(uint32_t a, uint8_t asi, uint8_t* out, unsigned n, bool cac
       if (ok) {
         dc_model.fill(a);
         ++tctr.dc_fills;
-        dc_last = line;
+        set_dc_mru(line);
       }
     } else {  // frozen: no allocation
       add_hold(over + lat, tctr.stall_dcache_miss);
@@ -327,7 +335,7 @@ bool Cpu::write_timed(uint32_t a, uint8_t asi, const uint8_t* in, unsigned n, bo
   }
   wb_free = cycles + drain;
   // Write-through, no allocation on a write miss: the tags do not change.
-  if (!bus_only && (a >> dc_shift) == dc_last)  // line of the last D-cache hit
+  if (!bus_only && dc_fast(a >> dc_shift))  // MRU line of its set: valid
     ++tctr.dc_write_hits;
   else if (!bus_only && (dcs() & 1) && is_cacheable(a))
     ++(dc_model.contains(a) ? tctr.dc_write_hits : tctr.dc_write_misses);
@@ -464,40 +472,52 @@ void Cpu::trace_line() {
 
 template <bool kTrace, bool kTimed, bool kProf>
 void Cpu::loop() {
+  // pc/npc are mirrored in locals: the members are still written every
+  // instruction (handlers, traps, the trace and the profiler read them), but
+  // the loop never reads them back, which keeps a store-to-load round trip
+  // off the critical path. Only trap entry changes the members behind the
+  // loop's back; the locals are reloaded after it.
+  uint32_t lpc = pc, lnpc = npc;
   while (cycles < eff_limit) {
     if constexpr (kProf) prof_step();
     // Interrupts: irl > irq_thresh encodes ET=1 && (irl == 15 || irl > PIL).
     if (L3_UNLIKELY(irl > irq_thresh) && retired() != irq_inhibit_seq) {
       take_interrupt();
+      lpc = pc;
+      lnpc = npc;
       continue;
     }
     if constexpr (kTrace) trace_line();
     uint32_t word;  // memory byte order
     bool fetched;
     if constexpr (kTimed)
-      fetched = fetch_t(pc, word);
+      fetched = fetch_t(lpc, word);
     else
-      fetched = fetch(pc, word);
+      fetched = fetch(lpc, word);
     if (L3_UNLIKELY(!fetched)) {
       cycles += trap_cost;
       if constexpr (kTimed) tctr.trap_cycles += trap_cost;
       enter_trap(kTtInstrAccess);
+      lpc = pc;
+      lnpc = npc;
       continue;
     }
-    Decoded& d = dcache[(pc >> 2) & (kDecodeEntries - 1)];
+    Decoded& d = dcache[(lpc >> 2) & (kDecodeEntries - 1)];
     if (L3_UNLIKELY(d.tag != word)) {  // miss, or the code was modified
       ++decode_misses;
       decode(__builtin_bswap32(word), d);
       if constexpr (kTimed) d.tcost = tcost_tab[d.tk];
     }
-    next_pc = npc;
-    next_npc = npc + 4;
+    next_pc = lnpc;
+    next_npc = lnpc + 4;
     if constexpr (kTimed) {
       // Issue slot of this instruction, then interlocks (hw-reference §7.3).
       uint64_t t = cycles - hold;
+      // interlock() returns 0 and counts nothing unless one of these holds
+      // (a conditional Bicc can only wait for icc that is not ready yet).
       if (L3_UNLIKELY(rdy[d.hs1] > t || rdy[d.hs2] > t || rdy[d.hsl] > t + 1 ||
-                      (d.tflags & (timing::kTfBicc | timing::kTfIccHold | timing::kTfRY |
-                                   timing::kTfLdd)))) {
+                      (d.tflags & (timing::kTfIccHold | timing::kTfRY | timing::kTfLdd)) ||
+                      ((d.tflags & timing::kTfBicc) && icc_rdy > t))) {
         uint64_t st = interlock(d, t);
         cycles += st;
         t += st;
@@ -510,10 +530,19 @@ void Cpu::loop() {
         cycles += trap_cost;  // replaces the instruction's own cost
         tctr.trap_cycles += trap_cost;
         enter_trap(tt_);
+        lpc = pc;
+        lnpc = npc;
         continue;
       }
-      pc = next_pc;
-      npc = next_npc;
+      if (d.cti) {  // handlers of other instructions leave next_pc/next_npc as set above
+        lpc = next_pc;
+        lnpc = next_npc;
+      } else {
+        lpc = lnpc;
+        lnpc += 4;
+      }
+      pc = lpc;
+      npc = lnpc;
       cycles += d.tcost;
       tctr.class_cycles[d.cls] += d.tcost;
       ++ctr.by_class[d.cls];
@@ -528,10 +557,19 @@ void Cpu::loop() {
       pending_tt = 0;
       cycles += d.cost + timing::kTrapEntryCycles;
       enter_trap(t);
+      lpc = pc;
+      lnpc = npc;
       continue;
     }
-    pc = next_pc;
-    npc = next_npc;
+    if (d.cti) {  // handlers of other instructions leave next_pc/next_npc as set above
+      lpc = next_pc;
+      lnpc = next_npc;
+    } else {
+      lpc = lnpc;
+      lnpc += 4;
+    }
+    pc = lpc;
+    npc = lnpc;
     cycles += d.cost;  // timing hook: per-instruction cost (+ bus latency already added)
     ++ctr.by_class[d.cls];
   }
@@ -623,7 +661,8 @@ void Cpu::reset_timing() {
   wb_free = 0;
   ic_model.reset();
   dc_model.reset();
-  ic_last = dc_last = kNoLine;
+  forget_ic();
+  forget_dc();
 }
 
 // ---------------------------------------------------------------------------
@@ -810,7 +849,7 @@ void Core::snoop_write(uint32_t addr, unsigned len) {
   unsigned n = c.dc_model.invalidate_range(addr, len);
   if (n) {
     c.tctr.snoop_invalidations += n;
-    c.dc_last = Cpu::kNoLine;
+    c.forget_dc();
   }
 }
 

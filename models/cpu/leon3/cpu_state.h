@@ -5,6 +5,7 @@
 // instruction is inline here.
 #pragma once
 #include <cstdint>
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -38,6 +39,9 @@ struct Decoded {
   uint16_t tflags;  // timing::TFlag
   uint8_t hs1, hs2; // source registers read at issue (0 when unused: r0 is never pending)
   uint8_t hsl;      // register read one cycle after issue (store data), 0 when none
+  // 1 when the handler may change next_pc/next_npc (Bicc, CALL, JMPL, RETT:
+  // the only writers); the loop then reloads them, else it steps pc/npc itself.
+  uint8_t cti;
 };
 
 // Decoder (isa.cpp).
@@ -112,11 +116,19 @@ struct Cpu {
   uint64_t cycles = 0;
   uint64_t eff_limit = 0;       // 0 while a stop (yield, power-down, error) is pending
   uint32_t pc = 0, npc = 4;
-  uint32_t next_pc = 0, next_npc = 0;  // set by the loop, overridden by CTIs
-  uint32_t* const* rr = nullptr;       // read pointers of the current window
-  uint32_t* const* wr = nullptr;       // write pointers (r0 -> sink)
+  // next_pc/next_npc: set by the loop, overridden by CTIs. Deliberately NOT
+  // adjacent: a branch handler stores next_npc alone, and a 64-bit load of an
+  // adjacent pair by the loop would stall on store forwarding (measured:
+  // about a quarter of the functional loop's time; docs/performance.md).
+  uint32_t next_pc = 0;
   unsigned pending_tt = 0;             // trap raised by the current instruction
+  uint32_t next_npc = 0;
   unsigned irl = 0;
+  // Register pointers of the current window, copied from rtab/wtab by
+  // set_cwp(): a register access is one load of the pointer (at a fixed
+  // offset in Cpu) and one of the value.
+  uint32_t* rr[32] = {};               // read pointers (r0 -> zero)
+  uint32_t* wr[32] = {};               // write pointers (r0 -> sink)
   unsigned irq_thresh = 15;            // an interrupt is taken when irl > irq_thresh
   uint64_t irq_inhibit_seq = ~uint64_t(0);
 
@@ -171,8 +183,8 @@ struct Cpu {
   uint32_t asr17() const;
   void set_cwp(unsigned w) {
     cwp = w;
-    rr = &rtab[w * 32];
-    wr = &wtab[w * 32];
+    std::memcpy(rr, &rtab[w * 32], sizeof rr);
+    std::memcpy(wr, &wtab[w * 32], sizeof wr);
   }
   void update_irq() { irq_thresh = et ? (pil == 15 ? 14 : pil) : 15; }
   bool wake_ok() const { return irl != 0 && (irl == 15 || irl > pil); }
@@ -186,12 +198,23 @@ struct Cpu {
 
   // Data accesses with the normal ASI: DMI fast path, bus otherwise. On a bus
   // error they raise data_access_exception and return false.
+  // Timed mode never fills read_w/write_w; its inline fast path is a line
+  // that is MRU in its D-cache set (dc_fast) with a DMI window
+  // (tread_w/twrite_w), the same test read_timed/write_timed start with, so
+  // the result and every counter are the same as on the out-of-line path. In
+  // functional mode the MRU table stays empty: that test never passes.
   template <unsigned N>
   bool read(uint32_t a, uint8_t* out) {
     if (uint8_t* p = read_w.hit<N>(a)) {
       std::memcpy(out, p, N);
       return true;
     }
+    if (dc_fast(a >> dc_shift))
+      if (uint8_t* p = tread_w.hit<N>(a)) {
+        std::memcpy(out, p, N);
+        ++tctr.dc_read_hits;
+        return true;
+      }
     return read_slow(a, data_asi(), out, N);
   }
   template <unsigned N>
@@ -200,6 +223,14 @@ struct Cpu {
       std::memcpy(p, in, N);
       return true;
     }
+    if (dc_fast(a >> dc_shift))
+      if (uint8_t* p = twrite_w.hit<N>(a)) {  // = write_timed's DMI path, cached line
+        wait_write_buffer();
+        std::memcpy(p, in, N);
+        wb_free = cycles + twrite_w.wlat + (N > 4 ? burst_beat : 0);
+        ++tctr.dc_write_hits;
+        return true;
+      }
     return write_slow(a, data_asi(), in, N);
   }
   bool read_slow(uint32_t a, uint8_t asi, uint8_t* out, unsigned n);
@@ -250,6 +281,7 @@ struct Cpu {
   unsigned lddel = 1;
   bool bpred = true, mul_pipe = true;
   uint64_t trap_cost = 1;
+  uint32_t burst_beat = 1;         // cfg.timing.burst_beat_cycles (hot copy)
   uint8_t tcost_tab[timing::kTkCount] = {};
   CoreTimingCounters tctr;
   uint64_t hold = 0;
@@ -260,7 +292,23 @@ struct Cpu {
   uint64_t wb_free = 0;            // cycle at which the write buffer is empty
   CacheModel ic_model, dc_model;  // tag-only I- and D-cache
   unsigned ic_shift = 5, dc_shift = 4;
-  uint32_t ic_last = kNoLine, dc_last = kNoLine;  // line of the last I/D hit (fast path)
+  // Fast-path tables, one entry per cache set: the line that was last hit or
+  // filled in that set (kNoLine: none). Invariant: mru[set] == line implies
+  // the line is valid, its cache is enabled or frozen, it is cacheable, and
+  // it is the set's most recently used way, so a hit on it changes no
+  // replacement state (exactly what CacheModel::lookup would do). Every
+  // lookup/fill goes through set_*_mru; anything else that may change tags
+  // or CCR (flushes, CCR writes, snoops, reset) clears the table.
+  std::vector<uint32_t> ic_mru_v, dc_mru_v;
+  uint32_t* ic_mru = nullptr;
+  uint32_t* dc_mru = nullptr;
+  uint32_t ic_smask = 0, dc_smask = 0;
+  bool ic_fast(uint32_t line) const { return ic_mru[line & ic_smask] == line; }
+  bool dc_fast(uint32_t line) const { return dc_mru[line & dc_smask] == line; }
+  void set_ic_mru(uint32_t line) { ic_mru[line & ic_smask] = line; }
+  void set_dc_mru(uint32_t line) { dc_mru[line & dc_smask] = line; }
+  void forget_ic() { std::fill(ic_mru_v.begin(), ic_mru_v.end(), kNoLine); }
+  void forget_dc() { std::fill(dc_mru_v.begin(), dc_mru_v.end(), kNoLine); }
   DmiWin tread_w, twrite_w;        // timed-mode data DMI windows
   std::vector<AddrRange> cacheable;
 
@@ -291,7 +339,7 @@ struct Cpu {
     return rlat + uint64_t(cfg.timing.burst_beat_cycles) * (len > 4 ? len / 4 - 1 : 0);
   }
   bool fetch_t(uint32_t a, uint32_t& w) {
-    if ((a >> ic_shift) == ic_last)
+    if (ic_fast(a >> ic_shift))
       if (uint8_t* p = fetch_w.hit<4>(a)) {
         std::memcpy(&w, p, 4);
         ++tctr.ic_hits;

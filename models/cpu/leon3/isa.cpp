@@ -153,6 +153,9 @@ void decode(uint32_t raw, Decoded& d) {
     d.imm = i ? int32_t(raw << 19) >> 19 : 0;  // simm13
   }
   d.fn = e.h[i];
+  d.cti = d.fn == &sem::h_bicc<false> || d.fn == &sem::h_bicc<true> || d.fn == &sem::h_call<false> ||
+          d.fn == &sem::h_call<true> || d.fn == &sem::h_jmpl<false> || d.fn == &sem::h_jmpl<true> ||
+          d.fn == &sem::h_rett<false> || d.fn == &sem::h_rett<true>;
   d.cls = e.cls;
   d.cost = timing::kClassCycles[e.cls];
   decode_timing(raw, d);
