@@ -243,7 +243,7 @@ def cmd_tap(a):
         sys.exit(77)
     try:
         pcap, stats = os.path.join(TMP, "tap.pcap"), os.path.join(TMP, "tap_stats.json")
-        code, out, err = run(a.leon3vp, ["--tap", name, "--max-time", "3s", "--pcap", pcap, "--stats", stats,
+        code, out, err = run(a.leon3vp, ["--tap", name, "--max-time", "8s", "--pcap", pcap, "--stats", stats,
                                          a.firmware])
         if code == 10:
             fail("no ARP reply from the namespace's kernel within the poll limit")

@@ -7,7 +7,7 @@
    leon3vp convention (ta 0, status in %o0):
      0  ARP reply from 192.168.0.55 with sender MAC 02:00:00:00:00:55 (the simulated host)
      1  ARP reply from 192.168.0.55 with another sender MAC (a real kernel behind --tap)
-    10  no frame within the poll limit         11  RX descriptor has error bits
+    10  no frame after TRIES requests           11  RX descriptor has error bits
     12  not an ARP frame (type != 0x0806)       13  ARP opcode is not "reply"
     14  sender IP is not 192.168.0.55           15  destination MAC is not ours
     16  TX descriptor was not written back      17  frame shorter than 42 bytes */
@@ -19,7 +19,12 @@
 #define TXDESC  0x14
 #define RXDESC  0x18
 #define DESC_EN 0x800
-#define POLLS   0x01000000
+/* One try polls POLLS times (about 0.2 s simulated in timed mode), up to
+   TRIES tries. A freshly attached TAP device may drop the kernel's first
+   reply (the interface's carrier has just come up), so the request is resent
+   like a real ARP client would; the simulated host answers the first one. */
+#define POLLS   0x00100000
+#define TRIES   24
 
         .section .text.start, "ax"
         .global _start
@@ -41,15 +46,23 @@ _start:
         mov     0x13, %g2               /* FD | RE | TE: start both DMAs */
         st      %g2, [%g1 + CTRL]
 
-        set     POLLS, %g4              /* wait for the RX descriptor's EN to clear */
+        mov     TRIES, %o2              /* ARP tries: resend like a real ARP client */
+        set     txdesc, %o3
+retry:  set     POLLS, %g4              /* wait for the RX descriptor's EN to clear */
 poll:   ld      [%g3], %g5
         andcc   %g5, DESC_EN, %g0
         be      got
         subcc   %g4, 1, %g4
         bne     poll
         nop
-        ba      done
+        subcc   %o2, 1, %o2             /* no answer in this try: resend */
+        be      done
         mov     10, %o0
+        set     0x1800 + 42, %g2        /* re-arm the TX descriptor (EN | WR, 42 bytes) */
+        st      %g2, [%o3]
+        mov     0x13, %g2               /* and set TE again */
+        ba      retry
+        st      %g2, [%g1 + CTRL]
 
 got:    set     0x7c000, %g6            /* AE FT CE OE LE */
         andcc   %g5, %g6, %g0
