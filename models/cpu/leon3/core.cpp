@@ -399,7 +399,7 @@ bool Cpu::alt_write(uint32_t a, uint8_t asi, const uint8_t* in, unsigned n) {
     }
     case 0x02:
       if (n >= 4)  // word/doubleword writes; sub-word writes are ignored
-        for (unsigned j = 0; j < n; j += 4) sysreg_write(a + j, ld_be32(in + j));
+        for (unsigned j = 0; j < n; j += 4) sysreg_write(a + j, be32(in + j));
       return true;
     case 0x08:
     case 0x09:

@@ -11,6 +11,7 @@
 
 #include "cache.h"
 #include "core.h"
+#include "endian.h"  // models/common: be32/be16/put_be32/put_be16
 #include "timing.h"
 
 namespace l3vp::leon3 {
@@ -90,24 +91,6 @@ struct DmiRegion {
   uint32_t rlat = 0, wlat = 0;  // timed mode: access latencies (cycles)
 };
 
-inline uint32_t ld_be32(const uint8_t* p) {
-  uint32_t v;
-  std::memcpy(&v, p, 4);
-  return __builtin_bswap32(v);
-}
-inline uint16_t ld_be16(const uint8_t* p) {
-  uint16_t v;
-  std::memcpy(&v, p, 2);
-  return __builtin_bswap16(v);
-}
-inline void st_be32(uint8_t* p, uint32_t v) {
-  v = __builtin_bswap32(v);
-  std::memcpy(p, &v, 4);
-}
-inline void st_be16(uint8_t* p, uint16_t v) {
-  v = __builtin_bswap16(v);
-  std::memcpy(p, &v, 2);
-}
 
 struct Cpu {
   Cpu(const CoreConfig& cfg, CoreBus& bus);

@@ -359,14 +359,14 @@ L3_SEM(stdcq) { c.trap(c.s ? kTtCpDisabled : kTtPrivileged); }
 template <unsigned N, bool Signed>
 inline uint32_t extend(const uint8_t* b) {
   if constexpr (N == 1) return Signed ? uint32_t(int32_t(int8_t(b[0]))) : b[0];
-  if constexpr (N == 2) return Signed ? uint32_t(int32_t(int16_t(ld_be16(b)))) : ld_be16(b);
-  return ld_be32(b);
+  if constexpr (N == 2) return Signed ? uint32_t(int32_t(int16_t(be16(b)))) : be16(b);
+  return be32(b);
 }
 template <unsigned N>
 inline void pack(uint8_t* b, uint32_t v) {
   if constexpr (N == 1) b[0] = uint8_t(v);
-  if constexpr (N == 2) st_be16(b, uint16_t(v));
-  if constexpr (N == 4) st_be32(b, v);
+  if constexpr (N == 2) put_be16(b, uint16_t(v));
+  if constexpr (N == 4) put_be32(b, v);
 }
 
 // LDA/STA family: privileged; i = 1 is illegal (no %asi register in V8).
@@ -417,8 +417,8 @@ inline void load_double(Cpu& c, const Decoded& d) {
   if (a & 7) return c.trap(kTtUnaligned);
   uint8_t b[8];
   if (!rd_mem<Alt, 8>(c, d, a, b)) return;
-  c.W(d.rd, ld_be32(b));  // rd = 0: only r1 is written (r0 -> sink)
-  c.W(d.rd + 1, ld_be32(b + 4));
+  c.W(d.rd, be32(b));  // rd = 0: only r1 is written (r0 -> sink)
+  c.W(d.rd + 1, be32(b + 4));
 }
 template <bool I, bool Alt>
 inline void store_double(Cpu& c, const Decoded& d) {
@@ -427,8 +427,8 @@ inline void store_double(Cpu& c, const Decoded& d) {
   uint32_t a = ea<I>(c, d);
   if (a & 7) return c.trap(kTtUnaligned);
   uint8_t b[8];
-  st_be32(b, c.R(d.rd));
-  st_be32(b + 4, c.R(d.rd + 1));
+  put_be32(b, c.R(d.rd));
+  put_be32(b + 4, c.R(d.rd + 1));
   wr_mem<Alt, 8>(c, d, a, b);
 }
 // Atomics: read and write inside one instruction; the run loop never stops
@@ -449,9 +449,9 @@ inline void swap_op(Cpu& c, const Decoded& d) {
   if (a & 3) return c.trap(kTtUnaligned);
   uint8_t old[4], nw[4];
   if (!rd_mem<Alt, 4>(c, d, a, old)) return;
-  st_be32(nw, c.R(d.rd));
+  put_be32(nw, c.R(d.rd));
   if (!wr_mem<Alt, 4>(c, d, a, nw)) return;
-  c.W(d.rd, ld_be32(old));
+  c.W(d.rd, be32(old));
 }
 
 L3_SEM(ld) { load<I, false, 4, false>(c, d); }
@@ -491,10 +491,10 @@ L3_SEM(casa) {
   if (a & 3) return c.trap(kTtUnaligned);
   uint8_t old[4];
   if (!c.alt_read(a, d.asi, old, 4)) return;
-  uint32_t ov = ld_be32(old);
+  uint32_t ov = be32(old);
   if (ov == c.R(d.rs2)) {
     uint8_t nw[4];
-    st_be32(nw, c.R(d.rd));
+    put_be32(nw, c.R(d.rd));
     if (!c.alt_write(a, d.asi, nw, 4)) return;
   }
   c.W(d.rd, ov);
