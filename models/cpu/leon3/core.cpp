@@ -478,6 +478,19 @@ void Cpu::loop() {
   // off the critical path. Only trap entry changes the members behind the
   // loop's back; the locals are reloaded after it.
   uint32_t lpc = pc, lnpc = npc;
+  // Step pc/npc after an instruction without a trap: control-transfer
+  // handlers set next_pc/next_npc, every other instruction falls through.
+  auto advance = [&](const Decoded& d) {
+    if (d.cti) {
+      lpc = next_pc;
+      lnpc = next_npc;
+    } else {
+      lpc = lnpc;
+      lnpc += 4;
+    }
+    pc = lpc;
+    npc = lnpc;
+  };
   while (cycles < eff_limit) {
     if constexpr (kProf) prof_step();
     // Interrupts: irl > irq_thresh encodes ET=1 && (irl == 15 || irl > PIL).
@@ -534,15 +547,7 @@ void Cpu::loop() {
         lnpc = npc;
         continue;
       }
-      if (d.cti) {  // handlers of other instructions leave next_pc/next_npc as set above
-        lpc = next_pc;
-        lnpc = next_npc;
-      } else {
-        lpc = lnpc;
-        lnpc += 4;
-      }
-      pc = lpc;
-      npc = lnpc;
+      advance(d);
       cycles += d.tcost;
       tctr.class_cycles[d.cls] += d.tcost;
       ++ctr.by_class[d.cls];
@@ -561,15 +566,7 @@ void Cpu::loop() {
       lnpc = npc;
       continue;
     }
-    if (d.cti) {  // handlers of other instructions leave next_pc/next_npc as set above
-      lpc = next_pc;
-      lnpc = next_npc;
-    } else {
-      lpc = lnpc;
-      lnpc += 4;
-    }
-    pc = lpc;
-    npc = lnpc;
+    advance(d);
     cycles += d.cost;  // timing hook: per-instruction cost (+ bus latency already added)
     ++ctr.by_class[d.cls];
   }
