@@ -194,6 +194,16 @@ Leon3mp::Leon3mp(sc_core::sc_module_name name, const PlatformConfig& cfg)
     t.burst_cycles_per_word = cfg.ahb_burst_cycles_per_word;
     t.arbitration = cfg.ahb_arbitration;
     ahb.set_timing(t);
+    if (t.arbitration) {
+      // The CPU's DMI-served bus transactions take part in arbitration
+      // through the side-band (docs/timing.md "Contention"); CPU = port 0.
+      cpu.set_arbiter([this](const sc_core::sc_time& start, const sc_core::sc_time& dur) {
+        return ahb.arbitrate_dmi(0, start, dur);
+      });
+      ahb.set_interval_source(0, [this](sc_core::sc_time& s, sc_core::sc_time& e) {
+        return cpu.take_bus_interval(s, e);
+      });
+    }
     prom.set_latency(clk * double(cfg.prom_ws.read_ws), clk * double(cfg.prom_ws.write_ws));
     sdram.set_latency(clk * double(cfg.sdram_ws.read_ws), clk * double(cfg.sdram_ws.write_ws));
     apb.set_access_delay(clk * double(cfg.apb_access_cycles));
@@ -296,6 +306,7 @@ nlohmann::json Leon3mp::stats() {
         {"flushes", t.dc_flushes},
         {"snoop_invalidations", t.snoop_invalidations}}},
       {"write_buffer", {{"stalls", t.wb_stalls}, {"stall_cycles", t.stall_write_buffer}}},
+      {"ahb", {{"reads", t.ahb_reads}, {"writes", t.ahb_writes}}},
   };
 
   const auto& w = cpu.wrapper_counters();

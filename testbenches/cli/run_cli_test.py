@@ -131,13 +131,13 @@ def cmd_determinism(a):
         fail("exit status %d, expected %d" % (ref_code, a.expect_exit))
     if a.expect_irqs is not None and ref["interrupts"] != a.expect_irqs:
         fail("%d interrupts, expected %d" % (ref["interrupts"], a.expect_irqs))
-    nodmi_ref = next(r for r in runs if "--no-dmi" in r[0])
+    def waits(s):  # AHB arbitration waits per master (DMI-independent)
+        return [(m["name"], m["waits"], m["wait_cycles"]) for m in s["bus"]["ahb"]["masters"]]
+    if a.expect_contention and not any(w for _, w, _ in waits(ref)):
+        fail("no AHB arbitration wait happened: the test does not exercise contention")
     for v, code, out, s in runs[1:]:
-        if a.split_dmi and "--no-dmi" in v:
-            # Compared with the first --no-dmi run (DMI accesses bypass the arbiter).
-            ref_v, ref_code, ref_out, ref = nodmi_ref
-            if (v, code, out, s) == nodmi_ref:
-                continue
+        if waits(s) != waits(ref):
+            fail("%s: AHB waits %s differ from %s with %s" % (v, waits(s), waits(ref), ref_v))
         if code != ref_code or out != ref_out:
             fail("%s: exit/UART output differ from %s" % (v, ref_v))
         for k in INVARIANT:
@@ -156,9 +156,8 @@ def cmd_determinism(a):
     reads = {s["cpu_bus"]["reads"] for _, _, _, s in runs}
     if len(syncs) < 2 or len(reads) < 2:
         fail("variants did not exercise different quanta/DMI paths")
-    print("PASS: %d variants, %d cycles, %d instructions%s" %
-          (len(runs), runs[0][3]["cycles"], runs[0][3]["instructions"]["total"],
-           " (--no-dmi group: %d cycles)" % nodmi_ref[3]["cycles"] if a.split_dmi else ""))
+    print("PASS: %d variants, %d cycles, %d instructions, AHB waits %s" %
+          (len(runs), runs[0][3]["cycles"], runs[0][3]["instructions"]["total"], waits(runs[0][3])))
 
 
 def tshark_arp(pcap):
@@ -411,7 +410,8 @@ def main():
     d.add_argument("--expect-irqs", type=int)
     d.add_argument("--profile", action="store_true")
     d.add_argument("--extra", action="append")
-    d.add_argument("--split-dmi", action="store_true")
+    d.add_argument("--expect-contention", action="store_true",
+                   help="require at least one AHB arbitration wait")
     n = sub.add_parser("net")
     n.add_argument("firmware")
     n.add_argument("--scenario", required=True)

@@ -146,6 +146,46 @@ tlm::tlm_response_status AhbCtrl::pnp_access(tlm::tlm_generic_payload& gp, bool 
   return tlm::TLM_OK_RESPONSE;
 }
 
+void AhbCtrl::set_interval_source(unsigned port, TakeIntervalFn take) {
+  interval_src_.erase(std::remove_if(interval_src_.begin(), interval_src_.end(),
+                                     [&](const auto& e) { return e.first == port; }),
+                      interval_src_.end());
+  if (take) interval_src_.emplace_back(port, std::move(take));
+}
+
+sc_core::sc_time AhbCtrl::grant_time(const sc_core::sc_time& end) const {
+  // The bus is synchronous: a waiting master is granted at the first AHB
+  // clock edge at or after the end of the access it waited for.
+  const uint64_t c = timing_.clock.value();
+  if (c == 0) return end;
+  return sc_core::sc_time::from_value((end.value() + c - 1) / c * c);
+}
+
+void AhbCtrl::take_intervals() {
+  sc_core::sc_time s, e;
+  for (auto& [port, take] : interval_src_)
+    if (take(s, e)) {
+      busy_start_ = s;
+      busy_end_ = e;
+      busy_port_ = static_cast<int>(port);
+    }
+}
+
+sc_core::sc_time AhbCtrl::arbitrate_dmi(unsigned port, const sc_core::sc_time& start,
+                                        const sc_core::sc_time& dur) {
+  if (!timing_.arbitration) return sc_core::SC_ZERO_TIME;
+  take_intervals();
+  MasterStats& ms = mstats_.at(port);
+  if (busy_port_ >= 0 && busy_port_ != static_cast<int>(port) && start >= busy_start_ &&
+      start < busy_end_) {
+    const sc_core::sc_time w = grant_time(busy_end_) - start;
+    ms.wait += w;
+    ++ms.waits;
+    return w;
+  }
+  return sc_core::SC_ZERO_TIME;
+}
+
 void AhbCtrl::b_transport(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   MasterStats& ms = mstats_.at(port);
   const uint64_t addr = gp.get_address();
@@ -164,12 +204,14 @@ void AhbCtrl::b_transport(int port, tlm::tlm_generic_payload& gp, sc_core::sc_ti
   // by another master's access waits until that access ends. Accesses of the
   // same master never wait for each other (the master orders them itself).
   const sc_core::sc_time now = sc_core::sc_time_stamp();
+  if (timing_.arbitration && !interval_src_.empty()) take_intervals();
   if (timing_.arbitration && busy_port_ >= 0 && busy_port_ != port) {
     const sc_core::sc_time start = now + delay;
     if (start >= busy_start_ && start < busy_end_) {
-      ms.wait += busy_end_ - start;
+      const sc_core::sc_time grant = grant_time(busy_end_);
+      ms.wait += grant - start;
       ++ms.waits;
-      delay = busy_end_ - now;
+      delay = grant - now;
     }
   }
   const sc_core::sc_time begin = delay;

@@ -140,6 +140,19 @@ class AhbCtrl : public sc_core::sc_module {
   const Timing& timing() const { return timing_; }
   void set_snoop_fn(SnoopFn f) { snoop_fn_ = std::move(f); }
 
+  // Arbitration side-band for a master that serves some of its transactions
+  // from DMI (the CPU; README "Timing"). `take` returns the master's latest
+  // DMI-served transaction if it is newer than anything routed here (and
+  // forgets it); the controller asks before arbitrating any routed access.
+  // arbitrate_dmi() is the master's call for a DMI-served transaction when
+  // another master was on the bus since its previous one: returns the wait
+  // (and counts it). Afterwards the master itself holds the latest interval.
+  // One source per port; an empty function removes the port's source.
+  using TakeIntervalFn = std::function<bool(sc_core::sc_time& start, sc_core::sc_time& end)>;
+  void set_interval_source(unsigned port, TakeIntervalFn take);
+  sc_core::sc_time arbitrate_dmi(unsigned port, const sc_core::sc_time& start,
+                                 const sc_core::sc_time& dur);
+
   // Address decoding (no side effects): the region holding `addr`, if any.
   std::optional<Region> decode(uint32_t addr) const;
   // One word of the P&P area at global address `addr` (word aligned).
@@ -191,6 +204,10 @@ class AhbCtrl : public sc_core::sc_module {
   // during [busy_start_, busy_end_) (absolute simulated time).
   sc_core::sc_time busy_start_ = sc_core::SC_ZERO_TIME, busy_end_ = sc_core::SC_ZERO_TIME;
   int busy_port_ = -1;
+  // Side-band interval sources (port, take function).
+  std::vector<std::pair<unsigned, TakeIntervalFn>> interval_src_;
+  void take_intervals();
+  sc_core::sc_time grant_time(const sc_core::sc_time& end) const;
   uint64_t pnp_reads_ = 0;
 };
 

@@ -187,63 +187,97 @@ void Cpu::flush_dcache() {
 // Timed-mode memory paths (README "Timed mode")
 // ---------------------------------------------------------------------------
 
-uint64_t Cpu::fill_cost(CoreBus::Kind k, uint32_t a, unsigned len, uint8_t asi, bool& ok) {
-  ok = true;
-  if (const DmiRegion* r = find_dmi(a, len, false)) return dmi_read_cost(r->rlat, len);
-  uint8_t buf[32];
+// Every real AHB transaction of the CPU goes through ahb_read() or
+// write_timed(); cache hits only read data (peek_mem). With DMI the
+// transaction is timed from the region's latencies and arbitrated through
+// the side-band (arb_dmi); without DMI it is a bus access, arbitrated by the
+// AHB controller. Both give the same cycles (docs/timing.md "Contention").
+
+void Cpu::peek_mem(DmiWin& w, uint32_t a, uint8_t* out, unsigned n, CoreBus::Kind k, uint8_t asi) {
+  if (uint8_t* p = w.hit_n(a, n)) {
+    std::memcpy(out, p, n);
+    return;
+  }
+  if (const DmiRegion* r = find_dmi(a, n, false)) {
+    load_window(w, *r);
+    std::memcpy(out, r->ptr + (a - r->start), n);
+    return;
+  }
+  if (bus.peek(a, out, n)) return;
+  // The line was filled from this address, so the access succeeds; its
+  // latency is not charged (a hit costs no bus cycle).
   uint64_t t = cycles;
-  ok = bus.access(k, a, buf, len, asi, t);
-  return t - cycles;
+  bus.access(k, a, out, n, asi, t);
+}
+
+bool Cpu::ahb_read(CoreBus::Kind k, DmiWin& w, uint32_t a, uint8_t asi, uint8_t* out, unsigned n,
+                   bool dmi, uint64_t& lat) {
+  ++tctr.ahb_reads;
+  if (dmi) {
+    uint8_t* p = w.hit_n(a, n);
+    uint32_t rlat = w.rlat;
+    if (!p)
+      if (const DmiRegion* r = find_dmi(a, n, false)) {
+        load_window(w, *r);
+        p = w.hit_n(a, n);
+        rlat = r->rlat;
+      }
+    if (p) {
+      std::memcpy(out, p, n);
+      lat = dmi_read_cost(rlat, n);
+      lat += arb_dmi(lat);
+      return true;
+    }
+  }
+  uint64_t t = cycles;
+  bool ok = bus.access(k, a, out, n, asi, t);
+  lat = t - cycles;
+  return ok;
 }
 
 bool Cpu::fetch_t_slow(uint32_t a, uint32_t& w) {
-  uint64_t lat;  // latency of the single-word access just made
-  if (uint8_t* p = fetch_w.hit<4>(a)) {
-    std::memcpy(&w, p, 4);
-    lat = fetch_w.rlat;
-  } else if (const DmiRegion* r = find_dmi(a, 4, false)) {
-    load_window(fetch_w, *r);
-    std::memcpy(&w, r->ptr + (a - r->start), 4);
-    lat = r->rlat;
-  } else {
-    uint8_t b[4];
-    uint64_t t = cycles;
-    bool ok = bus.access(CoreBus::Kind::Fetch, a, b, 4, s ? 0x9 : 0x8, t);
-    lat = t - cycles;
-    if (!ok) {
-      add_hold(lat, tctr.stall_bus);
-      return false;
-    }
-    std::memcpy(&w, b, 4);
-  }
-  uint64_t over = cfg.timing.icache_miss_cycles;
+  const uint8_t asi = s ? 0x9 : 0x8;
+  const uint64_t over = cfg.timing.icache_miss_cycles;
+  uint64_t lat;
+  uint64_t* bucket = &tctr.stall_bus;
   if ((ics() & 1) && is_cacheable(a)) {  // enabled or frozen
     uint32_t line = a >> ic_shift;
     if (ic_model.lookup(a)) {
+      peek_mem(fetch_w, a, reinterpret_cast<uint8_t*>(&w), 4, CoreBus::Kind::Fetch, asi);
       ++tctr.ic_hits;
       set_ic_mru(line);
       return true;
     }
     ++tctr.ic_misses;
     wait_write_buffer();
+    bucket = &tctr.stall_icache_miss;
     if (ics() == 3) {  // enabled: fill the whole line (one burst)
-      bool ok;
-      uint32_t la = a & ~(ic_model.line_bytes() - 1);
-      add_hold(over + fill_cost(CoreBus::Kind::Fetch, la, ic_model.line_bytes(), s ? 0x9 : 0x8, ok),
-               tctr.stall_icache_miss);
-      if (ok) {
-        ic_model.fill(a);
-        ++tctr.ic_fills;
-        set_ic_mru(line);
+      uint8_t buf[32];
+      const unsigned lb = ic_model.line_bytes();
+      const uint32_t la = a & ~(lb - 1);
+      if (!ahb_read(CoreBus::Kind::Fetch, fetch_w, la, asi, buf, lb, true, lat)) {
+        add_hold(lat, tctr.stall_bus);
+        return false;
       }
-    } else {  // frozen: the word comes from memory, nothing is allocated
-      add_hold(over + lat, tctr.stall_icache_miss);
+      std::memcpy(&w, buf + (a - la), 4);
+      add_hold(over + lat, *bucket);
+      ic_model.fill(a);
+      ++tctr.ic_fills;
+      set_ic_mru(line);
+      return true;
     }
-    return true;
+    // frozen: the word comes from memory, nothing is allocated
+  } else {
+    ++tctr.ic_uncached;
+    wait_write_buffer();
   }
-  ++tctr.ic_uncached;
-  wait_write_buffer();
-  add_hold(over + lat, tctr.stall_bus);
+  uint8_t b[4];
+  if (!ahb_read(CoreBus::Kind::Fetch, fetch_w, a, asi, b, 4, true, lat)) {
+    add_hold(lat, tctr.stall_bus);
+    return false;
+  }
+  std::memcpy(&w, b, 4);
+  add_hold(over + lat, *bucket);
   return true;
 }
 
@@ -256,54 +290,47 @@ bool Cpu::read_timed(uint32_t a, uint8_t asi, uint8_t* out, unsigned n, bool cac
       ++tctr.dc_read_hits;
       return true;
     }
-  uint64_t lat;  // latency of the access just made for the data
-  const DmiRegion* r = nullptr;
-  uint8_t* p = bus_only ? nullptr : tread_w.hit_n(a, n);
-  if (p) {
-    std::memcpy(out, p, n);
-    lat = dmi_read_cost(tread_w.rlat, n);
-  } else if (!bus_only && (r = find_dmi(a, n, false))) {
-    load_window(tread_w, *r);
-    std::memcpy(out, r->ptr + (a - r->start), n);
-    lat = dmi_read_cost(r->rlat, n);
-  } else {
-    uint64_t t = cycles;
-    bool ok = bus.access(CoreBus::Kind::Read, a, out, n, asi, t);
-    lat = t - cycles;
-    if (!ok) {
-      add_hold(lat, tctr.stall_bus);
-      trap(kTtDataAccess);
-      return false;
-    }
-  }
-  uint64_t over = cfg.timing.dcache_miss_cycles;
+  const uint64_t over = cfg.timing.dcache_miss_cycles;
+  uint64_t lat;
+  uint64_t* bucket = &tctr.stall_bus;
   if (cached && (dcs() & 1) && is_cacheable(a)) {
     uint32_t line = a >> dc_shift;
     if (dc_model.lookup(a)) {
+      peek_mem(tread_w, a, out, n, CoreBus::Kind::Read, asi);
       ++tctr.dc_read_hits;
       set_dc_mru(line);
       return true;
     }
     ++tctr.dc_read_misses;
     wait_write_buffer();
+    bucket = &tctr.stall_dcache_miss;
     if (dcs() == 3) {  // enabled: line fill with one burst
-      bool ok;
-      uint32_t la = a & ~(dc_model.line_bytes() - 1);
-      add_hold(over + fill_cost(CoreBus::Kind::Read, la, dc_model.line_bytes(), asi, ok),
-               tctr.stall_dcache_miss);
-      if (ok) {
-        dc_model.fill(a);
-        ++tctr.dc_fills;
-        set_dc_mru(line);
+      uint8_t buf[32];
+      const unsigned lb = dc_model.line_bytes();
+      const uint32_t la = a & ~(lb - 1);
+      if (!ahb_read(CoreBus::Kind::Read, tread_w, la, asi, buf, lb, true, lat)) {
+        add_hold(lat, tctr.stall_bus);
+        trap(kTtDataAccess);
+        return false;
       }
-    } else {  // frozen: no allocation
-      add_hold(over + lat, tctr.stall_dcache_miss);
+      std::memcpy(out, buf + (a - la), n);
+      add_hold(over + lat, *bucket);
+      dc_model.fill(a);
+      ++tctr.dc_fills;
+      set_dc_mru(line);
+      return true;
     }
-    return true;
+    // frozen: the data comes from memory, nothing is allocated
+  } else {
+    ++tctr.dc_uncached_reads;
+    wait_write_buffer();
   }
-  ++tctr.dc_uncached_reads;
-  wait_write_buffer();
-  add_hold(over + lat, tctr.stall_bus);
+  if (!ahb_read(CoreBus::Kind::Read, tread_w, a, asi, out, n, !bus_only, lat)) {
+    add_hold(lat, tctr.stall_bus);
+    trap(kTtDataAccess);
+    return false;
+  }
+  add_hold(over + lat, *bucket);
   return true;
 }
 
@@ -314,13 +341,16 @@ bool Cpu::write_timed(uint32_t a, uint8_t asi, const uint8_t* in, unsigned n, bo
   uint64_t drain;
   const DmiRegion* r = nullptr;
   uint8_t* p = bus_only ? nullptr : twrite_w.hit_n(a, n);
+  ++tctr.ahb_writes;
   if (p) {
     std::memcpy(p, in, n);
     drain = twrite_w.wlat + (n > 4 ? cfg.timing.burst_beat_cycles : 0);
+    drain += arb_dmi(drain);
   } else if (!bus_only && (r = find_dmi(a, n, true))) {
     load_window(twrite_w, *r);
     std::memcpy(r->ptr + (a - r->start), in, n);
     drain = r->wlat + (n > 4 ? cfg.timing.burst_beat_cycles : 0);
+    drain += arb_dmi(drain);
   } else {
     uint8_t buf[8];
     std::memcpy(buf, in, n);
@@ -791,6 +821,17 @@ void Core::invalidate_dmi(uint64_t start, uint64_t end) {
                          [&](const DmiRegion& r) { return r.start <= end && start <= r.end; }),
           v.end());
   impl_->reset_dmi_windows();
+}
+void Core::set_bus_arbitration(bool on) {
+  impl_->arb_on = on;
+  impl_->arb_mine = false;
+}
+bool Core::take_bus_interval(uint64_t& start, uint64_t& end) {
+  if (!impl_->arb_mine) return false;
+  impl_->arb_mine = false;
+  start = impl_->arb_s;
+  end = impl_->arb_e;
+  return true;
 }
 void Core::set_dmi_enabled(bool on) {
   impl_->dmi_on = on;

@@ -112,6 +112,19 @@ class CoreBus {
                       uint64_t& cycles) = 0;
   // The core took interrupt trap `level` (IRQMP acknowledge).
   virtual void intack(unsigned level) {}
+  // Timed mode, no DMI: data of a cacheable access that hits in a cache.
+  // A hit occupies no bus cycle on hardware, so this must be a side-effect
+  // free debug read (TLM transport_dbg), not a bus transaction. Returns false
+  // when the target does not support it; the core then falls back to
+  // access() for the data (its latency is ignored, as for any hit).
+  virtual bool peek(uint32_t addr, uint8_t* data, unsigned len) { return false; }
+  // Timed mode with the arbitration side-band on (Core::set_bus_arbitration):
+  // the core served a real AHB transaction (line fill, uncached read, write-
+  // buffer drain) from DMI, starting at CPU cycle `start` and lasting `dur`
+  // cycles, and another master accessed the bus since the core's previous
+  // transaction. Returns the arbitration wait in cycles (the transaction
+  // then occupies [start + wait, start + wait + dur)).
+  virtual uint64_t arbitrate(uint64_t start, uint64_t dur) { return 0; }
 };
 
 // Per-instruction profiling hook (Core::set_profile_hook). The core calls
@@ -160,6 +173,9 @@ struct CoreTimingCounters {
   uint64_t wb_stalls = 0;           // number of write-buffer stall events
   uint64_t snoop_invalidations = 0; // D-cache lines invalidated by snoop_write()
   uint64_t ic_flushes = 0, dc_flushes = 0;
+  // Real AHB transactions of the CPU (line fills, uncached and forced-miss
+  // reads, write-buffer drains): the same with DMI on or off.
+  uint64_t ahb_reads = 0, ahb_writes = 0;
 };
 
 class Core {
@@ -198,6 +214,21 @@ class Core {
                unsigned read_latency_cycles = 0, unsigned write_latency_cycles = 0);
   void invalidate_dmi(uint64_t start, uint64_t end);
   void set_dmi_enabled(bool on);
+
+  // AHB arbitration side-band (timed mode; docs/timing.md "Contention").
+  // With DMI, the core's real AHB transactions (line fills, uncached reads,
+  // write-buffer drains) do not reach the bus. With the side-band on, the
+  // core keeps the interval of its latest such transaction itself and asks
+  // CoreBus::arbitrate() for a wait only when another master was on the bus
+  // after it (take_bus_interval() returned it); the arbiter fetches the
+  // interval with take_bus_interval() before routing any other access. So
+  // contention is modelled the same with and without DMI, at the cost of
+  // one flag test per DMI-served transaction. Off by default.
+  void set_bus_arbitration(bool on);
+  // If the core's latest real AHB transaction was served from DMI and not yet
+  // taken, returns true with its interval [start, end) in CPU cycles; the
+  // caller (the arbiter) records it as the bus's latest occupation.
+  bool take_bus_interval(uint64_t& start, uint64_t& end);
 
   // Per-instruction trace (before each executed, non-annulled instruction, one
   // line of 36 fields: "pc npc psr wim y g1..g7 o0..o7 l0..l7 i0..i7", each

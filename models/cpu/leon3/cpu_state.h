@@ -210,8 +210,10 @@ struct Cpu {
       if (uint8_t* p = twrite_w.hit<N>(a)) {  // = write_timed's DMI path, cached line
         wait_write_buffer();
         std::memcpy(p, in, N);
-        wb_free = cycles + twrite_w.wlat + (N > 4 ? burst_beat : 0);
+        uint64_t drain = twrite_w.wlat + (N > 4 ? burst_beat : 0);
+        wb_free = cycles + drain + arb_dmi(drain);
         ++tctr.dc_write_hits;
+        ++tctr.ahb_writes;
         return true;
       }
     return write_slow(a, data_asi(), in, N);
@@ -293,6 +295,24 @@ struct Cpu {
   void forget_ic() { std::fill(ic_mru_v.begin(), ic_mru_v.end(), kNoLine); }
   void forget_dc() { std::fill(dc_mru_v.begin(), dc_mru_v.end(), kNoLine); }
   DmiWin tread_w, twrite_w;        // timed-mode data DMI windows
+  // AHB arbitration side-band (Core::set_bus_arbitration).
+  bool arb_on = false;
+  bool arb_mine = false;           // the latest bus occupation is the core's own DMI transaction
+  uint64_t arb_s = 0, arb_e = 0;   // ... and its interval [arb_s, arb_e) in cycles
+  // A real AHB transaction of `dur` cycles served from DMI starts now:
+  // returns the arbitration wait (0 unless another master used the bus since
+  // the core's previous transaction and still holds it).
+  uint64_t arb_dmi(uint64_t dur) {
+    if (!arb_on) return 0;
+    uint64_t w = 0;
+    if (!arb_mine) {
+      w = bus.arbitrate(cycles, dur);
+      arb_mine = true;
+    }
+    arb_s = cycles + w;
+    arb_e = arb_s + dur;
+    return w;
+  }
   std::vector<AddrRange> cacheable;
 
   unsigned ics() const { return ccr & 3; }         // 3 enabled, 1 frozen, x0 disabled
@@ -314,10 +334,15 @@ struct Cpu {
       add_hold(wb_free - cycles, tctr.stall_write_buffer);
     }
   }
-  // Cycles of a memory read of `len` bytes at `a` other than the one just
-  // made for the data: a cache line fill (bus burst or DMI latency model).
-  // `ok` is false when the bus answered with an error.
-  uint64_t fill_cost(CoreBus::Kind k, uint32_t a, unsigned len, uint8_t asi, bool& ok);
+  // Timed mode: data of a cacheable hit (DMI window, DMI region or
+  // CoreBus::peek; no bus transaction, no latency).
+  void peek_mem(DmiWin& w, uint32_t a, uint8_t* out, unsigned n, CoreBus::Kind k, uint8_t asi);
+  // Timed mode: one real AHB read transaction of `n` bytes at `a` (a line
+  // fill when n is the line size), from DMI (dmi = true and a region covers
+  // it; arbitration through arb_dmi) or the bus. `lat` = its latency incl.
+  // any arbitration wait. Returns false on a bus error.
+  bool ahb_read(CoreBus::Kind k, DmiWin& w, uint32_t a, uint8_t asi, uint8_t* out, unsigned n,
+                bool dmi, uint64_t& lat);
   uint64_t dmi_read_cost(uint32_t rlat, unsigned len) const {
     return rlat + uint64_t(cfg.timing.burst_beat_cycles) * (len > 4 ? len / 4 - 1 : 0);
   }

@@ -36,6 +36,36 @@ void Leon3::set_dmi_enabled(bool on) {
   if (!on) core_->invalidate_dmi(0, ~uint64_t(0));
 }
 
+void Leon3::set_arbiter(ArbitrateFn fn) {
+  arbiter_ = std::move(fn);
+  core_->set_bus_arbitration(static_cast<bool>(arbiter_));
+}
+
+bool Leon3::take_bus_interval(sc_time& start, sc_time& end) {
+  uint64_t s, e;
+  if (!core_->take_bus_interval(s, e)) return false;
+  start = sc_time::from_value(s * period_units_);
+  end = sc_time::from_value(e * period_units_);
+  return true;
+}
+
+uint64_t Leon3::arbitrate(uint64_t start, uint64_t dur) {
+  if (!arbiter_) return 0;
+  const sc_time w = arbiter_(sc_time::from_value(start * period_units_),
+                             sc_time::from_value(dur * period_units_));
+  return (w.value() + period_units_ - 1) / period_units_;
+}
+
+bool Leon3::peek(uint32_t addr, uint8_t* data, unsigned len) {
+  tlm::tlm_generic_payload gp;
+  gp.set_command(tlm::TLM_READ_COMMAND);
+  gp.set_address(addr);
+  gp.set_data_ptr(data);
+  gp.set_data_length(len);
+  gp.set_streaming_width(len);
+  return isock->transport_dbg(gp) == len;
+}
+
 void Leon3::intack(unsigned level) {
   if (ack_) ack_->intack(level);
 }

@@ -54,6 +54,17 @@ class Leon3 : public sc_core::sc_module, public leon3::CoreBus, public IrlSink {
 
   // DMI on/off (--no-dmi). Off drops every DMI region the core holds.
   void set_dmi_enabled(bool on);
+
+  // AHB arbitration side-band (timed mode; Core::set_bus_arbitration): `fn`
+  // is called with the start time and duration of a DMI-served transaction
+  // of the core when another master was on the bus since the core's previous
+  // one, and returns the arbitration wait. An empty function turns it off.
+  using ArbitrateFn = std::function<sc_core::sc_time(const sc_core::sc_time& start,
+                                                     const sc_core::sc_time& dur)>;
+  void set_arbiter(ArbitrateFn fn);
+  // For the arbiter: the core's latest DMI-served transaction, if it is the
+  // latest occupation of the bus not yet taken (then it is taken).
+  bool take_bus_interval(sc_core::sc_time& start, sc_core::sc_time& end);
   // The CPU never runs past this time (the simulation's max-time), so the
   // instruction count at the end does not depend on the quantum either.
   void set_end_time(const sc_core::sc_time& t) { end_ = t; }
@@ -97,6 +108,8 @@ class Leon3 : public sc_core::sc_module, public leon3::CoreBus, public IrlSink {
   // CoreBus
   bool access(Kind kind, uint32_t addr, uint8_t* data, unsigned len, uint8_t asi, uint64_t& cycles) override;
   void intack(unsigned level) override;
+  bool peek(uint32_t addr, uint8_t* data, unsigned len) override;
+  uint64_t arbitrate(uint64_t start, uint64_t dur) override;
 
   void invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end);
 
@@ -111,6 +124,7 @@ class Leon3 : public sc_core::sc_module, public leon3::CoreBus, public IrlSink {
   Stop stop_ = Stop::None;
   Counters wc_;
   tlm::tlm_generic_payload gp_;
+  ArbitrateFn arbiter_;
 };
 
 }  // namespace l3vp

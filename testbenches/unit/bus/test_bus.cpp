@@ -299,6 +299,7 @@ struct TimedBus {
     tb->sdram.set_latency(sc_core::SC_ZERO_TIME, sc_core::SC_ZERO_TIME);
     tb->apb.set_access_delay(sc_core::SC_ZERO_TIME);
     tb->ahb.set_snoop_fn(nullptr);
+    tb->ahb.set_interval_source(0, nullptr);
   }
 };
 }  // namespace
@@ -350,11 +351,72 @@ TEST(AhbArbitration, SecondMasterWaitsWhileTheBusIsBusy) {
   EXPECT_EQ(tb->eth.access_at(tlm::TLM_WRITE_COMMAND, 0x40001000, b, 4, cyc(305)), cyc(320));
 }
 
+// The CPU's DMI-served transactions reach the arbiter through the side-band
+// and must arbitrate exactly as routed accesses do (the sequence of
+// SecondMasterWaitsWhileTheBusIsBusy, with the CPU's accesses served by DMI).
+TEST(AhbArbitration, SideBandArbitratesLikeRoutedAccesses) {
+  TimedBus t(true);
+  uint8_t b[32];
+  bool pending = false;
+  sc_core::sc_time ps, pe;
+  unsigned takes = 0;
+  tb->ahb.set_interval_source(0, [&](sc_core::sc_time& s, sc_core::sc_time& e) {
+    if (!pending) return false;
+    pending = false;
+    s = ps;
+    e = pe;
+    ++takes;
+    return true;
+  });
+  const auto cpu_w0 = tb->ahb.master_stats()[0].wait;
+  const uint64_t cpu_n0 = tb->ahb.master_stats()[0].waits;
+  // The CPU filled a line from DMI over [100, 115) (first transaction: no
+  // other master was on the bus, so it did not ask).
+  pending = true, ps = cyc(100), pe = cyc(115);
+  // GRETH at 105: the controller takes the CPU's interval first, then waits 10.
+  EXPECT_EQ(tb->eth.access_at(tlm::TLM_WRITE_COMMAND, 0x40001000, b, 4, cyc(105)), cyc(120));
+  EXPECT_EQ(takes, 1u);
+  // The CPU's next DMI-served transaction at 118 asks: GRETH holds the bus
+  // until 120, so it waits 2 (counted for the CPU).
+  EXPECT_EQ(tb->ahb.arbitrate_dmi(0, cyc(118), cyc(8)), cyc(2));
+  EXPECT_EQ(tb->ahb.master_stats()[0].waits, cpu_n0 + 1);
+  EXPECT_EQ(tb->ahb.master_stats()[0].wait - cpu_w0, cyc(2));
+  pending = true, ps = cyc(120), pe = cyc(128);
+  // A routed access of the CPU itself never waits for the CPU's own interval.
+  EXPECT_EQ(tb->cpu.access_at(tlm::TLM_READ_COMMAND, 0x40000000, b, 4, cyc(121)), cyc(129));
+  EXPECT_EQ(takes, 2u);
+  // GRETH at 125 now waits for the routed CPU access [121, 129).
+  EXPECT_EQ(tb->eth.access_at(tlm::TLM_READ_COMMAND, 0x40000000, b, 4, cyc(125)), cyc(137));
+  // Nothing pending: nothing taken.
+  EXPECT_EQ(tb->eth.access_at(tlm::TLM_READ_COMMAND, 0x40000000, b, 4, cyc(300)), cyc(308));
+  EXPECT_EQ(takes, 2u);
+  // A DMI-served transaction after the bus is free does not wait.
+  EXPECT_EQ(tb->ahb.arbitrate_dmi(0, cyc(400), cyc(8)), sc_core::SC_ZERO_TIME);
+}
+
+// The bus is synchronous: a waiting master is granted at the first clock edge
+// at or after the end of the access it waited for, also when that access
+// did not end on an edge (GRETH receive data arrives at wire times).
+TEST(AhbArbitration, GrantOnTheNextClockEdge) {
+  TimedBus t(true);
+  uint8_t b[4];
+  const sc_core::sc_time off(651, sc_core::SC_PS);
+  // GRETH write at 100 + 651 ps: busy until 105 + 651 ps.
+  EXPECT_EQ(tb->eth.access_at(tlm::TLM_WRITE_COMMAND, 0x40001000, b, 4, cyc(100) + off),
+            cyc(105) + off);
+  // The CPU at 101 is granted at 106 (not 105 + 651 ps).
+  EXPECT_EQ(tb->cpu.access_at(tlm::TLM_READ_COMMAND, 0x40000000, b, 4, cyc(101)), cyc(106 + 8));
+  EXPECT_EQ(tb->eth.access_at(tlm::TLM_WRITE_COMMAND, 0x40001000, b, 4, cyc(200) + off),
+            cyc(205) + off);
+  EXPECT_EQ(tb->ahb.arbitrate_dmi(0, cyc(202), cyc(8)), cyc(4));
+}
+
 TEST(AhbArbitration, OffMeansNoWaits) {
   TimedBus t(false);
   uint8_t b[32];
   EXPECT_EQ(tb->cpu.access_at(tlm::TLM_READ_COMMAND, 0x40000000, b, 32, cyc(100)), cyc(115));
   EXPECT_EQ(tb->eth.access_at(tlm::TLM_WRITE_COMMAND, 0x40001000, b, 4, cyc(105)), cyc(110));
+  EXPECT_EQ(tb->ahb.arbitrate_dmi(0, cyc(106), cyc(8)), sc_core::SC_ZERO_TIME);
 }
 
 TEST(AhbSnoop, WritesOfEveryMasterAreReported) {

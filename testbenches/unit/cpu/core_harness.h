@@ -61,6 +61,22 @@ class RamBus : public CoreBus {
     cycles += latency;
     return true;
   }
+  // Debug reads (cache hits without DMI): no log entry, no latency.
+  bool peek_enabled = true;
+  unsigned peeks = 0;
+  bool peek(uint32_t addr, uint8_t* data, unsigned len) override {
+    if (!peek_enabled || uint64_t(addr) + len > ram.size()) return false;
+    std::memcpy(data, &ram[addr], len);
+    ++peeks;
+    return true;
+  }
+  // Arbitration side-band: records each call, answers arb_wait cycles.
+  std::vector<std::pair<uint64_t, uint64_t>> arb_calls;  // (start, dur)
+  std::vector<uint64_t> arb_waits;                       // answer to call i (0 beyond)
+  uint64_t arbitrate(uint64_t start, uint64_t dur) override {
+    arb_calls.emplace_back(start, dur);
+    return arb_calls.size() <= arb_waits.size() ? arb_waits[arb_calls.size() - 1] : 0;
+  }
   void intack(unsigned level) override {
     intacks.push_back(level);
     if (on_intack) on_intack(level);
