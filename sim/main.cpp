@@ -19,10 +19,12 @@
 #include <optional>
 #include <string>
 #include <systemc>
+#include <vector>
 
 #include "format.h"
 #include "config.h"
 #include "elf_loader.h"
+#include "fw_params.h"
 #include "leon3mp.h"
 #include "log.h"
 #include "pcap_writer.h"
@@ -126,6 +128,8 @@ struct Options {
   // Network far end and capture (docs/network.md).
   std::string scenario, tap, pcap, net_results;
   bool max_time_set = false;
+  // Per-run firmware parameters (fw_params block), KEY=VALUE in order.
+  std::vector<std::string> fw_params;
 };
 
 int run(int argc, char** argv) {
@@ -163,6 +167,11 @@ int run(int argc, char** argv) {
   sc->excludes(tp);
   app.add_option("--pcap", o.pcap, "Network: record every frame on the link (both directions) to this pcap file");
   app.add_option("--net-results", o.net_results, "Network: write the scenario results (JSON) to this file");
+  app.add_option("--fw-param", o.fw_params,
+                 "Firmware parameter KEY=VALUE written into the ELF's fw_params block before the start "
+                 "(repeatable; keys: " + l3vp::fw_param_names() + "; overrides the scenario's board.params)")
+      ->type_name("KEY=VALUE")
+      ->allow_extra_args(false);  // one KEY=VALUE per --fw-param (the ELF stays positional)
   app.add_flag("-q,--quiet", o.quiet,
                "Do not print model diagnostics (guest errors, unimplemented features)");
   try {
@@ -252,6 +261,15 @@ int run(int argc, char** argv) {
     const std::string why = l3vp::TapEndpoint::unavailable_reason();
     if (!why.empty()) return fail(kExitBadInput, "--tap: " + why);
   }
+  // Firmware parameters: the scenario's board.params, then --fw-param.
+  l3vp::FwParams fw_params;
+  try {
+    if (scenario && !scenario->board_params.is_null())
+      fw_params.set_json(scenario->board_params, "--scenario: .board.params");
+    for (const std::string& kv : o.fw_params) fw_params.set_arg(kv);
+  } catch (const l3vp::FwParamError& e) {
+    return fail(kExitBadInput, e.what());
+  }
   const auto max_ps = parse_time_ps(o.max_time);
   if (!max_ps || *max_ps == 0)
     return fail(kExitBadInput,
@@ -299,6 +317,9 @@ int run(int argc, char** argv) {
   try {
     plat = std::make_unique<l3vp::Leon3mp>("leon3mp", cfg);
     plat->load_elf(o.firmware);
+    if (!fw_params.empty()) l3vp::write_fw_params(plat->image(), plat->load_regions(), fw_params);
+  } catch (const l3vp::FwParamError& e) {
+    return fail(kExitBadInput, o.firmware + ": " + e.what());
   } catch (const ConfigError& e) {
     return fail(kExitBadInput, std::string("config: ") + e.what());
   } catch (const ElfError& e) {
@@ -387,6 +408,7 @@ int run(int argc, char** argv) {
     j["config"] = cfg.to_json();
     j["boot"] = {{"mode", o.boot}, {"entry", plat->image().entry}};
     j["max_time_ps"] = *max_ps;
+    if (!fw_params.empty()) j["fw_params"] = fw_params.to_json();
     j["stop"] = {{"reason", reason}, {"exit_status", status}};
     if (h.halted) {
       j["stop"]["tt"] = h.tt;

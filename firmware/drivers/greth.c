@@ -8,6 +8,7 @@
 #include "fwlibc.h"
 #include "gptimer.h"
 #include "irqmp.h"
+#include "net_chksum.h"
 #include "region.h"
 
 #define REG(g, off) (*(volatile uint32_t *)((g)->base + (off)))
@@ -232,6 +233,7 @@ unsigned greth_rx_poll(struct greth *g)
 
     if (w0 & GRETH_BD_EN)
       break;
+    NET_PHASE_ENTER(NET_PH_DRIVER);
     if (w0 & GRETH_RXBD_ERR) {
       if (w0 & GRETH_RXBD_LE)
         g->st.rx_le++;
@@ -250,13 +252,16 @@ unsigned greth_rx_poll(struct greth *g)
       /* Zero copy: the stack reads the DMA buffer in place; copy mode:
        * net_input() copies it into net_buf first. Either way the buffer
        * is free again when net_input() returns. */
+      NET_PHASE_ENTER(NET_PH_PROTO);
       REGION_BEGIN(REGION_NET_RX);
       net_input(g->rxbuf[i], len);
       REGION_END(REGION_NET_RX);
+      NET_PHASE_LEAVE(NET_PH_PROTO);
     }
     g->rxd[2 * i] = rx_word0(g, i);
     g->rx_next = (i + 1) % GRETH_NDESC;
     n++;
+    NET_PHASE_LEAVE(NET_PH_DRIVER);
   }
   if (n) {
     if (n > g->st.rx_max_batch)
@@ -275,9 +280,11 @@ net_err_t greth_netif_output(struct netif *nif, const uint8_t *frame,
 {
   int r;
 
+  NET_PHASE_ENTER(NET_PH_DRIVER);
   REGION_BEGIN(REGION_NET_TX);
   r = greth_send((struct greth *)nif->state, frame, len);
   REGION_END(REGION_NET_TX);
+  NET_PHASE_LEAVE(NET_PH_DRIVER);
   return r == 0 ? NET_OK : NET_ERR_IF;
 }
 
@@ -285,8 +292,14 @@ net_err_t greth_netif_output(struct netif *nif, const uint8_t *frame,
  * Board runtime of the network programs.
  * ==================================================================== */
 
-/* Per-run parameter block. The simulator (or a test driver patching the
- * ELF) may overwrite it before the start; zero fields mean "default". */
+/* Per-run parameter block. leon3vp overwrites fields before the start
+ * (--fw-param, scenario board.params); zero fields mean "default". */
+/* The layout leon3vp writes (models/platform/fw_params.cpp, version 2). */
+_Static_assert(sizeof(struct fw_params) == 60, "fw_params is 60 bytes");
+_Static_assert(offsetof(struct fw_params, port) == 30, "fw_params.port at 30");
+_Static_assert(offsetof(struct fw_params, flags) == 52, "fw_params.flags at 52");
+_Static_assert(offsetof(struct fw_params, chksum) == 56, "fw_params.chksum at 56");
+
 volatile struct fw_params fw_params __attribute__((section(".params"), aligned(8))) = {
     .magic = FW_PARAMS_MAGIC,
     .version = FW_PARAMS_VERSION,
@@ -297,6 +310,12 @@ volatile struct fw_params fw_params __attribute__((section(".params"), aligned(8
 struct fw_params netapp_p;
 volatile uint32_t netapp_ms;
 uint32_t netapp_last_rx_ms;
+
+/* GPTIMER tick: 10 MHz (SRELOAD 3 at 40 MHz; SRELOAD must be at least
+ * the number of timers, 2). Timer 1 interrupts every 10 000 ticks (1 ms);
+ * timer 2 free-runs (wraps after 429 s) and is the phase clock
+ * (0.1 us resolution) and, divided by 10, netapp_us(). */
+#define NETAPP_TICK_HZ 10000000u
 
 static struct gptimer gpt;
 static int have_us_timer;
@@ -314,9 +333,9 @@ static void tick_irq(unsigned level, void *arg)
 
 uint32_t netapp_us(void)
 {
-  /* Timer 2 counts down from 0xffffffff at 1 MHz. */
+  /* Timer 2 counts down from 0xffffffff at NETAPP_TICK_HZ (10 MHz). */
   if (have_us_timer)
-    return 0xffffffffu - gptimer_value(&gpt, 2);
+    return (0xffffffffu - gptimer_value(&gpt, 2)) / (NETAPP_TICK_HZ / 1000000u);
   return netapp_ms * 1000u;
 }
 
@@ -434,19 +453,50 @@ static void report_stats(const char *stop, uint32_t t_ms)
   netapp_json_u("tcp_timeouts", net_stats.tcp.timeouts);
   netapp_json_u("err_arg", net_stats.err_arg);
   netapp_json_end();
+#if NET_PHASES
+  netapp_report_phases();
+#endif
 }
+
+#if NET_PHASES
+/* {"type":"phases","unit":"us","tick_hz":..,"driver":12.3,...,
+ *  "counts":{"driver":..,...},"region_base":1346895873,...} */
+void netapp_report_phases(void)
+{
+  uint32_t hz = net_phase_tick_hz();
+  unsigned i;
+
+  netapp_json_begin("phases");
+  netapp_json_s("unit", "us");
+  netapp_json_u("tick_hz", hz);
+  for (i = 0; i < NET_PH_N; i++) {
+    /* ticks -> us with one decimal (exact for a 10 MHz clock) */
+    uint64_t t10 = hz ? (uint64_t)net_phases.ticks[i] * 10000000u / hz : 0;
+    printf(",\"%s\":%u.%u", net_phase_names[i], (unsigned)(t10 / 10u),
+           (unsigned)(t10 % 10u));
+  }
+  printf(",\"counts\":{");
+  for (i = 0; i < NET_PH_N; i++)
+    printf("%s\"%s\":%u", i ? "," : "", net_phase_names[i], net_phases.count[i]);
+  printf("}");
+  netapp_json_u("region_base", NET_PH_REGION_BASE);
+  netapp_json_u("overflow", net_phases.overflow);
+  netapp_json_u("mismatch", net_phases.mismatch);
+  netapp_json_end();
+}
+#endif
 
 int netapp_run(const struct netapp *app)
 {
   uint32_t last_ms = 0, now, seed;
   const char *stop;
-  int status = 0;
+  int status = 0, busy;
   unsigned n;
 
   app_name = app->name;
   load_params(app);
 
-  if (!gptimer_open(&gpt, BSP_CLOCK_HZ, 1000000u)) {
+  if (!gptimer_open(&gpt, BSP_CLOCK_HZ, NETAPP_TICK_HZ)) {
     netapp_json_begin("error");
     netapp_json_s("what", "no GPTIMER");
     netapp_json_end();
@@ -458,7 +508,7 @@ int netapp_run(const struct netapp *app)
   }
   irq_set_handler(gptimer_irq(&gpt, 1), tick_irq, 0);
   irqmp_unmask(gptimer_irq(&gpt, 1));
-  gptimer_start(&gpt, 1, 999u, 1, 1); /* 1 ms */
+  gptimer_start(&gpt, 1, NETAPP_TICK_HZ / 1000u - 1u, 1, 1); /* 1 ms */
 
   if (!greth_open(&greth0, netapp_p.mac, !(netapp_p.flags & FW_PF_POLLED))) {
     netapp_json_begin("error");
@@ -474,7 +524,19 @@ int netapp_run(const struct netapp *app)
   nif.state = &greth0;
   seed = netapp_us() ^ 0x9e3779b9u;
   net_init(&nif, seed);
+  if (net_chksum_select(netapp_p.chksum) != 0) {
+    netapp_json_begin("error");
+    netapp_json_s("what", "unknown checksum variant in fw_params.chksum");
+    netapp_json_u("chksum", netapp_p.chksum);
+    netapp_json_end();
+    return 2;
+  }
   tcp_set_rcv_wnd((uint16_t)(netapp_p.window > 65535u ? 65535u : netapp_p.window));
+#if NET_PHASES
+  if (have_us_timer)
+    net_phase_start((const volatile uint32_t *)(gpt.base + GPTIMER_TCNT(2)),
+                    NETAPP_TICK_HZ);
+#endif
   if (app->start)
     app->start();
 
@@ -492,6 +554,7 @@ int netapp_run(const struct netapp *app)
       last_ms = now;
       greth_tx_reclaim(&greth0);
     }
+    busy = app->poll ? app->poll() : 0;
     if (app->done && app->done()) {
       stop = "done";
       break;
@@ -509,8 +572,8 @@ int netapp_run(const struct netapp *app)
     /* Interrupt mode: sleep until the next GRETH or timer interrupt. A
      * frame arriving between this check and the power-down is picked up
      * at the next timer tick at the latest (<= 1 ms). */
-    if (greth0.irq_mode && !n && !greth_rx_ready(&greth0) && !greth0.events &&
-        netapp_ms == last_ms)
+    if (greth0.irq_mode && !n && !busy && !greth_rx_ready(&greth0) &&
+        !greth0.events && netapp_ms == last_ms)
       cpu_power_down();
   }
   /* Let queued frames leave before reporting. */
@@ -527,6 +590,7 @@ int netapp_run(const struct netapp *app)
   netapp_json_u("idle_ms", netapp_p.idle_ms);
   netapp_json_u("max_ms", netapp_p.max_ms);
   netapp_json_u("flags", netapp_p.flags);
+  netapp_json_s("chksum", net_chksum_active_name());
   netapp_json_u("link", greth0.phy_ok);
   netapp_json_s("mode", greth0.irq_mode ? "irq" : "polled");
   netapp_json_end();

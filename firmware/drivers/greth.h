@@ -138,9 +138,12 @@ int greth_rx_ready(const struct greth *g);
 net_err_t greth_netif_output(struct netif *nif, const uint8_t *frame,
                              unsigned len);
 
-/* ---- per-run parameters (section .params, symbol fw_params) ---- */
+/* ---- per-run parameters (section .params, symbol fw_params) ----
+ * leon3vp writes them before the start (--fw-param KEY=VALUE, scenario
+ * board.params); models/platform/fw_params.cpp holds the C++ copy of this
+ * layout: change both (and FW_PARAMS_VERSION) together. */
 #define FW_PARAMS_MAGIC 0x4e455450u /* "NETP" */
-#define FW_PARAMS_VERSION 1u
+#define FW_PARAMS_VERSION 2u
 struct fw_params {
   uint32_t magic;     /* FW_PARAMS_MAGIC, else the block is ignored */
   uint32_t version;   /* FW_PARAMS_VERSION */
@@ -157,6 +160,8 @@ struct fw_params {
                          (0 = program default) */
   uint32_t max_ms;    /* hard stop (0 = none) */
   uint32_t flags;     /* FW_PF_* */
+  uint32_t chksum;    /* checksum the stack uses: NET_CHECKSUM_GENERIC8 (1),
+                         _WORD32 (2), _FAST (3); 0 = the build's NET_CHECKSUM */
 };
 #define FW_PF_POLLED 0x1u  /* GRETH polled instead of interrupt-driven */
 #define FW_PF_VERBOSE 0x2u /* per-packet/connection JSON lines (slow UART!) */
@@ -173,6 +178,9 @@ struct netapp {
   void (*start)(void);       /* after net_init: bind/listen */
   int (*done)(void);         /* stop condition reached? */
   void (*report)(void);      /* print the program's result JSON line(s) */
+  /* Optional, called every loop iteration (senders): return nonzero to
+   * keep the loop from sleeping (more work is due at once). */
+  int (*poll)(void);
 };
 
 /* Parameters after applying defaults (valid after netapp_run starts). */
@@ -189,6 +197,12 @@ uint32_t netapp_us(void);
  * line. Returns the exit status (0 = stop condition reached, 1 = timed out,
  * 2 = no GRETH). */
 int netapp_run(const struct netapp *app);
+
+#if NET_PHASES
+/* Print the per-phase totals (net_phase.h) as a "phases" JSON line (the
+ * runtime does this after the "stack" line; docs/firmware.md). */
+void netapp_report_phases(void);
+#endif
 
 /* JSON helpers: a line is {"app":"<name>","type":"<type>", ... }\n */
 void netapp_json_begin(const char *type);

@@ -73,7 +73,9 @@ void net_input(const uint8_t *frame, unsigned len)
   p = frame;
 #else
   if (frame != net_buf) {
+    NET_PHASE_ENTER(NET_PH_COPY);
     memcpy(net_buf, frame, len);
+    NET_PHASE_LEAVE(NET_PH_COPY);
   }
   p = net_buf;
 #endif

@@ -12,6 +12,7 @@
 #define NET_NET_H
 
 #include "net_arch.h"
+#include "net_phase.h"
 
 /** Error codes returned by the API. */
 typedef int8_t net_err_t;

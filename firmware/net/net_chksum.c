@@ -75,6 +75,36 @@ typedef uint32_t chksum_u32_alias __attribute__((may_alias));
 typedef uint16_t chksum_u16_alias __attribute__((may_alias));
 
 #if defined(__sparc__)
+/* Sum 32 bytes at the 4-aligned p into acc: eight ld interleaved with one
+ * addcc/addxcc chain (each word is used two instructions after its load,
+ * so no load-use interlock), then an addx that folds the last carry back
+ * in. 17 instructions, one cycle each on LEON3 when the data is cached. */
+static inline uint32_t chksum_add32(uint32_t acc, const uint8_t *p)
+{
+  uint32_t t0, t1, t2, t3;
+  __asm__("ld [%5], %1\n\t"
+          "ld [%5 + 4], %2\n\t"
+          "ld [%5 + 8], %3\n\t"
+          "addcc %0, %1, %0\n\t"
+          "ld [%5 + 12], %4\n\t"
+          "addxcc %0, %2, %0\n\t"
+          "ld [%5 + 16], %1\n\t"
+          "addxcc %0, %3, %0\n\t"
+          "ld [%5 + 20], %2\n\t"
+          "addxcc %0, %4, %0\n\t"
+          "ld [%5 + 24], %3\n\t"
+          "addxcc %0, %1, %0\n\t"
+          "ld [%5 + 28], %4\n\t"
+          "addxcc %0, %2, %0\n\t"
+          "addxcc %0, %3, %0\n\t"
+          "addxcc %0, %4, %0\n\t"
+          "addx %0, 0, %0"
+          : "+r"(acc), "=&r"(t0), "=&r"(t1), "=&r"(t2), "=&r"(t3)
+          : "r"(p)
+          : "cc", "memory");
+  return acc;
+}
+
 /* Sum 16 bytes at the 4-aligned p into acc: four ld, an addcc/addxcc chain
  * and a final addx that folds the last carry back in. */
 static inline uint32_t chksum_add16(uint32_t acc, const uint8_t *p)
@@ -129,6 +159,11 @@ static inline uint32_t chksum_add4(uint32_t acc, const uint8_t *p)
 {
   return chksum_addc(acc, *(const chksum_u32_alias *)(const void *)p);
 }
+
+static inline uint32_t chksum_add32(uint32_t acc, const uint8_t *p)
+{
+  return chksum_add16(chksum_add16(acc, p), p + 16);
+}
 #endif
 
 /* Sum of len bytes at the even address p, in native load order: the result
@@ -145,7 +180,12 @@ static uint16_t chksum_fast_even(const uint8_t *p, unsigned len)
     p += 2;
     len -= 2;
   }
-  while (len >= 16) {
+  while (len >= 32) {
+    acc = chksum_add32(acc, p);
+    p += 32;
+    len -= 32;
+  }
+  if (len >= 16) {
     acc = chksum_add16(acc, p);
     p += 16;
     len -= 16;
@@ -201,6 +241,39 @@ const char *const net_chksum_selected = "word32";
 #else
 const char *const net_chksum_selected = "fast";
 #endif
+
+static unsigned chksum_active = NET_CHECKSUM; /* NET_CHECKSUM_* value */
+#if NET_CHECKSUM_RUNTIME
+net_chksum_fn net_chksum_active =
+#if NET_CHECKSUM == NET_CHECKSUM_GENERIC8
+    net_chksum_generic8;
+#elif NET_CHECKSUM == NET_CHECKSUM_WORD32
+    net_chksum_word32;
+#else
+    net_chksum_fast;
+#endif
+#endif
+
+int net_chksum_select(unsigned which)
+{
+  if (which == 0)
+    which = NET_CHECKSUM;
+  if (which < NET_CHECKSUM_GENERIC8 || which > NET_CHECKSUM_FAST)
+    return -1;
+#if NET_CHECKSUM_RUNTIME
+  net_chksum_active = net_chksum_variants[which - NET_CHECKSUM_GENERIC8].fn;
+#else
+  if (which != NET_CHECKSUM)
+    return -1;
+#endif
+  chksum_active = which;
+  return 0;
+}
+
+const char *net_chksum_active_name(void)
+{
+  return net_chksum_variants[chksum_active - NET_CHECKSUM_GENERIC8].name;
+}
 
 /*--------------------------------------------------------------------------*/
 uint16_t net_chksum_pseudo(uint32_t src, uint32_t dst, uint8_t proto,

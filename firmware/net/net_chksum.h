@@ -18,7 +18,7 @@ uint16_t net_chksum_generic8(uint16_t sum, const void *data, unsigned len);
 /** 16-bit additions into a 32-bit accumulator, one final fold. */
 uint16_t net_chksum_word32(uint16_t sum, const void *data, unsigned len);
 
-/** 32-bit loads summed with an add-with-carry chain, unrolled 16 bytes per
+/** 32-bit loads summed with an add-with-carry chain, unrolled 32 bytes per
  *  step. SPARC: inline addcc/addxcc; elsewhere: C with the same semantics. */
 uint16_t net_chksum_fast(uint16_t sum, const void *data, unsigned len);
 
@@ -31,15 +31,32 @@ struct net_chksum_variant {
 };
 extern const struct net_chksum_variant net_chksum_variants[3];
 
-/* The build-time choice (NET_CHECKSUM in netopts.h). */
-#if NET_CHECKSUM == NET_CHECKSUM_GENERIC8
+/* The implementation the stack uses: NET_CHECKSUM (netopts.h) at start;
+ * with NET_CHECKSUM_RUNTIME it can be changed by net_chksum_select(). */
+#if !defined(NET_CHECKSUM) || (NET_CHECKSUM != NET_CHECKSUM_GENERIC8 && \
+    NET_CHECKSUM != NET_CHECKSUM_WORD32 && NET_CHECKSUM != NET_CHECKSUM_FAST)
+#error "NET_CHECKSUM must be NET_CHECKSUM_GENERIC8, _WORD32 or _FAST"
+#endif
+
+/** Selects the implementation by NET_CHECKSUM_* value (0 = NET_CHECKSUM).
+ *  Returns 0, or -1 (unknown value, or NET_CHECKSUM_RUNTIME is 0 and the
+ *  value is not the build's choice; nothing changes). */
+int net_chksum_select(unsigned which);
+/** Name of the implementation in use ("generic8", "word32" or "fast"). */
+const char *net_chksum_active_name(void);
+
+#if NET_CHECKSUM_RUNTIME
+extern net_chksum_fn net_chksum_active;
+static inline uint16_t net_chksum(uint16_t sum, const void *data, unsigned len)
+{
+  return net_chksum_active(sum, data, len);
+}
+#elif NET_CHECKSUM == NET_CHECKSUM_GENERIC8
 #define net_chksum net_chksum_generic8
 #elif NET_CHECKSUM == NET_CHECKSUM_WORD32
 #define net_chksum net_chksum_word32
-#elif NET_CHECKSUM == NET_CHECKSUM_FAST
-#define net_chksum net_chksum_fast
 #else
-#error "NET_CHECKSUM must be NET_CHECKSUM_GENERIC8, _WORD32 or _FAST"
+#define net_chksum net_chksum_fast
 #endif
 
 /** Name of the build-time choice ("generic8", "word32" or "fast"). */

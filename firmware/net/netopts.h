@@ -42,6 +42,15 @@
 #define NET_CHECKSUM NET_CHECKSUM_FAST
 #endif
 
+/** 1: net_chksum() calls the implementation through a pointer that
+ *  net_chksum_select() can change at run time (the board programs take it
+ *  from the per-run parameters, `chksum`), starting with NET_CHECKSUM;
+ *  costs one indirect call per checksum. 0: NET_CHECKSUM bound at build
+ *  time (a direct call). */
+#ifndef NET_CHECKSUM_RUNTIME
+#define NET_CHECKSUM_RUNTIME 1
+#endif
+
 /* ---- ARP --------------------------------------------------------------- */
 
 /** Number of ARP table entries. */
@@ -175,6 +184,21 @@
 /** Interval of NET_EV_POLL calls to idle established connections. */
 #ifndef NET_TCP_POLL_MS
 #define NET_TCP_POLL_MS 500u
+#endif
+
+/* ---- Measurement ------------------------------------------------------- */
+
+/** 1: per-phase timing hooks (net_phase.h: driver, copy, IP checksum,
+ *  UDP/TCP checksum, protocol, application copy), each phase also a leon3vp
+ *  region marker. Active only once a clock is given (net_phase_start); the
+ *  board runtime does that. Default: on for the firmware, compiled out to
+ *  nothing for hosted builds (host unit tests). */
+#ifndef NET_PHASES
+#ifdef NET_ARCH_HOSTED
+#define NET_PHASES 0
+#else
+#define NET_PHASES 1
+#endif
 #endif
 
 /* ---- Diagnostics ------------------------------------------------------- */

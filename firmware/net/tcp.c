@@ -140,7 +140,9 @@ static net_err_t tcp_emit(uint32_t rip, uint16_t lport, uint16_t rport,
   unsigned hl = (ctl & TCP_SYN) ? NET_TCP_HLEN + 4 : NET_TCP_HLEN;
 
   if (len) {
+    NET_PHASE_ENTER(NET_PH_APPCOPY);
     memmove(t + hl, data, len);
+    NET_PHASE_LEAVE(NET_PH_APPCOPY);
   }
   net_put16(t, lport);
   net_put16(t + 2, rport);
@@ -156,8 +158,10 @@ static net_err_t tcp_emit(uint32_t rip, uint16_t lport, uint16_t rport,
     t[21] = 4;
     net_put16(t + 22, NET_TCP_MSS);
   }
+  NET_PHASE_ENTER(NET_PH_L4CHK);
   net_put16(t + 16, (uint16_t)~net_chksum_pseudo(net_netif->ipaddr, rip,
                                                  NET_IPPROTO_TCP, t, hl + len));
+  NET_PHASE_LEAVE(NET_PH_L4CHK);
   net_stats.tcp.tx++;
   if (ctl & TCP_RST) {
     net_stats.tcp.rst_tx++;
@@ -284,7 +288,9 @@ static void tcp_appcall(struct tcp_conn *c, unsigned ev)
   if (ev & NET_EV_REXMIT) {
     c->flags |= TCPF_REXMIT_CB;
   }
+  NET_PHASE_ENTER(NET_PH_APP);
   c->appcall(c, ev);
+  NET_PHASE_LEAVE(NET_PH_APP);
   c->flags &= (uint8_t)~(TCPF_IN_CB | TCPF_REXMIT_CB);
 }
 
@@ -297,7 +303,9 @@ static void tcp_finish(struct tcp_conn *c, unsigned ev)
   tcp_appdata = NULL;
   tcp_applen = 0;
   if (knows && fn != NULL) {
+    NET_PHASE_ENTER(NET_PH_APP);
     fn(c, ev);
+    NET_PHASE_LEAVE(NET_PH_APP);
   }
 }
 
@@ -584,6 +592,10 @@ static void tcp_input_closed(uint32_t src, const struct tcp_seg *s)
   unsigned i;
   struct tcp_conn *c;
 
+  if (s->sport == 0) { /* reserved port: no connection, no RST (fuzz/regress/) */
+    net_stats.tcp.drop_no_conn++;
+    return;
+  }
   if ((s->ctl & (TCP_SYN | TCP_ACK | TCP_RST)) == TCP_SYN) {
     for (i = 0; i < NET_TCP_LISTENERS; i++) {
       if (tcp_listeners[i].port == s->dport && s->dport != 0) {
@@ -856,7 +868,10 @@ void tcp_input(uint32_t src, uint32_t dst, int dst_kind, const uint8_t *seg,
     net_stats.tcp.drop_short++;
     return;
   }
-  if (net_chksum_pseudo(src, dst, NET_IPPROTO_TCP, seg, len) != 0xffff) {
+  NET_PHASE_ENTER(NET_PH_L4CHK);
+  i = net_chksum_pseudo(src, dst, NET_IPPROTO_TCP, seg, len);
+  NET_PHASE_LEAVE(NET_PH_L4CHK);
+  if (i != 0xffff) {
     net_stats.tcp.drop_chksum++;
     return;
   }

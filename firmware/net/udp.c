@@ -67,7 +67,7 @@ void udp_input(uint32_t src, uint32_t dst, int dst_kind, const uint8_t *seg,
                unsigned len)
 {
   unsigned ulen, i;
-  uint16_t dport;
+  uint16_t dport, sum;
 
   (void)dst_kind;
   net_stats.udp.rx++;
@@ -80,16 +80,22 @@ void udp_input(uint32_t src, uint32_t dst, int dst_kind, const uint8_t *seg,
     net_stats.udp.drop_len++;
     return;
   }
-  if (net_get16(seg + 6) != 0 &&
-      net_chksum_pseudo(src, dst, NET_IPPROTO_UDP, seg, ulen) != 0xffff) {
-    net_stats.udp.drop_chksum++;
-    return;
+  if (net_get16(seg + 6) != 0) {
+    NET_PHASE_ENTER(NET_PH_L4CHK);
+    sum = net_chksum_pseudo(src, dst, NET_IPPROTO_UDP, seg, ulen);
+    NET_PHASE_LEAVE(NET_PH_L4CHK);
+    if (sum != 0xffff) {
+      net_stats.udp.drop_chksum++;
+      return;
+    }
   }
   dport = net_get16(seg + 2);
   for (i = 0; i < NET_UDP_ENDPOINTS; i++) {
     if (udp_eps[i].lport == dport && dport != 0) {
+      NET_PHASE_ENTER(NET_PH_APP);
       udp_eps[i].recv(&udp_eps[i], src, net_get16(seg), seg + NET_UDP_HLEN,
                       ulen - NET_UDP_HLEN);
+      NET_PHASE_LEAVE(NET_PH_APP);
       return;
     }
   }
@@ -102,6 +108,7 @@ net_err_t udp_sendto(struct udp_ep *ep, uint32_t dst, uint16_t dport,
 {
   uint8_t *u = NET_IP_PAYLOAD;
   unsigned ulen = len + NET_UDP_HLEN;
+  net_err_t err;
 
   NET_ERROR("udp_sendto: bad endpoint", ep != NULL && ep->lport != 0,
             return NET_ERR_ARG);
@@ -112,8 +119,11 @@ net_err_t udp_sendto(struct udp_ep *ep, uint32_t dst, uint16_t dport,
     net_stats.ip.drop_too_big++;
     return NET_ERR_BUF;
   }
+  NET_PHASE_ENTER(NET_PH_PROTO);
   if (len) {
+    NET_PHASE_ENTER(NET_PH_APPCOPY);
     memmove(u + NET_UDP_HLEN, data, len);
+    NET_PHASE_LEAVE(NET_PH_APPCOPY);
   }
   net_put16(u, ep->lport);
   net_put16(u + 2, dport);
@@ -121,11 +131,16 @@ net_err_t udp_sendto(struct udp_ep *ep, uint32_t dst, uint16_t dport,
   net_put16(u + 6, 0);
 #if NET_UDP_CHECKSUM_TX
   {
-    uint16_t c = (uint16_t)~net_chksum_pseudo(net_netif->ipaddr, dst,
-                                              NET_IPPROTO_UDP, u, ulen);
+    uint16_t c;
+    NET_PHASE_ENTER(NET_PH_L4CHK);
+    c = (uint16_t)~net_chksum_pseudo(net_netif->ipaddr, dst, NET_IPPROTO_UDP,
+                                     u, ulen);
+    NET_PHASE_LEAVE(NET_PH_L4CHK);
     net_put16(u + 6, c == 0 ? 0xffff : c);
   }
 #endif
   net_stats.udp.tx++;
-  return ip_output(NET_IPPROTO_UDP, dst, ulen);
+  err = ip_output(NET_IPPROTO_UDP, dst, ulen);
+  NET_PHASE_LEAVE(NET_PH_PROTO);
+  return err;
 }

@@ -5,57 +5,45 @@ simulated Linux host of a scenario file (docs/network.md).
   run_net.py --vp build/sim/leon3vp --fw-dir build/firmware --test ping [--keep DIR]
 
 Each test (TESTS below) names the firmware, its scenario file (next to this
-script), the per-run parameters written into the ELF's `fw_params` block
-(section .params, firmware/README.md "Network programs") and a check of the
-scenario results JSON (--net-results) and the firmware's JSON result lines
-on the UART. The patched ELF is a temporary copy: nothing is rebuilt.
+script), the per-run parameters and a check of the scenario results JSON
+(--net-results) and the firmware's JSON result lines on the UART. The
+parameters go to leon3vp as `--fw-param KEY=VALUE` (on top of the scenario's
+"board": {"params"}); leon3vp writes them into the firmware's `fw_params`
+block in simulated memory before the start (docs/network.md, "Firmware
+parameters"): the ELF is used as built.
 Prints a one-line summary of the measured numbers; exit 0 = pass.
 """
 import argparse
 import json
 import os
 import shutil
-import struct
 import subprocess
 import sys
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-# struct fw_params (firmware/drivers/greth.h), big-endian, 56 bytes.
-PARAMS_FMT = ">IIIIII6sHIIIIII"
-PARAM_FIELDS = ["magic", "version", "size", "board_ip", "netmask", "peer_ip",
-                "mac", "port", "window", "count", "bytes", "idle_ms", "max_ms", "flags"]
-FW_PARAMS_MAGIC = 0x4E455450
+# fw_params flags (FW_PF_* in firmware/drivers/greth.h; leon3vp also takes
+# the names polled|verbose|verify).
 FW_PF_POLLED, FW_PF_VERBOSE, FW_PF_VERIFY = 1, 2, 4
 
 
-def elf_section(data, name):
-    """(file offset, size) of a section of an ELF32 big-endian file."""
-    if data[:4] != b"\x7fELF" or data[4] != 1 or data[5] != 2:
-        raise SystemExit("not an ELF32 big-endian file")
-    shoff, = struct.unpack_from(">I", data, 0x20)
-    shentsize, shnum, shstrndx = struct.unpack_from(">HHH", data, 0x2E)
-    def sh(i):
-        return struct.unpack_from(">IIIIIIIIII", data, shoff + i * shentsize)
-    stroff = sh(shstrndx)[4]
-    for i in range(shnum):
-        s = sh(i)
-        end = data.index(b"\0", stroff + s[0])
-        if data[stroff + s[0]:end].decode() == name:
-            return s[4], s[5]
-    raise SystemExit(f"section {name} not found")
+def fw_param_args(params):
+    """--fw-param KEY=VALUE options for leon3vp."""
+    out = []
+    for k, v in params.items():
+        out += ["--fw-param", f"{k}={v}"]
+    return out
 
 
-def patch_params(src, dst, **fields):
-    data = bytearray(open(src, "rb").read())
-    off, size = elf_section(data, ".params")
-    vals = dict(zip(PARAM_FIELDS, struct.unpack_from(PARAMS_FMT, data, off)))
-    if vals["magic"] != FW_PARAMS_MAGIC or vals["size"] != struct.calcsize(PARAMS_FMT):
-        raise SystemExit(f"unexpected fw_params block: {vals}")
-    vals.update(fields)
-    struct.pack_into(PARAMS_FMT, data, off, *[vals[k] for k in PARAM_FIELDS])
-    open(dst, "wb").write(data)
+def scenario_seconds(path):
+    """The scenario's "duration" in seconds (0 if none)."""
+    d = json.load(open(path)).get("duration", "0")
+    for unit, scale in (("ms", 1e-3), ("us", 1e-6), ("ns", 1e-9), ("ps", 1e-12), ("s", 1.0)):
+        if d.endswith(unit):
+            return float(d[:-len(unit)]) * scale
+    return float(d)
 
 
 def exp(results, name):
@@ -109,6 +97,25 @@ def check_udprx(res, lines):
     assert r["bad"] == 0, r
     assert r["received"] == 200 and r["lost"] == 0, (r, d)
     return f"200 x 1472 B received, bad 0, goodput {r['goodput_bps'] / 1e6:.2f} Mbit/s (board clock), rx_restarts {d['rx_restarts']}"
+
+
+def check_udprx_chksum(variant, lo_us, hi_us):
+    """udprx with the stack's checksum chosen per run (fw_params.chksum):
+    the board reports the variant and the UDP checksum phase costs what
+    that variant costs per 1472-byte datagram (timed mode, warm code,
+    payload just copied: fast ~1150 cycles + misses ~ 70 us, generic8
+    ~11000 cycles ~ 275 us; docs/firmware.md "Checksum variants")."""
+    def check(res, lines):
+        summary = check_udprx(res, lines)
+        st = fw_line(lines, "start")
+        assert st["chksum"] == variant, st
+        ph = fw_line(lines, "phases")
+        n = ph["counts"]["l4chk"]
+        assert n >= 200, ph
+        per = ph["l4chk"] / n
+        assert lo_us <= per <= hi_us, (variant, per, lo_us, hi_us)
+        return f"{summary}; checksum {variant}: {per:.1f} us per L4 checksum"
+    return check
 
 
 def check_udpburst(res, lines):
@@ -182,12 +189,178 @@ def check_tcpecho(res, lines):
     return f"20000 B echoed, host goodput {e['goodput_bps'] / 1e6:.3f} Mbit/s"
 
 
+def check_tcpwin(window, nbytes=15360):
+    def check(res, lines):
+        e = exp(res, "bulk")
+        assert e["completed"] == 1 and e["bytes_acked"] == nbytes, e
+        c = e["conns"][0]
+        # The host only ever saw the board's window W, and no data segment
+        # it sent (retransmissions included) was larger than W.
+        assert c["max_window"] == window, f"host saw a window of {c['max_window']}, expected {window}"
+        assert 0 < c["max_seg_out"] <= window, f"host sent a {c['max_seg_out']} B segment into a {window} B window"
+        r = fw_line(lines, "result")
+        assert r["window"] == window, r
+        assert r["closed"] == 1 and r["bytes"] == nbytes and r["bad"] == 0 and r["ok"] == 1, r
+        b = fw_line(lines, "conn")
+        assert b["bytes"] == nbytes and b["bad"] == 0, b
+        return (f"window {window}: {nbytes} B verified, host segments <= {c['max_seg_out']} B "
+                f"({c['data_segs_out']} data segments), host goodput {e['goodput_bps'] / 1e6:.3f} Mbit/s, "
+                f"board-measured {b['goodput_bps'] / 1e6:.3f} Mbit/s, retransmits {e['retransmits']}")
+    return check
+
+
+def check_tcpmulti10(res, lines):
+    n, per = 10, 150000
+    e = exp(res, "bulk")
+    assert e["completed"] == n and e["bytes_acked"] == n * per, e
+    cs = e["conns"]
+    assert len(cs) == n, cs
+    # Every SYN was answered at once (no SYN retransmission: the first RTO is
+    # 1 s) and all ten were established before the first one finished.
+    for c in cs:
+        assert c["established_ps"] is not None and c["established_ps"] - c["opened_ps"] < 10**12, c
+        assert c["reset"] is False and c["aborted"] is False, c
+    last_up = max(c["established_ps"] for c in cs)
+    first_done = min(c["data_acked_ps"] for c in cs)
+    assert last_up < first_done, f"not concurrent: last established {last_up} ps, first done {first_done} ps"
+    r = fw_line(lines, "result")
+    assert r["max_open"] == n, f"board had at most {r['max_open']} connections open at once, expected {n}"
+    assert r["accepted"] == n and r["closed"] == n and r["aborted"] == 0, r
+    assert r["bytes"] == n * per and r["bad"] == 0 and r["ok"] == 1, r
+    conns = [l for l in lines if l.get("type") == "conn"]
+    assert len(conns) == n and all(c["bytes"] == per and c["bad"] == 0 for c in conns), conns
+    return (f"{n} simultaneous connections x {per} B verified, board max_open {r['max_open']}, "
+            f"host retransmits {e['retransmits']}, aggregate goodput {e['goodput_bps'] / 1e6:.3f} Mbit/s, "
+            f"done at {e['completion_ps'] / 1e9:.1f} ms")
+
+
+def check_tcploss15(nbytes):
+    def check(res, lines):
+        e = exp(res, "bulk")
+        assert e["completed"] == 1 and e["bytes_acked"] == nbytes, e
+        c = e["conns"][0]
+        # 15 % loss each way loses ~28 % of the segment/ACK round trips:
+        # the loss must show in the host's retransmissions.
+        assert e["retransmits"] * 10 >= c["data_segs_out"], f"too few retransmits for 15 % loss: {c}"
+        r = fw_line(lines, "result")
+        assert r["closed"] == 1 and r["bytes"] == nbytes and r["bad"] == 0 and r["ok"] == 1, r
+        st = fw_line(lines, "stack")
+        return (f"{nbytes} B verified over 15 % loss each way: host data segments {c['data_segs_out']}, "
+                f"retransmits {e['retransmits']} (timeouts {c['timeouts']}, fast {c['fast_retransmits']}), "
+                f"goodput {e['goodput_bps'] / 1e3:.1f} kbit/s, done at {e['completion_ps'] / 1e12:.2f} s simulated; "
+                f"board stack {json.dumps({k: v for k, v in st.items() if k.startswith('tcp')})}")
+    return check
+
+
+# ---- per-phase measurements (firmware "phases" line, docs/firmware.md) ----
+
+PHASES = ["driver", "copy", "ipchk", "l4chk", "proto", "appcopy", "app"]
+PHASE_REGION_BASE = 0x50480001
+
+
+def phases_line(lines):
+    ph = fw_line(lines, "phases")
+    assert ph["unit"] == "us" and ph["tick_hz"] == 10000000, ph
+    assert ph["region_base"] == PHASE_REGION_BASE, ph
+    assert ph["overflow"] == 0 and ph["mismatch"] == 0, ph
+    return ph
+
+
+def check_phase_counts(lines, app_copies, app_calls):
+    """Phase entry counts follow from the driver and stack counters: every
+    frame handed to or from the driver enters DRIVER once, every received
+    frame PROTO (and COPY in copy mode) once, every IPv4 datagram in or out
+    IPCHK once, every UDP/ICMP/TCP checksum L4CHK once, every application
+    callback APP once, and udp_sendto PROTO once more."""
+    ph = phases_line(lines)
+    d, st, c = fw_line(lines, "driver"), fw_line(lines, "stack"), ph["counts"]
+    rx_err = sum(d[k] for k in ("rx_le", "rx_oe", "rx_ce", "rx_ft", "rx_ae"))
+    assert c["driver"] == d["tx_frames"] + d["tx_drop_full"] + d["tx_drop_len"] + d["rx_frames"] + rx_err, (c, d)
+    assert c["copy"] == (0 if d["zero_copy"] else d["rx_frames"]), (c, d)
+    assert c["ipchk"] == st["ip_tx"] + st["ip_rx"], (c, st)
+    assert c["l4chk"] == st["udp_tx"] + st["udp_rx"] + st["icmp_echo_rx"] + st["tcp_tx"] + st["tcp_rx"], (c, st)
+    assert c["proto"] == d["rx_frames"] + st["udp_tx"], (c, d, st)
+    assert c["appcopy"] == app_copies and c["app"] == app_calls, c
+    return ph
+
+
+def per(ph, n):
+    return " ".join(f"{k} {ph[k] / n:.1f}" for k in PHASES)
+
+
+def check_udptx(res, lines):
+    e = exp(res, "recv")
+    r = fw_line(lines, "result")
+    assert r["sent"] == 100 and r["send_err"] == 0 and r["size"] == 1472 and r["gap_us"] == 1000, r
+    # The host's receiver verified every byte of every datagram.
+    assert e["received"] == 100 and e["unique"] == 100 and e["bad"] == 0 and e["lost"] == 0, e
+    assert e["bytes"] == 100 * 1472 and e["duplicates"] == 0, e
+    ph = check_phase_counts(lines, app_copies=100, app_calls=0)
+    for k in ("driver", "ipchk", "l4chk", "proto", "appcopy"):
+        assert ph[k] > 0, (k, ph)
+    # Datagram k is due 1 ms after datagram k - 1 (fixed schedule): the last
+    # leaves 99 ms after the first (board clock), late by at most one pass
+    # of the main loop (a few us).
+    assert 99000 <= r["last_us"] - r["first_us"] < 99000 + 20, r
+    return (f"100 x 1472 B sent, all verified by the host; per datagram (us): {per(ph, 100)}")
+
+
+def check_hello(res, lines):
+    e = exp(res, "hello")
+    assert e["completed"] == 5 and e["matched"] == 5, e
+    for c in e["conns"]:
+        assert c["received"] == "leon3vp hello server. Your name?\nHello world\n", c
+    r = fw_line(lines, "result")
+    assert r["accepted"] == 5 and r["answered"] == 5 and r["closed"] == 5 and r["aborted"] == 0, r
+    assert r["name_bytes"] == 5 * len("world") and r["last_name"] == "world" and r["discarded"] == 0, r
+    return f"5 protosocket sessions answered and verified by the host, done at {e['completion_ps'] / 1e9:.1f} ms"
+
+
+def check_udprx_phases(res, lines, stats):
+    """The firmware's GPTIMER phase totals against leon3vp's region
+    statistics of the same intervals (region id 0x50480001 + phase)."""
+    summary = check_udprx(res, lines)
+    ph = check_phase_counts(lines, app_copies=200, app_calls=200)
+    zero_copy = fw_line(lines, "driver")["zero_copy"]
+    for k in PHASES:
+        assert ph[k] > 0 or (k == "copy" and zero_copy), (k, ph)
+    hz = stats["clock_hz"]
+    regions = {r["id"]: r for r in stats["regions"]}
+    out = []
+    for i, k in enumerate(PHASES):
+        reg = regions.get(PHASE_REGION_BASE + i)
+        if ph["counts"][k] == 0:  # never entered: no region either
+            assert reg is None and ph[k] == 0, (k, reg, ph[k])
+            continue
+        assert reg is not None and reg["unbalanced"] == 0 and reg["open"] == 0, (k, reg)
+        sim_us = reg["cycles"] * 1e6 / hz
+        # Each region entry is one timed interval. At a transition the timer
+        # read sits between the END store of the phase that stops and the
+        # BEGIN store of the one that starts, so every firmware interval
+        # contains its region plus, at each end, the APB timer read (7
+        # cycles, docs/timing.md) and the neighbouring marker store (4-5)
+        # and the odd address instruction: at most 24 cycles per interval;
+        # the timer's 0.1 us ticks add at most one tick of rounding.
+        n, tick = reg["entries"], 0.1
+        lo, hi = sim_us - n * tick, sim_us + n * (tick + 24e6 / hz)
+        assert lo <= ph[k] <= hi, (k, ph[k], sim_us, lo, hi, n)
+        out.append(f"{k} {ph[k]:.1f}/{sim_us:.1f}")
+    return summary + "; phases fw/sim us: " + " ".join(out)
+
+
+check_udprx_phases.wants_stats = True
+
+
 TESTS = {
     # name: (firmware, scenario, params, check)
     "ping": ("net_ping", "ping.scenario.json", {"count": 20}, check_ping),
     "ping_polled": ("net_ping", "ping.scenario.json", {"count": 20, "flags": FW_PF_POLLED}, check_ping),
     "udpecho": ("net_udpecho", "udpecho.scenario.json", {"count": 20}, check_udpecho),
     "udprx": ("net_udprx", "udprx.scenario.json", {"count": 200, "flags": FW_PF_VERIFY}, check_udprx),
+    "udprx_generic8": ("net_udprx", "udprx.scenario.json", {"count": 200, "flags": FW_PF_VERIFY, "chksum": "generic8"},
+                       check_udprx_chksum("generic8", 150, 400)),
+    "udprx_fast": ("net_udprx", "udprx.scenario.json", {"count": 200, "flags": FW_PF_VERIFY, "chksum": "fast"},
+                   check_udprx_chksum("fast", 10, 150)),
     "udpburst": ("net_udprx", "udpburst.scenario.json", {"count": 600, "idle_ms": 500, "flags": 0}, check_udpburst),
     "tcp300": ("net_tcpsink", "tcp.scenario.json", {"window": 300, "count": 1, "bytes": 100000, "flags": FW_PF_VERIFY}, check_tcp(300)),
     "tcp1460": ("net_tcpsink", "tcp.scenario.json", {"window": 1460, "count": 1, "bytes": 100000, "flags": FW_PF_VERIFY}, check_tcp(1460)),
@@ -195,6 +368,16 @@ TESTS = {
     "tcpmulti": ("net_tcpsink", "tcpmulti.scenario.json", {"window": 1460, "count": 12, "bytes": 20000, "flags": FW_PF_VERIFY}, check_tcpmulti),
     "tcpsend": ("net_tcpsend", "tcpsend.scenario.json", {"count": 1, "bytes": 100000}, check_tcpsend),
     "tcpecho": ("net_tcpecho", "tcpecho.scenario.json", {"count": 1}, check_tcpecho),
+    # net_udptx: window = gap between datagrams in us (a UDP sender has no TCP window).
+    "udptx": ("net_udptx", "udptx.scenario.json", {"count": 100, "bytes": 1472, "window": 1000}, check_udptx),
+    "hello": ("net_hello", "hello.scenario.json", {"count": 5}, check_hello),
+    "udprx_phases": ("net_udprx", "udprx.scenario.json", {"count": 200, "flags": FW_PF_VERIFY}, check_udprx_phases),
+    # 15 KiB at advertised windows 100..1500: the rest of the board's
+    # parameters (count, bytes, flags) come from the scenario's board.params.
+    **{f"tcpwin{w}": ("net_tcpsink", "tcpwin.scenario.json", {"window": w}, check_tcpwin(w))
+       for w in range(100, 1501, 200)},
+    "tcpmulti10": ("net_tcpsink", "tcpmulti10.scenario.json", {}, check_tcpmulti10),
+    "tcp1m_loss15": ("net_tcpsink", "tcp1m_loss15.scenario.json", {}, check_tcploss15(1048576)),
 }
 
 
@@ -204,7 +387,7 @@ def main():
     ap.add_argument("--fw-dir", required=True)
     ap.add_argument("--test", required=True, choices=sorted(TESTS))
     ap.add_argument("--keep", help="keep the run's files in this directory")
-    ap.add_argument("--max-time", default="60s")
+    ap.add_argument("--max-time", help="simulated time limit (default: 60s, or the scenario's duration if longer)")
     ap.add_argument("extra", nargs="*", help="more leon3vp options (after --)")
     a = ap.parse_args()
 
@@ -212,14 +395,20 @@ def main():
     work = a.keep or tempfile.mkdtemp(prefix=f"board-net-{a.test}-")
     os.makedirs(work, exist_ok=True)
     try:
-        elf = os.path.join(work, f"{fw}.elf")
-        patch_params(os.path.join(a.fw_dir, f"{fw}.elf"), elf, **params)
+        elf = os.path.join(a.fw_dir, f"{fw}.elf")
+        scen_path = os.path.join(HERE, scen)
+        max_time = a.max_time or f"{max(60.0, scenario_seconds(scen_path)):g}s"
         uart = os.path.join(work, "uart.txt")
         resf = os.path.join(work, "results.json")
-        cmd = [a.vp, "-q", "--scenario", os.path.join(HERE, scen), "--net-results", resf,
+        statsf = os.path.join(work, "stats.json")
+        wants_stats = getattr(check, "wants_stats", False)
+        cmd = [a.vp, "-q", "--scenario", scen_path, "--net-results", resf,
+               *(["--stats", statsf] if wants_stats else []),
                "--pcap", os.path.join(work, "link.pcap"), "--uart-out", uart,
-               "--max-time", a.max_time, *a.extra, elf]
-        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=600)
+               "--max-time", max_time, *fw_param_args(params), *a.extra, elf]
+        t0 = time.monotonic()
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=1800)
+        wall = time.monotonic() - t0
         text = open(uart).read() if os.path.exists(uart) else ""
         lines = []
         for l in text.splitlines():
@@ -230,11 +419,11 @@ def main():
             return 1
         res = json.load(open(resf))
         try:
-            summary = check(res, lines)
+            summary = check(res, lines, json.load(open(statsf))) if wants_stats else check(res, lines)
         except AssertionError as e:
             print(f"FAIL {a.test}: {e}\n--- UART\n{text}")
             return 1
-        print(f"PASS {a.test}: {summary}")
+        print(f"PASS {a.test}: {summary} [simulated {res['sim_time_ps'] / 1e12:.3f} s, wall {wall:.1f} s]")
         return 0
     finally:
         if not a.keep:

@@ -2,7 +2,8 @@
 """Driver for the leon3vp command-line tests (registered with CTest).
 
   run_cli_test.py LEON3VP check [--exit N] [--stderr-has TEXT]... [--stderr-lines N]
-                                [--stdout TEXT] [--file-equals PATH TEXT] -- ARGS...
+                                [--stdout TEXT] [--stdout-has TEXT]... [--file-equals PATH TEXT]
+                                -- ARGS...
   run_cli_test.py LEON3VP determinism FIRMWARE [--expect-exit N] [--expect-irqs N] [--profile]
                                 [--extra=ARG]...
   run_cli_test.py LEON3VP trace FIRMWARE
@@ -96,6 +97,9 @@ def cmd_check(a):
             fail("stderr lacks %r" % s)
     if a.stdout is not None and out != a.stdout.encode().decode("unicode_escape"):
         fail("stdout %r, expected %r" % (out, a.stdout))
+    for s in a.stdout_has or []:
+        if s not in out:
+            fail("stdout lacks %r" % s)
     if a.file_equals:
         path, text = expand(a.file_equals[0]), a.file_equals[1].encode().decode("unicode_escape")
         with open(path) as f:
@@ -402,6 +406,7 @@ def main():
     c.add_argument("--stderr-lines", type=int)
     c.add_argument("--stdout")
     c.add_argument("--file-equals", nargs=2)
+    c.add_argument("--stdout-has", action="append")
     c.add_argument("--stats-has", action="append")
     c.add_argument("args", nargs=argparse.REMAINDER)
     d = sub.add_parser("determinism")

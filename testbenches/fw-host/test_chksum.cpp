@@ -61,6 +61,27 @@ TEST(Checksum, DispatchUsesSelectedVariant) {
   EXPECT_EQ(nh::ref_sum(d, 3), net_chksum(0, d, 3));
 }
 
+// NET_CHECKSUM_RUNTIME: the per-run parameter `chksum` switches the
+// implementation net_chksum() calls (firmware/README.md, fw_params).
+TEST(Checksum, RuntimeSelection) {
+  Bytes d = nh::pattern(301, 5);
+  const unsigned n = (unsigned)d.size();
+  const uint16_t want = nh::ref_sum(d.data(), n);
+  static const char* const names[] = {"generic8", "word32", "fast"};
+  for (unsigned v = NET_CHECKSUM_GENERIC8; v <= NET_CHECKSUM_FAST; v++) {
+    ASSERT_EQ(0, net_chksum_select(v));
+    EXPECT_STREQ(names[v - 1], net_chksum_active_name());
+    EXPECT_EQ(want, net_chksum(0, d.data(), n)) << names[v - 1];
+#if NET_CHECKSUM_RUNTIME
+    EXPECT_EQ(net_chksum_variants[v - 1].fn, net_chksum_active);
+#endif
+  }
+  EXPECT_EQ(-1, net_chksum_select(4));
+  EXPECT_STREQ("fast", net_chksum_active_name()) << "a refused selection changes nothing";
+  ASSERT_EQ(0, net_chksum_select(0));  // 0 = the build's NET_CHECKSUM
+  EXPECT_STREQ(net_chksum_selected, net_chksum_active_name());
+}
+
 TEST(Checksum, PseudoHeaderMatchesReference) {
   Bytes seg = nh::pattern(77, 3);
   uint16_t want = nh::ref_pseudo_sum(nh::kOurIp, nh::kPeerIp, 6, seg);

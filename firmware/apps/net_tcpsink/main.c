@@ -4,9 +4,11 @@
  * host's stream pattern (byte at offset i = i mod 251) when FW_PF_VERIFY,
  * and closes when the peer closes. The advertised window is
  * fw_params.window (default NET_TCP_RCV_WND = 1460). Stops after
- * fw_params.count connections have closed (default 1) or idle_ms
+ * fw_params.count connections have closed (default 1) and their close
+ * handshakes are complete, or idle_ms
  * (default 5000) without a frame once traffic has started.
- * One result line per connection (type "conn") plus a summary.
+ * One result line per connection (type "conn") plus a summary; the
+ * summary's max_open is the most connections open at the same time.
  */
 #include "bsp.h"
 #include "fwlibc.h"
@@ -21,6 +23,8 @@ struct sink {
 
 static struct sink sinks[MAX_CONNS];
 static uint32_t accepted, closed, aborted, total_bytes, total_bad;
+/* Connections holding a sink slot now, and the most at any one time. */
+static uint32_t open_now, max_open;
 
 /* Finished connections, printed at the end (the UART is slow: printing
  * inside the callback would delay our ACK of the peer's FIN). */
@@ -33,6 +37,7 @@ static void finish(struct sink *s, const char *how)
 {
   total_bytes += s->bytes;
   total_bad += s->bad;
+  open_now--;
   if (nfinished < MAX_FINISHED) {
     finished[nfinished] = *s;
     finished_how[nfinished++] = how;
@@ -76,6 +81,8 @@ static void appcall(struct tcp_conn *c, unsigned ev)
     s->id = accepted++;
     s->start_us = s->last_us = netapp_us();
     c->arg = s;
+    if (++open_now > max_open)
+      max_open = open_now;
   }
   if (!s)
     return;
@@ -115,7 +122,17 @@ static void start(void)
 
 static int done(void)
 {
-  return netapp_p.count && closed + aborted >= netapp_p.count;
+  unsigned i;
+
+  if (!netapp_p.count || closed + aborted < netapp_p.count)
+    return 0;
+  /* Linger until every connection has finished its close handshake: our
+   * ACK of the peer's FIN, or our own FIN, may be lost on the way and must
+   * be repeated (stopping at once would leave the peer retransmitting). */
+  for (i = 0; i < NET_TCP_CONNS; i++)
+    if (tcp_conns[i].state != TCP_CLOSED && tcp_conns[i].state != TCP_TIME_WAIT)
+      return 0;
+  return 1;
 }
 
 static void report(void)
@@ -129,6 +146,7 @@ static void report(void)
   netapp_json_u("accepted", accepted);
   netapp_json_u("closed", closed);
   netapp_json_u("aborted", aborted);
+  netapp_json_u("max_open", max_open);
   netapp_json_u("bytes", total_bytes);
   netapp_json_u("bad", total_bad);
   netapp_json_u("expected", netapp_p.bytes);

@@ -281,4 +281,79 @@ json TcpServerApp::to_json() const {
           {"bytes_received", rx}, {"bad_bytes", bad}, {"conns", cs}};
 }
 
+// ---------------------------------------------------------------------------
+// TCP request/response
+
+void TcpRequestApp::start() {
+  t0_ = sc_time_stamp() + p_.start;
+  for (unsigned i = 0; i < p_.connections; ++i)
+    h_.sched().at(t0_ + sc_time::from_value(p_.stagger.value() * i), [this] {
+      TcpConn* c = h_.tcp().connect(p_.dst, p_.dport);
+      c->capture_rx();
+      const Bytes req(p_.request.begin(), p_.request.end());
+      if (p_.prompt.empty()) {
+        c->send_data(req, false);
+      } else {
+        c->on_data = [this, req](TcpConn& cc) {
+          const Bytes& rx = cc.rx_data();
+          if (cc.send_total() == 0 &&
+              std::search(rx.begin(), rx.end(), p_.prompt.begin(), p_.prompt.end()) != rx.end())
+            cc.send_data(req, false);
+        };
+      }
+      conns_.push_back(c);
+    });
+}
+
+bool TcpRequestApp::done() const {
+  if (conns_.size() < p_.connections) return false;
+  for (const TcpConn* c : conns_)
+    if (c->state() != TcpState::kClosed) return false;
+  return true;
+}
+
+namespace {
+bool closed_normally(const TcpConn& c) {
+  return c.state() == TcpState::kClosed && !c.stats().reset && !c.stats().aborted;
+}
+}  // namespace
+
+unsigned TcpRequestApp::matched() const {
+  unsigned n = 0;
+  for (const TcpConn* c : conns_)
+    if (closed_normally(*c) && c->rx_data() == Bytes(p_.expect.begin(), p_.expect.end())) ++n;
+  return n;
+}
+
+json TcpRequestApp::to_json() const {
+  const Bytes want(p_.expect.begin(), p_.expect.end());
+  json cs = json::array();
+  uint64_t rx = 0, completed = 0;
+  sc_time last;
+  for (const TcpConn* c : conns_) {
+    json x = c->to_json();
+    std::string text;  // printable ASCII and \n; anything else as '?', so the JSON stays valid
+    for (uint8_t b : c->rx_data()) text += (b == '\n' || (b >= 0x20 && b < 0x7f)) ? char(b) : '?';
+    x["received"] = text;
+    x["match"] = closed_normally(*c) && c->rx_data() == want;
+    cs.push_back(x);
+    rx += c->rx_data().size();
+    if (closed_normally(*c)) {
+      ++completed;
+      last = std::max(last, c->stats().closed);
+    }
+  }
+  json j = {{"type", "tcp_request"},
+            {"dst", ip4_str(p_.dst)},
+            {"dport", p_.dport},
+            {"connections", p_.connections},
+            {"completed", completed},
+            {"matched", matched()},
+            {"bytes_received", rx},
+            {"start_ps", ps_of(t0_)},
+            {"conns", cs}};
+  if (completed == p_.connections && completed > 0) j["completion_ps"] = ps_of(last - t0_);
+  return j;
+}
+
 }  // namespace l3vp::host

@@ -7,6 +7,7 @@
 #pragma once
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <string>
 #include <systemc>
 #include <vector>
 
@@ -159,6 +160,38 @@ class TcpServerApp {
   SimHost& h_;
   TcpServerParams p_;
   std::vector<TcpConn*> conns_;
+};
+
+// Request/response client (line protocols such as the board's protosocket
+// hello server): opens `connections` connections to dst:dport (the i-th at
+// start + i * stagger), sends `request` on each without closing — at once,
+// or, with a `prompt`, as soon as the received data contains the prompt
+// (like a user answering a server's question) — keeps everything the server
+// sends and closes when the server closes. A connection "matches" when it
+// closed normally and received exactly `expect`.
+struct TcpRequestParams {
+  uint32_t dst = 0xC0A80035;
+  uint16_t dport = 80;
+  std::string request, expect, prompt;
+  unsigned connections = 1;
+  sc_core::sc_time start = sc_core::SC_ZERO_TIME;
+  sc_core::sc_time stagger = sc_core::SC_ZERO_TIME;
+};
+
+class TcpRequestApp {
+ public:
+  TcpRequestApp(SimHost& h, const TcpRequestParams& p) : h_(h), p_(p) {}
+  void start();
+  bool done() const;  // every connection opened and closed (or reset/aborted)
+  unsigned matched() const;
+  const std::vector<TcpConn*>& conns() const { return conns_; }
+  nlohmann::json to_json() const;
+
+ private:
+  SimHost& h_;
+  TcpRequestParams p_;
+  std::vector<TcpConn*> conns_;
+  sc_core::sc_time t0_;
 };
 
 // Integer square root (floor), for mdev without floating point.

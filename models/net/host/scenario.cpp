@@ -51,6 +51,11 @@ void get_time(const json& j, const char* k, const std::string& path, sc_time& ou
     fail(path + "." + k, e.what());
   }
 }
+void get_string(const json& j, const char* k, const std::string& path, std::string& out) {
+  if (!j.contains(k)) return;
+  if (!j[k].is_string()) fail(path + "." + k, "must be a string");
+  out = j[k].get<std::string>();
+}
 void get_ip(const json& j, const char* k, const std::string& path, uint32_t& out) {
   if (!j.contains(k)) return;
   if (!j[k].is_string() || !parse_ip4(j[k].get<std::string>(), out))
@@ -154,9 +159,13 @@ Scenario parse_scenario(const json& j) {
     if (h.contains("tcp")) parse_tcp(h["tcp"], ".host.tcp", s.tcp);
   }
   if (j.contains("board")) {
-    check_keys(j["board"], ".board", {"mac", "ip"});
+    check_keys(j["board"], ".board", {"mac", "ip", "params"});
     get_mac(j["board"], "mac", ".board", s.board_mac);
     get_ip(j["board"], "ip", ".board", s.board_ip);
+    if (j["board"].contains("params")) {
+      if (!j["board"]["params"].is_object()) fail(".board.params", "must be an object of firmware parameters");
+      s.board_params = j["board"]["params"];
+    }
   }
   if (j.contains("link")) {
     const json& l = j["link"];
@@ -225,8 +234,22 @@ Scenario parse_scenario(const json& j) {
         check_keys(e, p, {"type", "name", "port", "send_bytes"});
         get_uint(e, "port", p, x.tcp_recv.port, 65535);
         get_uint(e, "send_bytes", p, x.tcp_recv.send_bytes, 0xFFFFFFFEull);
+      } else if (type == "tcp_request") {
+        x.type = Experiment::Type::kTcpRequest;
+        check_keys(e, p, {"type", "name", "dst", "dport", "request", "expect", "prompt", "connections", "start",
+                          "stagger"});
+        x.tcp_request.dst = s.board_ip;
+        get_ip(e, "dst", p, x.tcp_request.dst);
+        get_uint(e, "dport", p, x.tcp_request.dport, 65535);
+        get_string(e, "request", p, x.tcp_request.request);
+        get_string(e, "expect", p, x.tcp_request.expect);
+        get_string(e, "prompt", p, x.tcp_request.prompt);
+        get_uint(e, "connections", p, x.tcp_request.connections, 1000);
+        get_time(e, "start", p, x.tcp_request.start);
+        get_time(e, "stagger", p, x.tcp_request.stagger);
       } else {
-        fail(p + ".type", "unknown experiment '" + type + "' (ping, udp_send, udp_recv, tcp_send, tcp_recv)");
+        fail(p + ".type",
+             "unknown experiment '" + type + "' (ping, udp_send, udp_recv, tcp_send, tcp_recv, tcp_request)");
       }
       s.experiments.push_back(x);
     }
@@ -248,13 +271,14 @@ Scenario load_scenario(const std::string& path) {
 
 ScenarioRunner::ScenarioRunner(SimHost& host, const Scenario& s) : host_(host), s_(s) {
   for (const Experiment& e : s_.experiments) {
-    Slot sl{&e, nullptr, nullptr, nullptr, nullptr, nullptr};
+    Slot sl{&e, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
     switch (e.type) {
       case Experiment::Type::kPing: sl.ping = std::make_unique<PingApp>(host_, e.ping); break;
       case Experiment::Type::kUdpSend: sl.us = std::make_unique<UdpSender>(host_, e.udp_send); break;
       case Experiment::Type::kUdpRecv: sl.ur = std::make_unique<UdpReceiver>(host_, e.udp_recv); break;
       case Experiment::Type::kTcpSend: sl.ts = std::make_unique<TcpClientApp>(host_, e.tcp_send); break;
       case Experiment::Type::kTcpRecv: sl.tr = std::make_unique<TcpServerApp>(host_, e.tcp_recv); break;
+      case Experiment::Type::kTcpRequest: sl.tq = std::make_unique<TcpRequestApp>(host_, e.tcp_request); break;
     }
     slots_.push_back(std::move(sl));
   }
@@ -270,6 +294,7 @@ void ScenarioRunner::start() {
     if (sl.ping) sl.ping->start();
     if (sl.us) sl.us->start();
     if (sl.ts) sl.ts->start();
+    if (sl.tq) sl.tq->start();
   }
 }
 
@@ -278,6 +303,7 @@ bool ScenarioRunner::done() const {
     if (sl.ping && !sl.ping->done()) return false;
     if (sl.us && !sl.us->done()) return false;
     if (sl.ts && !sl.ts->done()) return false;
+    if (sl.tq && !sl.tq->done()) return false;
   }
   return true;
 }
@@ -289,6 +315,7 @@ json ScenarioRunner::results() const {
              : sl.us ? sl.us->to_json()
              : sl.ur ? sl.ur->to_json()
              : sl.ts ? sl.ts->to_json()
+             : sl.tq ? sl.tq->to_json()
                      : sl.tr->to_json();
     r["name"] = sl.e->name;
     ex.push_back(r);

@@ -28,13 +28,14 @@ struct ScenarioError : std::runtime_error {
 sc_core::sc_time parse_duration(const std::string& s);
 
 struct Experiment {
-  enum class Type { kPing, kUdpSend, kUdpRecv, kTcpSend, kTcpRecv } type;
+  enum class Type { kPing, kUdpSend, kUdpRecv, kTcpSend, kTcpRecv, kTcpRequest } type;
   std::string name;  // "type#index" unless given
   PingParams ping;
   UdpSendParams udp_send;
   UdpRecvParams udp_recv;
   TcpClientParams tcp_send;
   TcpServerParams tcp_recv;
+  TcpRequestParams tcp_request;
 };
 
 struct Scenario {
@@ -42,6 +43,10 @@ struct Scenario {
   TcpParams tcp;
   Mac board_mac = {0x02, 0x00, 0x00, 0x00, 0x00, 0x53};
   uint32_t board_ip = 0xC0A80035;  // 192.168.0.53
+  // "board": {"params": {...}}: per-run firmware parameters (fw_params block,
+  // docs/network.md "Firmware parameters"), a JSON object kept as written
+  // (null when absent); leon3vp validates and writes it, --fw-param overrides.
+  nlohmann::json board_params;
   // Link: end 0 = board (GRETH), end 1 = host. imp[0] = board->host ("to_host"),
   // imp[1] = host->board ("to_board").
   EthLinkParams link;
@@ -73,6 +78,7 @@ class ScenarioRunner {
     std::unique_ptr<UdpReceiver> ur;
     std::unique_ptr<TcpClientApp> ts;
     std::unique_ptr<TcpServerApp> tr;
+    std::unique_ptr<TcpRequestApp> tq;
   };
   SimHost& host_;
   Scenario s_;

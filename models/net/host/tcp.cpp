@@ -1,6 +1,7 @@
 #include "tcp.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "sim_host.h"
 
@@ -40,6 +41,13 @@ void TcpConn::send(uint64_t n, bool close) {
   if (close) close_req_ = true;
   if (stack_ && st_ != TcpState::kSynSent && st_ != TcpState::kSynRcvd && st_ != TcpState::kClosed)
     stack_->output(*this);
+}
+
+void TcpConn::send_data(const Bytes& d, bool close) {
+  if (close_req_) return;
+  explicit_tx_ = true;
+  tx_data_.insert(tx_data_.end(), d.begin(), d.end());
+  send(d.size(), close);
 }
 
 nlohmann::json TcpConn::to_json() const {
@@ -161,8 +169,14 @@ void TcpStack::finish(TcpConn& c) {
 
 void TcpStack::send_segment(TcpConn& c, uint32_t seq, uint8_t flags, uint32_t len, bool with_mss) {
   const uint32_t ack = (flags & kAck) ? c.rcv_nxt_ : 0;
+  const uint8_t* data = nullptr;  // null: the stream pattern
+  if (c.explicit_tx_ && len > 0) {
+    const uint64_t off = stream_off(c, seq);
+    if (off + len > c.tx_data_.size()) throw std::logic_error("tcp: send_data segment beyond the queued bytes");
+    data = c.tx_data_.data() + off;
+  }
   Bytes seg = tcp_segment(host_.config().ip, c.rip_, c.lport_, c.rport_, seq, ack, flags, uint16_t(adv_wnd()),
-                          with_mss ? p_.mss : 0, nullptr, len, stream_off(c, seq));
+                          with_mss ? p_.mss : 0, data, len, stream_off(c, seq));
   ++c.s_.segs_out;
   if (len > 0) {
     ++c.s_.data_segs_out;
@@ -459,10 +473,17 @@ void TcpStack::data_received(TcpConn& c, uint32_t seq, const uint8_t* data, size
     // Linux-like receive-MSS estimate: the largest segment seen (<= own MSS).
     if (n >= c.rcv_mss_) c.rcv_mss_ = std::min<uint32_t>(uint32_t(n), p_.mss);
     const uint64_t off = base + uint32_t(d);
-    for (size_t i = 0; i < n; ++i)
-      if (data[i] != stream_byte(off + i)) ++c.s_.bad_bytes;
+    if (!c.capture_)
+      for (size_t i = 0; i < n; ++i)
+        if (data[i] != stream_byte(off + i)) ++c.s_.bad_bytes;
     ++c.s_.data_segs_in;
   }
+  if (c.capture_ && d > 0) {  // captured data is kept in order only
+    if (n > 0) ++c.s_.ooo_segs_in;
+    send_ack(c);
+    return;
+  }
+  if (c.capture_ && n > 0) c.rx_data_.insert(c.rx_data_.end(), data, data + n);
   if (d > 0) {
     if (n > 0) {
       const uint64_t off = base + uint32_t(d);
@@ -487,6 +508,9 @@ void TcpStack::data_received(TcpConn& c, uint32_t seq, const uint8_t* data, size
       immediate = true;  // a hole was filled
     }
     c.rcv_nxt_ += uint32_t(end - base);
+    // After rcv_nxt moved, so that anything the application sends now
+    // acknowledges this data.
+    if (c.on_data) c.on_data(c);
   }
   if (fin && c.ooo_.empty()) {
     c.rcv_nxt_ += 1;

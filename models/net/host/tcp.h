@@ -98,7 +98,16 @@ class TcpConn {
   // `close`, a FIN after them.
   void send(uint64_t n, bool close);
   void close() { send(0, true); }
+  // Request/response experiments: queue these bytes instead of the stream
+  // pattern (a connection uses either send() or send_data(), not both).
+  void send_data(const Bytes& d, bool close);
+  // Keep in-order received data (rx_data()) instead of checking it against
+  // the stream pattern (no bad_bytes); out-of-order data is then not kept
+  // but answered with a duplicate ACK, so the peer resends it in order.
+  void capture_rx() { capture_ = true; }
+  const Bytes& rx_data() const { return rx_data_; }
   Event on_established, on_data_acked, on_closed;  // data_acked: all queued data (and FIN) acked
+  Event on_data;  // new in-order data arrived (with capture_rx(): after it was appended)
 
  private:
   friend class TcpStack;
@@ -110,6 +119,9 @@ class TcpConn {
   uint32_t iss_ = 0, snd_una_ = 0, snd_nxt_ = 0, snd_max_ = 0, snd_wl1_ = 0, snd_wl2_ = 0;
   uint32_t snd_wnd_ = 0, max_wnd_ = 0, peer_mss_ = 536, mss_now_ = 536;
   uint64_t to_send_ = 0;        // bytes queued in total
+  Bytes tx_data_;               // send_data(): the bytes, by stream offset
+  bool explicit_tx_ = false, capture_ = false;
+  Bytes rx_data_;               // capture_rx(): in-order data received
   bool close_req_ = false, fin_sent_ = false, fin_acked_ = false;
   uint32_t snd_sml_ = 0;        // end of the last short segment sent (Minshall)
   bool sml_valid_ = false;

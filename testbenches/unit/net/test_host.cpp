@@ -86,8 +86,25 @@ struct Bench {
     add("tcp10", t);
     add("server", t);
     add("rst", t);
+    add_request_pair();
   }
   Pair& pair(const std::string& n) { return pairs.at(n); }
+  // Two simulated hosts back to back, for the request/response client: the
+  // "server" host (192.168.0.60) answers through its TcpStack directly.
+  std::unique_ptr<EthLink> req_link;
+  std::unique_ptr<host::SimHost> req_client, req_server;
+  void add_request_pair() {
+    req_link = std::make_unique<EthLink>("req_link", EthLinkParams{});
+    host::HostConfig cc, sc;
+    sc.mac = {0x02, 0x00, 0x00, 0x00, 0x00, 0x60};
+    sc.ip = 0xC0A8003C;
+    req_client = std::make_unique<host::SimHost>("req_client", cc, host::TcpParams{});
+    req_server = std::make_unique<host::SimHost>("req_server", sc, host::TcpParams{});
+    req_link->attach(0, req_server.get());
+    req_server->connect(&req_link->port(0));
+    req_link->attach(1, req_client.get());
+    req_client->connect(&req_link->port(1));
+  }
 };
 
 Bench& bench() {
@@ -412,6 +429,63 @@ TEST(HostTcp, ResetForClosedPort) {
   EXPECT_EQ(p.board->client_rx[0].flags, host::kRst | host::kAck);
   EXPECT_EQ(p.board->client_rx[0].ack, p.board->client_iss + 1);
   EXPECT_EQ(p.host->tcp().rst_sent(), 1u);
+}
+
+// tcp_request: the request goes out as given (not the stream pattern), the
+// reply is kept byte for byte, the client closes after the server's FIN,
+// and only a connection that got exactly `expect` matches.
+TEST(HostTcpRequest, SendsRequestKeepsReplyAndMatchesIt) {
+  Bench& b = bench();
+  std::vector<host::TcpConn*> served;
+  const std::string reply = "greeting\nHello bob\n";
+  b.req_server->tcp().listen(4242, [&](host::TcpConn& c) {
+    c.capture_rx();
+    c.send_data(host::Bytes(reply.begin(), reply.end()), true);  // answer and close
+    served.push_back(&c);
+  });
+  host::TcpRequestParams ok;
+  ok.dst = 0xC0A8003C;
+  ok.dport = 4242;
+  ok.request = "bob\n";
+  ok.expect = reply;
+  ok.connections = 2;
+  ok.stagger = sc_time(10, SC_MS);
+  host::TcpRequestParams bad = ok;
+  bad.connections = 1;
+  bad.expect = "greeting\nHello alice\n";
+  host::TcpRequestParams wait = ok;  // answers only after the prompt arrived
+  wait.connections = 1;
+  wait.prompt = "greeting\n";
+  host::TcpRequestApp a(*b.req_client, ok), x(*b.req_client, bad), w(*b.req_client, wait);
+  a.start();
+  x.start();
+  w.start();
+  run(sc_time(500, SC_MS));
+  ASSERT_TRUE(a.done());
+  ASSERT_TRUE(x.done());
+  EXPECT_EQ(a.matched(), 2u);
+  EXPECT_EQ(x.matched(), 0u);  // same reply, other expectation
+  const auto j = a.to_json();
+  EXPECT_EQ(j["completed"], 2);
+  EXPECT_EQ(j["bytes_received"], 2 * reply.size());
+  EXPECT_EQ(j["conns"][0]["received"], reply);
+  EXPECT_EQ(j["conns"][0]["bad_bytes"], 0);
+  EXPECT_TRUE(j.contains("completion_ps"));
+  EXPECT_EQ(x.to_json()["conns"][0]["match"], false);
+  ASSERT_TRUE(w.done());
+  EXPECT_EQ(w.matched(), 1u);
+  ASSERT_EQ(served.size(), 4u);
+  // The prompted request left only after the reply's first byte arrived.
+  const host::TcpConn* wc = w.conns()[0];
+  const host::TcpConn* ws = nullptr;
+  for (const host::TcpConn* c : served)
+    if (c->remote_port() == wc->local_port()) ws = c;
+  ASSERT_NE(ws, nullptr);
+  EXPECT_GT(ws->stats().first_rx, wc->stats().first_rx);
+  for (const host::TcpConn* c : served) {
+    EXPECT_EQ(std::string(c->rx_data().begin(), c->rx_data().end()), "bob\n");
+    EXPECT_EQ(c->state(), host::TcpState::kClosed);
+  }
 }
 
 }  // namespace

@@ -77,6 +77,40 @@ TEST(Scenario, ErrorsNameThePath) {
   EXPECT_THROW(host::load_scenario("/nonexistent.json"), ScenarioError);
 }
 
+// "board": {"params": {...}} is kept as written for leon3vp (which checks
+// the keys and values, models/platform/fw_params.h); it must be an object.
+TEST(Scenario, BoardParamsAreKeptForTheSimulator) {
+  EXPECT_TRUE(host::parse_scenario(json::object()).board_params.is_null());
+  const host::Scenario s =
+      host::parse_scenario(json::parse(R"({"board": {"ip": "192.168.0.53", "params": {"window": 300, "flags": "verify"}}})"));
+  EXPECT_EQ(s.board_params, json::parse(R"({"window": 300, "flags": "verify"})"));
+  EXPECT_NE(error_of(R"({"board": {"params": [1, 2]}})").find(".board.params"), std::string::npos);
+  EXPECT_NE(error_of(R"({"board": {"parms": {}}})").find(".board.parms: unknown key"), std::string::npos);
+}
+
+// tcp_request: strings kept exactly (JSON escapes decoded), defaults, and
+// the usual strictness.
+TEST(Scenario, TcpRequestParses) {
+  const host::Scenario s = host::parse_scenario(json::parse(
+      R"({"experiments": [{"type": "tcp_request", "name": "hi", "dport": 4242, "request": "bob\n",
+                            "expect": "Hello bob\n", "prompt": "name?", "connections": 3, "stagger": "20ms"}]})"));
+  ASSERT_EQ(s.experiments.size(), 1u);
+  const auto& e = s.experiments[0];
+  EXPECT_EQ(e.type, host::Experiment::Type::kTcpRequest);
+  EXPECT_EQ(e.name, "hi");
+  EXPECT_EQ(e.tcp_request.dst, 0xC0A80035u);  // the board
+  EXPECT_EQ(e.tcp_request.dport, 4242u);
+  EXPECT_EQ(e.tcp_request.request, "bob\n");
+  EXPECT_EQ(e.tcp_request.expect, "Hello bob\n");
+  EXPECT_EQ(e.tcp_request.prompt, "name?");
+  EXPECT_EQ(e.tcp_request.connections, 3u);
+  EXPECT_EQ(e.tcp_request.stagger, sc_time(20, SC_MS));
+  EXPECT_NE(error_of(R"({"experiments": [{"type": "tcp_request", "request": 5}]})").find(".experiments[0].request"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"experiments": [{"type": "tcp_request", "expct": "x"}]})").find(".experiments[0].expct"),
+            std::string::npos);
+}
+
 const std::string kExample = std::string(L3VP_SCENARIO_DIR) + "/basic.json";
 
 TEST(Scenario, ExampleFileParses) {

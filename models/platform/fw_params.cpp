@@ -1,0 +1,249 @@
+#include "fw_params.h"
+
+#include <cctype>
+#include <nlohmann/json.hpp>
+
+#include "format.h"
+#include "memory.h"
+
+namespace l3vp {
+namespace {
+
+using Kind = FwParamField::Kind;
+
+[[noreturn]] void fail(const std::string& msg) { throw FwParamError(msg); }
+
+const FwParamField* field(const std::string& name) {
+  for (const FwParamField& f : fw_param_fields())
+    if (name == f.name) return &f;
+  return nullptr;
+}
+
+// Unsigned decimal or 0x-hex, whole string, <= max.
+bool parse_uint(const std::string& s, uint64_t max, uint64_t& out) {
+  size_t i = 0;
+  unsigned base = 10;
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+    base = 16;
+    i = 2;
+  }
+  if (i >= s.size()) return false;
+  uint64_t v = 0;
+  for (; i < s.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    unsigned d;
+    if (std::isdigit(c))
+      d = c - '0';
+    else if (base == 16 && std::isxdigit(c))
+      d = static_cast<unsigned>(std::tolower(c) - 'a' + 10);
+    else
+      return false;
+    if (d > max || v > (max - d) / base) return false;
+    v = v * base + d;
+  }
+  out = v;
+  return true;
+}
+
+std::vector<std::string> split(const std::string& s, const std::string& seps) {
+  std::vector<std::string> parts(1);
+  for (char c : s) {
+    if (seps.find(c) != std::string::npos)
+      parts.emplace_back();
+    else
+      parts.back() += c;
+  }
+  return parts;
+}
+
+std::vector<uint8_t> be(uint64_t v, unsigned n) {
+  std::vector<uint8_t> b(n);
+  for (unsigned i = 0; i < n; ++i) b[n - 1 - i] = static_cast<uint8_t>(v >> (8 * i));
+  return b;
+}
+
+uint32_t get_be32(const uint8_t* p) {
+  return uint32_t(p[0]) << 24 | uint32_t(p[1]) << 16 | uint32_t(p[2]) << 8 | p[3];
+}
+
+std::vector<uint8_t> encode(const FwParamField& f, const std::string& v) {
+  const std::string what = "fw_params " + std::string(f.name) + ": '" + v + "' ";
+  uint64_t n = 0;
+  switch (f.kind) {
+    case Kind::U32:
+      if (!parse_uint(v, 0xFFFFFFFFu, n)) fail(what + "is not an integer in [0, 4294967295]");
+      return be(n, 4);
+    case Kind::U16:
+      if (!parse_uint(v, 0xFFFF, n)) fail(what + "is not an integer in [0, 65535]");
+      return be(n, 2);
+    case Kind::Ip4: {
+      const auto parts = split(v, ".");
+      uint64_t ip = 0;
+      if (parts.size() != 4) fail(what + "is not a dotted IPv4 address (a.b.c.d)");
+      for (const std::string& p : parts) {
+        uint64_t o = 0;
+        if (p.empty() || p.size() > 3 || p.find_first_not_of("0123456789") != std::string::npos ||
+            !parse_uint(p, 255, o))
+          fail(what + "is not a dotted IPv4 address (a.b.c.d, each 0..255)");
+        ip = ip << 8 | o;
+      }
+      return be(ip, 4);
+    }
+    case Kind::Mac: {
+      const auto parts = split(v, ":");
+      std::vector<uint8_t> m;
+      if (parts.size() != 6) fail(what + "is not a MAC address (aa:bb:cc:dd:ee:ff)");
+      for (const std::string& p : parts) {
+        uint64_t o = 0;
+        if (p.size() != 2 || !std::isxdigit(static_cast<unsigned char>(p[0])) ||
+            !std::isxdigit(static_cast<unsigned char>(p[1])) || !parse_uint("0x" + p, 255, o))
+          fail(what + "is not a MAC address (aa:bb:cc:dd:ee:ff)");
+        m.push_back(static_cast<uint8_t>(o));
+      }
+      return m;
+    }
+    case Kind::Flags: {
+      if (!v.empty() && std::isdigit(static_cast<unsigned char>(v[0]))) {
+        if (!parse_uint(v, 0xFFFFFFFFu, n)) fail(what + "is not a number or polled|verbose|verify joined by '+'");
+        return be(n, 4);
+      }
+      for (const std::string& p : split(v, "+,")) {
+        if (p == "polled")
+          n |= kFwPfPolled;
+        else if (p == "verbose")
+          n |= kFwPfVerbose;
+        else if (p == "verify")
+          n |= kFwPfVerify;
+        else if (p != "none")
+          fail(what + "has unknown flag '" + p + "' (polled, verbose, verify, none, or a number)");
+      }
+      return be(n, 4);
+    }
+    case Kind::Chksum: {
+      static const char* const names[] = {"default", "generic8", "word32", "fast"};
+      for (uint64_t i = 0; i < 4; ++i)
+        if (v == names[i]) return be(i, 4);
+      if (!parse_uint(v, 3, n)) fail(what + "is not a checksum variant (default, generic8, word32, fast or 0..3)");
+      return be(n, 4);
+    }
+  }
+  fail(what + "cannot be encoded");
+}
+
+}  // namespace
+
+const std::vector<FwParamField>& fw_param_fields() {
+  static const std::vector<FwParamField> f = {
+      {"board_ip", 12, 4, Kind::Ip4}, {"netmask", 16, 4, Kind::Ip4}, {"peer_ip", 20, 4, Kind::Ip4},
+      {"mac", 24, 6, Kind::Mac},      {"port", 30, 2, Kind::U16},    {"window", 32, 4, Kind::U32},
+      {"count", 36, 4, Kind::U32},    {"bytes", 40, 4, Kind::U32},   {"idle_ms", 44, 4, Kind::U32},
+      {"max_ms", 48, 4, Kind::U32},   {"flags", 52, 4, Kind::Flags},  {"chksum", 56, 4, Kind::Chksum},
+  };
+  return f;
+}
+
+std::string fw_param_names() {
+  std::string s;
+  for (const FwParamField& f : fw_param_fields()) s += (s.empty() ? "" : ", ") + std::string(f.name);
+  return s;
+}
+
+void FwParams::set(const std::string& key, const std::string& value) {
+  const FwParamField* f = field(key);
+  if (!f) fail("fw_params: unknown key '" + key + "' (known: " + fw_param_names() + ")");
+  bytes_[key] = encode(*f, value);
+}
+
+void FwParams::set_arg(const std::string& kv) {
+  const size_t eq = kv.find('=');
+  if (eq == std::string::npos || eq == 0) fail("--fw-param: '" + kv + "' is not KEY=VALUE");
+  set(kv.substr(0, eq), kv.substr(eq + 1));
+}
+
+void FwParams::set_json(const nlohmann::json& obj, const std::string& where) {
+  if (!obj.is_object()) fail(where + ": must be an object of firmware parameters");
+  for (auto it = obj.begin(); it != obj.end(); ++it) {
+    std::string v;
+    if (it.value().is_number_unsigned())
+      v = std::to_string(it.value().get<uint64_t>());
+    else if (it.value().is_string())
+      v = it.value().get<std::string>();
+    else
+      fail(where + "." + it.key() + ": must be a non-negative integer or a string");
+    try {
+      set(it.key(), v);
+    } catch (const FwParamError& e) {
+      fail(where + ": " + e.what());
+    }
+  }
+}
+
+nlohmann::json FwParams::to_json() const {
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& [name, b] : bytes_) {
+    const FwParamField* f = field(name);
+    uint64_t v = 0;
+    for (uint8_t x : b) v = v << 8 | x;
+    if (f->kind == Kind::Ip4) {
+      j[name] = std::to_string(b[0]) + "." + std::to_string(b[1]) + "." + std::to_string(b[2]) + "." +
+                std::to_string(b[3]);
+    } else if (f->kind == Kind::Mac) {
+      std::string m;
+      for (uint8_t x : b) m += (m.empty() ? "" : ":") + hex(x, 2).substr(2);
+      j[name] = m;
+    } else if (f->kind == Kind::Chksum) {
+      static const char* const names[] = {"default", "generic8", "word32", "fast"};
+      j[name] = names[v & 3];
+    } else {
+      j[name] = v;
+    }
+  }
+  return j;
+}
+
+void FwParams::apply(uint8_t* block, uint64_t len) const {
+  if (len < kFwParamsSize)
+    fail("fw_params: block is " + std::to_string(len) + " bytes, expected " + std::to_string(kFwParamsSize));
+  const uint32_t magic = get_be32(block), version = get_be32(block + 4), size = get_be32(block + 8);
+  if (magic != kFwParamsMagic)
+    fail("fw_params: bad magic " + hex(magic, 8) + " in the loaded image (expected " + hex(kFwParamsMagic, 8) +
+         " \"NETP\")");
+  if (version != kFwParamsVersion)
+    fail("fw_params: version " + std::to_string(version) + " in the loaded image, leon3vp knows version " +
+         std::to_string(kFwParamsVersion));
+  if (size != kFwParamsSize)
+    fail("fw_params: size field " + std::to_string(size) + " in the loaded image, expected " +
+         std::to_string(kFwParamsSize));
+  for (const auto& [name, b] : bytes_) {
+    const FwParamField* f = field(name);
+    for (size_t i = 0; i < b.size(); ++i) block[f->offset + i] = b[i];
+  }
+}
+
+void write_fw_params(const ElfImage& img, const std::vector<LoadRegion>& regions, const FwParams& p) {
+  const ElfSymbol* sym = nullptr;
+  for (const ElfSymbol& s : img.symbols)
+    if (s.name == kFwParamsSymbol) sym = &s;
+  if (!sym)
+    fail("fw_params: the firmware has no 'fw_params' symbol (it takes no per-run parameters, or is stripped)");
+  if (sym->size != 0 && sym->size != kFwParamsSize)
+    fail("fw_params: symbol is " + std::to_string(sym->size) + " bytes, expected " + std::to_string(kFwParamsSize));
+  // Symbol (virtual) address -> load address through the segment holding it.
+  const ElfSegment* seg = nullptr;
+  for (const ElfSegment& s : img.segments)
+    if (sym->value >= s.vaddr && uint64_t(sym->value) + kFwParamsSize <= uint64_t(s.vaddr) + s.filesz) seg = &s;
+  if (!seg) fail("fw_params: block at " + hex(sym->value, 8) + " is not in the initialised data of a loaded segment");
+  const uint32_t addr = seg->paddr + (sym->value - seg->vaddr);
+  for (const LoadRegion& r : regions) {
+    if (!r.mem || addr < r.base || uint64_t(addr) + kFwParamsSize > uint64_t(r.base) + r.mem->size()) continue;
+    const uint64_t off = addr - r.base;
+    uint8_t block[kFwParamsSize];
+    for (uint32_t i = 0; i < kFwParamsSize; ++i) block[i] = r.mem->data()[off + i];
+    p.apply(block, kFwParamsSize);
+    r.mem->load(off, block, kFwParamsSize);  // back door: no simulated time
+    return;
+  }
+  fail("fw_params: block at " + hex(addr, 8) + " lies outside memory");
+}
+
+}  // namespace l3vp

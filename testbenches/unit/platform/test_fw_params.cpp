@@ -1,0 +1,233 @@
+// Per-run firmware parameters (models/platform/fw_params.h): KEY=VALUE and
+// JSON parsing with strict validation, the big-endian block layout of
+// struct fw_params (firmware/drivers/greth.h), the header checks, and the
+// write into a loaded image through the memory back door (symbol address ->
+// load address through the PT_LOAD segments).
+#include <cstring>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "fw_params.h"
+#include "memory.h"
+#include "tb_util.h"
+
+using namespace l3vp;
+using nlohmann::json;
+
+namespace {
+
+std::unique_ptr<Memory> prom, ram;
+std::unique_ptr<test::TestInitiator> prom_init, ram_init;  // only to bind the sockets
+constexpr uint32_t kRamBase = 0x40000000;
+void build() {
+  prom = std::make_unique<Memory>("prom", 16 * 1024, Memory::Kind::Rom);
+  ram = std::make_unique<Memory>("ram", 64 * 1024);
+  prom_init = std::make_unique<test::TestInitiator>("prom_init");
+  ram_init = std::make_unique<test::TestInitiator>("ram_init");
+  prom_init->isock.bind(prom->tsock);
+  ram_init->isock.bind(ram->tsock);
+}
+
+std::vector<LoadRegion> regions() { return {{"prom", 0, prom.get()}, {"ram", kRamBase, ram.get()}}; }
+
+// A block as the firmware links it: header + flags = VERIFY, rest 0.
+std::vector<uint8_t> fresh_block(uint32_t magic = kFwParamsMagic, uint32_t version = 2, uint32_t size = 60) {
+  std::vector<uint8_t> b(60, 0);
+  auto put = [&](unsigned off, uint32_t v) {
+    for (int i = 0; i < 4; ++i) b[off + i] = uint8_t(v >> (24 - 8 * i));
+  };
+  put(0, magic);
+  put(4, version);
+  put(8, size);
+  put(52, kFwPfVerify);
+  return b;
+}
+
+// Expects FwParamError whose one-line message contains `what`.
+template <typename F>
+void expect_error(F f, const std::string& what) {
+  try {
+    f();
+  } catch (const FwParamError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find(what), std::string::npos) << "message '" << m << "' lacks '" << what << "'";
+    EXPECT_EQ(m.find('\n'), std::string::npos) << m;
+    return;
+  }
+  ADD_FAILURE() << "no error (expected one naming '" << what << "')";
+}
+
+std::vector<uint8_t> value_of(const FwParams& p, const std::string& k) { return p.values().at(k); }
+
+}  // namespace
+
+TEST(FwParams, LayoutMatchesTheFirmwareStruct) {
+  // struct fw_params: 3 header words, board_ip, netmask, peer_ip, mac[6],
+  // port (u16), window, count, bytes, idle_ms, max_ms, flags, chksum (the
+  // firmware side checks the same offsets with _Static_assert in greth.c).
+  const std::vector<std::pair<std::string, unsigned>> want = {
+      {"board_ip", 12}, {"netmask", 16}, {"peer_ip", 20}, {"mac", 24}, {"port", 30}, {"window", 32},
+      {"count", 36},    {"bytes", 40},   {"idle_ms", 44}, {"max_ms", 48}, {"flags", 52},
+      {"chksum", 56}};
+  const auto& f = fw_param_fields();
+  ASSERT_EQ(f.size(), want.size());
+  unsigned next = 12;
+  for (size_t i = 0; i < f.size(); ++i) {
+    EXPECT_EQ(f[i].name, want[i].first);
+    EXPECT_EQ(f[i].offset, want[i].second) << f[i].name;
+    EXPECT_EQ(f[i].offset, next) << f[i].name << ": fields must be contiguous";
+    next = f[i].offset + f[i].size;
+  }
+  EXPECT_EQ(next, kFwParamsSize);
+}
+
+TEST(FwParams, ChecksumVariantByNameOrNumber) {
+  FwParams p;
+  p.set("chksum", "generic8");
+  EXPECT_EQ(value_of(p, "chksum"), (std::vector<uint8_t>{0, 0, 0, 1}));
+  p.set("chksum", "fast");
+  EXPECT_EQ(value_of(p, "chksum"), (std::vector<uint8_t>{0, 0, 0, 3}));
+  p.set("chksum", "2");
+  EXPECT_EQ(value_of(p, "chksum"), (std::vector<uint8_t>{0, 0, 0, 2}));
+  EXPECT_EQ(p.to_json()["chksum"], "word32");
+  p.set("chksum", "default");
+  EXPECT_EQ(value_of(p, "chksum"), (std::vector<uint8_t>{0, 0, 0, 0}));
+  expect_error([&] { p.set("chksum", "crc32"); }, "chksum: 'crc32' is not a checksum variant");
+  expect_error([&] { p.set("chksum", "4"); }, "chksum: '4'");
+  expect_error([&] { p.set("port", "65536"); }, "port: '65536'");
+}
+
+TEST(FwParams, ValuesAreEncodedBigEndian) {
+  FwParams p;
+  p.set("window", "1500");
+  p.set("count", "0x10");
+  p.set("port", "65535");
+  p.set("board_ip", "10.1.2.254");
+  p.set("mac", "02:aB:00:ff:10:53");
+  p.set("flags", "verify+polled");
+  EXPECT_EQ(value_of(p, "window"), (std::vector<uint8_t>{0, 0, 0x05, 0xdc}));
+  EXPECT_EQ(value_of(p, "count"), (std::vector<uint8_t>{0, 0, 0, 0x10}));
+  EXPECT_EQ(value_of(p, "port"), (std::vector<uint8_t>{0xff, 0xff}));
+  EXPECT_EQ(value_of(p, "board_ip"), (std::vector<uint8_t>{10, 1, 2, 254}));
+  EXPECT_EQ(value_of(p, "mac"), (std::vector<uint8_t>{0x02, 0xab, 0x00, 0xff, 0x10, 0x53}));
+  EXPECT_EQ(value_of(p, "flags"), (std::vector<uint8_t>{0, 0, 0, 5}));
+  p.set("flags", "polled,verbose");
+  EXPECT_EQ(value_of(p, "flags"), (std::vector<uint8_t>{0, 0, 0, 3}));
+  p.set("flags", "none");
+  EXPECT_EQ(value_of(p, "flags"), (std::vector<uint8_t>{0, 0, 0, 0}));
+  p.set("flags", "6");
+  EXPECT_EQ(value_of(p, "flags"), (std::vector<uint8_t>{0, 0, 0, 6}));
+  p.set_arg("max_ms=4294967295");
+  EXPECT_EQ(value_of(p, "max_ms"), (std::vector<uint8_t>{0xff, 0xff, 0xff, 0xff}));
+  p.set_arg("window=300");  // a later setting replaces the earlier one
+  EXPECT_EQ(value_of(p, "window"), (std::vector<uint8_t>{0, 0, 0x01, 0x2c}));
+  EXPECT_EQ(p.to_json(), json::parse(R"({"window": 300, "count": 16, "port": 65535, "board_ip": "10.1.2.254",
+                                         "mac": "02:ab:00:ff:10:53", "flags": 6, "max_ms": 4294967295})"));
+}
+
+TEST(FwParams, BadKeysAndValuesAreRejected) {
+  FwParams p;
+  expect_error([&] { p.set("windw", "300"); }, "unknown key 'windw'");
+  expect_error([&] { p.set("magic", "1"); }, "unknown key 'magic'");  // the header is not settable
+  expect_error([&] { p.set_arg("window"); }, "not KEY=VALUE");
+  expect_error([&] { p.set_arg("=5"); }, "not KEY=VALUE");
+  expect_error([&] { p.set("window", "12x"); }, "window: '12x'");
+  expect_error([&] { p.set("window", ""); }, "window");
+  expect_error([&] { p.set("window", "-1"); }, "window: '-1'");
+  expect_error([&] { p.set("window", "4294967296"); }, "[0, 4294967295]");
+  expect_error([&] { p.set("port", "65536"); }, "[0, 65535]");
+  expect_error([&] { p.set("board_ip", "1.2.3"); }, "board_ip");
+  expect_error([&] { p.set("netmask", "255.255.255.256"); }, "netmask");
+  expect_error([&] { p.set("peer_ip", "1.2.3.+4"); }, "peer_ip");
+  expect_error([&] { p.set("mac", "02:00:00:00:53"); }, "MAC address");
+  expect_error([&] { p.set("mac", "02:00:00:00:00:5g"); }, "MAC address");
+  expect_error([&] { p.set("flags", "fast"); }, "unknown flag 'fast'");
+  expect_error([&] { p.set("flags", "verify+"); }, "unknown flag ''");
+  EXPECT_TRUE(p.empty()) << "a rejected setting must not be kept";
+}
+
+TEST(FwParams, JsonObjects) {
+  FwParams p;
+  p.set_json(json::parse(R"({"window": 700, "board_ip": "192.168.1.9", "flags": "verify"})"), ".board.params");
+  EXPECT_EQ(value_of(p, "window"), (std::vector<uint8_t>{0, 0, 0x02, 0xbc}));
+  EXPECT_EQ(value_of(p, "board_ip"), (std::vector<uint8_t>{192, 168, 1, 9}));
+  expect_error([&] { p.set_json(json::parse(R"({"window": true})"), ".board.params"); }, ".board.params.window");
+  expect_error([&] { p.set_json(json::parse(R"({"window": -3})"), ".board.params"); }, ".board.params.window");
+  expect_error([&] { p.set_json(json::parse(R"({"count": 1.5})"), ".board.params"); }, ".board.params.count");
+  expect_error([&] { p.set_json(json::parse(R"({"cnt": 1})"), ".board.params"); }, ".board.params: fw_params: unknown key 'cnt'");
+  expect_error([&] { p.set_json(json::parse(R"([1])"), ".board.params"); }, ".board.params: must be an object");
+}
+
+TEST(FwParams, ApplyChecksTheHeaderAndWritesOnlyGivenFields) {
+  FwParams p;
+  p.set("window", "100");
+  p.set("mac", "02:00:00:00:00:99");
+  std::vector<uint8_t> b = fresh_block();
+  const std::vector<uint8_t> before = b;
+  p.apply(b.data(), b.size());
+  EXPECT_EQ(be32(&b[32]), 100u);
+  EXPECT_EQ(b[29], 0x99);
+  EXPECT_EQ(be32(&b[52]), kFwPfVerify) << "flags not given: the image's value stays";
+  for (unsigned i = 0; i < 60; ++i)
+    if (i < 24 || (i >= 30 && i < 32) || i >= 36) {
+      EXPECT_EQ(b[i], before[i]) << "byte " << i;
+    }
+  b = fresh_block(0x12345678);
+  expect_error([&] { p.apply(b.data(), b.size()); }, "bad magic 0x12345678");
+  b = fresh_block(kFwParamsMagic, 1);
+  expect_error([&] { p.apply(b.data(), b.size()); }, "version 1");
+  b = fresh_block(kFwParamsMagic, 2, 56);
+  expect_error([&] { p.apply(b.data(), b.size()); }, "size field 56");
+  b = fresh_block();
+  expect_error([&] { p.apply(b.data(), 40); }, "block is 40 bytes");
+}
+
+TEST(FwParams, WrittenIntoTheLoadedImage) {
+  const uint32_t addr = kRamBase + 0x1230;
+  const std::vector<uint8_t> blk = fresh_block();
+  ram->fill(0, 0xEE, ram->size());
+  ram->load(0x1230, blk.data(), blk.size());
+  ElfImage img;
+  img.segments.push_back({0, kRamBase, kRamBase, 0x2000, 0x3000, 6});
+  img.symbols.push_back({"main", kRamBase + 0x100, 64, ElfSymbol::Type::Func});
+  img.symbols.push_back({"fw_params", addr, 60, ElfSymbol::Type::Object});
+  FwParams p;
+  p.set("window", "1100");
+  p.set("count", "10");
+  write_fw_params(img, regions(), p);
+  const uint8_t* m = ram->data() + 0x1230;
+  EXPECT_EQ(be32(m), kFwParamsMagic);
+  EXPECT_EQ(be32(m + 32), 1100u);
+  EXPECT_EQ(be32(m + 36), 10u);
+  EXPECT_EQ(be32(m + 52), kFwPfVerify);
+  EXPECT_EQ(ram->data()[0x122f], 0xEE) << "nothing outside the block is touched";
+  EXPECT_EQ(ram->data()[0x1230 + 60], 0xEE);
+
+  // Linked for RAM, loaded into PROM (vaddr != paddr): written at the load address.
+  prom->fill(0, 0, prom->size());
+  prom->load(0x1230, blk.data(), blk.size());
+  img.segments[0] = {0, 0x0, kRamBase, 0x2000, 0x2000, 6};
+  write_fw_params(img, regions(), p);
+  EXPECT_EQ(be32(prom->data() + 0x1230 + 32), 1100u);
+}
+
+TEST(FwParams, ImageProblemsAreErrors) {
+  FwParams p;
+  p.set("window", "300");
+  ElfImage img;
+  img.segments.push_back({0, kRamBase, kRamBase, 0x2000, 0x3000, 6});
+  expect_error([&] { write_fw_params(img, regions(), p); }, "no 'fw_params' symbol");
+  img.symbols.push_back({"fw_params", kRamBase + 0x2400, 60, ElfSymbol::Type::Object});
+  expect_error([&] { write_fw_params(img, regions(), p); }, "not in the initialised data");  // in .bss
+  img.symbols[0] = {"fw_params", kRamBase + 0x100, 40, ElfSymbol::Type::Object};
+  expect_error([&] { write_fw_params(img, regions(), p); }, "symbol is 40 bytes");
+  img.symbols[0] = {"fw_params", kRamBase + 0x100, 60, ElfSymbol::Type::Object};
+  ram->fill(0, 0, ram->size());
+  expect_error([&] { write_fw_params(img, regions(), p); }, "bad magic 0x00000000");
+  // A segment outside every memory (the loader would have refused it).
+  img.segments[0] = {0, 0x90000000, kRamBase, 0x2000, 0x2000, 6};
+  expect_error([&] { write_fw_params(img, regions(), p); }, "outside memory");
+}
+
+L3VP_SC_GTEST_MAIN(build)
