@@ -31,4 +31,16 @@ int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
  * returns the number of characters produced. */
 int fw_vformat(void (*out)(char c, void *ctx), void *ctx, const char *fmt, va_list ap);
 
+/* xorshift32 (Marsaglia): the next value of a deterministic pseudo-random
+ * sequence kept in *state (never 0). For test data, not for security. */
+static inline uint32_t fw_xorshift32(uint32_t *state)
+{
+  uint32_t x = *state;
+  x ^= x << 13;
+  x ^= x >> 17;
+  x ^= x << 5;
+  *state = x;
+  return x;
+}
+
 #endif /* FWLIBC_H */

@@ -47,12 +47,7 @@ static struct {
 
 static uint32_t rng(void)
 {
-    uint32_t x = bench.rng_state;
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    bench.rng_state = x;
-    return x;
+    return fw_xorshift32(&bench.rng_state);
 }
 
 /* ---- 1. checksums ------------------------------------------------------ */

@@ -86,12 +86,7 @@ static uint16_t ref_sum(const uint8_t *p, unsigned n, uint32_t acc)
 static uint32_t rng_state = 0x2545f491u;
 static uint32_t rng(void)
 {
-  uint32_t x = rng_state;
-  x ^= x << 13;
-  x ^= x >> 17;
-  x ^= x << 5;
-  rng_state = x;
-  return x;
+  return fw_xorshift32(&rng_state);
 }
 
 static void print_array(const char *key, const uint32_t *v, unsigned n)

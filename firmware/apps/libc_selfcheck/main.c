@@ -33,12 +33,7 @@ static const unsigned long_lens[] = { 255, 1460 };
 static uint32_t rng_state = 0x9e3779b9u;
 static uint8_t rnd(void)
 {
-  uint32_t x = rng_state;
-  x ^= x << 13;
-  x ^= x >> 17;
-  x ^= x << 5;
-  rng_state = x;
-  return (uint8_t)(x >> 7);
+  return (uint8_t)(fw_xorshift32(&rng_state) >> 7);
 }
 
 /* References through volatile pointers, so the compiler cannot turn them
