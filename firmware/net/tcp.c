@@ -110,6 +110,20 @@ void tcp_set_rcv_wnd(uint16_t wnd)
   tcp_rcv_wnd_cur = wnd == 0 ? 1 : wnd;
 }
 
+void tcp_set_rcv_space(struct tcp_conn *c, uint16_t space)
+{
+  c->rcv_space = space;
+  /* Reopening a window we advertised closed: owe the peer a window update
+   * at the next timer tick (it would otherwise only learn of it from its
+   * next window probe). */
+  if (c->rcv_wnd == 0 && space > 0 &&
+      (c->state == TCP_ESTABLISHED || c->state == TCP_FIN_WAIT_1 ||
+       c->state == TCP_FIN_WAIT_2)) {
+    c->flags |= TCPF_ACK_PENDING;
+    c->ack_deadline = net_now;
+  }
+}
+
 uint16_t tcp_get_rcv_wnd(void)
 {
   return tcp_rcv_wnd_cur;
@@ -170,10 +184,15 @@ static net_err_t tcp_emit(uint32_t rip, uint16_t lport, uint16_t rport,
 }
 
 /* A segment of connection c (advertises the current window). */
+static uint16_t tcp_wnd_of(const struct tcp_conn *c)
+{
+  return c->rcv_space < tcp_rcv_wnd_cur ? c->rcv_space : tcp_rcv_wnd_cur;
+}
+
 static void tcp_emit_conn(struct tcp_conn *c, uint32_t seq, uint8_t ctl,
                           const uint8_t *data, unsigned len)
 {
-  c->rcv_wnd = tcp_rcv_wnd_cur;
+  c->rcv_wnd = tcp_wnd_of(c);
   if (ctl & TCP_ACK) {
     c->flags &= (uint8_t)~TCPF_ACK_PENDING;
   }
@@ -256,6 +275,7 @@ static struct tcp_conn *tcp_alloc(void)
     net_stats.tcp.tw_recycled++;
   }
   memset(tw, 0, sizeof *tw);
+  tw->rcv_space = 0xffffu;
   tw->srtt8 = -1;
   tw->rto = NET_TCP_RTO_INIT_MS;
   tw->mss = NET_TCP_DEFAULT_MSS;
@@ -670,7 +690,10 @@ static void tcp_input_syn_sent(struct tcp_conn *c, const struct tcp_seg *s)
   }
 }
 
-/* Is the segment acceptable (RFC 793 p. 69)? Our window is never 0. */
+/* Is the segment acceptable (RFC 793 p. 69)? A closed window
+ * (tcp_set_rcv_space 0) counts as one byte wide here, so a segment at
+ * rcv_nxt is still processed for its ACK, RST and FIN (RFC 793's "special
+ * allowance"); its data is trimmed to the window later. */
 static int tcp_seq_ok(const struct tcp_conn *c, const struct tcp_seg *s,
                       uint32_t seglen)
 {
@@ -809,16 +832,23 @@ static void tcp_process(struct tcp_conn *c, const struct tcp_seg *s)
         int fin_ok = 1;
         if (off < s->len) {
           unsigned dlen = s->len - off;
-          if (dlen > c->rcv_wnd) {
-            dlen = c->rcv_wnd;
+          /* Within the current window: the global one and the room the
+           * application has now (tcp_set_rcv_space), whichever is smaller. */
+          unsigned lim = tcp_wnd_of(c);
+          if (dlen > lim) {
+            dlen = lim;
             fin_ok = 0;
             net_stats.tcp.trimmed++;
           }
-          tcp_appdata = s->data + off;
-          tcp_applen = (uint16_t)dlen;
-          c->rcv_nxt += dlen;
-          ev |= NET_EV_NEWDATA;
-          ack_mode = ACK_DELAY;
+          if (dlen > 0) {
+            tcp_appdata = s->data + off;
+            tcp_applen = (uint16_t)dlen;
+            c->rcv_nxt += dlen;
+            ev |= NET_EV_NEWDATA;
+            ack_mode = ACK_DELAY;
+          } else {
+            ack_mode = ACK_NOW; /* window closed: tell the peer */
+          }
         } else if (s->len > 0) {
           net_stats.tcp.dup++;
           ack_mode = ACK_NOW;

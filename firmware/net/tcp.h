@@ -72,6 +72,8 @@ struct tcp_conn {
   uint16_t mss;       /* send MSS: min(peer's MSS option, NET_TCP_MSS) */
   uint16_t snd_datalen; /* data bytes in flight */
   uint16_t rcv_wnd;   /* window advertised in our last segment */
+  uint16_t rcv_space; /* application's free receive space (tcp_set_rcv_space),
+                         0xffff = no limit */
   uint32_t rcv_nxt;   /* next sequence number expected */
   uint32_t timer;     /* retransmission / TIME-WAIT deadline (net_now) */
   uint32_t ack_deadline; /* delayed ACK deadline */
@@ -137,6 +139,14 @@ void tcp_poll(struct tcp_conn *c);
 
 /** Receive window advertised from now on (1..65535; clamped). */
 void tcp_set_rcv_wnd(uint16_t wnd);
+
+/** Flow control by the application: it can take at most `space` more bytes
+ *  on c. The window advertised is min(tcp_set_rcv_wnd's, space); data
+ *  beyond it is not accepted (trimmed, not acknowledged: the peer sends it
+ *  again), and space 0 closes the window (the peer probes it). Set it
+ *  again whenever the application's buffer changes; the next segment to
+ *  the peer carries the new window. 0xffff (the default) = no limit. */
+void tcp_set_rcv_space(struct tcp_conn *c, uint16_t space);
 uint16_t tcp_get_rcv_wnd(void);
 
 /** Name of a state ("ESTABLISHED"...). */

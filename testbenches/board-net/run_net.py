@@ -189,6 +189,21 @@ def check_tcpecho(res, lines):
     return f"20000 B echoed, host goodput {e['goodput_bps'] / 1e6:.3f} Mbit/s"
 
 
+def check_tcpecho_lossy(res, lines):
+    """The echo completes over a lossy link: the host got every byte back
+    (verified), and the board's close handshake finished before it stopped
+    (no host retransmission left pending: the host's connection closed)."""
+    summary = check_tcpecho(res, lines)
+    e = exp(res, "echo")
+    st = fw_line(lines, "stack")
+    assert e["retransmits"] + st["tcp_rexmit"] >= 1, ("no loss hit the transfer", e, st)
+    c = e["conns"][0]
+    assert c["state"] == "CLOSED" and not c["reset"] and not c["aborted"], c
+    assert c["bytes_received"] == 20000 and c["bad_bytes"] == 0, c  # every byte echoed, verified
+    return summary + (f" over 10 % loss each way, retransmits host {e['retransmits']} board {st['tcp_rexmit']},"
+                      f" host connection closed cleanly")
+
+
 def check_tcpwin(window, nbytes=15360):
     def check(res, lines):
         e = exp(res, "bulk")
@@ -368,6 +383,7 @@ TESTS = {
     "tcpmulti": ("net_tcpsink", "tcpmulti.scenario.json", {"window": 1460, "count": 12, "bytes": 20000, "flags": FW_PF_VERIFY}, check_tcpmulti),
     "tcpsend": ("net_tcpsend", "tcpsend.scenario.json", {"count": 1, "bytes": 100000}, check_tcpsend),
     "tcpecho": ("net_tcpecho", "tcpecho.scenario.json", {"count": 1}, check_tcpecho),
+    "tcpecho_lossy": ("net_tcpecho", "tcpecho_lossy.scenario.json", {"count": 1, "idle_ms": 30000}, check_tcpecho_lossy),
     # net_udptx: window = gap between datagrams in us (a UDP sender has no TCP window).
     "udptx": ("net_udptx", "udptx.scenario.json", {"count": 100, "bytes": 1472, "window": 1000}, check_udptx),
     "hello": ("net_hello", "hello.scenario.json", {"count": 5}, check_hello),

@@ -231,6 +231,61 @@ TEST_F(Tcp, AdvertisedWindowIsRuntimeSettingAndEnforced) {
   EXPECT_EQ(1u, net_stats.tcp.trimmed);
 }
 
+// Application flow control (tcp_set_rcv_space): the window never exceeds
+// the application's room, data beyond it is not acknowledged, a zero window
+// still processes the segment's ACK, and the window reopens.
+TEST_F(Tcp, ApplicationFlowControlClosesAndReopensTheWindow) {
+  Peer p;
+  struct tcp_conn* c = accept(p);
+  ASSERT_NE(nullptr, c);
+  EXPECT_EQ(0xffffu, c->rcv_space) << "no limit by default";
+  tcp_set_rcv_space(c, 300);
+  p.send(TCP_ACK | TCP_PSH, pattern(100, 1));
+  auto segs = take_tcp();
+  ASSERT_EQ(1u, segs.size());
+  EXPECT_EQ(300, segs[0].wnd);  // min(global window, room)
+  // The peer overruns the room: 300 of 500 bytes accepted and acknowledged.
+  app_of(c).rx.clear();
+  const uint32_t start = p.snd;
+  const Bytes all = pattern(500, 2);
+  p.send(TCP_ACK | TCP_PSH, all);
+  segs = take_tcp();
+  ASSERT_EQ(1u, segs.size());
+  EXPECT_EQ(start + 300, segs[0].ack);
+  EXPECT_EQ(300u, app_of(c).rx.size());
+  EXPECT_EQ(1u, net_stats.tcp.trimmed);
+  // The application is full: window 0; the resent data is not accepted,
+  // but the segment is answered at once with the closed window.
+  tcp_set_rcv_space(c, 0);
+  p.snd = start + 300;
+  const Bytes rest(all.begin() + 300, all.end());
+  p.send(TCP_ACK | TCP_PSH, rest);
+  segs = take_tcp();
+  ASSERT_EQ(1u, segs.size());
+  EXPECT_EQ(start + 300, segs[0].ack);
+  EXPECT_EQ(0, segs[0].wnd);
+  EXPECT_EQ(300u, app_of(c).rx.size());
+  // Room again: at the next timer tick the stack sends a window update
+  // (the peer would otherwise wait for its next window probe) ...
+  tcp_set_rcv_space(c, 1000);
+  EXPECT_TRUE(take_tcp().empty()) << "nothing sent from inside the call";
+  net_timer_tick(1);
+  segs = take_tcp();
+  ASSERT_EQ(1u, segs.size());
+  EXPECT_EQ(start + 300, segs[0].ack);
+  EXPECT_EQ(std::min<unsigned>(1000, tcp_get_rcv_wnd()), segs[0].wnd);
+  EXPECT_TRUE(segs[0].data.empty());
+  // ... and the resent data is accepted.
+  p.snd = start + 300;
+  p.send(TCP_ACK | TCP_PSH, rest);
+  segs = take_tcp();
+  ASSERT_EQ(1u, segs.size());
+  EXPECT_EQ(start + 500, segs[0].ack);
+  EXPECT_EQ(std::min<unsigned>(1000, tcp_get_rcv_wnd()), segs[0].wnd);
+  EXPECT_EQ(all, app_of(c).rx);
+  EXPECT_EQ(TCP_ESTABLISHED, c->state);
+}
+
 TEST_F(Tcp, OutOfOrderSegmentDroppedWithDuplicateAck) {
   Peer p;
   struct tcp_conn* c = accept(p);

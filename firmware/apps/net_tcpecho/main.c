@@ -3,10 +3,13 @@
  * a per-connection ring buffer and sent back one segment at a time (the
  * stack keeps one segment in flight and has no retransmission buffer: on
  * NET_EV_REXMIT the same bytes are sent again). When the peer closes, the
- * rest is echoed, then the connection is closed. Data starting with
+ * rest is echoed, then the connection is closed. The advertised window
+ * never exceeds the free space of the ring (tcp_set_rcv_space), so
+ * nothing acknowledged is ever dropped. Data starting with
  * "quit" at the start of a connection stops the program once that
  * connection has closed. Also stops after fw_params.count connections
- * (default 1) or idle_ms (default 5000) without a frame.
+ * (default 1) have closed and every close handshake is complete, or after
+ * idle_ms (default 5000) without a frame.
  */
 #include "bsp.h"
 #include "fwlibc.h"
@@ -111,6 +114,10 @@ static void appcall(struct tcp_conn *c, unsigned ev)
   if (ev & NET_EV_CLOSED)
     e->peer_closed = 1;
   push(c, e, (ev & NET_EV_REXMIT) != 0);
+  /* Flow control: never advertise more than the ring can take, so data
+   * the stack acknowledges is never dropped (overflow stays 0). */
+  tcp_set_rcv_space(c, (uint16_t)(RING - (e->head - e->tail) > 0xffffu
+                                      ? 0xffffu : RING - (e->head - e->tail)));
   if (e->peer_closed && !e->inflight && e->head == e->tail) {
     tcp_close(c);
     c->arg = 0;
@@ -126,7 +133,17 @@ static void start(void)
 
 static int done(void)
 {
-  return quit || (netapp_p.count && finished >= netapp_p.count);
+  unsigned i;
+
+  if (!quit && !(netapp_p.count && finished >= netapp_p.count))
+    return 0;
+  /* Linger until every connection has finished its close handshake (as
+   * net_tcpsink): our FIN or our ACK of the peer's FIN may be lost and
+   * must be repeated, or the peer is left retransmitting. */
+  for (i = 0; i < NET_TCP_CONNS; i++)
+    if (tcp_conns[i].state != TCP_CLOSED && tcp_conns[i].state != TCP_TIME_WAIT)
+      return 0;
+  return 1;
 }
 
 static void report(void)
