@@ -102,10 +102,17 @@ static void load_window(DmiWin& w, const DmiRegion& r) {
   w.wlat = r.wlat;
 }
 
+uint8_t* Cpu::dmi_ptr(DmiWin& w, uint32_t a, unsigned n, bool for_write) {
+  if (uint8_t* p = w.hit_n(a, n)) return p;
+  const DmiRegion* r = find_dmi(a, n, for_write);
+  if (!r) return nullptr;
+  load_window(w, *r);
+  return w.hit_n(a, n);
+}
+
 bool Cpu::fetch_slow(uint32_t a, uint32_t& w) {
-  if (const DmiRegion* r = find_dmi(a, 4, false)) {
-    load_window(fetch_w, *r);
-    std::memcpy(&w, r->ptr + (a - r->start), 4);
+  if (uint8_t* p = dmi_ptr(fetch_w, a, 4, false)) {
+    std::memcpy(&w, p, 4);
     return true;
   }
   uint8_t b[4];
@@ -116,9 +123,8 @@ bool Cpu::fetch_slow(uint32_t a, uint32_t& w) {
 
 bool Cpu::read_slow(uint32_t a, uint8_t asi, uint8_t* out, unsigned n) {
   if (timed) return read_timed(a, asi, out, n, true, false);
-  if (const DmiRegion* r = find_dmi(a, n, false)) {
-    load_window(read_w, *r);
-    std::memcpy(out, r->ptr + (a - r->start), n);
+  if (uint8_t* p = dmi_ptr(read_w, a, n, false)) {
+    std::memcpy(out, p, n);
     return true;
   }
   if (!bus.access(CoreBus::Kind::Read, a, out, n, asi, cycles)) {
@@ -130,9 +136,8 @@ bool Cpu::read_slow(uint32_t a, uint8_t asi, uint8_t* out, unsigned n) {
 
 bool Cpu::write_slow(uint32_t a, uint8_t asi, const uint8_t* in, unsigned n) {
   if (timed) return write_timed(a, asi, in, n, false);
-  if (const DmiRegion* r = find_dmi(a, n, true)) {
-    load_window(write_w, *r);
-    std::memcpy(r->ptr + (a - r->start), in, n);
+  if (uint8_t* p = dmi_ptr(write_w, a, n, true)) {
+    std::memcpy(p, in, n);
     return true;
   }
   uint8_t buf[8];
@@ -194,13 +199,8 @@ void Cpu::flush_dcache() {
 // AHB controller. Both give the same cycles (docs/timing.md "Contention").
 
 void Cpu::peek_mem(DmiWin& w, uint32_t a, uint8_t* out, unsigned n, CoreBus::Kind k, uint8_t asi) {
-  if (uint8_t* p = w.hit_n(a, n)) {
+  if (uint8_t* p = dmi_ptr(w, a, n, false)) {
     std::memcpy(out, p, n);
-    return;
-  }
-  if (const DmiRegion* r = find_dmi(a, n, false)) {
-    load_window(w, *r);
-    std::memcpy(out, r->ptr + (a - r->start), n);
     return;
   }
   if (bus.peek(a, out, n)) return;
@@ -211,37 +211,32 @@ void Cpu::peek_mem(DmiWin& w, uint32_t a, uint8_t* out, unsigned n, CoreBus::Kin
 }
 
 bool Cpu::ahb_read(CoreBus::Kind k, DmiWin& w, uint32_t a, uint8_t asi, uint8_t* out, unsigned n,
-                   bool dmi, uint64_t& lat) {
+                   bool dmi, unsigned line, uint64_t& lat) {
   ++tctr.ahb_reads;
-  if (dmi) {
-    uint8_t* p = w.hit_n(a, n);
-    uint32_t rlat = w.rlat;
-    if (!p)
-      if (const DmiRegion* r = find_dmi(a, n, false)) {
-        load_window(w, *r);
-        p = w.hit_n(a, n);
-        rlat = r->rlat;
-      }
-    if (p) {
-      std::memcpy(out, p, n);
-      lat = dmi_read_cost(rlat, n);
-      lat += arb_dmi(lat);
-      return true;
-    }
+  uint8_t buf[32];
+  const uint32_t ta = line ? a & ~(line - 1) : a;  // the transaction: the line or the data
+  const unsigned tn = line ? line : n;
+  uint8_t* dst = line ? buf : out;
+  bool ok = true;
+  if (uint8_t* p = dmi ? dmi_ptr(w, ta, tn, false) : nullptr) {
+    std::memcpy(dst, p, tn);
+    lat = dmi_read_cost(w.rlat, tn);
+    lat += arb_dmi(lat);
+  } else {
+    uint64_t t = cycles;
+    ok = bus.access(k, ta, dst, tn, asi, t);
+    lat = t - cycles;
   }
-  uint64_t t = cycles;
-  bool ok = bus.access(k, a, out, n, asi, t);
-  lat = t - cycles;
+  if (ok && line) std::memcpy(out, buf + (a - ta), n);
   return ok;
 }
 
 bool Cpu::fetch_t_slow(uint32_t a, uint32_t& w) {
   const uint8_t asi = s ? 0x9 : 0x8;
-  const uint64_t over = cfg.timing.icache_miss_cycles;
-  uint64_t lat;
+  unsigned fill = 0;  // line size when the access fills an I-cache line
   uint64_t* bucket = &tctr.stall_bus;
+  const uint32_t line = a >> ic_shift;
   if ((ics() & 1) && is_cacheable(a)) {  // enabled or frozen
-    uint32_t line = a >> ic_shift;
     if (ic_model.lookup(a)) {
       peek_mem(fetch_w, a, reinterpret_cast<uint8_t*>(&w), 4, CoreBus::Kind::Fetch, asi);
       ++tctr.ic_hits;
@@ -249,35 +244,26 @@ bool Cpu::fetch_t_slow(uint32_t a, uint32_t& w) {
       return true;
     }
     ++tctr.ic_misses;
-    wait_write_buffer();
     bucket = &tctr.stall_icache_miss;
-    if (ics() == 3) {  // enabled: fill the whole line (one burst)
-      uint8_t buf[32];
-      const unsigned lb = ic_model.line_bytes();
-      const uint32_t la = a & ~(lb - 1);
-      if (!ahb_read(CoreBus::Kind::Fetch, fetch_w, la, asi, buf, lb, true, lat)) {
-        add_hold(lat, tctr.stall_bus);
-        return false;
-      }
-      std::memcpy(&w, buf + (a - la), 4);
-      add_hold(over + lat, *bucket);
-      ic_model.fill(a);
-      ++tctr.ic_fills;
-      set_ic_mru(line);
-      return true;
-    }
-    // frozen: the word comes from memory, nothing is allocated
+    // Enabled: fill the whole line (one burst); frozen: the word comes
+    // from memory and nothing is allocated.
+    if (ics() == 3) fill = ic_model.line_bytes();
   } else {
     ++tctr.ic_uncached;
-    wait_write_buffer();
   }
-  uint8_t b[4];
-  if (!ahb_read(CoreBus::Kind::Fetch, fetch_w, a, asi, b, 4, true, lat)) {
+  wait_write_buffer();
+  uint64_t lat;
+  if (!ahb_read(CoreBus::Kind::Fetch, fetch_w, a, asi, reinterpret_cast<uint8_t*>(&w), 4, true,
+                fill, lat)) {
     add_hold(lat, tctr.stall_bus);
     return false;
   }
-  std::memcpy(&w, b, 4);
-  add_hold(over + lat, *bucket);
+  add_hold(cfg.timing.icache_miss_cycles + lat, *bucket);
+  if (fill) {
+    ic_model.fill(a);
+    ++tctr.ic_fills;
+    set_ic_mru(line);
+  }
   return true;
 }
 
@@ -290,11 +276,10 @@ bool Cpu::read_timed(uint32_t a, uint8_t asi, uint8_t* out, unsigned n, bool cac
       ++tctr.dc_read_hits;
       return true;
     }
-  const uint64_t over = cfg.timing.dcache_miss_cycles;
-  uint64_t lat;
+  unsigned fill = 0;  // line size when the access fills a D-cache line
   uint64_t* bucket = &tctr.stall_bus;
+  const uint32_t line = a >> dc_shift;
   if (cached && (dcs() & 1) && is_cacheable(a)) {
-    uint32_t line = a >> dc_shift;
     if (dc_model.lookup(a)) {
       peek_mem(tread_w, a, out, n, CoreBus::Kind::Read, asi);
       ++tctr.dc_read_hits;
@@ -302,35 +287,25 @@ bool Cpu::read_timed(uint32_t a, uint8_t asi, uint8_t* out, unsigned n, bool cac
       return true;
     }
     ++tctr.dc_read_misses;
-    wait_write_buffer();
     bucket = &tctr.stall_dcache_miss;
-    if (dcs() == 3) {  // enabled: line fill with one burst
-      uint8_t buf[32];
-      const unsigned lb = dc_model.line_bytes();
-      const uint32_t la = a & ~(lb - 1);
-      if (!ahb_read(CoreBus::Kind::Read, tread_w, la, asi, buf, lb, true, lat)) {
-        add_hold(lat, tctr.stall_bus);
-        trap(kTtDataAccess);
-        return false;
-      }
-      std::memcpy(out, buf + (a - la), n);
-      add_hold(over + lat, *bucket);
-      dc_model.fill(a);
-      ++tctr.dc_fills;
-      set_dc_mru(line);
-      return true;
-    }
-    // frozen: the data comes from memory, nothing is allocated
+    // Enabled: line fill with one burst; frozen: no allocation.
+    if (dcs() == 3) fill = dc_model.line_bytes();
   } else {
     ++tctr.dc_uncached_reads;
-    wait_write_buffer();
   }
-  if (!ahb_read(CoreBus::Kind::Read, tread_w, a, asi, out, n, !bus_only, lat)) {
+  wait_write_buffer();
+  uint64_t lat;
+  if (!ahb_read(CoreBus::Kind::Read, tread_w, a, asi, out, n, !bus_only, fill, lat)) {
     add_hold(lat, tctr.stall_bus);
     trap(kTtDataAccess);
     return false;
   }
-  add_hold(over + lat, *bucket);
+  add_hold(cfg.timing.dcache_miss_cycles + lat, *bucket);
+  if (fill) {
+    dc_model.fill(a);
+    ++tctr.dc_fills;
+    set_dc_mru(line);
+  }
   return true;
 }
 
@@ -339,17 +314,10 @@ bool Cpu::write_timed(uint32_t a, uint8_t asi, const uint8_t* in, unsigned n, bo
   // then it sits in the buffer while the pipeline goes on.
   wait_write_buffer();
   uint64_t drain;
-  const DmiRegion* r = nullptr;
-  uint8_t* p = bus_only ? nullptr : twrite_w.hit_n(a, n);
   ++tctr.ahb_writes;
-  if (p) {
+  if (uint8_t* p = bus_only ? nullptr : dmi_ptr(twrite_w, a, n, true)) {
     std::memcpy(p, in, n);
     drain = twrite_w.wlat + (n > 4 ? cfg.timing.burst_beat_cycles : 0);
-    drain += arb_dmi(drain);
-  } else if (!bus_only && (r = find_dmi(a, n, true))) {
-    load_window(twrite_w, *r);
-    std::memcpy(r->ptr + (a - r->start), in, n);
-    drain = r->wlat + (n > 4 ? cfg.timing.burst_beat_cycles : 0);
     drain += arb_dmi(drain);
   } else {
     uint8_t buf[8];
@@ -392,15 +360,8 @@ bool Cpu::alt_read(uint32_t a, uint8_t asi, uint8_t* out, unsigned n) {
     case 0x08:
     case 0x09:
     case 0x0A:
-    case 0x0B: {
-      if (timed) return read_timed(a, asi, out, n, true, false);
-      const DmiRegion* r = find_dmi(a, n, false);
-      if (r) {
-        std::memcpy(out, r->ptr + (a - r->start), n);
-        return true;
-      }
+    case 0x0B:  // user/supervisor instruction/data: a normal load (timed or not)
       return read_slow(a, asi, out, n);
-    }
     case 0x0C:  // cache tag/data diagnostics: caches not modelled, read 0
     case 0x0D:
     case 0x0E:

@@ -255,6 +255,9 @@ struct Cpu {
     twrite_w = DmiWin();
   }
   const DmiRegion* find_dmi(uint32_t a, unsigned n, bool for_write) const;
+  // Host pointer for [a, a+n) through the window `w`, reloading the window
+  // from the DMI regions when it misses; nullptr when no region covers it.
+  uint8_t* dmi_ptr(DmiWin& w, uint32_t a, unsigned n, bool for_write);
 
   // ---- timed mode (CoreConfig::timed; README "Timed mode") ----------------------
   // Pipeline time is counted in "slots": cycles minus hold cycles (cache
@@ -337,12 +340,13 @@ struct Cpu {
   // Timed mode: data of a cacheable hit (DMI window, DMI region or
   // CoreBus::peek; no bus transaction, no latency).
   void peek_mem(DmiWin& w, uint32_t a, uint8_t* out, unsigned n, CoreBus::Kind k, uint8_t asi);
-  // Timed mode: one real AHB read transaction of `n` bytes at `a` (a line
-  // fill when n is the line size), from DMI (dmi = true and a region covers
-  // it; arbitration through arb_dmi) or the bus. `lat` = its latency incl.
-  // any arbitration wait. Returns false on a bus error.
+  // Timed mode: one real AHB read transaction, from DMI (dmi = true and a
+  // region covers it; arbitration through arb_dmi) or the bus: the `n`
+  // bytes at `a`, or with line != 0 a fill of the line-aligned `line` bytes
+  // holding them (the n bytes at `a` are copied to out). `lat` = its latency
+  // incl. any arbitration wait. Returns false on a bus error.
   bool ahb_read(CoreBus::Kind k, DmiWin& w, uint32_t a, uint8_t asi, uint8_t* out, unsigned n,
-                bool dmi, uint64_t& lat);
+                bool dmi, unsigned line, uint64_t& lat);
   uint64_t dmi_read_cost(uint32_t rlat, unsigned len) const {
     return rlat + uint64_t(cfg.timing.burst_beat_cycles) * (len > 4 ? len / 4 - 1 : 0);
   }
