@@ -171,19 +171,21 @@ void AhbCtrl::take_intervals() {
     }
 }
 
-sc_core::sc_time AhbCtrl::arbitrate_dmi(unsigned port, const sc_core::sc_time& start,
-                                        const sc_core::sc_time& dur) {
+sc_core::sc_time AhbCtrl::arbitration_wait(int port, const sc_core::sc_time& start) {
   if (!timing_.arbitration) return sc_core::SC_ZERO_TIME;
   take_intervals();
+  if (busy_port_ < 0 || busy_port_ == port || start < busy_start_ || start >= busy_end_)
+    return sc_core::SC_ZERO_TIME;
+  const sc_core::sc_time w = grant_time(busy_end_) - start;
   MasterStats& ms = mstats_.at(port);
-  if (busy_port_ >= 0 && busy_port_ != static_cast<int>(port) && start >= busy_start_ &&
-      start < busy_end_) {
-    const sc_core::sc_time w = grant_time(busy_end_) - start;
-    ms.wait += w;
-    ++ms.waits;
-    return w;
-  }
-  return sc_core::SC_ZERO_TIME;
+  ms.wait += w;
+  ++ms.waits;
+  return w;
+}
+
+sc_core::sc_time AhbCtrl::arbitrate_dmi(unsigned port, const sc_core::sc_time& start,
+                                        const sc_core::sc_time&) {
+  return arbitration_wait(static_cast<int>(port), start);
 }
 
 void AhbCtrl::b_transport(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
@@ -204,16 +206,7 @@ void AhbCtrl::b_transport(int port, tlm::tlm_generic_payload& gp, sc_core::sc_ti
   // by another master's access waits until that access ends. Accesses of the
   // same master never wait for each other (the master orders them itself).
   const sc_core::sc_time now = sc_core::sc_time_stamp();
-  if (timing_.arbitration && !interval_src_.empty()) take_intervals();
-  if (timing_.arbitration && busy_port_ >= 0 && busy_port_ != port) {
-    const sc_core::sc_time start = now + delay;
-    if (start >= busy_start_ && start < busy_end_) {
-      const sc_core::sc_time grant = grant_time(busy_end_);
-      ms.wait += grant - start;
-      ++ms.waits;
-      delay = grant - now;
-    }
-  }
+  delay += arbitration_wait(port, now + delay);
   const sc_core::sc_time begin = delay;
   const unsigned words = (len + 3) / 4;
   if (words > 1) ++ms.bursts;

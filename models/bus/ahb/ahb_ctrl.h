@@ -207,6 +207,10 @@ class AhbCtrl : public sc_core::sc_module {
   // Side-band interval sources (port, take function).
   std::vector<std::pair<unsigned, TakeIntervalFn>> interval_src_;
   void take_intervals();
+  // Arbitration (README "Timing"): the wait of an access of master `port`
+  // starting at `start` (absolute), counted in its MasterStats; zero when
+  // arbitration is off, the bus is free then, or the master holds it.
+  sc_core::sc_time arbitration_wait(int port, const sc_core::sc_time& start);
   sc_core::sc_time grant_time(const sc_core::sc_time& end) const;
   uint64_t pnp_reads_ = 0;
 };
