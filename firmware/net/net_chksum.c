@@ -234,24 +234,23 @@ const struct net_chksum_variant net_chksum_variants[3] = {
   { "fast", net_chksum_fast },
 };
 
+/* The build's choice (NET_CHECKSUM), by name and function. */
 #if NET_CHECKSUM == NET_CHECKSUM_GENERIC8
-const char *const net_chksum_selected = "generic8";
+#define CHKSUM_DEFAULT_NAME "generic8"
+#define CHKSUM_DEFAULT_FN net_chksum_generic8
 #elif NET_CHECKSUM == NET_CHECKSUM_WORD32
-const char *const net_chksum_selected = "word32";
+#define CHKSUM_DEFAULT_NAME "word32"
+#define CHKSUM_DEFAULT_FN net_chksum_word32
 #else
-const char *const net_chksum_selected = "fast";
+#define CHKSUM_DEFAULT_NAME "fast"
+#define CHKSUM_DEFAULT_FN net_chksum_fast
 #endif
+
+const char *const net_chksum_selected = CHKSUM_DEFAULT_NAME;
 
 static unsigned chksum_active = NET_CHECKSUM; /* NET_CHECKSUM_* value */
 #if NET_CHECKSUM_RUNTIME
-net_chksum_fn net_chksum_active =
-#if NET_CHECKSUM == NET_CHECKSUM_GENERIC8
-    net_chksum_generic8;
-#elif NET_CHECKSUM == NET_CHECKSUM_WORD32
-    net_chksum_word32;
-#else
-    net_chksum_fast;
-#endif
+net_chksum_fn net_chksum_active = CHKSUM_DEFAULT_FN;
 #endif
 
 int net_chksum_select(unsigned which)

@@ -129,6 +129,17 @@ uint16_t tcp_get_rcv_wnd(void)
   return tcp_rcv_wnd_cur;
 }
 
+int tcp_all_closed(void)
+{
+  unsigned i;
+  for (i = 0; i < NET_TCP_CONNS; i++) {
+    if (tcp_conns[i].state != TCP_CLOSED && tcp_conns[i].state != TCP_TIME_WAIT) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
 const char *tcp_state_name(uint8_t state)
 {
   static const char *const names[] = {

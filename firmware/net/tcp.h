@@ -149,6 +149,12 @@ void tcp_set_rcv_wnd(uint16_t wnd);
 void tcp_set_rcv_space(struct tcp_conn *c, uint16_t space);
 uint16_t tcp_get_rcv_wnd(void);
 
+/** 1 when no connection is open or closing: every slot is CLOSED or in
+ *  TIME-WAIT (our last ACK is out). A program that stops should wait for
+ *  this: a FIN or ACK of the close handshake may be lost and must be
+ *  repeated, or the peer is left retransmitting. */
+int tcp_all_closed(void);
+
 /** Name of a state ("ESTABLISHED"...). */
 const char *tcp_state_name(uint8_t state);
 

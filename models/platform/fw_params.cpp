@@ -66,6 +66,9 @@ uint32_t get_be32(const uint8_t* p) {
   return uint32_t(p[0]) << 24 | uint32_t(p[1]) << 16 | uint32_t(p[2]) << 8 | p[3];
 }
 
+// Values of the chksum field (the firmware's NET_CHECKSUM_* numbers; 0 = the build's).
+const char* const kChksumNames[] = {"default", "generic8", "word32", "fast"};
+
 std::vector<uint8_t> encode(const FwParamField& f, const std::string& v) {
   const std::string what = "fw_params " + std::string(f.name) + ": '" + v + "' ";
   uint64_t n = 0;
@@ -120,9 +123,8 @@ std::vector<uint8_t> encode(const FwParamField& f, const std::string& v) {
       return be(n, 4);
     }
     case Kind::Chksum: {
-      static const char* const names[] = {"default", "generic8", "word32", "fast"};
       for (uint64_t i = 0; i < 4; ++i)
-        if (v == names[i]) return be(i, 4);
+        if (v == kChksumNames[i]) return be(i, 4);
       if (!parse_uint(v, 3, n)) fail(what + "is not a checksum variant (default, generic8, word32, fast or 0..3)");
       return be(n, 4);
     }
@@ -192,8 +194,7 @@ nlohmann::json FwParams::to_json() const {
       for (uint8_t x : b) m += (m.empty() ? "" : ":") + hex(x, 2).substr(2);
       j[name] = m;
     } else if (f->kind == Kind::Chksum) {
-      static const char* const names[] = {"default", "generic8", "word32", "fast"};
-      j[name] = names[v & 3];
+      j[name] = kChksumNames[v & 3];
     } else {
       j[name] = v;
     }

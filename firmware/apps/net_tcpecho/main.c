@@ -133,17 +133,8 @@ static void start(void)
 
 static int done(void)
 {
-  unsigned i;
-
-  if (!quit && !(netapp_p.count && finished >= netapp_p.count))
-    return 0;
-  /* Linger until every connection has finished its close handshake (as
-   * net_tcpsink): our FIN or our ACK of the peer's FIN may be lost and
-   * must be repeated, or the peer is left retransmitting. */
-  for (i = 0; i < NET_TCP_CONNS; i++)
-    if (tcp_conns[i].state != TCP_CLOSED && tcp_conns[i].state != TCP_TIME_WAIT)
-      return 0;
-  return 1;
+  /* Linger until every close handshake is complete (tcp_all_closed). */
+  return (quit || (netapp_p.count && finished >= netapp_p.count)) && tcp_all_closed();
 }
 
 static void report(void)

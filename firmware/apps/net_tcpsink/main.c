@@ -122,17 +122,8 @@ static void start(void)
 
 static int done(void)
 {
-  unsigned i;
-
-  if (!netapp_p.count || closed + aborted < netapp_p.count)
-    return 0;
-  /* Linger until every connection has finished its close handshake: our
-   * ACK of the peer's FIN, or our own FIN, may be lost on the way and must
-   * be repeated (stopping at once would leave the peer retransmitting). */
-  for (i = 0; i < NET_TCP_CONNS; i++)
-    if (tcp_conns[i].state != TCP_CLOSED && tcp_conns[i].state != TCP_TIME_WAIT)
-      return 0;
-  return 1;
+  /* Linger until every close handshake is complete (tcp_all_closed). */
+  return netapp_p.count && closed + aborted >= netapp_p.count && tcp_all_closed();
 }
 
 static void report(void)
