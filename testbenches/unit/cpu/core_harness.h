@@ -13,6 +13,7 @@
 #pragma once
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -129,6 +130,23 @@ class CoreTest : public ::testing::Test {
     EXPECT_TRUE(core->in_error_mode());
     EXPECT_EQ(core->error_tt(), 0x80u);
     EXPECT_EQ(core->error_pc(), kCode + 4 * uint32_t(n_words_before_ta));
+  }
+  // The loop of the ThroughputSmoke tests (not speed assertions): 1 M
+  // iterations of addi/ld/add/st/subcc/bne/nop on the word at kData; checks
+  // what it computed and returns the host seconds it took.
+  double run_throughput_loop() {
+    using namespace enc;
+    core->set_reg(G3, 1000000);
+    core->set_reg(G1, kData);
+    const auto t0 = std::chrono::steady_clock::now();
+    exec({enc_addi(G2, G2, 3), enc_ld(G4, G1, 0), alu(ADD, G4, G4, G2), enc_st(G4, G1, 0),
+          enc_subcci(G3, G3, 1), enc_bicc(NE, false, -5), enc_nop()},
+         1ull << 40);
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    expect_exit(7);
+    EXPECT_EQ(core->counters().instructions, 7000000u + 1);
+    EXPECT_EQ(core->reg(G2), 3000000u);
+    return s;
   }
   // A trap with ET=1 was taken to entry tt (whose `ta 0` halted the core).
   void expect_trapped_to(unsigned tt) {

@@ -412,18 +412,9 @@ TEST_F(TimedTest, ThroughputSmoke) {
   make(cfg);
   core->add_dmi(0, kRamSize - 1, bus.ram.data(), true, true, 2, 2);
   core->set_ccr(0x0081000F);
-  core->set_reg(G3, 1000000);
-  core->set_reg(G1, kData);
-  auto t0 = std::chrono::steady_clock::now();
-  exec({enc_addi(G2, G2, 3), enc_ld(G4, G1, 0), alu(ADD, G4, G4, G2), enc_st(G4, G1, 0),
-        enc_subcci(G3, G3, 1), enc_bicc(NE, false, -5), enc_nop()},
-       1ull << 40);
-  expect_exit(7);
-  EXPECT_EQ(core->counters().instructions, 7000000u + 1);
-  EXPECT_EQ(core->reg(G2), 3000000u);
+  const double s = run_throughput_loop();
   EXPECT_EQ(tc().ic_misses, 1u);
   EXPECT_EQ(tc().dc_read_misses, 1u);
-  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf("[ info ] %.1f MIPS (timed, caches on, DMI), CPI %.2f\n",
               double(core->counters().instructions) / s / 1e6,
               double(core->cycles()) / double(core->counters().instructions));
