@@ -17,9 +17,9 @@ class Elf:
         self._f = open(path, "rb")
         try:
             self.elf = ELFFile(self._f)
-        except ELFError as e:
+        except ELFError:
             self._f.close()
-            raise ValueError(f"{path}: not an ELF file ({e})") from None
+            raise ValueError(f"{path}: not an ELF file") from None
 
     def close(self):
         self._f.close()
