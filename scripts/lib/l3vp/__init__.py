@@ -1,6 +1,6 @@
 """l3vp: the Python side of leon3vp's scripts and test drivers.
 
-One library for what every script needs (docs/dev-recipes and scripts/lib/README.md):
+One library for what every script needs (scripts/lib/README.md):
 
   l3vp.run      run leon3vp (command line, timeout, stdout/stderr, exit
                 status, --stats/--net-results/--pcap/--uart-out files in a
