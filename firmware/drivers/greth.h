@@ -1,6 +1,5 @@
 /*
- * greth.h - GRLIB GRETH 10/100 MAC driver (hw-reference section 3) and the
- * glue between it and the firmware TCP/IP stack (firmware/net).
+ * greth.h - GRLIB GRETH 10/100 MAC driver (hw-reference section 3).
  *
  * One MAC, 128 TX and 128 RX descriptors (1 KiB-aligned tables), one
  * 1520-byte buffer per descriptor. Ownership is the descriptor's EN bit;
@@ -13,15 +12,16 @@
  * template has it, crt0 sets CCR.DS), so descriptors and received data are
  * read with ordinary loads.
  *
- * Also here: the board runtime every network program uses (fw_params
- * block, GPTIMER millisecond tick, the classic poll/input/output main loop,
- * JSON result lines). See firmware/README.md, "Network programs".
+ * A driver only: it knows descriptors and registers, not the TCP/IP stack.
+ * The glue to the stack (netif output, received frames into net_input) is
+ * firmware/net/port/greth_netif.c, the board runtime of the network
+ * programs firmware/net/port/netapp.c (firmware/README.md, "Network
+ * programs").
  */
 #ifndef GRETH_H
 #define GRETH_H
 
 #include <stdint.h>
-#include "net.h"
 
 /* ---- registers (APB offsets) ---- */
 #define GRETH_CTRL    0x00
@@ -128,89 +128,19 @@ int greth_send(struct greth *g, const uint8_t *frame, unsigned len);
 void greth_tx_reclaim(struct greth *g);
 /* Service STATUS (count and clear error bits, restart stopped DMAs). */
 void greth_status_service(struct greth *g);
-/* Hand every received frame to net_input() and return its descriptor.
- * Returns the number of frames handled (errors included). */
-unsigned greth_rx_poll(struct greth *g);
+/* Take the next received descriptor (call only when greth_rx_ready()).
+ * Returns 1 for a good frame (*frame, *len: the DMA buffer, valid until
+ * greth_rx_release()) and 0 for a descriptor with an error; both are
+ * counted (rx_frames/rx_bytes, or rx_le/oe/ce/ft/ae). */
+int greth_rx_take(struct greth *g, const uint8_t **frame, unsigned *len);
+/* Give the descriptor taken last back to the MAC (EN, IE, WR). */
+void greth_rx_release(struct greth *g);
+/* End of a poll that took n descriptors: track the largest batch and turn
+ * RE on again if the MAC ran out of descriptors meanwhile. */
+void greth_rx_batch_end(struct greth *g, unsigned n);
 /* Does the next RX descriptor hold a frame? */
 int greth_rx_ready(const struct greth *g);
-
-/* netif glue: low_level_output for the stack. */
-net_err_t greth_netif_output(struct netif *nif, const uint8_t *frame,
-                             unsigned len);
-
-/* ---- per-run parameters (section .params, symbol fw_params) ----
- * leon3vp writes them before the start (--fw-param KEY=VALUE, scenario
- * board.params); models/platform/fw_params.cpp holds the C++ copy of this
- * layout: change both (and FW_PARAMS_VERSION) together. */
-#define FW_PARAMS_MAGIC 0x4e455450u /* "NETP" */
-#define FW_PARAMS_VERSION 2u
-struct fw_params {
-  uint32_t magic;     /* FW_PARAMS_MAGIC, else the block is ignored */
-  uint32_t version;   /* FW_PARAMS_VERSION */
-  uint32_t size;      /* sizeof(struct fw_params) */
-  uint32_t board_ip;  /* host order; 0 = default 192.168.0.53 */
-  uint32_t netmask;   /* 0 = 255.255.255.0 */
-  uint32_t peer_ip;   /* 0 = 192.168.0.55 (the host) */
-  uint8_t mac[6];     /* all zero = 02:00:00:00:00:53 */
-  uint16_t port;      /* 0 = the program's default port */
-  uint32_t window;    /* TCP advertised window, 0 = NET_TCP_RCV_WND */
-  uint32_t count;     /* stop after this many packets/connections (0 = default) */
-  uint32_t bytes;     /* expected bytes (TCP sink, UDP receive), 0 = any */
-  uint32_t idle_ms;   /* stop after this long without traffic once started
-                         (0 = program default) */
-  uint32_t max_ms;    /* hard stop (0 = none) */
-  uint32_t flags;     /* FW_PF_* */
-  uint32_t chksum;    /* checksum the stack uses: NET_CHECKSUM_GENERIC8 (1),
-                         _WORD32 (2), _FAST (3); 0 = the build's NET_CHECKSUM */
-};
-#define FW_PF_POLLED 0x1u  /* GRETH polled instead of interrupt-driven */
-#define FW_PF_VERBOSE 0x2u /* per-packet/connection JSON lines (slow UART!) */
-#define FW_PF_VERIFY 0x4u  /* verify received TCP/UDP data patterns */
-
-extern volatile struct fw_params fw_params;
-
-/* ---- board runtime ---- */
-struct netapp {
-  const char *name;          /* program name, "app" in JSON lines */
-  uint16_t default_port;
-  uint32_t default_count;
-  uint32_t default_idle_ms;
-  void (*start)(void);       /* after net_init: bind/listen */
-  int (*done)(void);         /* stop condition reached? */
-  void (*report)(void);      /* print the program's result JSON line(s) */
-  /* Optional, called every loop iteration (senders): return nonzero to
-   * keep the loop from sleeping (more work is due at once). */
-  int (*poll)(void);
-};
-
-/* Parameters after applying defaults (valid after netapp_run starts). */
-extern struct fw_params netapp_p;
-/* Milliseconds since the start (GPTIMER tick). */
-extern volatile uint32_t netapp_ms;
-/* Time (netapp_ms) of the last received frame. */
-extern uint32_t netapp_last_rx_ms;
-/* Free-running 1 MHz microsecond counter (GPTIMER timer 2 or ms*1000). */
-uint32_t netapp_us(void);
-
-/* bsp_init, parameters, GRETH, stack, app->start, the main loop until
- * app->done() or the idle/max time; then the JSON report and the stats
- * line. Returns the exit status (0 = stop condition reached, 1 = timed out,
- * 2 = no GRETH). */
-int netapp_run(const struct netapp *app);
-
-#if NET_PHASES
-/* Print the per-phase totals (net_phase.h) as a "phases" JSON line (the
- * runtime does this after the "stack" line; docs/firmware.md). */
-void netapp_report_phases(void);
-#endif
-
-/* JSON helpers: a line is {"app":"<name>","type":"<type>", ... }\n */
-void netapp_json_begin(const char *type);
-void netapp_json_u(const char *key, uint32_t v);
-void netapp_json_s(const char *key, const char *v);
-void netapp_json_end(void);
-
-/* Data patterns of the simulated host (docs/network.md). */
-static inline uint8_t netapp_stream_byte(uint32_t off) { return (uint8_t)(off % 251u); }
+/* Wait (bounded) until every queued frame has left. */
+void greth_tx_drain(struct greth *g);
 
 #endif /* GRETH_H */

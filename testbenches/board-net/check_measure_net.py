@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Smoke test of scripts/measure-net: runs it on the default firmware build
 and checks that it succeeds and prints every table with numbers in it.
 

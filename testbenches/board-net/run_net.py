@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """On-board network tests: a firmware network program on leon3vp against the
 simulated Linux host of a scenario file (docs/network.md).
 
@@ -17,33 +17,22 @@ import argparse
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts", "lib"))
+import l3vp  # noqa: E402
 
-# fw_params flags (FW_PF_* in firmware/drivers/greth.h; leon3vp also takes
-# the names polled|verbose|verify).
+# fw_params flags (FW_PF_* in firmware/net/port/netapp.h; leon3vp also
+# takes the names polled|verbose|verify).
 FW_PF_POLLED, FW_PF_VERBOSE, FW_PF_VERIFY = 1, 2, 4
-
-
-def fw_param_args(params):
-    """--fw-param KEY=VALUE options for leon3vp."""
-    out = []
-    for k, v in params.items():
-        out += ["--fw-param", f"{k}={v}"]
-    return out
 
 
 def scenario_seconds(path):
     """The scenario's "duration" in seconds (0 if none)."""
-    d = json.load(open(path)).get("duration", "0")
-    for unit, scale in (("ms", 1e-3), ("us", 1e-6), ("ns", 1e-9), ("ps", 1e-12), ("s", 1.0)):
-        if d.endswith(unit):
-            return float(d[:-len(unit)]) * scale
-    return float(d)
+    with open(path) as f:
+        return l3vp.duration_seconds(json.load(f).get("duration", "0"))
 
 
 def exp(results, name):
@@ -54,10 +43,10 @@ def exp(results, name):
 
 
 def fw_line(lines, typ):
-    for l in lines:
-        if l.get("type") == typ:
-            return l
-    raise AssertionError(f"no firmware line of type {typ}")
+    line = l3vp.first_line(lines, typ)
+    if line is None:
+        raise AssertionError(f"no firmware line of type {typ}")
+    return line
 
 
 def us(ps):
@@ -399,13 +388,20 @@ TESTS = {
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--vp", required=True)
-    ap.add_argument("--fw-dir", required=True)
-    ap.add_argument("--test", required=True, choices=sorted(TESTS))
+    ap.add_argument("--vp")
+    ap.add_argument("--fw-dir")
+    ap.add_argument("--test", choices=sorted(TESTS))
+    ap.add_argument("--list", action="store_true",
+                    help="print the test names, one a line (testbenches/board-net/CMakeLists.txt reads them)")
     ap.add_argument("--keep", help="keep the run's files in this directory")
     ap.add_argument("--max-time", help="simulated time limit (default: 60s, or the scenario's duration if longer)")
     ap.add_argument("extra", nargs="*", help="more leon3vp options (after --)")
     a = ap.parse_args()
+    if a.list:
+        print("\n".join(TESTS))
+        return 0
+    if not (a.vp and a.fw_dir and a.test):
+        ap.error("--vp, --fw-dir and --test are required")
 
     fw, scen, params, check = TESTS[a.test]
     work = a.keep or tempfile.mkdtemp(prefix=f"board-net-{a.test}-")
@@ -414,32 +410,22 @@ def main():
         elf = os.path.join(a.fw_dir, f"{fw}.elf")
         scen_path = os.path.join(HERE, scen)
         max_time = a.max_time or f"{max(60.0, scenario_seconds(scen_path)):g}s"
-        uart = os.path.join(work, "uart.txt")
-        resf = os.path.join(work, "results.json")
-        statsf = os.path.join(work, "stats.json")
         wants_stats = getattr(check, "wants_stats", False)
-        cmd = [a.vp, "-q", "--scenario", scen_path, "--net-results", resf,
-               *(["--stats", statsf] if wants_stats else []),
-               "--pcap", os.path.join(work, "link.pcap"), "--uart-out", uart,
-               "--max-time", max_time, *fw_param_args(params), *a.extra, elf]
-        t0 = time.monotonic()
-        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=1800)
-        wall = time.monotonic() - t0
-        text = open(uart).read() if os.path.exists(uart) else ""
-        lines = []
-        for l in text.splitlines():
-            if l.startswith("{"):
-                lines.append(json.loads(l))
-        if p.returncode != 0:
-            print(f"FAIL {a.test}: leon3vp exit {p.returncode}\n{p.stderr}\n{text}")
+        r = l3vp.run(a.vp, elf, quiet=True, scenario=scen_path, net_results=True, stats=wants_stats,
+                     pcap=True, uart=True, max_time=max_time, fw_params=params, extra=a.extra,
+                     workdir=work, timeout=1800)
+        text = r.uart
+        lines = r.lines()
+        if r.returncode != 0:
+            print(f"FAIL {a.test}: leon3vp exit {r.returncode}\n{r.stderr}\n{text}")
             return 1
-        res = json.load(open(resf))
+        res = r.net_results
         try:
-            summary = check(res, lines, json.load(open(statsf))) if wants_stats else check(res, lines)
+            summary = check(res, lines, r.stats) if wants_stats else check(res, lines)
         except AssertionError as e:
             print(f"FAIL {a.test}: {e}\n--- UART\n{text}")
             return 1
-        print(f"PASS {a.test}: {summary} [simulated {res['sim_time_ps'] / 1e12:.3f} s, wall {wall:.1f} s]")
+        print(f"PASS {a.test}: {summary} [simulated {res['sim_time_ps'] / 1e12:.3f} s, wall {r.wall_s:.1f} s]")
         return 0
     finally:
         if not a.keep:

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Runs firmware/apps/chksum_bench on leon3vp and checks it.
 
   run_chksum_bench.py --vp LEON3VP --elf chksum_bench.elf [--mode timed|functional]
@@ -21,11 +21,12 @@ It prints the cycle / instruction / D-miss table (--markdown: as the
 Markdown tables of docs/firmware.md).
 """
 import argparse
-import json
 import os
-import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "lib"))
+import l3vp  # noqa: E402
 
 VARIANTS = ["generic8", "word32", "fast"]
 SIZES = [64, 256, 512, 1024, 1472, 1500]
@@ -62,17 +63,15 @@ def main():
 
     work = a.keep or tempfile.mkdtemp(prefix="chksum_bench.")
     os.makedirs(work, exist_ok=True)
-    stats_path = os.path.join(work, "stats.json")
-    cmd = [a.vp, "--stats", stats_path, "--max-time", "30s", "--mode", a.mode, a.elf]
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=600)
+    p = l3vp.run(a.vp, a.elf, stats=True, max_time="30s", mode=a.mode, workdir=work, timeout=600)
     with open(os.path.join(work, "uart.txt"), "w") as f:
         f.write(p.stdout)
-    print("$ " + " ".join(cmd))
+    print("$ " + " ".join(p.cmd))
     if p.stderr:
         sys.stderr.write(p.stderr)
     check("exit status %d (expected 0)" % p.returncode, p.returncode == 0)
 
-    lines = [json.loads(l) for l in p.stdout.splitlines() if l.startswith("{")]
+    lines = p.lines()
     for l in p.stdout.splitlines():
         if "MISMATCH" in l:
             print(l)
@@ -94,9 +93,7 @@ def main():
             check("memcpy case %d ok" % c,
                   l["ok"] == 1 and (l["dst_off"], l["src_off"], l["len"]) == (do, so, MC_LEN))
 
-    with open(stats_path) as f:
-        stats = json.load(f)
-    regions = {r["id"]: r for r in stats["regions"]}
+    regions = l3vp.regions(p.stats)
 
     def reg(rid):
         r = regions.get(rid)

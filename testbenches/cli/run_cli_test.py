@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Driver for the leon3vp command-line tests (registered with CTest).
 
   run_cli_test.py LEON3VP check [--exit N] [--stderr-has TEXT]... [--stderr-lines N]
@@ -24,6 +24,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "lib"))
+import l3vp  # noqa: E402
+
 TMP = tempfile.mkdtemp(prefix="l3vp_cli_")
 
 
@@ -47,13 +50,11 @@ def expand(arg):
 
 
 def run(leon3vp, args, timeout=120):
-    cmd = [leon3vp] + [expand(a) for a in args]
     try:
-        p = subprocess.run(cmd, capture_output=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        fail("timeout: " + " ".join(cmd))
-    out = p.stdout.decode("utf-8", "replace")
-    err = p.stderr.decode("utf-8", "replace")
+        p = l3vp.run(leon3vp, None, extra=[expand(a) for a in args], timeout=timeout, stdin=None)
+    except l3vp.RunTimeout as e:
+        fail("timeout: " + " ".join(e.cmd))
+    cmd, out, err = p.cmd, p.stdout, p.stderr
     print("$ " + " ".join(cmd))
     print("exit %d\n--- stdout ---\n%s--- stderr ---\n%s" % (p.returncode, out, err))
     # A signal (crash, abort) shows as a negative status. Exit statuses of
@@ -62,14 +63,6 @@ def run(leon3vp, args, timeout=120):
     if p.returncode < 0:
         fail("abnormal termination (signal %d): crash or abort" % -p.returncode)
     return p.returncode, out, err
-
-
-def stats_get(s, path):
-    for k in path.split("."):
-        if not isinstance(s, dict) or k not in s:
-            return None
-        s = s[k]
-    return s
 
 
 def cmd_check(a):
@@ -84,7 +77,7 @@ def cmd_check(a):
             s = json.load(f)
         for item in a.stats_has:
             key, want = item.split("=", 1)
-            got = stats_get(s, key)
+            got = l3vp.stats_get(s, key)
             if str(got) != want:
                 fail("stats %s = %r, expected %s" % (key, got, want))
     if a.exit is not None and code != a.exit:

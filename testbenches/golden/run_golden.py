@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Golden-output test: run one firmware ELF in leon3vp and compare its UART
 output and exit status with the expected files.
 
@@ -10,9 +10,10 @@ output contains a line starting with '***ERROR' (Accellera-example style).
 import argparse
 import difflib
 import os
-import subprocess
 import sys
-import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "lib"))
+import l3vp  # noqa: E402
 
 
 def main() -> int:
@@ -26,16 +27,12 @@ def main() -> int:
     a = ap.parse_args()
     extra = [x for x in a.rest if x != "--"]
 
-    with tempfile.TemporaryDirectory() as td:
-        uart = os.path.join(td, "uart.out")
-        cmd = [a.vp, "--uart-out", uart, *extra, a.elf]
-        try:
-            p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               timeout=a.timeout, text=True)
-        except subprocess.TimeoutExpired:
-            print(f"FAIL: timeout after {a.timeout}s: {' '.join(cmd)}")
-            return 1
-        got = open(uart, encoding="latin-1").read() if os.path.exists(uart) else ""
+    try:
+        p = l3vp.run(a.vp, a.elf, uart=True, extra=extra, timeout=a.timeout)
+    except l3vp.RunTimeout as e:
+        print(f"FAIL: timeout after {a.timeout}s: {' '.join(e.cmd)}")
+        return 1
+    got = p.uart
 
     want = open(a.expected, encoding="latin-1").read()
     ok = True

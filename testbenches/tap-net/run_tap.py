@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """On-board network tests against a real Linux kernel through a TAP device.
 
   run_tap.py --vp build/sim/leon3vp --fw-dir build/firmware --netns-tap scripts/netns-tap \
@@ -40,6 +40,10 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "lib"))
+import l3vp  # noqa: E402
+import l3vp.elf  # noqa: E402
+
 BOARD_IP = "192.168.0.53"
 
 
@@ -55,7 +59,7 @@ def fail(why):
 
 # ---- firmware parameters -------------------------------------------------
 
-# struct fw_params (firmware/drivers/greth.h), big-endian; only used when
+# struct fw_params (firmware/net/port/netapp.h), big-endian; only used when
 # leon3vp has no --fw-param option.
 PARAMS_FMT = ">IIIIII6sHIIIIII"
 PARAM_FIELDS = ["magic", "version", "size", "board_ip", "netmask", "peer_ip",
@@ -64,31 +68,23 @@ PARAM_FIELDS = ["magic", "version", "size", "board_ip", "netmask", "peer_ip",
 
 def patch_elf(src, dst, fields):
     """Copy of the ELF with fw_params fields set in its .params section."""
+    with l3vp.elf.Elf(src) as e:
+        sec = e.section(".params")
+    if sec is None:
+        fail(f"{src}: no .params section")
+    off = sec[1]
     data = bytearray(open(src, "rb").read())
-    shoff, = struct.unpack_from(">I", data, 0x20)
-    shentsize, shnum, shstrndx = struct.unpack_from(">HHH", data, 0x2E)
-    sec = [struct.unpack_from(">IIIIIIIIII", data, shoff + i * shentsize) for i in range(shnum)]
-    stroff = sec[shstrndx][4]
-    for s in sec:
-        end = data.index(b"\0", stroff + s[0])
-        if data[stroff + s[0]:end] == b".params":
-            off = s[4]
-            vals = dict(zip(PARAM_FIELDS, struct.unpack_from(PARAMS_FMT, data, off)))
-            vals.update(fields)
-            struct.pack_into(PARAMS_FMT, data, off, *[vals[k] for k in PARAM_FIELDS])
-            open(dst, "wb").write(data)
-            return
-    fail(f"{src}: no .params section")
+    vals = dict(zip(PARAM_FIELDS, struct.unpack_from(PARAMS_FMT, data, off)))
+    vals.update(fields)
+    struct.pack_into(PARAMS_FMT, data, off, *[vals[k] for k in PARAM_FIELDS])
+    open(dst, "wb").write(data)
 
 
 def firmware_args(vp, elf, params, tmp):
     """leon3vp arguments that load `elf` with `params` (dict of ints)."""
     help_text = subprocess.run([vp, "--help"], capture_output=True, text=True).stdout
     if "--fw-param" in help_text:
-        args = []
-        for k, v in params.items():
-            args += ["--fw-param", f"{k}={v}"]
-        return args + [elf]
+        return l3vp.command(None, elf, fw_params=params)[1:]
     patched = os.path.join(tmp, os.path.basename(elf))
     patch_elf(elf, patched, params)
     return [patched]
@@ -129,10 +125,8 @@ class Board:
     def __init__(self, a, ns, fw, params, max_time, tmp):
         self.stats = os.path.join(tmp, "stats.json")
         self.pcap = os.path.join(tmp, "tap.pcap")
-        argv = [a.vp, "--tap", ns.name, "--max-time", max_time, "--stats", self.stats]
-        if a.keep:
-            argv += ["--pcap", self.pcap]
-        argv += a.extra
+        argv = l3vp.command(a.vp, None, stats=self.stats, pcap=self.pcap if a.keep else None,
+                            max_time=max_time, extra=["--tap", ns.name] + a.extra)
         argv += firmware_args(a.vp, os.path.join(a.fw_dir, fw + ".elf"), params, tmp)
         self.t0 = time.monotonic()
         self.p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -147,19 +141,13 @@ class Board:
         self.wall = time.monotonic() - self.t0
         self.code = self.p.returncode
         self.out, self.err = out, err
-        self.lines = []
-        for l in out.splitlines():
-            if l.startswith("{"):
-                try:
-                    self.lines.append(json.loads(l))
-                except ValueError:
-                    pass
+        self.lines = l3vp.json_lines(out, strict=False)
         return self
 
     def line(self, typ):
-        for l in self.lines:
-            if l.get("type") == typ:
-                return l
+        line = l3vp.first_line(self.lines, typ)
+        if line is not None:
+            return line
         fail(f"no firmware line of type {typ!r}; exit {self.code}; UART: {self.out[-2000:]!r}; "
              f"stderr: {self.err[-2000:]!r}")
 

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Generate vectors.h for isa_selfcheck: known-answer vectors for the
 table-driven instruction groups, computed from the SPARC V8 manual's
 definitions (condition codes per Appendix C / hw-reference section 8.4,

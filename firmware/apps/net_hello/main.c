@@ -13,7 +13,7 @@
  */
 #include "bsp.h"
 #include "fwlibc.h"
-#include "greth.h"
+#include "netapp.h"
 #include "psock.h"
 
 #define HELLO_GREETING "leon3vp hello server. Your name?\n"

@@ -7,7 +7,7 @@
  */
 #include "bsp.h"
 #include "fwlibc.h"
-#include "greth.h"
+#include "netapp.h"
 
 static int done(void)
 {

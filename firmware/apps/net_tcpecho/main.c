@@ -13,7 +13,7 @@
  */
 #include "bsp.h"
 #include "fwlibc.h"
-#include "greth.h"
+#include "netapp.h"
 
 #define MAX_CONNS 4
 #define RING 16384u

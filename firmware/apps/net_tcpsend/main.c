@@ -9,7 +9,7 @@
  */
 #include "bsp.h"
 #include "fwlibc.h"
-#include "greth.h"
+#include "netapp.h"
 
 static uint8_t pattern[NET_TCP_MSS + 251];
 static uint32_t sent, acked, inflight, conns_done, conns_started, rexmits, failed;

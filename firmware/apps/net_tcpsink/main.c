@@ -12,7 +12,7 @@
  */
 #include "bsp.h"
 #include "fwlibc.h"
-#include "greth.h"
+#include "netapp.h"
 
 #define MAX_CONNS NET_TCP_CONNS
 

@@ -6,7 +6,7 @@
  */
 #include "bsp.h"
 #include "fwlibc.h"
-#include "greth.h"
+#include "netapp.h"
 
 static uint32_t datagrams, bytes, echoed, send_err;
 static int quit;

@@ -12,7 +12,7 @@
  */
 #include "bsp.h"
 #include "fwlibc.h"
-#include "greth.h"
+#include "netapp.h"
 
 static uint32_t received, bytes, bad, reordered, next_k, max_k1;
 static uint32_t first_us, last_us;

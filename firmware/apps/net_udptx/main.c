@@ -20,7 +20,7 @@
  */
 #include "bsp.h"
 #include "fwlibc.h"
-#include "greth.h"
+#include "netapp.h"
 
 #define SRC_PORT 5003u
 #define MAX_SIZE 1472u

@@ -1,0 +1,31 @@
+/*
+ * greth_netif.h - glue between the GRETH driver (drivers/greth.h) and the
+ * TCP/IP stack (firmware/net): the netif's low_level_output, and the
+ * receive poll that hands every frame the MAC has given back to
+ * net_input(). lwIP keeps this layer apart from the MAC driver and from the
+ * application runtime (its ethernetif.c); so does this firmware.
+ */
+#ifndef GRETH_NETIF_H
+#define GRETH_NETIF_H
+
+#include "greth.h"
+#include "net.h"
+
+/* Region ids (docs/timing.md "Regions") of the network programs. */
+#define REGION_NET_RX 0x4e455201u    /* net_input() of one frame (incl. replies) */
+#define REGION_NET_TX 0x4e455402u    /* greth_send(): copy + descriptor + TE */
+#define REGION_NET_TIMER 0x4e455403u /* net_timer_tick() */
+
+/* Attach the MAC `g` (opened) to `nif`: hardware address, output function
+ * and state; the caller sets the IP addresses. */
+void greth_netif_init(struct netif *nif, struct greth *g);
+
+/* low_level_output for the stack: greth_send() of one built frame. */
+net_err_t greth_netif_output(struct netif *nif, const uint8_t *frame,
+                             unsigned len);
+
+/* Hand every received frame to net_input() and give its descriptor back.
+ * Returns the number of descriptors handled (errors included). */
+unsigned greth_netif_poll(struct greth *g);
+
+#endif /* GRETH_NETIF_H */
