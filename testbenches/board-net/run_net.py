@@ -55,7 +55,28 @@ def us(ps):
 
 # ---- checks: return a summary string, raise AssertionError on failure ----
 
+NET_H = os.path.join(HERE, "..", "..", "firmware", "net", "net.h")
+
+
+def net_stats_drop_keys():
+    """The JSON keys of every drop counter of struct net_stats (net.h): a
+    field drop_X of the sub-struct P is printed as P_drop_X."""
+    import re
+    text = open(NET_H).read()
+    body = text[text.index("struct net_stats {"):]
+    body = body[:body.index("\n};")]
+    keys = []
+    for m in re.finditer(r"struct \{(.*?)\}\s*(\w+);", body, re.S):
+        for f in re.findall(r"\b(drop_\w+)\b", re.sub(r"/\*.*?\*/", "", m.group(1), flags=re.S)):
+            keys.append(f"{m.group(2)}_{f}")
+    assert len(keys) > 20, ("net.h parse found too few drop counters", keys)
+    return keys
+
+
 def check_ping(res, lines):
+    st = fw_line(lines, "stack")
+    missing = [k for k in net_stats_drop_keys() if k not in st]
+    assert not missing, f"the stack line lacks drop counters {missing}"
     out = []
     for size in (64, 256, 1024, 1472):
         e = exp(res, f"ping{size}")
