@@ -2,8 +2,11 @@
 //
 // The .def table is expanded once into lookup tables keyed by the opcode
 // fields (op2 for format 2, op/op3 for format 3) plus a short list of
-// refinements on rs1/rd (STBAR). decode() runs only on a decoded-instruction
-// cache miss, so it favours clarity over speed.
+// refinements on rs1/rd (STBAR, WRY). Every property of an instruction (class,
+// timing kind, interlock/usage flags, CTI) comes from its row; decode_timing()
+// only applies the rules that need the rest of the instruction word. decode()
+// runs only on a decoded-instruction cache miss, so it favours clarity over
+// speed.
 #include <vector>
 
 #include "cpu_state.h"
@@ -15,44 +18,56 @@ namespace {
 struct Entry {
   const char* name;
   Handler h[2];  // [i bit]
-  uint8_t cls;
+  uint8_t cls;     // InsnClass
+  uint8_t tk;      // timing::TKind
+  uint32_t flags;  // timing::row
 };
 struct SelEntry {
-  unsigned op, op3, rs1, rd;
+  unsigned op, op3;
+  int rs1, rd;  // -1: any value
   Entry e;
 };
 
 struct Tables {
-  Entry illegal;
   Entry fmt1;
   Entry fmt2[8];
   Entry fmt3[128];  // index (op - 2) * 64 + op3
   std::vector<SelEntry> sel;
 
   Tables() {
-    illegal = {"ILLEGAL", {&sem::h_illegal<false>, &sem::h_illegal<true>},
-               uint8_t(InsnClass::Other)};
-    fmt1 = illegal;
-    for (auto& e : fmt2) e = illegal;
-    for (auto& e : fmt3) e = illegal;
-#define L3_ENTRY(mn, cls, h) \
-  Entry { #mn, {&sem::h_##h<false>, &sem::h_##h<true>}, uint8_t(InsnClass::cls) }
-#define L3_FMT1(mn, cls, h) fmt1 = L3_ENTRY(mn, cls, h);
-#define L3_FMT2(mn, op2, cls, h) fmt2[op2] = L3_ENTRY(mn, cls, h);
-#define L3_FMT3(mn, op, op3, cls, h) fmt3[((op)-2) * 64 + (op3)] = L3_ENTRY(mn, cls, h);
-#define L3_FMT3_SEL(mn, op, op3, rs1, rd, cls, h) \
-  sel.push_back(SelEntry{op, op3, rs1, rd, L3_ENTRY(mn, cls, h)});
+    using namespace timing::row;
+#define L3_ENTRY(mn, cls, tk, flags, h)                                         \
+  Entry{#mn, {&sem::h_##h<false>, &sem::h_##h<true>}, uint8_t(InsnClass::cls), \
+        timing::kTk##tk, uint32_t(flags)}
+#define L3_UNLISTED(mn, op, cls, tk, flags, h) fill(op, L3_ENTRY(mn, cls, tk, flags, h));
+#define L3_FMT1(mn, cls, tk, flags, h) fmt1 = L3_ENTRY(mn, cls, tk, flags, h);
+#define L3_FMT2(mn, op2, cls, tk, flags, h) fmt2[op2] = L3_ENTRY(mn, cls, tk, flags, h);
+#define L3_FMT3(mn, op, op3, cls, tk, flags, h) \
+  fmt3[((op)-2) * 64 + (op3)] = L3_ENTRY(mn, cls, tk, flags, h);
+#define L3_FMT3_SEL(mn, op, op3, rs1, rd, cls, tk, flags, h) \
+  sel.push_back(SelEntry{op, op3, rs1, rd, L3_ENTRY(mn, cls, tk, flags, h)});
 #include "isa/sparcv8.def"
 #undef L3_ENTRY
+  }
+
+  // An unlisted row: every slot of format op (0, 2 or 3), before the listed rows.
+  void fill(unsigned op, const Entry& e) {
+    if (op == 0) {
+      for (Entry& x : fmt2) x = e;
+    } else {
+      for (unsigned k = 0; k < 64; ++k) fmt3[(op - 2) * 64 + k] = e;
+    }
   }
 
   const Entry& lookup(uint32_t raw) const {
     unsigned op = raw >> 30;
     if (op == 1) return fmt1;
     if (op == 0) return fmt2[(raw >> 22) & 7];
-    unsigned op3 = (raw >> 19) & 63, rs1 = (raw >> 14) & 31, rd = (raw >> 25) & 31;
+    unsigned op3 = (raw >> 19) & 63;
+    int rs1 = (raw >> 14) & 31, rd = (raw >> 25) & 31;
     for (const SelEntry& s : sel)
-      if (s.op == op && s.op3 == op3 && s.rs1 == rs1 && s.rd == rd) return s.e;
+      if (s.op == op && s.op3 == op3 && (s.rs1 < 0 || s.rs1 == rs1) && (s.rd < 0 || s.rd == rd))
+        return s.e;
     return fmt3[(op - 2) * 64 + op3];
   }
 };
@@ -62,72 +77,26 @@ const Tables& tables() {
   return t;
 }
 
-// Timed-mode fields of a decoded entry (hw-reference §7.3): timing kind,
-// register and icc/Y usage. Derived from the opcode fields only.
-void decode_timing(uint32_t raw, Decoded& d) {
-  using namespace timing;
-  unsigned op = raw >> 30, op3 = (raw >> 19) & 63, rd = d.rd, cond = (raw >> 25) & 15;
-  bool i = (raw >> 13) & 1;
-  uint8_t tk = kTkAlu;
-  uint16_t f = 0;
-  uint8_t s1 = 0, s2 = 0, sl = 0;
-  if (op == 1) {
-    tk = kTkCall;
-  } else if (op == 0) {
-    if (((raw >> 22) & 7) == 2) {  // Bicc
-      tk = kTkBranch;
-      if (cond & 7) f |= kTfBicc;  // BA/BN do not look at icc
-    }
-  } else if (op == 2) {
-    s1 = d.rs1;
-    s2 = i ? 0 : d.rs2;
-    if (op3 >= 0x10 && op3 <= 0x24) f |= kTfWIcc;  // cc forms, tagged, MULScc
-    switch (op3) {
-      case 0x0A: case 0x0B: case 0x1A: case 0x1B:  // UMUL SMUL UMULcc SMULcc
-        tk = kTkMul;
-        f |= kTfMul | kTfWY | (op3 & 0x10 ? kTfNoBp : 0);
-        break;
-      case 0x0E: case 0x0F: case 0x1E: case 0x1F:  // UDIV SDIV UDIVcc SDIVcc
-        tk = kTkDiv;
-        f |= kTfRY | (op3 & 0x10 ? kTfNoBp : 0);
-        break;
-      case 0x24: f |= kTfWY; break;  // MULScc
-      case 0x28: case 0x2A: case 0x2B: s1 = s2 = 0; break;  // RDY/RDASR/STBAR, RDWIM, RDTBR
-      case 0x29: s1 = s2 = 0; f |= kTfIccHold; break;        // RDPSR reads icc
-      case 0x30: if (rd == 0) f |= kTfWY; break;             // WRY
-      case 0x31: f |= kTfWIcc | kTfCwp; break;               // WRPSR
-      case 0x38: tk = kTkJmpl; break;
-      case 0x39: tk = kTkJmpl; f |= kTfCwp; break;           // RETT
-      case 0x3A: if (cond & 7) f |= kTfIccHold; break;       // Ticc (not TA/TN)
-      case 0x3C: case 0x3D: f |= kTfCwp; break;              // SAVE RESTORE
-      default: break;
-    }
-  } else {  // op == 3: loads and stores
-    s1 = d.rs1;
-    s2 = i ? 0 : d.rs2;
-    if (op3 < 0x20) {
-      switch (op3 & 0xF) {
-        case 0x0: case 0x1: case 0x2: case 0x9: case 0xA: tk = kTkLoad; f |= kTfLoad; break;
-        case 0x3: tk = kTkLdd; f |= kTfLoad | kTfLdd; break;
-        case 0x4: case 0x5: case 0x6: tk = kTkStore; sl = uint8_t(rd); break;
-        case 0x7: tk = kTkStd; f |= kTfLdd; sl = uint8_t(rd); break;  // rd and rd+1 stored
-        case 0xD: tk = kTkAtomic; f |= kTfLoad; break;                  // LDSTUB
-        case 0xF: tk = kTkAtomic; f |= kTfLoad; sl = uint8_t(rd); break;  // SWAP
-        default: break;
-      }
-    } else if (op3 == 0x3C) {  // CASA: rs2 compared, rd stored and loaded
-      tk = kTkAtomic;
-      f |= kTfLoad;
-      s2 = d.rs2;
-      sl = uint8_t(rd);
-    }
-  }
-  d.tk = tk;
-  d.tflags = f;
-  d.hs1 = s1;
-  d.hs2 = s2;
-  d.hsl = sl;
-  d.tcost = kTimedCycles[tk];  // Cpu overrides with its configured table
+// Timed-mode fields and the CTI property of a decoded entry (hw-reference
+// §7.3), from its row's kind and flags. Everything that depends on the opcode
+// alone is in the table; the rules here are the ones that need the rest of the
+// instruction word, and nothing else belongs here:
+//  * the register numbers come from the rs1/rs2/rd fields;
+//  * i = 1: operand 2 is simm13, so rs2 is not read (except Rs2Always: CASA);
+//  * CondIcc rows (Bicc, Ticc) with cond A or N (cond & 7 == 0) do not look at icc.
+// (`i` is false for formats 1 and 2, whose bit 13 is displacement/immediate.)
+void decode_timing(const Entry& e, uint32_t raw, bool i, Decoded& d) {
+  using namespace timing::row;
+  const uint32_t f = e.flags;
+  uint16_t tf = uint16_t(f & kTFlagMask);
+  if ((f & CondIcc) && (((raw >> 25) & 7) == 0)) tf &= uint16_t(~(Bicc | IccHold));
+  d.tk = e.tk;
+  d.tflags = tf;
+  d.hs1 = (f & Rs1) ? d.rs1 : 0;
+  d.hs2 = ((f & Rs2Always) || ((f & Rs2) && !i)) ? d.rs2 : 0;
+  d.hsl = (f & StRd) ? d.rd : 0;
+  d.cti = (f & Cti) ? 1 : 0;
+  d.tcost = timing::kTimedCycles[e.tk];  // Cpu overrides with its configured table
 }
 
 }  // namespace
@@ -153,12 +122,9 @@ void decode(uint32_t raw, Decoded& d) {
     d.imm = i ? int32_t(raw << 19) >> 19 : 0;  // simm13
   }
   d.fn = e.h[i];
-  d.cti = d.fn == &sem::h_bicc<false> || d.fn == &sem::h_bicc<true> || d.fn == &sem::h_call<false> ||
-          d.fn == &sem::h_call<true> || d.fn == &sem::h_jmpl<false> || d.fn == &sem::h_jmpl<true> ||
-          d.fn == &sem::h_rett<false> || d.fn == &sem::h_rett<true>;
   d.cls = e.cls;
   d.cost = timing::kClassCycles[e.cls];
-  decode_timing(raw, d);
+  decode_timing(e, raw, i, d);
 }
 
 const char* mnemonic(uint32_t raw) { return tables().lookup(raw).name; }

@@ -6,6 +6,8 @@
 // Timed mode (CoreConfig::timed): per-kind pipeline costs (kTimedCycles,
 // hw-reference §7.3) and the register/icc/Y usage flags the interlock model
 // uses (TFlag), both decoded once per instruction word; see README "Timed mode".
+// The kind and the flags of each instruction are columns of isa/sparcv8.def
+// (names in timing::row below); this file only says what they mean and cost.
 #pragma once
 #include <cstdint>
 
@@ -36,8 +38,9 @@ constexpr uint64_t kTrapEntryCycles = 1;
 
 // ---- timed mode (CoreConfig::timed, README "Timed mode") ------------------------
 
-// Timing kind of an instruction, set at decode time. Its base cost in timed
-// mode comes from a per-core table (some entries depend on TimingConfig).
+// Timing kind of an instruction: the `kind` column of isa/sparcv8.def, copied
+// into Decoded::tk at decode time. Its base cost in timed mode comes from a
+// per-core table (some entries depend on TimingConfig).
 enum TKind : uint8_t {
   kTkAlu = 0,   // ALU, SETHI, RD/WR state regs, SAVE/RESTORE, MULScc, Ticc, FLUSH, ...: 1
   kTkBranch,    // Bicc: 1
@@ -54,7 +57,8 @@ enum TKind : uint8_t {
 };
 constexpr uint8_t kTimedCycles[kTkCount] = {1, 1, 1, 3, 1, 2, 2, 3, 3, 1, 35};
 
-// Register/condition-code usage flags, decoded once (Decoded::tflags).
+// Register/condition-code usage flags, decoded once (Decoded::tflags) from
+// the `flags` column of isa/sparcv8.def (under the names of timing::row).
 enum TFlag : uint16_t {
   kTfLoad = 1u << 0,      // rd (LDD: rd and rd+1) is written from memory
   kTfLdd = 1u << 1,       // LDD: rd+1 arrives one cycle after rd; STD: rd+1 is read too
@@ -67,5 +71,23 @@ enum TFlag : uint16_t {
   kTfRY = 1u << 8,        // waits for Y (UDIV/SDIV(cc))
   kTfCwp = 1u << 9,       // may change CWP (SAVE, RESTORE, RETT, WRPSR)
 };
+
+// The vocabulary of the `flags` column of isa/sparcv8.def. The low 16 bits are
+// the TFlag bits under short names (the decoder copies them into
+// Decoded::tflags); the bits above are properties the decoder turns into
+// other Decoded fields, applying the few rules that depend on the instruction
+// word rather than the opcode (isa.cpp decode_timing()).
+namespace row {
+constexpr uint32_t Load = kTfLoad, Ldd = kTfLdd, Mul = kTfMul, WIcc = kTfWIcc, Bicc = kTfBicc,
+                   IccHold = kTfIccHold, NoBp = kTfNoBp, WY = kTfWY, RY = kTfRY, Cwp = kTfCwp;
+constexpr uint32_t kTFlagMask = 0xFFFF;
+constexpr uint32_t Rs1 = 1u << 16;        // r[rs1] read at issue -> Decoded::hs1
+constexpr uint32_t Rs2 = 1u << 17;        // r[rs2] read at issue when i = 0 -> Decoded::hs2
+constexpr uint32_t Rs2Always = 1u << 18;  // r[rs2] read at issue whatever i (CASA)
+constexpr uint32_t StRd = 1u << 19;       // r[rd] read one cycle after issue (store data;
+                                          // with Ldd: rd+1 one more cycle later) -> hsl
+constexpr uint32_t CondIcc = 1u << 20;    // Bicc/IccHold hold only when cond is not A/N
+constexpr uint32_t Cti = 1u << 21;        // may write next_pc/next_npc -> Decoded::cti
+}  // namespace row
 
 }  // namespace l3vp::leon3::timing
