@@ -5,7 +5,11 @@
 #include "net.h"
 
 struct net_stats net_stats;
-uint8_t net_buf[NET_BUF_SIZE] __attribute__((aligned(4)));
+/* Aligned to a D-cache line: the copies into and out of it (memcpy with
+ * doubleword accesses) and its cache footprint then do not depend on where
+ * the linker happens to place it (a 4-byte placement cost ~100 instructions
+ * per 1472-byte copy). */
+uint8_t net_buf[NET_BUF_SIZE] __attribute__((aligned(16)));
 uint32_t net_now;
 struct netif *net_netif;
 

@@ -137,7 +137,7 @@ struct net_stats {
 extern struct net_stats net_stats;
 
 /** The global packet buffer (transmit, and receive when NET_ZERO_COPY=0),
- *  4-byte aligned. */
+ *  aligned to 16 bytes (a D-cache line). */
 extern uint8_t net_buf[NET_BUF_SIZE];
 
 /** Current stack time in ms (advanced only by net_timer_tick()). */
