@@ -10,6 +10,7 @@
 #include "leon3mp.h"
 #include "tb_util.h"
 #include "trap_names.h"
+#include "units.h"
 
 using namespace l3vp;
 using nlohmann::json;
@@ -250,11 +251,11 @@ TEST(Config, NetKeysDefaultsAndRoundTrip) {
   c2.net = back;
   EXPECT_TRUE(same(c2, c));
   uint8_t mac[6];
-  EXPECT_TRUE(PlatformConfig::parse_mac("02:AA:bb:cc:dd:0e", mac));
+  EXPECT_TRUE(parse_mac("02:AA:bb:cc:dd:0e", mac));
   EXPECT_EQ(mac[1], 0xAA);
   EXPECT_EQ(mac[5], 0x0E);
-  EXPECT_FALSE(PlatformConfig::parse_mac("02-aa-bb-cc-dd-0e", mac));
-  EXPECT_FALSE(PlatformConfig::parse_mac("02:aa:bb:cc:dd:0g", mac));
+  EXPECT_FALSE(parse_mac("02-aa-bb-cc-dd-0e", mac));
+  EXPECT_FALSE(parse_mac("02:aa:bb:cc:dd:0g", mac));
 }
 
 TEST(Config, NetKeysAreValidatedOneByOne) {
