@@ -205,7 +205,10 @@ int run(int argc, char** argv) {
   if (!o.mode.empty()) cfg.set("mode", o.mode);  // CLI::IsMember checked the name
   if (!o.quantum.empty()) {
     try {
-      cfg.set("quantum_ns", l3vp::format_duration(l3vp::parse_duration_ps(o.quantum)));
+      const uint64_t ps = l3vp::parse_duration_ps(o.quantum);
+      if (ps % 1000)
+        return fail(kExitBadInput, "--quantum: '" + o.quantum + "' is not a time in whole ns (e.g. 100us, 250ns)");
+      cfg.set("quantum_ns", std::to_string(ps / 1000));
     } catch (const l3vp::UnitsError& e) {
       return fail(kExitBadInput, "--quantum: " + std::string(e.what()));
     } catch (const ConfigError& e) {
@@ -259,15 +262,15 @@ int run(int argc, char** argv) {
   } catch (const l3vp::FwParamError& e) {
     return fail(kExitBadInput, e.what());
   }
-  uint64_t max_ps = 0;
+  std::optional<uint64_t> max_ps;
   try {
     max_ps = l3vp::parse_duration_ps(o.max_time);
   } catch (const l3vp::UnitsError& e) {
     return fail(kExitBadInput, "--max-time: " + std::string(e.what()));
   }
-  if (max_ps == 0)
+  if (*max_ps == 0)
     return fail(kExitBadInput, "--max-time: '" + o.max_time + "' is not a positive time (e.g. 10s, 500ms, 20us)");
-  const sc_core::sc_time max_time = sc_core::sc_time::from_value(max_ps);
+  const sc_core::sc_time max_time = sc_core::sc_time::from_value(*max_ps);
 
   // Validate the firmware before building anything.
   try {
@@ -400,7 +403,7 @@ int run(int argc, char** argv) {
     j["firmware"] = o.firmware;
     j["config"] = cfg.to_json();
     j["boot"] = {{"mode", o.boot}, {"entry", plat->image().entry}};
-    j["max_time_ps"] = max_ps;
+    j["max_time_ps"] = *max_ps;
     if (!fw_params.empty()) j["fw_params"] = fw_params.to_json();
     j["stop"] = {{"reason", reason}, {"exit_status", status}};
     if (h.halted) {

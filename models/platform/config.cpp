@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
-#include <iterator>
 #include <nlohmann/json.hpp>
 #include <type_traits>
 #include <variant>
@@ -576,12 +575,18 @@ std::vector<PlatformConfig::ParamInfo> PlatformConfig::params() {
         i.type = "integer (ns)";
         i.range = range_text(p);
         break;
-      case Type::Bool: i.type = "boolean"; break;
+      case Type::Bool:
+        i.type = "boolean";
+        i.range = "`true`, `false`";
+        break;
       case Type::Prob:
         i.type = "number";
         i.range = "0 to 1";
         break;
-      case Type::String: i.type = "string"; break;
+      case Type::String:
+        i.type = "string";
+        i.range = "any";
+        break;
       case Type::Mac:
         i.type = "MAC";
         i.range = "unicast `aa:bb:cc:dd:ee:ff`, or empty";
@@ -602,8 +607,8 @@ std::string PlatformConfig::params_markdown() {
     const std::string def = i.def.empty() ? "(empty)" : "`" + i.def + "`";
     s += "| `" + i.key + "` | " + i.type + " | " + i.range + " | " + def + " | " + i.doc + " |\n";
   }
-  for (const Rule& r : kRules) s += "\nRule: " + std::string(r.name) + ".";
-  if (std::size(kRules)) s += "\n";
+  s += "\nRules across keys (checked after every key's own range):\n\n";
+  for (const Rule& r : kRules) s += "* " + std::string(r.name) + "\n";
   return s;
 }
 
