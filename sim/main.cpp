@@ -31,6 +31,7 @@
 #include "scenario.h"
 #include "tap.h"
 #include "trap_names.h"
+#include "units.h"
 
 namespace {
 
@@ -63,34 +64,6 @@ int fail(int code, const std::string& what) {
                code == kExitInternal ? "internal error: " : "error: ", one_line(what).c_str());
   return code;
 }
-
-// "10s", "2.5 ms", "100ns", "1e3us", "500ps" -> picoseconds.
-std::optional<uint64_t> parse_time_ps(const std::string& s) {
-  const char* p = s.c_str();
-  char* end = nullptr;
-  errno = 0;
-  const double v = std::strtod(p, &end);
-  if (end == p || errno != 0 || !std::isfinite(v) || v < 0) return std::nullopt;
-  std::string unit(end);
-  while (!unit.empty() && unit.front() == ' ') unit.erase(unit.begin());
-  double scale;
-  if (unit == "ps")
-    scale = 1;
-  else if (unit == "ns")
-    scale = 1e3;
-  else if (unit == "us")
-    scale = 1e6;
-  else if (unit == "ms")
-    scale = 1e9;
-  else if (unit == "s")
-    scale = 1e12;
-  else
-    return std::nullopt;
-  const double ps = v * scale;
-  if (ps > 1.8e19) return std::nullopt;
-  return static_cast<uint64_t>(std::llround(ps));
-}
-
 
 // SystemC reports: infos are dropped ("simulation stopped by user"),
 // warnings go to stderr, errors and fatals become exceptions that the
@@ -130,6 +103,9 @@ struct Options {
   bool max_time_set = false;
   // Per-run firmware parameters (fw_params block), KEY=VALUE in order.
   std::vector<std::string> fw_params;
+  // Configuration overlay, KEY=VALUE in order (after the file, before validation).
+  std::vector<std::string> sets;
+  bool list_params = false;
 };
 
 int run(int argc, char** argv) {
@@ -137,8 +113,9 @@ int run(int argc, char** argv) {
 
   Options o;
   CLI::App app{"leon3vp: LEON3 (SPARC V8) GR-XC3S-1500 virtual platform", "leon3vp"};
-  app.add_option("firmware", o.firmware, "Firmware ELF (SPARC V8, big-endian, statically linked)")
-      ->required();
+  auto* fw = app.add_option("firmware", o.firmware, "Firmware ELF (SPARC V8, big-endian, statically linked)");
+  app.add_flag("--list-params", o.list_params,
+               "Print the configuration keys (type, valid values, default, meaning) as a Markdown table and exit");
   app.add_option("-c,--config", o.config,
                  "Platform configuration: a JSON file or a preset name (gr-xc3s-1500)");
   auto* mt = app.add_option("--max-time", o.max_time,
@@ -147,6 +124,11 @@ int run(int argc, char** argv) {
   auto* ui = app.add_option("--uart-in", o.uart_in, "UART input file ('-' = stdin; not deterministic)");
   app.add_option("--stats", o.stats, "Write run statistics as JSON to this file");
   app.add_option("--trace", o.trace, "Write a per-instruction trace to this file");
+  app.add_option("--set", o.sets,
+                 "Set one configuration key, e.g. --set dcache.way_kib=8 --set cpu.lddel=2 (repeatable; "
+                 "applied in order after -c, before the options below; keys: --list-params)")
+      ->type_name("KEY=VALUE")
+      ->allow_extra_args(false);
   app.add_option("--quantum", o.quantum, "CPU global quantum, e.g. 100us (results do not depend on it)");
   app.add_flag("--no-dmi", o.no_dmi, "Disable direct memory access (every access goes through the bus)");
   app.add_option("--boot", o.boot, "entry: start at the ELF entry point (default); reset: start at PC 0")
@@ -183,6 +165,11 @@ int run(int argc, char** argv) {
     }
     return fail(kExitBadInput, e.what());
   }
+  if (o.list_params) {
+    std::fputs(PlatformConfig::params_markdown().c_str(), stdout);
+    return 0;
+  }
+  if (fw->count() == 0) return fail(kExitBadInput, "firmware is required");
   o.uart_out_set = uo->count() > 0;
   o.max_time_set = mt->count() > 0;
   o.uart_in_set = ui->count() > 0;
@@ -204,16 +191,29 @@ int run(int argc, char** argv) {
   } catch (const ConfigError& e) {
     return fail(kExitBadInput, std::string("config: ") + e.what());
   }
+  // --set in order, then the dedicated options (they win over both).
+  for (const std::string& kv : o.sets) {
+    try {
+      cfg.set_arg(kv);
+    } catch (const ConfigError& e) {
+      return fail(kExitBadInput, std::string("--set: ") + e.what());
+    }
+  }
   if (o.uart_out_set) cfg.uart_out = o.uart_out;
   if (o.uart_in_set) cfg.uart_in = o.uart_in;
   if (o.no_dmi) cfg.dmi = false;
-  if (!o.mode.empty()) PlatformConfig::parse_mode(o.mode, cfg.mode);
+  if (!o.mode.empty()) cfg.set("mode", o.mode);  // CLI::IsMember checked the name
   if (!o.quantum.empty()) {
-    const auto q = parse_time_ps(o.quantum);
-    if (!q || *q % 1000 != 0)
-      return fail(kExitBadInput,
-                  "--quantum: '" + o.quantum + "' is not a time in whole ns (e.g. 100us, 250ns)");
-    cfg.quantum_ns = *q / 1000;
+    try {
+      const uint64_t ps = l3vp::parse_duration_ps(o.quantum);
+      if (ps % 1000)
+        return fail(kExitBadInput, "--quantum: '" + o.quantum + "' is not a time in whole ns (e.g. 100us, 250ns)");
+      cfg.set("quantum_ns", std::to_string(ps / 1000));
+    } catch (const l3vp::UnitsError& e) {
+      return fail(kExitBadInput, "--quantum: " + std::string(e.what()));
+    } catch (const ConfigError& e) {
+      return fail(kExitBadInput, "--quantum: " + std::string(e.what()));
+    }
   }
   try {
     cfg.validate();
@@ -244,16 +244,8 @@ int run(int argc, char** argv) {
         return fail(kExitBadInput, "--scenario: link: " + std::string(e.what()));
       }
     }
-    if (!o.max_time_set && scenario->duration > sc_core::SC_ZERO_TIME) {
-      uint64_t v = scenario->duration.value();  // ps
-      const char* unit = "ps";
-      for (const char* u : {"ns", "us", "ms", "s"}) {
-        if (v % 1000) break;
-        v /= 1000;
-        unit = u;
-      }
-      o.max_time = std::to_string(v) + unit;
-    }
+    if (!o.max_time_set && scenario->duration > sc_core::SC_ZERO_TIME)
+      o.max_time = l3vp::format_duration(scenario->duration.value());  // ps
   }
   if (!o.net_results.empty() && !scenario)
     return fail(kExitBadInput, "--net-results: needs --scenario");
@@ -270,10 +262,14 @@ int run(int argc, char** argv) {
   } catch (const l3vp::FwParamError& e) {
     return fail(kExitBadInput, e.what());
   }
-  const auto max_ps = parse_time_ps(o.max_time);
-  if (!max_ps || *max_ps == 0)
-    return fail(kExitBadInput,
-                "--max-time: '" + o.max_time + "' is not a positive time (e.g. 10s, 500ms, 20us)");
+  std::optional<uint64_t> max_ps;
+  try {
+    max_ps = l3vp::parse_duration_ps(o.max_time);
+  } catch (const l3vp::UnitsError& e) {
+    return fail(kExitBadInput, "--max-time: " + std::string(e.what()));
+  }
+  if (*max_ps == 0)
+    return fail(kExitBadInput, "--max-time: '" + o.max_time + "' is not a positive time (e.g. 10s, 500ms, 20us)");
   const sc_core::sc_time max_time = sc_core::sc_time::from_value(*max_ps);
 
   // Validate the firmware before building anything.

@@ -1,13 +1,163 @@
 #include "config.h"
 
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <set>
+#include <type_traits>
+#include <variant>
+
+#include "units.h"
 
 namespace l3vp {
 namespace {
 
 using nlohmann::json;
+using PC = PlatformConfig;
+
+// ---------------------------------------------------------------- the table
+
+enum class Type { UInt, Bool, Enum, String, Prob, Ns, Mac };
+// Range of a UInt or Ns key: lo..hi; lo or hi; a power of two in lo..hi.
+enum class Check { Range, Either, Pow2 };
+// How a range is written in messages and in the README.
+enum class Show { Plain, Bytes, Time };
+
+// Where a parameter's value lives (uint32_t members are `unsigned` here).
+// names (index = enum value); a new enum type is one more alternative here.
+using Ref = std::variant<unsigned*, uint64_t*, bool*, double*, std::string*, PC::Mode*,
+                         leon3::MulType*, leon3::CacheRepl*>;
+
+struct Param {
+  const char* key;    // JSON path, dots between levels; also the --set key
+  Type type;
+  Check check;        // UInt / Ns only
+  uint64_t lo, hi;    // UInt / Ns only
+  Show show;
+  const char* names;  // Enum: the names in enum order, '|' between
+  const char* def;    // the default, spelled as on --set
+  const char* doc;    // one line, for the README table
+  Ref (*ref)(PC&);
+};
+
+#define AT(member) [](PC& c) -> Ref { return &c.member; }
+constexpr uint64_t kNoMax = UINT64_MAX;
+constexpr uint64_t kOneSecondNs = 1000000000ull;
+
+// clang-format off
+const Param kParams[] = {
+  {"mode", Type::Enum, Check::Range, 0, 0, Show::Plain, "timed|functional", "timed",
+   "timed: cycle-approximate pipeline, caches and bus costs; functional: 1 cycle per instruction, no bus costs (docs/timing.md)",
+   AT(mode)},
+  {"clock_hz", Type::UInt, Check::Range, 1, 1000000000000ull, Show::Plain, nullptr, "40000000",
+   "CPU/AMBA clock in Hz; its period must be a whole number of picoseconds", AT(clock_hz)},
+  {"cpu.nwin", Type::UInt, Check::Range, 2, 32, Show::Plain, nullptr, "8",
+   "register windows (the top-level `nwin` of schema 1 is an alias)", AT(nwin)},
+  {"cpu.mul", Type::Enum, Check::Range, 0, 0, Show::Plain, "32x32_2cycle|16x16_4cycle|16x16_5cycle",
+   "32x32_2cycle", "multiplier option (hw-reference §7.3)", AT(mul)},
+  {"cpu.lddel", Type::UInt, Check::Either, 1, 2, Show::Plain, nullptr, "1",
+   "load delay: cycles before a loaded register can be used", AT(lddel)},
+  {"cpu.branch_prediction", Type::Bool, Check::Range, 0, 0, Show::Plain, nullptr, "true",
+   "branch prediction (taken branches cost no extra cycle)", AT(branch_prediction)},
+  {"cpu.trap_cycles", Type::UInt, Check::Range, 1, 255, Show::Plain, nullptr, "5",
+   "cycles of taking a trap", AT(trap_cycles)},
+  {"cpu.div_cycles", Type::UInt, Check::Range, 1, 255, Show::Plain, nullptr, "35",
+   "cycles of UDIV/SDIV", AT(div_cycles)},
+  {"icache.ways", Type::UInt, Check::Range, 1, 4, Show::Plain, nullptr, "2", "I-cache ways", AT(icache.ways)},
+  {"icache.way_kib", Type::UInt, Check::Pow2, 1, 256, Show::Plain, nullptr, "4", "I-cache KiB per way",
+   AT(icache.way_kib)},
+  {"icache.line_bytes", Type::UInt, Check::Either, 16, 32, Show::Plain, nullptr, "32", "I-cache line size",
+   AT(icache.line_bytes)},
+  {"icache.repl", Type::Enum, Check::Range, 0, 0, Show::Plain, "lru|lrr|random", "lru",
+   "I-cache replacement (`lrr` needs exactly 2 ways)", AT(icache.repl)},
+  {"icache.seed", Type::UInt, Check::Range, 0, 0xFFFFFFFFull, Show::Plain, nullptr, "1",
+   "I-cache seed of the deterministic generator of `random` replacement", AT(icache.seed)},
+  {"dcache.ways", Type::UInt, Check::Range, 1, 4, Show::Plain, nullptr, "1", "D-cache ways", AT(dcache.ways)},
+  {"dcache.way_kib", Type::UInt, Check::Pow2, 1, 256, Show::Plain, nullptr, "4", "D-cache KiB per way",
+   AT(dcache.way_kib)},
+  {"dcache.line_bytes", Type::UInt, Check::Either, 16, 32, Show::Plain, nullptr, "16", "D-cache line size",
+   AT(dcache.line_bytes)},
+  {"dcache.repl", Type::Enum, Check::Range, 0, 0, Show::Plain, "lru|lrr|random", "lru",
+   "D-cache replacement (`lrr` needs exactly 2 ways)", AT(dcache.repl)},
+  {"dcache.seed", Type::UInt, Check::Range, 0, 0xFFFFFFFFull, Show::Plain, nullptr, "1",
+   "D-cache seed of the deterministic generator of `random` replacement", AT(dcache.seed)},
+  {"dcache.snoop", Type::Bool, Check::Range, 0, 0, Show::Plain, nullptr, "true",
+   "D-cache snooping implemented (active when CCR.DS = 1)", AT(dcache.snoop)},
+  {"memory.prom_size", Type::UInt, Check::Pow2, 4096, 512ull << 20, Show::Bytes, nullptr, "8388608",
+   "PROM bytes (the board's 8 MiB flash; the PROM bar allows 512 MiB)", AT(prom_size)},
+  {"memory.sdram_size", Type::UInt, Check::Pow2, 4096, 1ull << 30, Show::Bytes, nullptr, "67108864",
+   "SDRAM bytes at 0x40000000 (the board's 64 MiB; the RAM bar allows 1 GiB)", AT(sdram_size)},
+  {"memory.prom.read_ws", Type::UInt, Check::Range, 0, 255, Show::Plain, nullptr, "19",
+   "PROM read wait states (from MCFG1, docs/timing.md)", AT(prom_ws.read_ws)},
+  {"memory.prom.write_ws", Type::UInt, Check::Range, 0, 255, Show::Plain, nullptr, "19",
+   "PROM write wait states", AT(prom_ws.write_ws)},
+  {"memory.sdram.read_ws", Type::UInt, Check::Range, 0, 255, Show::Plain, nullptr, "7",
+   "SDRAM read wait states (from MCFG2, docs/timing.md)", AT(sdram_ws.read_ws)},
+  {"memory.sdram.write_ws", Type::UInt, Check::Range, 0, 255, Show::Plain, nullptr, "4",
+   "SDRAM write wait states", AT(sdram_ws.write_ws)},
+  {"ahb.transfer_cycles", Type::UInt, Check::Range, 0, 16, Show::Plain, nullptr, "1",
+   "AHB cycles of a single transfer or the first beat of a burst", AT(ahb_transfer_cycles)},
+  {"ahb.burst_cycles_per_word", Type::UInt, Check::Range, 0, 16, Show::Plain, nullptr, "1",
+   "AHB cycles of each further burst beat (DMI bursts cost the same)", AT(ahb_burst_cycles_per_word)},
+  {"ahb.arbitration", Type::Bool, Check::Range, 0, 0, Show::Plain, nullptr, "true",
+   "masters wait for each other on the AHB", AT(ahb_arbitration)},
+  {"apb.access_cycles", Type::UInt, Check::Range, 0, 64, Show::Plain, nullptr, "3",
+   "cycles of an APB register access through the bridge", AT(apb_access_cycles)},
+  {"uart.out", Type::String, Check::Range, 0, 0, Show::Plain, nullptr, "-",
+   "UART output: `-` stdout, empty = discard, else a file", AT(uart_out)},
+  {"uart.in", Type::String, Check::Range, 0, 0, Show::Plain, nullptr, "",
+   "UART input: empty = none, `-` stdin (not reproducible), else a file queued for the receiver",
+   AT(uart_in)},
+  {"quantum_ns", Type::Ns, Check::Range, 0, 10 * kOneSecondNs, Show::Time, nullptr, "100000",
+   "CPU global quantum (0 = synchronise after every instruction; results do not depend on it)",
+   AT(quantum_ns)},
+  {"dmi", Type::Bool, Check::Range, 0, 0, Show::Plain, nullptr, "true",
+   "direct memory access for the CPU (results do not depend on it)", AT(dmi)},
+  {"net.mac", Type::Mac, Check::Range, 0, 0, Show::Plain, nullptr, "02:00:00:00:00:53",
+   "GRETH station address loaded at construction (unicast), or empty: the registers stay 0", AT(net.mac)},
+  {"net.speed_mbps", Type::UInt, Check::Either, 10, 100, Show::Plain, nullptr, "100",
+   "link speed in Mbit/s", AT(net.speed_mbps)},
+  {"net.propagation_ns", Type::Ns, Check::Range, 0, kOneSecondNs, Show::Time, nullptr, "0",
+   "propagation delay of each cable segment", AT(net.propagation_ns)},
+  {"net.switch.enabled", Type::Bool, Check::Range, 0, 0, Show::Plain, nullptr, "false",
+   "a store-and-forward switch hop between board and PC", AT(net.switch_enabled)},
+  {"net.switch.latency_ns", Type::Ns, Check::Range, 0, kOneSecondNs, Show::Time, nullptr, "0",
+   "switch forwarding latency", AT(net.switch_latency_ns)},
+  {"net.reorder_timeout_ns", Type::Ns, Check::Range, 0, kOneSecondNs, Show::Time, nullptr, "1000000",
+   "a held (reordered) frame is released this long after its ready time", AT(net.reorder_timeout_ns)},
+#define L3VP_NET_DIR(dir, what)                                                                          \
+  {"net." #dir ".loss", Type::Prob, Check::Range, 0, 0, Show::Plain, nullptr, "0",                       \
+   what ": probability that a frame is lost", AT(net.dir.loss)},                                       \
+  {"net." #dir ".corrupt", Type::Prob, Check::Range, 0, 0, Show::Plain, nullptr, "0",                    \
+   what ": probability that a frame is corrupted (bad FCS)", AT(net.dir.corrupt)},                     \
+  {"net." #dir ".duplicate", Type::Prob, Check::Range, 0, 0, Show::Plain, nullptr, "0",                  \
+   what ": probability that a frame is delivered twice", AT(net.dir.duplicate)},                       \
+  {"net." #dir ".reorder", Type::Prob, Check::Range, 0, 0, Show::Plain, nullptr, "0",                    \
+   what ": probability that a frame is held back behind the next", AT(net.dir.reorder)},               \
+  {"net." #dir ".extra_delay_ns", Type::Ns, Check::Range, 0, kOneSecondNs, Show::Time, nullptr, "0",     \
+   what ": delay added to every frame", AT(net.dir.extra_delay_ns)},                                   \
+  {"net." #dir ".jitter_ns", Type::Ns, Check::Range, 0, kOneSecondNs, Show::Time, nullptr, "0",          \
+   what ": random extra delay, uniform in 0..jitter", AT(net.dir.jitter_ns)},                          \
+  {"net." #dir ".seed", Type::UInt, Check::Range, 0, kNoMax, Show::Plain, nullptr, "1",                  \
+   what ": seed of the impairment generator", AT(net.dir.seed)}
+  L3VP_NET_DIR(to_host, "board to PC (link direction 0)"),
+  L3VP_NET_DIR(to_board, "PC to board (link direction 1)"),
+#undef L3VP_NET_DIR
+};
+// clang-format on
+#undef AT
+
+// Older spellings still read from JSON files and --set.
+const std::pair<const char*, const char*> kAliases[] = {{"nwin", "cpu.nwin"}};
+
+const Param* find_param(const std::string& key) {
+  for (const Param& p : kParams)
+    if (key == p.key) return &p;
+  return nullptr;
+}
+
+// ---------------------------------------------------------------- checks
 
 [[noreturn]] void bad(const std::string& key, const std::string& why) {
   throw ConfigError("key '" + key + "': " + why);
@@ -18,301 +168,356 @@ bool pow2(uint64_t v) { return v && !(v & (v - 1)); }
 std::string size_str(uint64_t v) {
   if (v % (1ull << 30) == 0) return std::to_string(v >> 30) + " GiB";
   if (v % (1ull << 20) == 0) return std::to_string(v >> 20) + " MiB";
-  return std::to_string(v >> 10) + " KiB";
+  if (v % (1ull << 10) == 0) return std::to_string(v >> 10) + " KiB";
+  return std::to_string(v);
 }
 
-// An object whose keys must all be in `known`.
-const json& object(const json& j, const std::string& key, const std::set<std::string>& known) {
-  if (!j.is_object()) {
-    if (key.empty()) throw ConfigError("top level must be a JSON object");
-    bad(key, "must be an object");
+std::string ns_str(uint64_t ns) {  // 1000000000 -> "1 s"
+  static const char* const kUnits[] = {"ns", "us", "ms", "s"};
+  unsigned u = 0;
+  while (u < 3 && ns && ns % 1000 == 0) {
+    ns /= 1000;
+    ++u;
   }
-  for (auto it = j.begin(); it != j.end(); ++it)
-    if (!known.count(it.key())) {
-      const std::string full = key.empty() ? it.key() : key + "." + it.key();
-      throw ConfigError("unknown key '" + full + "'");
-    }
-  return j;
+  return std::to_string(ns) + " " + kUnits[u];
 }
 
-uint64_t get_uint(const json& j, const std::string& key) {
-  if (!j.is_number_integer() || (j.is_number_integer() && !j.is_number_unsigned() && j.get<int64_t>() < 0))
-    bad(key, "must be a non-negative integer");
-  return j.get<uint64_t>();
+std::string shown(const Param& p, uint64_t v) {
+  return p.show == Show::Bytes ? size_str(v) : p.show == Show::Time ? ns_str(v) : std::to_string(v);
 }
 
-std::string get_string(const json& j, const std::string& key) {
-  if (!j.is_string()) bad(key, "must be a string");
-  return j.get<std::string>();
-}
-
-bool get_bool(const json& j, const std::string& key) {
-  if (!j.is_boolean()) bad(key, "must be true or false");
-  return j.get<bool>();
-}
-
-// An unsigned integer in [lo, hi].
-unsigned get_range(const json& j, const std::string& key, uint64_t lo, uint64_t hi) {
-  const uint64_t v = get_uint(j, key);
-  if (v < lo || v > hi)
-    bad(key, "must be " + std::to_string(lo) + ".." + std::to_string(hi) + " (got " + std::to_string(v) + ")");
-  return static_cast<unsigned>(v);
-}
-
-const char* mul_name(leon3::MulType m) {
-  switch (m) {
-    case leon3::MulType::Iter16x16: return "16x16_4cycle";
-    case leon3::MulType::Pipelined16x16: return "16x16_5cycle";
-    default: return "32x32_2cycle";
-  }
-}
-
-const char* repl_name(leon3::CacheRepl r) {
-  switch (r) {
-    case leon3::CacheRepl::Lrr: return "lrr";
-    case leon3::CacheRepl::Random: return "random";
-    default: return "lru";
-  }
-}
-
-void validate_cache(const leon3::CacheConfig& c, const std::string& key) {
-  if (c.ways < 1 || c.ways > 4) bad(key + ".ways", "must be 1..4 (got " + std::to_string(c.ways) + ")");
-  if (!pow2(c.way_kib) || c.way_kib > 256)
-    bad(key + ".way_kib", "must be a power of two from 1 to 256 (got " + std::to_string(c.way_kib) + ")");
-  if (c.line_bytes != 16 && c.line_bytes != 32)
-    bad(key + ".line_bytes", "must be 16 or 32 (got " + std::to_string(c.line_bytes) + ")");
-  if (c.repl == leon3::CacheRepl::Lrr && c.ways != 2) bad(key + ".repl", "\"lrr\" needs exactly 2 ways");
-}
-
-void parse_cache(const json& j, const std::string& key, leon3::CacheConfig& c, bool dcache) {
-  std::set<std::string> known{"ways", "way_kib", "line_bytes", "repl", "seed"};
-  if (dcache) known.insert("snoop");
-  object(j, key, known);
-  if (j.contains("ways")) c.ways = get_range(j["ways"], key + ".ways", 1, 4);
-  if (j.contains("way_kib")) c.way_kib = get_range(j["way_kib"], key + ".way_kib", 1, 256);
-  if (j.contains("line_bytes")) c.line_bytes = get_range(j["line_bytes"], key + ".line_bytes", 16, 32);
-  if (j.contains("repl")) {
-    const std::string r = get_string(j["repl"], key + ".repl");
-    if (r == "lru")
-      c.repl = leon3::CacheRepl::Lru;
-    else if (r == "lrr")
-      c.repl = leon3::CacheRepl::Lrr;
-    else if (r == "random")
-      c.repl = leon3::CacheRepl::Random;
+std::vector<std::string> enum_names(const Param& p) {
+  std::vector<std::string> v(1);
+  for (const char* c = p.names; *c; ++c) {
+    if (*c == '|')
+      v.emplace_back();
     else
-      bad(key + ".repl", "must be \"lru\", \"lrr\" or \"random\" (got \"" + r + "\")");
+      v.back() += *c;
   }
-  if (j.contains("seed")) c.seed = get_range(j["seed"], key + ".seed", 0, 0xFFFFFFFFull);
-  if (j.contains("snoop")) c.snoop = get_bool(j["snoop"], key + ".snoop");
-}
-
-void parse_ws(const json& j, const std::string& key, PlatformConfig::WaitStates& w) {
-  object(j, key, {"read_ws", "write_ws"});
-  if (j.contains("read_ws")) w.read_ws = get_range(j["read_ws"], key + ".read_ws", 0, 255);
-  if (j.contains("write_ws")) w.write_ws = get_range(j["write_ws"], key + ".write_ws", 0, 255);
-}
-
-double get_prob(const json& j, const std::string& key) {
-  if (!j.is_number()) bad(key, "must be a number from 0 to 1");
-  const double v = j.get<double>();
-  if (!(v >= 0.0 && v <= 1.0)) bad(key, "must be a number from 0 to 1 (got " + j.dump() + ")");
   return v;
 }
 
-void parse_imp(const json& j, const std::string& key, PlatformConfig::NetImpairments& m) {
-  object(j, key, {"loss", "corrupt", "duplicate", "reorder", "extra_delay_ns", "jitter_ns", "seed"});
-  if (j.contains("loss")) m.loss = get_prob(j["loss"], key + ".loss");
-  if (j.contains("corrupt")) m.corrupt = get_prob(j["corrupt"], key + ".corrupt");
-  if (j.contains("duplicate")) m.duplicate = get_prob(j["duplicate"], key + ".duplicate");
-  if (j.contains("reorder")) m.reorder = get_prob(j["reorder"], key + ".reorder");
-  if (j.contains("extra_delay_ns")) m.extra_delay_ns = get_uint(j["extra_delay_ns"], key + ".extra_delay_ns");
-  if (j.contains("jitter_ns")) m.jitter_ns = get_uint(j["jitter_ns"], key + ".jitter_ns");
-  if (j.contains("seed")) m.seed = get_uint(j["seed"], key + ".seed");
+// "\"a\", \"b\" or \"c\""
+std::string quoted_list(const std::vector<std::string>& v) {
+  std::string s;
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (i) s += i + 1 == v.size() ? " or " : ", ";
+    s += "\"" + v[i] + "\"";
+  }
+  return s;
 }
 
-void validate_imp(const PlatformConfig::NetImpairments& m, const std::string& key) {
-  for (auto [v, k] : {std::pair{m.loss, "loss"}, std::pair{m.corrupt, "corrupt"},
-                      std::pair{m.duplicate, "duplicate"}, std::pair{m.reorder, "reorder"}})
-    if (!(v >= 0.0 && v <= 1.0)) bad(key + "." + k, "must be a number from 0 to 1");
-  if (m.extra_delay_ns > PlatformConfig::kMaxNetDelayNs) bad(key + ".extra_delay_ns", "must be at most 1 s");
-  if (m.jitter_ns > PlatformConfig::kMaxNetDelayNs) bad(key + ".jitter_ns", "must be at most 1 s");
+// What a valid value of a UInt / Ns key is, as in "must be <this>".
+std::string range_text(const Param& p) {
+  switch (p.check) {
+    case Check::Either: return shown(p, p.lo) + " or " + shown(p, p.hi);
+    case Check::Pow2: return "a power of two from " + shown(p, p.lo) + " to " + shown(p, p.hi);
+    case Check::Range: break;
+  }
+  if (p.lo == 0 && p.hi == kNoMax) return "a non-negative integer";
+  if (p.show == Show::Time && p.lo == 0) return "at most " + shown(p, p.hi);
+  if (p.lo + 1 == p.hi) return shown(p, p.lo) + " or " + shown(p, p.hi);
+  return shown(p, p.lo) + ".." + shown(p, p.hi);
 }
 
-json imp_json(const PlatformConfig::NetImpairments& m) {
-  return json{{"loss", m.loss},
-              {"corrupt", m.corrupt},
-              {"duplicate", m.duplicate},
-              {"reorder", m.reorder},
-              {"extra_delay_ns", m.extra_delay_ns},
-              {"jitter_ns", m.jitter_ns},
-              {"seed", m.seed}};
+void check_uint(const Param& p, uint64_t v, const std::string& key) {
+  const bool ok = p.check == Check::Either ? (v == p.lo || v == p.hi)
+                                           : (v >= p.lo && v <= p.hi && (p.check != Check::Pow2 || pow2(v)));
+  if (!ok) bad(key, "must be " + range_text(p) + " (got " + std::to_string(v) + ")");
 }
 
-json cache_json(const leon3::CacheConfig& c, bool dcache) {
-  json j{{"ways", c.ways},
-         {"way_kib", c.way_kib},
-         {"line_bytes", c.line_bytes},
-         {"repl", repl_name(c.repl)},
-         {"seed", c.seed}};
-  if (dcache) j["snoop"] = c.snoop;
-  return j;
+void check_prob(double v, const std::string& key) {
+  if (!(v >= 0.0 && v <= 1.0)) bad(key, "must be a number from 0 to 1 (got " + json(v).dump() + ")");
+}
+
+void check_mac(const std::string& v, const std::string& key) {
+  if (v.empty()) return;
+  uint8_t mac[6];
+  if (!parse_mac(v, mac))
+    bad(key, "must be \"\" or six hex bytes like \"02:00:00:00:00:53\" (got \"" + v + "\")");
+  if (mac[0] & 1) bad(key, "must be a unicast address (got \"" + v + "\")");
+}
+
+// Rules that involve more than one key's own range, checked after every key.
+struct Rule {
+  const char* name;
+  void (*check)(const PC& c);
+};
+void check_repl(const leon3::CacheConfig& c, const std::string& cache) {
+  if (c.repl == leon3::CacheRepl::Lrr && c.ways != 2) bad(cache + ".repl", "\"lrr\" needs exactly 2 ways");
+}
+const Rule kRules[] = {
+    {"clock period is a whole number of picoseconds",
+     [](const PC& c) {
+       if (1000000000000ull % c.clock_hz != 0)
+         bad("clock_hz", "clock period must be a whole number of picoseconds (got " +
+                             std::to_string(c.clock_hz) + " Hz)");
+     }},
+    {"LRR replacement needs exactly 2 ways",
+     [](const PC& c) {
+       check_repl(c.icache, "icache");
+       check_repl(c.dcache, "dcache");
+     }},
+    {"the I-cache does not snoop",
+     [](const PC& c) {
+       if (c.icache.snoop) bad("icache.snoop", "the I-cache does not snoop");
+     }},
+};
+
+// ---------------------------------------------------------------- values
+
+template <typename T>
+constexpr bool is_enum_v = std::is_enum_v<T>;
+
+// The stored value of a UInt / Ns key, widened.
+uint64_t uint_of(const Ref& r) {
+  return std::visit(
+      [](auto* p) -> uint64_t {
+        using T = std::remove_pointer_t<decltype(p)>;
+        if constexpr (std::is_same_v<T, unsigned> || std::is_same_v<T, uint64_t>)
+          return *p;
+        else
+          return 0;
+      },
+      r);
+}
+
+// Stores into a UInt / Ns key; `v` passed check_uint, so it fits (every
+// table hi is within the member's type).
+void store_uint(const Ref& r, uint64_t v) {
+  std::visit(
+      [v](auto* p) {
+        using T = std::remove_pointer_t<decltype(p)>;
+        if constexpr (std::is_same_v<T, unsigned> || std::is_same_v<T, uint64_t>)
+          *p = static_cast<T>(v);
+      },
+      r);
+}
+
+unsigned enum_of(const Ref& r) {
+  return std::visit(
+      [](auto* p) -> unsigned {
+        using T = std::remove_pointer_t<decltype(p)>;
+        if constexpr (is_enum_v<T>)
+          return static_cast<unsigned>(*p);
+        else
+          return 0;
+      },
+      r);
+}
+
+void store_enum(const Ref& r, unsigned i) {
+  std::visit(
+      [i](auto* p) {
+        using T = std::remove_pointer_t<decltype(p)>;
+        if constexpr (is_enum_v<T>) *p = static_cast<T>(i);
+      },
+      r);
+}
+
+void set_enum(const Param& p, const Ref& r, const std::string& v, const std::string& key) {
+  const auto names = enum_names(p);
+  for (unsigned i = 0; i < names.size(); ++i)
+    if (v == names[i]) return store_enum(r, i);
+  bad(key, "must be " + quoted_list(names) + " (got \"" + v + "\")");
+}
+
+// The table only reads through refs of a const config.
+Ref cref(const Param& p, const PC& c) { return p.ref(const_cast<PC&>(c)); }
+
+json value_json(const Param& p, const PC& c) {
+  const Ref r = cref(p, c);
+  switch (p.type) {
+    case Type::UInt:
+    case Type::Ns: return json(uint_of(r));
+    case Type::Bool: return json(*std::get<bool*>(r));
+    case Type::Prob: return json(*std::get<double*>(r));
+    case Type::String:
+    case Type::Mac: return json(*std::get<std::string*>(r));
+    case Type::Enum: return json(enum_names(p).at(enum_of(r)));
+  }
+  return json();
+}
+
+// One JSON value into its key (`key` = the name the user wrote).
+void set_json(const Param& p, PC& c, const json& v, const std::string& key) {
+  const Ref r = p.ref(c);
+  switch (p.type) {
+    case Type::UInt:
+    case Type::Ns:
+      if (!v.is_number_integer() || (!v.is_number_unsigned() && v.get<int64_t>() < 0))
+        bad(key, "must be a non-negative integer");
+      check_uint(p, v.get<uint64_t>(), key);
+      return store_uint(r, v.get<uint64_t>());
+    case Type::Bool:
+      if (!v.is_boolean()) bad(key, "must be true or false");
+      *std::get<bool*>(r) = v.get<bool>();
+      return;
+    case Type::Prob:
+      if (!v.is_number()) bad(key, "must be a number from 0 to 1");
+      check_prob(v.get<double>(), key);
+      *std::get<double*>(r) = v.get<double>();
+      return;
+    case Type::String:
+    case Type::Mac:
+      if (!v.is_string()) bad(key, "must be a string");
+      if (p.type == Type::Mac) check_mac(v.get<std::string>(), key);
+      *std::get<std::string*>(r) = v.get<std::string>();
+      return;
+    case Type::Enum:
+      if (!v.is_string()) bad(key, "must be a string");
+      return set_enum(p, r, v.get<std::string>(), key);
+  }
+}
+
+// Decimal or 0x-hex unsigned, the whole string.
+bool parse_u64(const std::string& s, uint64_t& out) {
+  if (s.empty() || s[0] == '-' || s[0] == '+' || s[0] == ' ') return false;
+  const bool hex = s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+  errno = 0;
+  char* end = nullptr;
+  const unsigned long long v = std::strtoull(s.c_str(), &end, hex ? 16 : 10);
+  if (errno != 0 || *end != '\0' || end == s.c_str()) return false;
+  out = v;
+  return true;
+}
+
+// One command-line value into its key.
+void set_text(const Param& p, PC& c, const std::string& v, const std::string& key) {
+  const Ref r = p.ref(c);
+  const std::string got = " (got \"" + v + "\")";
+  switch (p.type) {
+    case Type::UInt: {
+      uint64_t n;
+      if (!parse_u64(v, n)) bad(key, "must be a non-negative integer" + got);
+      check_uint(p, n, key);
+      return store_uint(r, n);
+    }
+    case Type::Ns: {
+      uint64_t n;
+      if (!parse_u64(v, n)) {  // not a plain ns count: a duration
+        uint64_t ps;
+        try {
+          ps = parse_duration_ps(v);
+        } catch (const UnitsError& e) {
+          bad(key, "must be an integer number of ns or a duration such as 250us: " + std::string(e.what()));
+        }
+        if (ps % 1000) bad(key, "must be a whole number of ns" + got);
+        n = ps / 1000;
+      }
+      check_uint(p, n, key);
+      return store_uint(r, n);
+    }
+    case Type::Bool:
+      if (v != "true" && v != "false") bad(key, "must be true or false" + got);
+      *std::get<bool*>(r) = v == "true";
+      return;
+    case Type::Prob: {
+      char* end = nullptr;
+      errno = 0;
+      const double d = std::strtod(v.c_str(), &end);
+      if (v.empty() || *end != '\0' || errno != 0 || !std::isfinite(d) || v[0] == ' ')
+        bad(key, "must be a number from 0 to 1" + got);
+      check_prob(d, key);
+      *std::get<double*>(r) = d;
+      return;
+    }
+    case Type::String:
+    case Type::Mac:
+      if (p.type == Type::Mac) check_mac(v, key);
+      *std::get<std::string*>(r) = v;
+      return;
+    case Type::Enum: return set_enum(p, r, v, key);
+  }
+}
+
+// Every key's own range (values set in code, a scenario's link section, ...).
+void check_value(const Param& p, const PC& c) {
+  const Ref r = cref(p, c);
+  switch (p.type) {
+    case Type::UInt:
+    case Type::Ns: return check_uint(p, uint_of(r), p.key);
+    case Type::Prob: return check_prob(*std::get<double*>(r), p.key);
+    case Type::Mac: return check_mac(*std::get<std::string*>(r), p.key);
+    case Type::Enum:
+      if (enum_of(r) >= enum_names(p).size()) bad(p.key, "invalid value");
+      return;
+    case Type::Bool:
+    case Type::String: return;
+  }
+}
+
+// ---------------------------------------------------------------- JSON walk
+
+// True if some key lies below `prefix` (then `prefix` names an object).
+bool is_group(const std::string& prefix) {
+  const std::string dot = prefix + ".";
+  for (const Param& p : kParams)
+    if (std::string(p.key).compare(0, dot.size(), dot) == 0) return true;
+  return false;
+}
+
+void parse_object(const json& j, const std::string& prefix, PC& c) {
+  if (!j.is_object()) {
+    if (prefix.empty()) throw ConfigError("top level must be a JSON object");
+    bad(prefix, "must be an object");
+  }
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    std::string key = prefix.empty() ? it.key() : prefix + "." + it.key();
+    if (const Param* p = find_param(key)) {
+      set_json(*p, c, it.value(), key);
+      continue;
+    }
+    if (is_group(key)) {
+      parse_object(it.value(), key, c);
+      continue;
+    }
+    bool alias = false;
+    for (auto [old_key, new_key] : kAliases)
+      if (key == old_key) {
+        // The alias and its key in one file: which one is meant?
+        const std::string nk = new_key;
+        const auto dot = nk.rfind('.');
+        const json* sub = &j;
+        if (dot != std::string::npos && j.contains(nk.substr(0, dot))) sub = &j[nk.substr(0, dot)];
+        if (sub != &j && sub->is_object() && sub->contains(nk.substr(dot + 1)))
+          bad(key, "give either '" + key + "' or '" + nk + "', not both");
+        set_json(*find_param(nk), c, it.value(), key);
+        alias = true;
+      }
+    if (!alias) throw ConfigError("unknown key '" + key + "'");
+  }
 }
 
 }  // namespace
 
-bool PlatformConfig::parse_mac(const std::string& s, uint8_t out[6]) {
-  if (s.size() != 17) return false;
-  for (unsigned i = 0; i < 6; ++i) {
-    if (i && s[3 * i - 1] != ':') return false;
-    unsigned v = 0;
-    for (unsigned k = 0; k < 2; ++k) {
-      const char c = s[3 * i + k];
-      v <<= 4;
-      if (c >= '0' && c <= '9')
-        v |= unsigned(c - '0');
-      else if (c >= 'a' && c <= 'f')
-        v |= unsigned(c - 'a' + 10);
-      else if (c >= 'A' && c <= 'F')
-        v |= unsigned(c - 'A' + 10);
-      else
-        return false;
-    }
-    out[i] = static_cast<uint8_t>(v);
-  }
-  return true;
-}
-
-bool PlatformConfig::parse_mode(const std::string& s, Mode& m) {
-  if (s == "timed")
-    m = Mode::Timed;
-  else if (s == "functional")
-    m = Mode::Functional;
-  else
-    return false;
-  return true;
+PlatformConfig::PlatformConfig() : icache(), dcache(), prom_ws(), sdram_ws(), net() {
+  for (const Param& p : kParams) set_text(p, *this, p.def, p.key);
 }
 
 void PlatformConfig::validate() const {
-  if (clock_hz == 0) bad("clock_hz", "must be greater than 0");
-  if (clock_hz > 1000000000000ull || 1000000000000ull % clock_hz != 0)
-    bad("clock_hz",
-        "clock period must be a whole number of picoseconds (got " + std::to_string(clock_hz) + " Hz)");
-  if (nwin < 2 || nwin > 32) bad("cpu.nwin", "must be 2..32 (got " + std::to_string(nwin) + ")");
-  if (lddel < 1 || lddel > 2) bad("cpu.lddel", "must be 1 or 2 (got " + std::to_string(lddel) + ")");
-  if (trap_cycles < 1 || trap_cycles > 255)
-    bad("cpu.trap_cycles", "must be 1..255 (got " + std::to_string(trap_cycles) + ")");
-  if (div_cycles < 1 || div_cycles > 255)
-    bad("cpu.div_cycles", "must be 1..255 (got " + std::to_string(div_cycles) + ")");
-  validate_cache(icache, "icache");
-  validate_cache(dcache, "dcache");
-  if (icache.snoop) bad("icache.snoop", "the I-cache does not snoop");
-  for (auto [w, key] : {std::pair{prom_ws, "memory.prom"}, std::pair{sdram_ws, "memory.sdram"}}) {
-    if (w.read_ws > 255) bad(std::string(key) + ".read_ws", "must be 0..255");
-    if (w.write_ws > 255) bad(std::string(key) + ".write_ws", "must be 0..255");
-  }
-  if (ahb_transfer_cycles > 16) bad("ahb.transfer_cycles", "must be 0..16");
-  if (ahb_burst_cycles_per_word > 16) bad("ahb.burst_cycles_per_word", "must be 0..16");
-  if (apb_access_cycles > 64) bad("apb.access_cycles", "must be 0..64");
-  if (!pow2(prom_size) || prom_size < kMinMemSize || prom_size > kMaxPromSize)
-    bad("memory.prom_size", "must be a power of two from 4 KiB to " + size_str(kMaxPromSize) + " (got " +
-                                std::to_string(prom_size) + ")");
-  if (!pow2(sdram_size) || sdram_size < kMinMemSize || sdram_size > kMaxSdramSize)
-    bad("memory.sdram_size", "must be a power of two from 4 KiB to " + size_str(kMaxSdramSize) + " (got " +
-                                 std::to_string(sdram_size) + ")");
-  if (quantum_ns > kMaxQuantumNs)
-    bad("quantum_ns", "must be at most 10 s (got " + std::to_string(quantum_ns) + ")");
-  uint8_t mac[6];
-  if (!net.mac.empty() && !parse_mac(net.mac, mac))
-    bad("net.mac", "must be \"\" or six hex bytes like \"02:00:00:00:00:53\" (got \"" + net.mac + "\")");
-  if (!net.mac.empty() && (mac[0] & 1)) bad("net.mac", "must be a unicast address (got \"" + net.mac + "\")");
-  if (net.speed_mbps != 10 && net.speed_mbps != 100)
-    bad("net.speed_mbps", "must be 10 or 100 (got " + std::to_string(net.speed_mbps) + ")");
-  if (net.propagation_ns > kMaxNetDelayNs) bad("net.propagation_ns", "must be at most 1 s");
-  if (net.switch_latency_ns > kMaxNetDelayNs) bad("net.switch.latency_ns", "must be at most 1 s");
-  if (net.reorder_timeout_ns > kMaxNetDelayNs) bad("net.reorder_timeout_ns", "must be at most 1 s");
-  validate_imp(net.to_host, "net.to_host");
-  validate_imp(net.to_board, "net.to_board");
+  for (const Param& p : kParams) check_value(p, *this);
+  for (const Rule& r : kRules) r.check(*this);
+}
+
+void PlatformConfig::set(const std::string& key, const std::string& value) {
+  std::string k = key;
+  for (auto [old_key, new_key] : kAliases)
+    if (k == old_key) k = new_key;
+  const Param* p = find_param(k);
+  if (!p) throw ConfigError("unknown key '" + key + "' (leon3vp --list-params lists the keys)");
+  set_text(*p, *this, value, key);
+}
+
+void PlatformConfig::set_arg(const std::string& kv) {
+  const auto eq = kv.find('=');
+  if (eq == std::string::npos || eq == 0) throw ConfigError("'" + kv + "' is not KEY=VALUE");
+  set(kv.substr(0, eq), kv.substr(eq + 1));
 }
 
 PlatformConfig PlatformConfig::from_json(const json& j) {
   PlatformConfig c;
-  object(j, "", {"mode", "clock_hz", "nwin", "cpu", "icache", "dcache", "memory", "ahb", "apb", "uart",
-                 "quantum_ns", "dmi", "net"});
-  if (j.contains("mode")) {
-    const std::string m = get_string(j["mode"], "mode");
-    if (!parse_mode(m, c.mode)) bad("mode", "must be \"timed\" or \"functional\" (got \"" + m + "\")");
-  }
-  if (j.contains("clock_hz")) c.clock_hz = get_uint(j["clock_hz"], "clock_hz");
-  if (j.contains("nwin")) {  // schema-1 alias of cpu.nwin
-    if (j.contains("cpu") && j["cpu"].is_object() && j["cpu"].contains("nwin"))
-      bad("nwin", "give either 'nwin' or 'cpu.nwin', not both");
-    c.nwin = get_range(j["nwin"], "nwin", 2, 32);
-  }
-  if (j.contains("cpu")) {
-    const json& p = object(j["cpu"], "cpu", {"nwin", "mul", "lddel", "branch_prediction", "trap_cycles",
-                                             "div_cycles"});
-    if (p.contains("nwin")) c.nwin = get_range(p["nwin"], "cpu.nwin", 2, 32);
-    if (p.contains("mul")) {
-      const std::string m = get_string(p["mul"], "cpu.mul");
-      if (m == "32x32_2cycle")
-        c.mul = leon3::MulType::Pipelined32x32;
-      else if (m == "16x16_4cycle")
-        c.mul = leon3::MulType::Iter16x16;
-      else if (m == "16x16_5cycle")
-        c.mul = leon3::MulType::Pipelined16x16;
-      else
-        bad("cpu.mul", "must be \"32x32_2cycle\", \"16x16_4cycle\" or \"16x16_5cycle\" (got \"" + m + "\")");
-    }
-    if (p.contains("lddel")) c.lddel = get_range(p["lddel"], "cpu.lddel", 1, 2);
-    if (p.contains("branch_prediction"))
-      c.branch_prediction = get_bool(p["branch_prediction"], "cpu.branch_prediction");
-    if (p.contains("trap_cycles")) c.trap_cycles = get_range(p["trap_cycles"], "cpu.trap_cycles", 1, 255);
-    if (p.contains("div_cycles")) c.div_cycles = get_range(p["div_cycles"], "cpu.div_cycles", 1, 255);
-  }
-  if (j.contains("icache")) parse_cache(j["icache"], "icache", c.icache, false);
-  if (j.contains("dcache")) parse_cache(j["dcache"], "dcache", c.dcache, true);
-  if (j.contains("memory")) {
-    const json& m = object(j["memory"], "memory", {"prom_size", "sdram_size", "prom", "sdram"});
-    if (m.contains("prom_size")) c.prom_size = get_uint(m["prom_size"], "memory.prom_size");
-    if (m.contains("sdram_size")) c.sdram_size = get_uint(m["sdram_size"], "memory.sdram_size");
-    if (m.contains("prom")) parse_ws(m["prom"], "memory.prom", c.prom_ws);
-    if (m.contains("sdram")) parse_ws(m["sdram"], "memory.sdram", c.sdram_ws);
-  }
-  if (j.contains("ahb")) {
-    const json& a = object(j["ahb"], "ahb", {"transfer_cycles", "burst_cycles_per_word", "arbitration"});
-    if (a.contains("transfer_cycles"))
-      c.ahb_transfer_cycles = get_range(a["transfer_cycles"], "ahb.transfer_cycles", 0, 16);
-    if (a.contains("burst_cycles_per_word"))
-      c.ahb_burst_cycles_per_word = get_range(a["burst_cycles_per_word"], "ahb.burst_cycles_per_word", 0, 16);
-    if (a.contains("arbitration")) c.ahb_arbitration = get_bool(a["arbitration"], "ahb.arbitration");
-  }
-  if (j.contains("apb")) {
-    const json& a = object(j["apb"], "apb", {"access_cycles"});
-    if (a.contains("access_cycles")) c.apb_access_cycles = get_range(a["access_cycles"], "apb.access_cycles", 0, 64);
-  }
-  if (j.contains("uart")) {
-    const json& u = object(j["uart"], "uart", {"out", "in"});
-    if (u.contains("out")) c.uart_out = get_string(u["out"], "uart.out");
-    if (u.contains("in")) c.uart_in = get_string(u["in"], "uart.in");
-  }
-  if (j.contains("quantum_ns")) c.quantum_ns = get_uint(j["quantum_ns"], "quantum_ns");
-  if (j.contains("dmi")) c.dmi = get_bool(j["dmi"], "dmi");
-  if (j.contains("net")) {
-    const json& n = object(j["net"], "net", {"mac", "speed_mbps", "propagation_ns", "switch", "to_host",
-                                             "to_board", "reorder_timeout_ns"});
-    if (n.contains("reorder_timeout_ns"))
-      c.net.reorder_timeout_ns = get_uint(n["reorder_timeout_ns"], "net.reorder_timeout_ns");
-    if (n.contains("mac")) c.net.mac = get_string(n["mac"], "net.mac");
-    if (n.contains("speed_mbps")) c.net.speed_mbps = get_range(n["speed_mbps"], "net.speed_mbps", 0, 1000000);
-    if (n.contains("propagation_ns")) c.net.propagation_ns = get_uint(n["propagation_ns"], "net.propagation_ns");
-    if (n.contains("switch")) {
-      const json& w = object(n["switch"], "net.switch", {"enabled", "latency_ns"});
-      if (w.contains("enabled")) c.net.switch_enabled = get_bool(w["enabled"], "net.switch.enabled");
-      if (w.contains("latency_ns")) c.net.switch_latency_ns = get_uint(w["latency_ns"], "net.switch.latency_ns");
-    }
-    if (n.contains("to_host")) parse_imp(n["to_host"], "net.to_host", c.net.to_host);
-    if (n.contains("to_board")) parse_imp(n["to_board"], "net.to_board", c.net.to_board);
-  }
+  parse_object(j, "", c);
   c.validate();
   return c;
 }
@@ -344,38 +549,67 @@ PlatformConfig PlatformConfig::preset(const std::string& name) {
 }
 
 json PlatformConfig::to_json() const {
-  return json{{"mode", mode_name(mode)},
-              {"clock_hz", clock_hz},
-              {"cpu",
-               {{"nwin", nwin},
-                {"mul", mul_name(mul)},
-                {"lddel", lddel},
-                {"branch_prediction", branch_prediction},
-                {"trap_cycles", trap_cycles},
-                {"div_cycles", div_cycles}}},
-              {"icache", cache_json(icache, false)},
-              {"dcache", cache_json(dcache, true)},
-              {"memory",
-               {{"prom_size", prom_size},
-                {"sdram_size", sdram_size},
-                {"prom", {{"read_ws", prom_ws.read_ws}, {"write_ws", prom_ws.write_ws}}},
-                {"sdram", {{"read_ws", sdram_ws.read_ws}, {"write_ws", sdram_ws.write_ws}}}}},
-              {"ahb",
-               {{"transfer_cycles", ahb_transfer_cycles},
-                {"burst_cycles_per_word", ahb_burst_cycles_per_word},
-                {"arbitration", ahb_arbitration}}},
-              {"apb", {{"access_cycles", apb_access_cycles}}},
-              {"uart", {{"out", uart_out}, {"in", uart_in}}},
-              {"quantum_ns", quantum_ns},
-              {"dmi", dmi},
-              {"net",
-               {{"mac", net.mac},
-                {"speed_mbps", net.speed_mbps},
-                {"propagation_ns", net.propagation_ns},
-                {"switch", {{"enabled", net.switch_enabled}, {"latency_ns", net.switch_latency_ns}}},
-                {"reorder_timeout_ns", net.reorder_timeout_ns},
-                {"to_host", imp_json(net.to_host)},
-                {"to_board", imp_json(net.to_board)}}}};
+  json j = json::object();
+  for (const Param& p : kParams) {
+    std::string ptr = "/" + std::string(p.key);
+    for (char& ch : ptr)
+      if (ch == '.') ch = '/';
+    j[json::json_pointer(ptr)] = value_json(p, *this);
+  }
+  return j;
+}
+
+std::vector<PlatformConfig::ParamInfo> PlatformConfig::params() {
+  std::vector<ParamInfo> v;
+  for (const Param& p : kParams) {
+    ParamInfo i;
+    i.key = p.key;
+    i.def = p.def;
+    i.doc = p.doc;
+    switch (p.type) {
+      case Type::UInt:
+        i.type = p.show == Show::Bytes ? "integer (bytes)" : "integer";
+        i.range = range_text(p);
+        break;
+      case Type::Ns:
+        i.type = "integer (ns)";
+        i.range = range_text(p);
+        break;
+      case Type::Bool:
+        i.type = "boolean";
+        i.range = "`true`, `false`";
+        break;
+      case Type::Prob:
+        i.type = "number";
+        i.range = "0 to 1";
+        break;
+      case Type::String:
+        i.type = "string";
+        i.range = "any";
+        break;
+      case Type::Mac:
+        i.type = "MAC";
+        i.range = "unicast `aa:bb:cc:dd:ee:ff`, or empty";
+        break;
+      case Type::Enum:
+        i.type = "name";
+        for (const std::string& n : enum_names(p)) i.range += (i.range.empty() ? "`" : ", `") + n + "`";
+        break;
+    }
+    v.push_back(i);
+  }
+  return v;
+}
+
+std::string PlatformConfig::params_markdown() {
+  std::string s = "| Key | Type | Valid values | Default | Meaning |\n|---|---|---|---|---|\n";
+  for (const ParamInfo& i : params()) {
+    const std::string def = i.def.empty() ? "(empty)" : "`" + i.def + "`";
+    s += "| `" + i.key + "` | " + i.type + " | " + i.range + " | " + def + " | " + i.doc + " |\n";
+  }
+  s += "\nRules across keys (checked after every key's own range):\n\n";
+  for (const Rule& r : kRules) s += "* " + std::string(r.name) + "\n";
+  return s;
 }
 
 }  // namespace l3vp

@@ -1,40 +1,26 @@
 // Platform configuration: every user-settable parameter of the leon3mp
-// platform, its JSON form and its strict validation.
+// platform. Each parameter is one row of the descriptor table in config.cpp
+// (key path, type, range or names, default, one-line doc, the member it
+// fills). That table alone drives the JSON parsing, the validation (one-line
+// ConfigError naming the key), `to_json()` (the echo into `--stats`), the
+// `--set KEY=VALUE` overlay of leon3vp and the key table of
+// models/platform/README.md (generated from it: `leon3vp --list-params`).
+// The members below carry no initialisers: the defaults (the GR-XC3S-1500
+// preset) are the table's, applied by the constructor.
 //
-// JSON (all keys optional, defaults = the GR-XC3S-1500 preset; the full list
-// with ranges is in models/platform/README.md, the reasoning behind the timing
-// defaults in docs/timing.md):
-//   {
-//     "mode":       "timed",             // or "functional" (1 cycle/insn, no bus costs)
-//     "clock_hz":   40000000,            // CPU/AMBA clock; period must be whole ps
-//     "cpu":        { "nwin": 8, "mul": "32x32_2cycle", "lddel": 1,
-//                     "branch_prediction": true, "trap_cycles": 5, "div_cycles": 35 },
-//     "icache":     { "ways": 2, "way_kib": 4, "line_bytes": 32, "repl": "lru", "seed": 1 },
-//     "dcache":     { "ways": 1, "way_kib": 4, "line_bytes": 16, "repl": "lru", "seed": 1,
-//                     "snoop": true },
-//     "memory":     { "prom_size": 8388608, "sdram_size": 67108864,
-//                     "prom":  { "read_ws": 19, "write_ws": 19 },
-//                     "sdram": { "read_ws": 7, "write_ws": 4 } },
-//     "ahb":        { "transfer_cycles": 1, "burst_cycles_per_word": 1, "arbitration": true },
-//     "apb":        { "access_cycles": 3 },
-//     "uart":       { "out": "-", "in": "" },   // "-" = stdout / stdin, "" = none
-//     "quantum_ns": 100000,              // CPU global quantum, 0..10 s
-//     "dmi":        true,
-//     "net":        { "mac": "02:00:00:00:00:53", "speed_mbps": 100, "propagation_ns": 0,
-//                     "switch": { "enabled": false, "latency_ns": 0 }, "reorder_timeout_ns": 1000000,
-//                     "to_host":  { "loss": 0, "corrupt": 0, "duplicate": 0, "reorder": 0,
-//                                   "extra_delay_ns": 0, "jitter_ns": 0, "seed": 1 },
-//                     "to_board": { ... same ... } }
-//   }
-// The top-level "nwin" of schema 1 is still accepted as an alias of cpu.nwin.
-// Unknown keys, wrong types and out-of-range values are rejected with a
-// ConfigError whose one-line message names the key.
+// JSON form: nested objects following the key path, e.g.
+//   {"mode": "timed", "cpu": {"lddel": 1}, "dcache": {"way_kib": 4},
+//    "net": {"to_host": {"loss": 0.1}}}
+// All keys are optional and merge over the defaults. The top-level "nwin" of
+// schema 1 is still accepted as an alias of cpu.nwin. Unknown keys, wrong
+// types and out-of-range values are rejected.
 #pragma once
 #include <cstdint>
 #include <nlohmann/json_fwd.hpp>
 #include <stdexcept>
 #include <string>
 #include <systemc>
+#include <vector>
 
 #include "core.h"
 
@@ -50,80 +36,76 @@ struct PlatformConfig {
   // Wait states of one memory area (cycles beyond the AHB transfer cost of
   // the first word; further words of a burst cost ahb_burst_cycles_per_word).
   struct WaitStates {
-    unsigned read_ws = 0, write_ws = 0;
+    unsigned read_ws, write_ws;
   };
 
-  Mode mode = Mode::Timed;
-  uint64_t clock_hz = 40000000;
-  // cpu.*
-  unsigned nwin = 8;
-  leon3::MulType mul = leon3::MulType::Pipelined32x32;
-  unsigned lddel = 1;
-  bool branch_prediction = true;
-  unsigned trap_cycles = 5;
-  unsigned div_cycles = 35;
-  // icache.* / dcache.* (template: 2 x 4 KiB, 32 B lines, LRU / 1 x 4 KiB, 16 B, snooping)
-  leon3::CacheConfig icache{2, 4, 32, leon3::CacheRepl::Lru, 1, false};
-  leon3::CacheConfig dcache{1, 4, 16, leon3::CacheRepl::Lru, 1, true};
-  // memory.prom / memory.sdram wait states (docs/timing.md explains the values)
-  WaitStates prom_ws{19, 19};
-  WaitStates sdram_ws{7, 4};
-  // ahb.* / apb.*
-  unsigned ahb_transfer_cycles = 1;
-  unsigned ahb_burst_cycles_per_word = 1;
-  bool ahb_arbitration = true;
-  unsigned apb_access_cycles = 3;
-
-  uint64_t prom_size = 8ull << 20;    // board flash: 8 MiB
-  uint64_t sdram_size = 64ull << 20;  // board SDRAM: 64 MiB
-  std::string uart_out = "-";         // "-" stdout, "" discard, else a file path
-  std::string uart_in;                // "" none, "-" stdin, else a file path
-  uint64_t quantum_ns = 100000;       // 100 us
-  bool dmi = true;
+  // The documentation of each member is its row in config.cpp (key in
+  // brackets where it differs from the member name).
+  Mode mode;
+  uint64_t clock_hz;
+  unsigned nwin;  // [cpu.*]
+  leon3::MulType mul;
+  unsigned lddel;
+  bool branch_prediction;
+  unsigned trap_cycles;
+  unsigned div_cycles;
+  leon3::CacheConfig icache, dcache;  // [icache.*], [dcache.*]
+  WaitStates prom_ws, sdram_ws;       // [memory.prom.*], [memory.sdram.*]
+  unsigned ahb_transfer_cycles;       // [ahb.*]
+  unsigned ahb_burst_cycles_per_word;
+  bool ahb_arbitration;
+  unsigned apb_access_cycles;  // [apb.access_cycles]
+  uint64_t prom_size;          // [memory.*_size]
+  uint64_t sdram_size;
+  std::string uart_out;  // [uart.out]
+  std::string uart_in;   // [uart.in]
+  uint64_t quantum_ns;
+  bool dmi;
 
   // net.*: the GRETH's station address at boot and the Ethernet link between
   // the board (end 0) and the PC (end 1). docs/network.md.
   struct NetImpairments {
-    double loss = 0, corrupt = 0, duplicate = 0, reorder = 0;  // probabilities 0..1 per frame
-    uint64_t extra_delay_ns = 0, jitter_ns = 0;
-    uint64_t seed = 1;
+    double loss, corrupt, duplicate, reorder;  // probabilities 0..1 per frame
+    uint64_t extra_delay_ns, jitter_ns;
+    uint64_t seed;
     bool operator==(const NetImpairments& o) const {
       return loss == o.loss && corrupt == o.corrupt && duplicate == o.duplicate && reorder == o.reorder &&
              extra_delay_ns == o.extra_delay_ns && jitter_ns == o.jitter_ns && seed == o.seed;
     }
   };
   struct NetConfig {
-    std::string mac = "02:00:00:00:00:53";  // "" = MAC registers keep their reset value 0
-    unsigned speed_mbps = 100;              // 10 | 100
-    uint64_t propagation_ns = 0;            // per cable segment
-    bool switch_enabled = false;            // store-and-forward switch hop
-    uint64_t switch_latency_ns = 0;
-    uint64_t reorder_timeout_ns = 1000000;  // a held (reordered) frame is released after this
-    NetImpairments to_host, to_board;       // link direction 0 / 1
+    std::string mac;  // "" = MAC registers keep their reset value 0
+    unsigned speed_mbps;
+    uint64_t propagation_ns;
+    bool switch_enabled;  // [net.switch.enabled]
+    uint64_t switch_latency_ns;
+    uint64_t reorder_timeout_ns;
+    NetImpairments to_host, to_board;  // link direction 0 / 1
   } net;
-  static constexpr uint64_t kMaxNetDelayNs = 1000000000ull;  // 1 s
 
-  // "aa:bb:cc:dd:ee:ff" -> 6 bytes; false if malformed.
-  static bool parse_mac(const std::string& s, uint8_t out[6]);
-
-  // Limits enforced by validate().
-  static constexpr uint64_t kMinMemSize = 4096;
-  static constexpr uint64_t kMaxPromSize = 512ull << 20;  // PROM bar 0x000/0xE00
-  static constexpr uint64_t kMaxSdramSize = 1ull << 30;   // RAM bar 0x400/0xC00
-  static constexpr uint64_t kMaxQuantumNs = 10000000000ull;
+  // Every member set to the table's default (the GR-XC3S-1500 template).
+  PlatformConfig();
 
   bool timed() const { return mode == Mode::Timed; }
   static const char* mode_name(Mode m) { return m == Mode::Timed ? "timed" : "functional"; }
-  // "timed" / "functional" -> mode; false for anything else.
-  static bool parse_mode(const std::string& s, Mode& m);
 
   // Clock period in picoseconds (exact after validate()).
   uint64_t period_ps() const { return 1000000000000ull / clock_hz; }
   sc_core::sc_time period() const { return sc_core::sc_time::from_value(period_ps()); }
   sc_core::sc_time quantum() const { return sc_core::sc_time(double(quantum_ns), sc_core::SC_NS); }
 
-  // Throws ConfigError naming the first invalid key.
+  // Throws ConfigError naming the first invalid key: each key's own range,
+  // then the rules that involve several keys.
   void validate() const;
+
+  // One assignment in command-line form, the value parsed by the key's type:
+  // integers (decimal or 0x-hex), true/false, enum names, strings as given,
+  // probabilities as decimals, *_ns keys as an integer number of ns or a
+  // duration ("250us", docs/user-guide.md). Checks the key's own range; the
+  // rules across keys wait for validate(). Throws ConfigError naming the key.
+  void set(const std::string& key, const std::string& value);
+  // "KEY=VALUE" (leon3vp --set).
+  void set_arg(const std::string& key_equals_value);
 
   // Parses a JSON object (merged over the defaults) and validates it.
   static PlatformConfig from_json(const nlohmann::json& j);
@@ -134,6 +116,14 @@ struct PlatformConfig {
   static bool is_preset(const std::string& name);
 
   nlohmann::json to_json() const;
+
+  // The descriptor table as text, for documentation and tests.
+  struct ParamInfo {
+    std::string key, type, range, def, doc;
+  };
+  static std::vector<ParamInfo> params();
+  // The Markdown key table of models/platform/README.md (leon3vp --list-params).
+  static std::string params_markdown();
 };
 
 }  // namespace l3vp

@@ -5,6 +5,7 @@
 
 #include "format.h"
 #include "memory.h"
+#include "units.h"
 
 namespace l3vp {
 namespace {
@@ -80,30 +81,14 @@ std::vector<uint8_t> encode(const FwParamField& f, const std::string& v) {
       if (!parse_uint(v, 0xFFFF, n)) fail(what + "is not an integer in [0, 65535]");
       return be(n, 2);
     case Kind::Ip4: {
-      const auto parts = split(v, ".");
-      uint64_t ip = 0;
-      if (parts.size() != 4) fail(what + "is not a dotted IPv4 address (a.b.c.d)");
-      for (const std::string& p : parts) {
-        uint64_t o = 0;
-        if (p.empty() || p.size() > 3 || p.find_first_not_of("0123456789") != std::string::npos ||
-            !parse_uint(p, 255, o))
-          fail(what + "is not a dotted IPv4 address (a.b.c.d, each 0..255)");
-        ip = ip << 8 | o;
-      }
+      uint32_t ip = 0;
+      if (!parse_ip4(v, ip)) fail(what + "is not a dotted IPv4 address (a.b.c.d, each 0..255)");
       return be(ip, 4);
     }
     case Kind::Mac: {
-      const auto parts = split(v, ":");
-      std::vector<uint8_t> m;
-      if (parts.size() != 6) fail(what + "is not a MAC address (aa:bb:cc:dd:ee:ff)");
-      for (const std::string& p : parts) {
-        uint64_t o = 0;
-        if (p.size() != 2 || !std::isxdigit(static_cast<unsigned char>(p[0])) ||
-            !std::isxdigit(static_cast<unsigned char>(p[1])) || !parse_uint("0x" + p, 255, o))
-          fail(what + "is not a MAC address (aa:bb:cc:dd:ee:ff)");
-        m.push_back(static_cast<uint8_t>(o));
-      }
-      return m;
+      uint8_t m[6];
+      if (!parse_mac(v, m)) fail(what + "is not a MAC address (aa:bb:cc:dd:ee:ff)");
+      return std::vector<uint8_t>(m, m + 6);
     }
     case Kind::Flags: {
       if (!v.empty() && std::isdigit(static_cast<unsigned char>(v[0]))) {

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "log.h"
+#include "units.h"
 
 namespace l3vp {
 
@@ -232,7 +233,7 @@ const ElfImage& Leon3mp::load_elf(const std::string& path) {
 
 void Leon3mp::load_station_address() {
   uint8_t m[6];
-  if (cfg_.net.mac.empty() || !PlatformConfig::parse_mac(cfg_.net.mac, m)) return;
+  if (cfg_.net.mac.empty() || !parse_mac(cfg_.net.mac, m)) return;
   greth.set_station_address(m);
 }
 

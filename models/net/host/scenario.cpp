@@ -4,6 +4,8 @@
 #include <fstream>
 #include <set>
 
+#include "units.h"
+
 namespace l3vp::host {
 
 using nlohmann::json;
@@ -58,12 +60,12 @@ void get_string(const json& j, const char* k, const std::string& path, std::stri
 }
 void get_ip(const json& j, const char* k, const std::string& path, uint32_t& out) {
   if (!j.contains(k)) return;
-  if (!j[k].is_string() || !parse_ip4(j[k].get<std::string>(), out))
+  if (!j[k].is_string() || !l3vp::parse_ip4(j[k].get<std::string>(), out))
     fail(path + "." + k, "must be a dotted IPv4 address");
 }
 void get_mac(const json& j, const char* k, const std::string& path, Mac& out) {
   if (!j.contains(k)) return;
-  if (!j[k].is_string() || !parse_mac(j[k].get<std::string>(), out))
+  if (!j[k].is_string() || !l3vp::parse_mac(j[k].get<std::string>(), out.data()))
     fail(path + "." + k, "must be a MAC address aa:bb:cc:dd:ee:ff");
 }
 
@@ -103,41 +105,14 @@ void parse_tcp(const json& j, const std::string& path, TcpParams& t) {
 }  // namespace
 
 sc_time parse_duration(const std::string& s) {
-  size_t i = 0;
-  uint64_t ip = 0, frac = 0, fdig = 0;
-  bool digits = false;
-  while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) {
-    if (ip > (UINT64_MAX - 9) / 10) throw ScenarioError("duration '" + s + "' too large");
-    ip = ip * 10 + uint64_t(s[i++] - '0');
-    digits = true;
+  uint64_t ps;
+  try {
+    ps = l3vp::parse_duration_ps(s, /*bare_zero=*/true);
+  } catch (const l3vp::UnitsError& e) {
+    throw ScenarioError(e.what());
   }
-  if (i < s.size() && s[i] == '.') {
-    ++i;
-    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) {
-      if (fdig >= 12) throw ScenarioError("duration '" + s + "' has too many decimals");
-      frac = frac * 10 + uint64_t(s[i++] - '0');
-      ++fdig;
-      digits = true;
-    }
-  }
-  if (!digits) throw ScenarioError("duration '" + s + "' is not <number><unit>");
-  const std::string unit = s.substr(i);
-  uint64_t mult;  // ps per unit
-  if (unit == "ps") mult = 1;
-  else if (unit == "ns") mult = 1000;
-  else if (unit == "us") mult = 1000000;
-  else if (unit == "ms") mult = 1000000000;
-  else if (unit == "s") mult = 1000000000000ull;
-  else if (unit.empty() && ip == 0 && frac == 0) mult = 1;  // a bare "0"
-  else throw ScenarioError("duration '" + s + "': unit must be ps, ns, us, ms or s");
-  uint64_t pow10 = 1;
-  for (uint64_t k = 0; k < fdig; ++k) pow10 *= 10;
-  const unsigned __int128 fr = static_cast<unsigned __int128>(frac) * mult;
-  if (fr % pow10 != 0) throw ScenarioError("duration '" + s + "' is not a whole number of picoseconds");
-  const unsigned __int128 ps = static_cast<unsigned __int128>(ip) * mult + fr / pow10;
-  if (ps > (static_cast<unsigned __int128>(1) << 62)) throw ScenarioError("duration '" + s + "' too large");
   static const uint64_t per_ps = sc_time(1, sc_core::SC_PS).value();
-  return sc_time::from_value(static_cast<uint64_t>(ps) * per_ps);
+  return sc_time::from_value(ps * per_ps);
 }
 
 Scenario parse_scenario(const json& j) {

@@ -23,8 +23,9 @@ struct ScenarioError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Exact durations: "<decimal><unit>", unit ps|ns|us|ms|s ("1.5ms", "40us",
-// "0"). Throws ScenarioError if malformed or not a whole number of ps.
+// Exact durations: l3vp::parse_duration_ps (models/common/units.h), a bare
+// "0" allowed ("1.5ms", "40us", "1e3 ns", "0"). Throws ScenarioError if
+// malformed or not a whole number of ps.
 sc_core::sc_time parse_duration(const std::string& s);
 
 struct Experiment {

@@ -4,26 +4,6 @@
 
 namespace l3vp::host {
 
-bool parse_mac(const std::string& s, Mac& out) {
-  unsigned b[6];
-  char tail;
-  if (std::sscanf(s.c_str(), "%2x:%2x:%2x:%2x:%2x:%2x%c", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5],
-                  &tail) != 6)
-    return false;
-  for (int i = 0; i < 6; ++i) out[i] = static_cast<uint8_t>(b[i]);
-  return true;
-}
-
-bool parse_ip4(const std::string& s, uint32_t& out) {
-  unsigned a[4];
-  char tail;
-  if (std::sscanf(s.c_str(), "%3u.%3u.%3u.%3u%c", &a[0], &a[1], &a[2], &a[3], &tail) != 4) return false;
-  for (unsigned x : a)
-    if (x > 255) return false;
-  out = a[0] << 24 | a[1] << 16 | a[2] << 8 | a[3];
-  return true;
-}
-
 std::string mac_str(const Mac& m) {
   char b[18];
   std::snprintf(b, sizeof b, "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3], m[4], m[5]);

@@ -42,9 +42,7 @@ inline void put32(uint8_t* p, uint32_t v) {
   p[3] = uint8_t(v);
 }
 
-// "02:00:00:00:00:55" / "192.168.0.55"; false if malformed.
-bool parse_mac(const std::string& s, Mac& out);
-bool parse_ip4(const std::string& s, uint32_t& out);
+// "02:00:00:00:00:55" / "192.168.0.55" (parsing: models/common/units.h).
 std::string mac_str(const Mac& m);
 std::string ip4_str(uint32_t ip);
 

@@ -39,7 +39,9 @@ TEST(Scenario, DurationsAreExact) {
   EXPECT_THROW(parse_duration("10"), ScenarioError);     // unit missing
   EXPECT_THROW(parse_duration("ms"), ScenarioError);
   EXPECT_THROW(parse_duration("-1ms"), ScenarioError);
-  EXPECT_THROW(parse_duration("3 ms"), ScenarioError);
+  EXPECT_EQ(parse_duration("3 ms"), sc_time(3, SC_MS));  // the one rule set: spaces before the unit
+  EXPECT_EQ(parse_duration("1e3us"), sc_time(1, SC_MS));
+  EXPECT_THROW(parse_duration("2:0:0"), ScenarioError);
   EXPECT_THROW(parse_duration("1h"), ScenarioError);
 }
 

@@ -2,6 +2,7 @@
 // assembled leon3mp platform: P&P table and IRQ map as the firmware sees them
 // through the CPU's AHB port, and one short run through the exit convention.
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -10,6 +11,7 @@
 #include "leon3mp.h"
 #include "tb_util.h"
 #include "trap_names.h"
+#include "units.h"
 
 using namespace l3vp;
 using nlohmann::json;
@@ -250,11 +252,11 @@ TEST(Config, NetKeysDefaultsAndRoundTrip) {
   c2.net = back;
   EXPECT_TRUE(same(c2, c));
   uint8_t mac[6];
-  EXPECT_TRUE(PlatformConfig::parse_mac("02:AA:bb:cc:dd:0e", mac));
+  EXPECT_TRUE(parse_mac("02:AA:bb:cc:dd:0e", mac));
   EXPECT_EQ(mac[1], 0xAA);
   EXPECT_EQ(mac[5], 0x0E);
-  EXPECT_FALSE(PlatformConfig::parse_mac("02-aa-bb-cc-dd-0e", mac));
-  EXPECT_FALSE(PlatformConfig::parse_mac("02:aa:bb:cc:dd:0g", mac));
+  EXPECT_FALSE(parse_mac("02-aa-bb-cc-dd-0e", mac));
+  EXPECT_FALSE(parse_mac("02:aa:bb:cc:dd:0g", mac));
 }
 
 TEST(Config, NetKeysAreValidatedOneByOne) {
@@ -290,6 +292,133 @@ TEST(Config, ShippedPresetFileHasEveryKey) {
   std::ifstream in(std::string(SOURCE_DIR) + "/sim/configs/gr-xc3s-1500.json");
   const json j = json::parse(in);
   EXPECT_EQ(j, PlatformConfig().to_json()) << j.dump();
+}
+
+// The message of a refused --set (and that it names `key`).
+std::string set_error(const std::string& key, const std::string& value, const std::string& names) {
+  PlatformConfig c;
+  try {
+    c.set(key, value);
+  } catch (const ConfigError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find(names), std::string::npos) << "message '" << m << "' does not name " << names;
+    EXPECT_EQ(m.find('\n'), std::string::npos) << m;
+    return m;
+  }
+  ADD_FAILURE() << key << "=" << value << " accepted";
+  return "";
+}
+
+// Walks a dotted key in the to_json() tree.
+const json& at_key(const json& j, const std::string& key) {
+  std::string ptr = "/" + key;
+  for (char& ch : ptr)
+    if (ch == '.') ch = '/';
+  return j.at(json::json_pointer(ptr));
+}
+
+TEST(Config, TableDefaultsAreTheConstructedDefaults) {
+  // Every row's default, read back through to_json(), is what a default-
+  // constructed config holds, and to_json() has exactly the table's keys.
+  const json d = PlatformConfig().to_json();
+  size_t leaves = 0;
+  for (const auto& p : PlatformConfig::params()) {
+    const json& v = at_key(d, p.key);
+    const std::string text = v.is_string() ? v.get<std::string>() : v.dump();
+    EXPECT_EQ(text, p.def == "0" && v.is_number_float() ? "0.0" : p.def) << p.key;
+    EXPECT_FALSE(p.doc.empty()) << p.key;
+    EXPECT_FALSE(p.type.empty()) << p.key;
+  }
+  std::function<void(const json&)> count = [&](const json& j) {
+    for (const auto& e : j.items()) e.value().is_object() ? count(e.value()) : void(++leaves);
+  };
+  count(d);
+  EXPECT_EQ(leaves, PlatformConfig::params().size());
+}
+
+TEST(Config, SetParsesEachType) {
+  PlatformConfig c;
+  c.set("cpu.lddel", "2");
+  c.set("dcache.way_kib", "8");
+  c.set("memory.sdram_size", "0x100000");
+  c.set("cpu.branch_prediction", "false");
+  c.set("icache.repl", "random");
+  c.set("mode", "functional");
+  c.set("uart.out", "");
+  c.set("net.to_board.reorder", "0.125");
+  c.set("quantum_ns", "250us");
+  c.set("net.propagation_ns", "1500");  // a plain integer is ns, as in the file
+  c.set("net.switch.latency_ns", "2.5 us");
+  c.set("net.mac", "02:AA:00:00:00:01");
+  c.set("nwin", "16");  // the schema-1 alias
+  c.set("net.to_host.seed", "18446744073709551615");
+  EXPECT_EQ(c.lddel, 2u);
+  EXPECT_EQ(c.dcache.way_kib, 8u);
+  EXPECT_EQ(c.sdram_size, 1u << 20);
+  EXPECT_FALSE(c.branch_prediction);
+  EXPECT_EQ(c.icache.repl, leon3::CacheRepl::Random);
+  EXPECT_FALSE(c.timed());
+  EXPECT_EQ(c.uart_out, "");
+  EXPECT_EQ(c.net.to_board.reorder, 0.125);
+  EXPECT_EQ(c.quantum_ns, 250000u);
+  EXPECT_EQ(c.net.propagation_ns, 1500u);
+  EXPECT_EQ(c.net.switch_latency_ns, 2500u);
+  EXPECT_EQ(c.net.mac, "02:AA:00:00:00:01");
+  EXPECT_EQ(c.nwin, 16u);
+  EXPECT_EQ(c.net.to_host.seed, UINT64_MAX);
+  EXPECT_NO_THROW(c.validate());
+  // The same values through a JSON file give the same configuration.
+  EXPECT_TRUE(same(PlatformConfig::from_json(c.to_json()), c));
+  c.set_arg("cpu.lddel=1");
+  EXPECT_EQ(c.lddel, 1u);
+  c.set_arg("uart.in=a=b");  // only the first '=' separates
+  EXPECT_EQ(c.uart_in, "a=b");
+}
+
+TEST(Config, SetErrorsNameTheKey) {
+  EXPECT_EQ(set_error("cpu.lddl", "2", "'cpu.lddl'").rfind("unknown key", 0), 0u);
+  set_error("cpu", "2", "'cpu'");  // a group is not a key
+  EXPECT_EQ(set_error("cpu.lddel", "3", "'cpu.lddel'"), "key 'cpu.lddel': must be 1 or 2 (got 3)");
+  set_error("cpu.lddel", "", "'cpu.lddel'");
+  set_error("cpu.lddel", "-1", "'cpu.lddel'");
+  set_error("cpu.lddel", "1.0", "'cpu.lddel'");
+  set_error("cpu.nwin", "4294967298", "'cpu.nwin'");
+  set_error("nwin", "1", "'nwin'");
+  set_error("icache.seed", "4294967296", "'icache.seed'");
+  set_error("net.to_host.seed", "18446744073709551616", "'net.to_host.seed'");
+  set_error("dcache.way_kib", "3", "power of two");
+  set_error("memory.prom_size", "1073741824", "'memory.prom_size'");
+  set_error("dmi", "1", "'dmi'");
+  set_error("dmi", "True", "'dmi'");
+  set_error("mode", "Timed", "'mode'");
+  set_error("net.to_host.loss", "1.5", "'net.to_host.loss'");
+  set_error("net.to_host.loss", "nan", "'net.to_host.loss'");
+  set_error("net.to_host.loss", "0.5x", "'net.to_host.loss'");
+  set_error("quantum_ns", "11s", "'quantum_ns'");
+  set_error("quantum_ns", "1.5ns", "whole number of ns");
+}
+
+TEST(Config, RulesAcrossKeys) {
+  PlatformConfig c;
+  c.set("dcache.repl", "lrr");  // each key alone is fine ...
+  try {
+    c.validate();  // ... but D-cache has 1 way
+    ADD_FAILURE() << "lrr with 1 way accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_STREQ(e.what(), "key 'dcache.repl': \"lrr\" needs exactly 2 ways");
+  }
+  c.set("dcache.ways", "2");
+  EXPECT_NO_THROW(c.validate());
+  c.set("clock_hz", "30000000");
+  EXPECT_THROW(c.validate(), ConfigError);
+  c.set("clock_hz", "50000000");
+  EXPECT_NO_THROW(c.validate());
+  c.icache.snoop = true;  // not a key: only code can do this
+  EXPECT_THROW(c.validate(), ConfigError);
+  // validate() also re-checks each key's own range for values set in code.
+  PlatformConfig d;
+  d.net.speed_mbps = 1000;
+  EXPECT_THROW(d.validate(), ConfigError);
 }
 
 TEST(Leon3mp, RegionMarkerSlotIsEmptyInPnp) {
