@@ -34,7 +34,6 @@ needs_vp = pytest.mark.skipif(not (FW_DIR and VP), reason="L3VP_VP/L3VP_FW_DIR n
     ("2.5E-3s", 2_500_000_000),
     ("1e-3ns", 1),
     ("0", 0),
-    ("0.0", 0),
     ("0s", 0),
     (123, 123),               # an int is picoseconds
     ("4611686018427387904ps", 1 << 62),
@@ -44,7 +43,7 @@ def test_duration_valid(text, ps):
 
 
 @pytest.mark.parametrize("text", [
-    "", "10", "1.5", "s", "-1s", "+1s", "1.5ps", "1e-4ns", "10 S", "10sec", "10 s ", " 10s",
+    "", "10", "1.5", "0.0", "00", "s", "-1s", "+1s", "1.5ps", "1e-4ns", "10 S", "10sec", "10 s ", " 10s",
     "0x10s", "inf s", "nan", "1 0s", "10m", "1e30s", "4611686018427387905ps", "1,5ms",
     True, None, 1.5, -1, [1],
 ])
@@ -63,7 +62,6 @@ def test_duration_seconds():
 
 @pytest.mark.parametrize("text, mac", [
     ("02:00:00:00:00:53", bytes([2, 0, 0, 0, 0, 0x53])),
-    ("2:0:0:0:0:53", bytes([2, 0, 0, 0, 0, 0x53])),
     ("AA:bb:Cc:dD:ee:FF", bytes([0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff])),
 ])
 def test_mac_valid(text, mac):
@@ -74,7 +72,7 @@ def test_mac_valid(text, mac):
 @pytest.mark.parametrize("text", [
     "", "02:00:00:00:00", "02:00:00:00:00:53:01", "02-00-00-00-00-53", "020:00:00:00:00:53",
     "02:00:00:00:00:5g", " 02:00:00:00:00:53", "02:00:00:00:00:53 ", "0x2:00:00:00:00:53",
-    "02::00:00:00:53", None, b"02:00:00:00:00:53",
+    "02::00:00:00:53", "2:0:0:0:0:53", None, b"02:00:00:00:00:53",
 ])
 def test_mac_invalid(text):
     with pytest.raises(ValueError):

@@ -1,25 +1,24 @@
-"""Durations and MAC addresses, with the rules of leon3vp's C++ side.
+"""Durations and MAC addresses, with the rules of leon3vp's C++ side
+(models/common/units.h; the user-facing copy is docs/user-guide.md
+"Durations and addresses").
 
-Durations (parse_duration_ps) accept the union of what leon3vp takes today
-(`--max-time`/`--quantum` in sim/main.cpp, the duration fields of scenario
-files in models/net/host/scenario.cpp):
+Durations (parse_duration_ps):
 
-  * <number><unit> or <number> <unit> (spaces between number and unit);
+  * <number><unit> or <number> <unit> (any spaces between number and unit);
     unit ps, ns, us, ms or s (lower case);
   * the number is decimal: digits with an optional fraction ("2.5",
     "10.", ".5") and an optional exponent ("1e3", "2.5E-3");
-  * a bare zero ("0", "0.0") without a unit;
+  * a bare "0" without a unit (scenario files allow it);
   * a Python int (not a string) is taken as picoseconds, the unit of every
     *_ps field leon3vp writes.
 
 The value is computed exactly (no float rounding) and must be a whole
-number of picoseconds no larger than 2**62 ps (about 53 days), as in
-scenario files. Rejected: a sign, hexadecimal, inf/nan, upper-case or
-other units, leading or trailing spaces, a bare non-zero number.
+number of picoseconds no larger than 2**62 ps (about 53 days). Rejected: a
+sign, hexadecimal, inf/nan, upper-case or other units, leading or trailing
+spaces, a bare number other than "0".
 
-MAC addresses (parse_mac) are six groups of one or two hex digits separated
-by ':', as models/net/host/wire.cpp parse_mac reads them ("02:00:00:00:00:53",
-"2:0:0:0:0:53", upper or lower case).
+MAC addresses (parse_mac) are six groups of exactly two hex digits (either
+case) separated by ':'.
 """
 import re
 from fractions import Fraction
@@ -27,7 +26,7 @@ from fractions import Fraction
 _UNITS_PS = {"ps": 1, "ns": 10**3, "us": 10**6, "ms": 10**9, "s": 10**12}
 _MAX_PS = 1 << 62
 _DURATION = re.compile(r"(?P<num>(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)(?: *(?P<unit>ps|ns|us|ms|s))?")
-_MAC = re.compile(r"[0-9a-fA-F]{1,2}(?::[0-9a-fA-F]{1,2}){5}")
+_MAC = re.compile(r"[0-9a-fA-F]{2}(?::[0-9a-fA-F]{2}){5}")
 
 
 def parse_duration_ps(value):
@@ -46,7 +45,7 @@ def parse_duration_ps(value):
     num = Fraction(m.group("num"))
     unit = m.group("unit")
     if unit is None:
-        if num != 0:
+        if m.group("num") != "0":
             raise ValueError(f"duration '{value}' has no unit (ps, ns, us, ms or s)")
         return 0
     ps = num * _UNITS_PS[unit]
