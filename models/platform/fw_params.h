@@ -1,5 +1,5 @@
 // Per-run firmware parameters: the simulator side of the network programs'
-// `fw_params` block (struct fw_params in firmware/drivers/greth.h, section
+// `fw_params` block (struct fw_params in firmware/net/port/netapp.h, section
 // .params, magic "NETP", all fields big-endian).
 //
 // leon3vp collects KEY=VALUE settings (--fw-param, and "board": {"params"}

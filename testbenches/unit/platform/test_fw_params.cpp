@@ -1,6 +1,6 @@
 // Per-run firmware parameters (models/platform/fw_params.h): KEY=VALUE and
 // JSON parsing with strict validation, the big-endian block layout of
-// struct fw_params (firmware/drivers/greth.h), the header checks, and the
+// struct fw_params (firmware/net/port/netapp.h), the header checks, and the
 // write into a loaded image through the memory back door (symbol address ->
 // load address through the PT_LOAD segments).
 #include <cstring>
