@@ -145,10 +145,12 @@ std::vector<StatInfo> StatsRegistry::schema() const {
   std::vector<StatInfo> rows;
   for (const stats_detail::Entry& e : entries_) {
     rows.push_back(e.info);
+    rows.back().optional = !e.conds.empty();
     if (!e.table) continue;
     for (const stats_detail::Entry& f : e.table->fields) {
       StatInfo r = f.info;
       r.path = e.info.path + "[]." + r.path;
+      r.optional = !e.conds.empty();
       rows.push_back(r);
     }
   }
@@ -162,9 +164,11 @@ std::string StatsRegistry::markdown() const {
     for (char c : s) o += c == '|' ? std::string("\\|") : std::string(1, c);
     return o;
   };
+  // "(optional)": the key exists only in some runs (only_if()).
   std::string s = "| Key | Type | Unit | Inv | Meaning |\n|---|---|---|---|---|\n";
   for (const StatInfo& r : schema())
-    s += "| `" + cell(r.path) + "` | " + cell(r.type) + " | " + stat_unit_name(r.unit) + " | " +
+    s += "| `" + cell(r.path) + "` | " + cell(r.type) + (r.optional ? " (optional)" : "") + " | " +
+         stat_unit_name(r.unit) + " | " +
          (r.inv == StatInv::Yes ? "**inv**" : "") + " | " + cell(r.desc) + " |\n";
   return s;
 }

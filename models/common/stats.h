@@ -62,6 +62,7 @@ struct StatInfo {
   StatUnit unit = StatUnit::Count;
   StatInv inv = StatInv::No;
   std::string desc;
+  bool optional = false;  // registered with only_if(): not in every --stats file
 };
 
 using StatCond = std::function<bool()>;

@@ -472,7 +472,7 @@ def cmd_schema(a):
                 patterns[base + "." + k] = cells
         else:
             patterns[path] = cells
-        if cells[1] == "object":
+        if cells[1].split(" ")[0] == "object":
             objects.add(path)
     s = run_stats(a.leon3vp, (a.extra or []) + [a.firmware])
 
@@ -490,10 +490,10 @@ def cmd_schema(a):
     missing = sorted(p for p in seen if p not in patterns)
     if missing:
         fail("keys of --stats not in --list-stats: %s" % ", ".join(missing))
-    # Keys of conditional parts say "Only with ..." / "Only when ..."; table
-    # fields exist only in a row of the table.
+    # Keys of conditional parts are "(optional)"; table fields exist only in
+    # a row of the table.
     absent = sorted(p for p, cells in patterns.items()
-                    if p not in seen and "[]." not in p and "Only" not in cells[4]
+                    if p not in seen and "[]." not in p and "(optional)" not in cells[1]
                     and not any(p.startswith(o + ".") for o in objects))
     if absent:
         fail("--list-stats keys missing from --stats: %s" % ", ".join(absent))
