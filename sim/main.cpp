@@ -29,9 +29,11 @@
 #include "log.h"
 #include "pcap_writer.h"
 #include "scenario.h"
+#include "stats.h"
 #include "tap.h"
 #include "trap_names.h"
 #include "units.h"
+#include "version.h"
 
 namespace {
 
@@ -84,6 +86,112 @@ void setup_systemc_reports() {
   sc_report_handler::set_actions(SC_FATAL, SC_THROW);
 }
 
+// What the run adds to --stats besides the platform's statistics (docs/
+// stats-schema.md): registered once with register_run_stats(), filled in as
+// the run goes, read when the file is written. Null pointers = that part
+// does not exist in this run (its keys are left out).
+struct RunStats {
+  std::string firmware, boot = "entry";
+  uint32_t entry = 0;
+  uint64_t max_time_ps = 0;
+  const PlatformConfig* cfg = nullptr;
+  const l3vp::FwParams* fw_params = nullptr;
+  std::string reason;
+  int status = 0;
+  const l3vp::Leon3mp::Halt* halt = nullptr;
+  std::string far_end = "none";
+  const l3vp::EthLink* link = nullptr;
+  const nlohmann::json* net_results = nullptr;
+  const l3vp::TapEndpoint* tap = nullptr;
+  const l3vp::PcapWriter* pcap = nullptr;
+  double wall = 0;
+  uint64_t instructions = 0;
+  std::string firmware_hash;
+};
+
+void register_run_stats(const l3vp::StatsGroup& root, const RunStats& r) {
+  using l3vp::StatInv;
+  using l3vp::StatUnit;
+  using nlohmann::json;
+  const auto Y = StatInv::Yes;
+  const auto N = StatInv::No;
+  root.value("schema_version", "int", StatUnit::Id, N,
+             "`2`. Incremented on incompatible changes; new keys may be added without a bump.",
+             [] { return 2; });
+  root.value("firmware", "string", StatUnit::Text, N, "The firmware path as given on the command line.",
+             [&r] { return r.firmware; });
+  root.value("config", "object", StatUnit::Object, N,
+             "The effective platform configuration, same keys as the JSON config file "
+             "(`models/platform/README.md`), after command-line overrides and a scenario's `link` section.",
+             [&r] { return r.cfg ? r.cfg->to_json() : json::object(); });
+  root.value("boot.mode", "string", StatUnit::Text, N, "`\"entry\"` or `\"reset\"`.", [&r] { return r.boot; });
+  root.value("boot.entry", "int", StatUnit::Id, N, "ELF entry point.", [&r] { return r.entry; });
+  root.value("max_time_ps", "int", StatUnit::Ps, N, "The `--max-time` limit.", [&r] { return r.max_time_ps; });
+  root.only_if([&r] { return r.fw_params && !r.fw_params->empty(); })
+      .value("fw_params", "object", StatUnit::Object, N,
+             "Only when firmware parameters were given (scenario `board.params`, `--fw-param`; "
+             "docs/network.md \"Firmware parameters\"): the fields written into the `fw_params` block "
+             "(addresses as strings, everything else as numbers).",
+             [&r] { return r.fw_params->to_json(); });
+  const l3vp::StatsGroup stop = root.sub("stop");
+  stop.value("reason", "string", StatUnit::Text, Y,
+             "`\"exit\"` (error mode with tt 0x80: the firmware exit convention), `\"error_mode\"` (any "
+             "other trap with ET = 0), `\"max_time\"`.",
+             [&r] { return r.reason; });
+  stop.value("exit_status", "int", StatUnit::Id, Y,
+             "The process exit status: `%o0 & 0xFF` for `\"exit\"`, 3 for `\"error_mode\"`, 4 for "
+             "`\"max_time\"`.",
+             [&r] { return r.status; });
+  const l3vp::StatsGroup halted = stop.only_if([&r] { return r.halt && r.halt->halted; });
+  halted.value("tt", "int", StatUnit::Id, Y, "Only when the CPU halted: trap type.", [&r] { return r.halt->tt; });
+  halted.value("trap", "string", StatUnit::Text, Y, "Only when the CPU halted: the trap's name "
+               "(e.g. `\"data_access_exception\"`).", [&r] { return l3vp::trap_name(r.halt->tt); });
+  halted.value("pc", "int", StatUnit::Id, Y, "Only when the CPU halted: PC of the trapping instruction.",
+               [&r] { return r.halt->pc; });
+  halted.value("o0", "int", StatUnit::Id, Y, "Only when the CPU halted: `%o0`.", [&r] { return r.halt->o0; });
+  const l3vp::StatsGroup net = root.sub("net");
+  net.value("far_end", "string", StatUnit::Text, N,
+            "`\"none\"`, `\"sim_host\"` (`--scenario`) or `\"tap\"` (`--tap`).", [&r] { return r.far_end; });
+  net.value("unattached_frames", "int", StatUnit::Count, Y,
+            "Frames the GRETH sent while nothing was attached (0 otherwise).", [&r]() -> json {
+              if (r.far_end == "none" && r.link) return r.link->stats(0).delivered;
+              return 0;
+            });
+  net.only_if([&r] { return r.net_results != nullptr; })
+      .value("results", "object", StatUnit::Object, Y,
+             "Only with `--scenario`: the scenario results (docs/network.md \"Results JSON\"), the same "
+             "object `--net-results` writes.",
+             [&r] { return *r.net_results; });
+  net.only_if([&r] { return r.pcap != nullptr; })
+      .value("pcap_frames", "int", StatUnit::Count, Y, "Only with `--pcap`: frames recorded.",
+             [&r] { return r.pcap->frames(); });
+  l3vp::TapEndpoint::register_stats(net.sub("tap"), r.tap);
+  const l3vp::StatsGroup host = root.sub("host");
+  host.value("wall_time_s", "number", StatUnit::Seconds, N,
+             "Host wall-clock time of `sc_start()` (never feeds back into simulated time).",
+             [&r] { return r.wall; });
+  host.value("mips", "number", StatUnit::Mips, N, "`instructions.total / wall_time_s / 1e6`.",
+             [&r] { return r.wall > 0 ? double(r.instructions) / r.wall / 1e6 : 0.0; });
+  const l3vp::StatsGroup ver = root.sub("version");
+  ver.value("leon3vp", "string", StatUnit::Text, N,
+            "The simulator's version: `git describe --always --dirty` at build time (the project version "
+            "outside a git checkout).",
+            [] { return leon3vp_version(); });
+  ver.value("hash", "string", StatUnit::Text, N, "`\"fnv1a64\"`: the algorithm of the two hashes below.",
+            [] { return "fnv1a64"; });
+  ver.value("config_hash", "string", StatUnit::Text, N,
+            "FNV-1a-64 (16 hex digits) of the compact dump of `config` (sorted keys): equal hashes, equal "
+            "configurations.",
+            [&r] {
+              const std::string c = r.cfg ? r.cfg->to_json().dump() : std::string();
+              return l3vp::hex64(l3vp::fnv1a64(c.data(), c.size()));
+            });
+  ver.value("firmware_hash", "string", StatUnit::Text, N,
+            "FNV-1a-64 (16 hex digits) of the firmware ELF file's bytes (before `fw_params` are written "
+            "into the loaded image).",
+            [&r] { return r.firmware_hash; });
+}
+
 struct Options {
   std::string firmware;
   std::string config;
@@ -107,6 +215,18 @@ struct Options {
   std::vector<std::string> sets;
   bool list_params = false;
 };
+
+// --list-stats: the schema comes from the registry of a default platform
+// plus the run's own statistics (docs/stats-schema.md is generated from it).
+struct ListStats {};
+int list_stats() {
+  const PlatformConfig cfg = PlatformConfig::preset("gr-xc3s-1500");
+  l3vp::Leon3mp plat("leon3mp", cfg);
+  RunStats r;
+  register_run_stats(plat.stats_registry().root(), r);
+  std::fputs(plat.stats_registry().markdown().c_str(), stdout);
+  return 0;
+}
 
 int run(int argc, char** argv) {
   setup_systemc_reports();
@@ -154,10 +274,15 @@ int run(int argc, char** argv) {
                  "(repeatable; keys: " + l3vp::fw_param_names() + "; overrides the scenario's board.params)")
       ->type_name("KEY=VALUE")
       ->allow_extra_args(false);  // one KEY=VALUE per --fw-param (the ELF stays positional)
+  app.add_flag_callback("--list-stats", [] { throw ListStats{}; },
+                        "Print the --stats schema (key, type, unit, invariance, meaning) as Markdown and exit")
+      ->trigger_on_parse();
   app.add_flag("-q,--quiet", o.quiet,
                "Do not print model diagnostics (guest errors, unimplemented features)");
   try {
     app.parse(argc, argv);
+  } catch (const ListStats&) {
+    return list_stats();
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) {  // --help
       std::fputs(app.help().c_str(), stdout);
@@ -356,6 +481,28 @@ int run(int argc, char** argv) {
     plat->link.set_hook(pcap->link_hook(l3vp::PcapWriter::Point::kDeliver));
   }
 
+  // --stats: what the run adds to the platform's statistics.
+  RunStats run_stats;
+  run_stats.firmware = o.firmware;
+  run_stats.boot = o.boot;
+  run_stats.entry = plat->image().entry;
+  run_stats.max_time_ps = *max_ps;
+  run_stats.cfg = &cfg;
+  run_stats.fw_params = &fw_params;
+  run_stats.halt = &plat->halt();
+  run_stats.far_end = far_end;
+  run_stats.link = &plat->link;
+  run_stats.tap = tap.get();
+  run_stats.pcap = pcap.get();
+  if (stats_out.is_open()) {
+    try {
+      run_stats.firmware_hash = l3vp::hex64(l3vp::fnv1a64_file(o.firmware));
+    } catch (const std::exception& e) {
+      return fail(kExitBadInput, o.firmware + ": " + e.what());
+    }
+  }
+  register_run_stats(plat->stats_registry().root(), run_stats);
+
   if (o.boot == "reset")
     plat->boot_reset();
   else
@@ -397,37 +544,12 @@ int run(int argc, char** argv) {
   }
 
   if (stats_out.is_open()) {
-    nlohmann::json j = plat->stats();
-    const uint64_t insns = plat->cpu.core().counters().instructions;
-    j["schema_version"] = 2;
-    j["firmware"] = o.firmware;
-    j["config"] = cfg.to_json();
-    j["boot"] = {{"mode", o.boot}, {"entry", plat->image().entry}};
-    j["max_time_ps"] = *max_ps;
-    if (!fw_params.empty()) j["fw_params"] = fw_params.to_json();
-    j["stop"] = {{"reason", reason}, {"exit_status", status}};
-    if (h.halted) {
-      j["stop"]["tt"] = h.tt;
-      j["stop"]["trap"] = l3vp::trap_name(h.tt);
-      j["stop"]["pc"] = h.pc;
-      j["stop"]["o0"] = h.o0;
-    }
-    nlohmann::json& net = j["net"];
-    net["far_end"] = far_end;
-    // Frames the GRETH sent while nothing was attached: delivered into the void.
-    net["unattached_frames"] = std::string(far_end) == "none" ? plat->link.stats(0).delivered : 0;
-    if (runner) net["results"] = net_results;
-    if (tap) {
-      const auto& t = tap->stats();
-      net["tap"] = {{"from_tap", t.from_tap},           {"to_tap", t.to_tap},
-                    {"from_tap_bytes", t.from_tap_bytes}, {"to_tap_bytes", t.to_tap_bytes},
-                    {"dropped_crc", t.dropped_crc},     {"write_errors", t.write_errors},
-                    {"oversize", t.oversize},           {"polls", t.polls},
-                    {"sleeps", t.sleeps}};
-    }
-    if (pcap) net["pcap_frames"] = pcap->frames();
-    j["host"] = {{"wall_time_s", wall}, {"mips", wall > 0 ? double(insns) / wall / 1e6 : 0.0}};
-    stats_out << j.dump(2) << '\n';
+    run_stats.reason = reason;
+    run_stats.status = status;
+    if (runner) run_stats.net_results = &net_results;
+    run_stats.wall = wall;
+    run_stats.instructions = plat->cpu.core().counters().instructions;
+    stats_out << plat->stats().dump(2) << '\n';
     if (!stats_out) return fail(kExitBadInput, "--stats: write to '" + o.stats + "' failed");
   }
 

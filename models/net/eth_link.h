@@ -77,6 +77,8 @@ struct EthDirStats {
   uint64_t jitter_sum = 0;        // sum of jitter draws, in sc_time resolution units
 };
 
+class StatsGroup;
+
 class EthLink : public sc_core::sc_module {
  public:
   using Params = EthLinkParams;
@@ -92,6 +94,9 @@ class EthLink : public sc_core::sc_module {
   void attach(unsigned end, EthPort* rx) { dir_[(end & 1) ^ 1].rx = rx; }
 
   const EthDirStats& stats(unsigned dir) const { return dir_[dir & 1].st; }
+  // Registers both directions' EthDirStats under `g` (net.link): to_host
+  // (direction 0, end 0 -> end 1) and to_board (direction 1).
+  void register_stats(const StatsGroup& g);
   // Frames submitted in direction `dir` and not yet delivered (or lost).
   size_t in_flight(unsigned dir) const;
   const Params& params() const { return p_; }

@@ -1,4 +1,5 @@
 #include "tap.h"
+#include "stats.h"
 
 #include <fcntl.h>
 #include <linux/capability.h>
@@ -149,6 +150,26 @@ void TapEndpoint::poll() {
     }
   }
   next_trigger(p_.poll_interval);
+}
+
+// ---------------------------------------------------------------- statistics
+
+// A TAP run is not deterministic: nothing here is invariant.
+void TapEndpoint::register_stats(const StatsGroup& gr, const TapEndpoint* tap) {
+  const StatsGroup g = gr.only_if([tap] { return tap != nullptr; });
+  const auto N = StatInv::No;
+  auto field = [&](const char* name, StatUnit unit, const char* desc, uint64_t TapStats::*m) {
+    g.value(name, "int", unit, N, desc, [tap, m] { return nlohmann::json(tap->st_.*m); });
+  };
+  field("from_tap", StatUnit::Count, "Only with --tap: frames read from the TAP device.", &TapStats::from_tap);
+  field("to_tap", StatUnit::Count, "Only with --tap: frames written to the TAP device.", &TapStats::to_tap);
+  field("from_tap_bytes", StatUnit::Bytes, "Only with --tap: their bytes (read).", &TapStats::from_tap_bytes);
+  field("to_tap_bytes", StatUnit::Bytes, "Only with --tap: their bytes (written).", &TapStats::to_tap_bytes);
+  field("dropped_crc", StatUnit::Count, "Only with --tap: frames dropped for a bad FCS.", &TapStats::dropped_crc);
+  field("write_errors", StatUnit::Count, "Only with --tap: failed writes to the device.", &TapStats::write_errors);
+  field("oversize", StatUnit::Count, "Only with --tap: frames too long for the link.", &TapStats::oversize);
+  field("polls", StatUnit::Count, "Only with --tap: device polls.", &TapStats::polls);
+  field("sleeps", StatUnit::Count, "Only with --tap: real-time pacing sleeps.", &TapStats::sleeps);
 }
 
 }  // namespace l3vp

@@ -46,6 +46,8 @@ struct TapStats {
   uint64_t polls = 0, sleeps = 0;
 };
 
+class StatsGroup;
+
 class TapEndpoint : public sc_core::sc_module, public EthPort {
  public:
   SC_HAS_PROCESS(TapEndpoint);
@@ -58,6 +60,9 @@ class TapEndpoint : public sc_core::sc_module, public EthPort {
   void stop() { stopped_ = true; }
 
   const TapStats& stats() const { return st_; }
+  // Registers the TapStats counters under `g` (net.tap), present only when
+  // `tap` is not null: static, so the schema lists them without a device.
+  static void register_stats(const StatsGroup& g, const TapEndpoint* tap);
   const TapParams& params() const { return p_; }
 
   // Why a TAP device cannot be used here ("" if it probably can): no

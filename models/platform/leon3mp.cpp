@@ -209,6 +209,7 @@ Leon3mp::Leon3mp(sc_core::sc_module_name name, const PlatformConfig& cfg)
     sdram.set_latency(clk * double(cfg.sdram_ws.read_ws), clk * double(cfg.sdram_ws.write_ws));
     apb.set_access_delay(clk * double(cfg.apb_access_cycles));
   }
+  register_stats();
 }
 
 void Leon3mp::enable_profile(bool per_pc) {
@@ -244,159 +245,43 @@ void Leon3mp::boot_at(uint32_t entry) {
 
 void Leon3mp::boot_reset() { cpu.core().reset(); }
 
+// Where each model's statistics go in the --stats JSON (docs/stats-schema.md).
+void Leon3mp::register_stats() {
+  const StatsGroup root = stats_.root();
+  const auto Y = StatInv::Yes;
+  const auto N = StatInv::No;
+  root.value("sim_time_ps", "int", StatUnit::Ps, Y,
+             "Simulated time when the simulation stopped (SystemC time, 1 ps resolution).",
+             [] { return sc_core::sc_time_stamp().value(); });
+  root.value("sim_time_ns", "number", StatUnit::Ns, Y, "The same in ns (may have a fraction).",
+             [] { return double(sc_core::sc_time_stamp().value()) / 1000.0; });
+  root.value("clock_hz", "int", StatUnit::Hz, N, "CPU/AMBA clock.", [this] { return cfg_.clock_hz; });
+  root.value("mode", "string", StatUnit::Text, Y, "`\"timed\"` or `\"functional\"` (docs/timing.md).",
+             [this] { return PlatformConfig::mode_name(cfg_.mode); });
+  cpu.register_stats(root);
+  regions_.register_stats(root);
+  const StatsGroup dev = root.sub("devices");
+  uart.register_stats(dev.sub("uart"));
+  irqmp.register_stats(dev.sub("irqmp"));
+  gptimer.register_stats(dev.sub("gptimer"));
+  apb.register_stats(dev.sub("apb"));
+  const StatsGroup log = root.sub("log");
+  log.value("guest_errors", "int", StatUnit::Count, Y,
+            "`Log::guest_error` count (firmware mistakes), printed or not (`--quiet`).",
+            [] { return Log::count(LogCat::GuestError); });
+  log.value("unimp", "int", StatUnit::Count, Y,
+            "`Log::unimp` count (unmodelled features), printed or not (`--quiet`).",
+            [] { return Log::count(LogCat::Unimp); });
+  ahb.register_stats(root.sub("bus.ahb"), cfg_.period());
+  greth.register_stats(root.sub("net.greth"));
+  link.register_stats(root.sub("net.link"));
+  profiler_.register_stats(root.sub("profile").only_if([this] { return profiling_; }));
+}
+
 nlohmann::json Leon3mp::stats() {
-  using nlohmann::json;
-  const leon3::CoreCounters& c = cpu.core().counters();
-  json by_class = json::object();
-  for (unsigned i = 0; i < static_cast<unsigned>(leon3::InsnClass::Count); ++i)
-    by_class[leon3::insn_class_name(static_cast<leon3::InsnClass>(i))] = c.by_class[i];
-
-  json pulses = json::object();
-  for (unsigned l = 1; l < 16; ++l)
-    if (irqmp.pulse_count(l)) pulses[std::to_string(l)] = irqmp.pulse_count(l);
-
-  json masters = json::array();
-  const double period_ps = double(cfg_.period_ps());
-  for (const auto& m : ahb.master_stats())
-    masters.push_back({{"hindex", m.hindex},
-                       {"name", m.name},
-                       {"reads", m.reads},
-                       {"writes", m.writes},
-                       {"errors", m.errors},
-                       {"bursts", m.bursts},
-                       {"dmi_grants", m.dmi_grants},
-                       {"waits", m.waits},
-                       {"wait_cycles", uint64_t(double(m.wait.value()) / period_ps + 0.5)}});
-
-  // Timed-mode pipeline, cache and write-buffer counters (zero in functional mode).
+  // Timed-mode counters include the step the profiler still holds.
   if (profiling_) cpu.core().profile_flush();
-  const leon3::CoreTimingCounters& t = cpu.core().timing_counters();
-  json class_cycles = json::object();
-  for (unsigned i = 0; i < static_cast<unsigned>(leon3::InsnClass::Count); ++i)
-    class_cycles[leon3::insn_class_name(static_cast<leon3::InsnClass>(i))] = t.class_cycles[i];
-  const uint64_t busy = cpu.cycles() - c.idle_cycles;
-  json timing = {
-      {"class_cycles", class_cycles},
-      {"annul_cycles", t.annul_cycles},
-      {"trap_cycles", t.trap_cycles},
-      {"stalls",
-       {{"load_use", t.stall_load_use},
-        {"branch", t.stall_branch},
-        {"muldiv", t.stall_muldiv},
-        {"icache_miss", t.stall_icache_miss},
-        {"dcache_miss", t.stall_dcache_miss},
-        {"write_buffer", t.stall_write_buffer},
-        {"bus", t.stall_bus}}},
-      {"icache",
-       {{"accesses", t.ic_hits + t.ic_misses + t.ic_uncached},
-        {"hits", t.ic_hits},
-        {"misses", t.ic_misses},
-        {"uncached", t.ic_uncached},
-        {"line_fills", t.ic_fills},
-        {"flushes", t.ic_flushes}}},
-      {"dcache",
-       {{"accesses", t.dc_read_hits + t.dc_read_misses + t.dc_uncached_reads + t.dc_write_hits +
-                         t.dc_write_misses + t.dc_uncached_writes},
-        {"read_hits", t.dc_read_hits},
-        {"read_misses", t.dc_read_misses},
-        {"uncached_reads", t.dc_uncached_reads},
-        {"write_hits", t.dc_write_hits},
-        {"write_misses", t.dc_write_misses},
-        {"uncached_writes", t.dc_uncached_writes},
-        {"line_fills", t.dc_fills},
-        {"flushes", t.dc_flushes},
-        {"snoop_invalidations", t.snoop_invalidations}}},
-      {"write_buffer", {{"stalls", t.wb_stalls}, {"stall_cycles", t.stall_write_buffer}}},
-      {"ahb", {{"reads", t.ahb_reads}, {"writes", t.ahb_writes}}},
-  };
-
-  const auto& w = cpu.wrapper_counters();
-  const uint64_t t_ps = sc_core::sc_time_stamp().value();  // resolution: 1 ps
-  json out = json{
-      {"sim_time_ps", t_ps},
-      {"sim_time_ns", double(t_ps) / 1000.0},
-      {"clock_hz", cfg_.clock_hz},
-      {"mode", PlatformConfig::mode_name(cfg_.mode)},
-      {"cycles", cpu.cycles()},
-      {"cpi", c.instructions ? double(busy) / double(c.instructions) : 0.0},
-      {"instructions", {{"total", c.instructions}, {"by_class", by_class}}},
-      {"timing", timing},
-      {"regions", regions_.to_json()},
-      {"annulled", c.annulled},
-      {"traps", c.traps},
-      {"interrupts", c.interrupts},
-      {"idle_cycles", c.idle_cycles},
-      {"cpu_bus",
-       {{"reads", w.bus_reads},
-        {"writes", w.bus_writes},
-        {"errors", w.bus_errors},
-        {"dmi_grants", w.dmi_grants},
-        {"dmi_invalidations", w.dmi_invalidations},
-        {"syncs", w.syncs},
-        {"powerdowns", w.powerdowns}}},
-      {"devices",
-       {{"uart",
-         {{"tx_bytes", uart.tx_bytes()},
-          {"tx_dropped", uart.tx_dropped()},
-          {"rx_bytes", uart.rx_bytes()},
-          {"rx_dropped", uart.rx_dropped()}}},
-        {"irqmp", {{"pulses", pulses}, {"irl_changes", irqmp.irl_changes()}}},
-        {"gptimer", {{"underflows", json::array({gptimer.underflows(1), gptimer.underflows(2)})}}},
-        {"apb", {{"empty_slot_accesses", apb.empty_slot_accesses()}}}}},
-      {"log", {{"guest_errors", Log::count(LogCat::GuestError)}, {"unimp", Log::count(LogCat::Unimp)}}},
-      {"bus", {{"ahb", {{"masters", masters}, {"pnp_reads", ahb.pnp_reads()}}}}},
-  };
-  // GRETH and link counters (all simulated: invariant).
-  const GrethStats& g = greth.stats();
-  auto dir_json = [](const EthDirStats& d) {
-    return json{{"submitted", d.submitted},   {"submitted_bytes", d.submitted_bytes},
-                {"delivered", d.delivered},   {"delivered_bytes", d.delivered_bytes},
-                {"lost", d.lost},             {"corrupted", d.corrupted},
-                {"duplicated", d.duplicated}, {"reordered", d.reordered},
-                {"reorder_timeouts", d.reorder_timeouts}, {"delayed", d.delayed},
-                {"jitter_sum_ps", d.jitter_sum}};
-  };
-  out["net"] = {
-      {"greth",
-       {{"tx_frames", g.tx_frames},
-        {"tx_bytes", g.tx_bytes},
-        {"tx_skipped", g.tx_skipped},
-        {"tx_ahb_errors", g.tx_ahb_errors},
-        {"rx_frames", g.rx_frames},
-        {"rx_bytes", g.rx_bytes},
-        {"rx_errors", g.rx_errors},
-        {"rx_drops",
-         {{"filter", g.rx_drop_filter},
-          {"control", g.rx_drop_control},
-          {"runt", g.rx_drop_runt},
-          {"disabled", g.rx_drop_disabled},
-          {"exhausted", g.rx_drop_exhausted},
-          {"ahb_error", g.rx_drop_ahb}}},
-        {"rx_crc_errors", g.rx_crc_errors},
-        {"rx_align_errors", g.rx_align_errors},
-        {"rx_length_errors", g.rx_length_errors},
-        {"rx_too_long", g.rx_too_long},
-        {"rx_overruns", g.rx_overruns},
-        {"rx_ahb_errors", g.rx_ahb_errors},
-        {"irq_pulses", g.irq_pulses},
-        {"mdio_ops", g.mdio_ops},
-        {"soft_resets", g.soft_resets}}},
-      {"link", {{"to_host", dir_json(link.stats(0))}, {"to_board", dir_json(link.stats(1))}}},
-  };
-  if (profiling_) {
-    json funcs = json::array();
-    for (const Profiler::Row& r : profiler_.functions())
-      funcs.push_back({{"name", r.name},
-                       {"addr", r.addr},
-                       {"size", r.size},
-                       {"cycles", r.c.cycles},
-                       {"instructions", r.c.instructions},
-                       {"icache_misses", r.c.ic_misses},
-                       {"dcache_misses", r.c.dc_misses}});
-    const Profiler::Counts& tot = profiler_.total();
-    out["profile"] = {{"cycles", tot.cycles}, {"instructions", tot.instructions}, {"functions", funcs}};
-  }
-  return out;
+  return stats_.to_json();
 }
 
 std::string Leon3mp::profile_report() {

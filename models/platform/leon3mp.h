@@ -44,6 +44,7 @@
 #include "memory.h"
 #include "profiler.h"
 #include "region_marker.h"
+#include "stats.h"
 
 namespace l3vp {
 
@@ -91,8 +92,11 @@ class Leon3mp : public sc_core::sc_module {
   std::vector<LoadRegion> load_regions();
 
   // Simulation-side statistics (docs/stats-schema.md): time, cycles,
-  // instruction counts, devices, log counts, bus masters.
+  // instruction counts, devices, log counts, bus masters. The registry walk:
+  // every model registered its statistics in the constructor; the
+  // executable adds its own (stop, host, version, ...) to stats_registry().
   nlohmann::json stats();
+  StatsRegistry& stats_registry() { return stats_; }
 
   // --- the devices (public: tests and the executable inspect them) ---
   Leon3 cpu;
@@ -119,7 +123,10 @@ class Leon3mp : public sc_core::sc_module {
   static ApbuartParams uart_params(const PlatformConfig& c);
   static GptimerParams gptimer_params(const PlatformConfig& c);
 
+  void register_stats();
+
   PlatformConfig cfg_;
+  StatsRegistry stats_;
   Profiler profiler_;
   Regions regions_;
   bool profiling_ = false;

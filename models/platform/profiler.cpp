@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "stats.h"
+
 namespace l3vp {
 
 // ---------------------------------------------------------------- Profiler
@@ -195,6 +197,80 @@ nlohmann::json Regions::to_json() const {
                    {"traps", s.traps}});
   }
   return out;
+}
+
+// ---------------------------------------------------------------- statistics
+
+namespace {
+std::vector<std::string> class_names() {
+  std::vector<std::string> v;
+  for (unsigned k = 0; k < static_cast<unsigned>(leon3::InsnClass::Count); ++k)
+    v.push_back(leon3::insn_class_name(static_cast<leon3::InsnClass>(k)));
+  return v;
+}
+}  // namespace
+
+void Profiler::register_stats(const StatsGroup& g) const {
+  const auto U = StatUnit::Count;
+  const auto C = StatUnit::Cycles;
+  const auto Y = StatInv::Yes;
+  g.counter("cycles", &total_.cycles, C, Y,
+            "Only with --profile, --profile-out or --profile-pc: profiled cycles (= `cycles − idle_cycles`).");
+  g.counter("instructions", &total_.instructions, U, Y, "Profiled instructions (= `instructions.total`).");
+  using R = Row;
+  auto& t = g.table<R>("functions", Y, "Per function with at least one step, most cycles first.",
+                       [this] { return functions(); });
+  t.field("name", "string", StatUnit::Text, Y, "ELF symbol.", [](const R& r) { return r.name; });
+  t.field("addr", "int", StatUnit::Id, Y, "Symbol value.", [](const R& r) { return r.addr; });
+  t.field("size", "int", StatUnit::Bytes, Y, "Symbol size (0 for a label).", [](const R& r) { return r.size; });
+  t.field("cycles", "int", C, Y, "Cycles (stalls, misses and trap entry included).",
+          [](const R& r) { return r.c.cycles; });
+  t.field("instructions", "int", U, Y, "Instructions retired.", [](const R& r) { return r.c.instructions; });
+  t.field("icache_misses", "int", U, Y, "I-cache misses.", [](const R& r) { return r.c.ic_misses; });
+  t.field("dcache_misses", "int", U, Y, "D-cache misses.", [](const R& r) { return r.c.dc_misses; });
+}
+
+void Regions::register_stats(const StatsGroup& g) const {
+  const auto U = StatUnit::Count;
+  const auto C = StatUnit::Cycles;
+  const auto Y = StatInv::Yes;
+  using R = const Region*;
+  auto& t = g.table<R>("regions", Y,
+                       "Per region id (firmware `REGION_BEGIN/END`, docs/timing.md), by id; empty when no "
+                       "marker was written. Sums over the completed BEGIN..END pairs.",
+                       [this] {
+                         std::vector<R> rows;
+                         for (const auto& kv : regions_) rows.push_back(&kv.second);
+                         return rows;
+                       });
+  t.field("id", "int", StatUnit::Id, Y, "Region id.", [](R r) { return r->id; });
+  t.field("entries", "int", U, Y, "Completed BEGIN..END pairs.", [](R r) { return r->entries; });
+  t.field("unbalanced", "int", U, Y, "BEGIN while open (restarts) + END while closed (ignored).",
+          [](R r) { return r->unbalanced; });
+  t.field("open", "bool", StatUnit::Flag, Y, "BEGIN without END at the end.", [](R r) { return r->open; });
+  t.field("cycles", "int", C, Y, "Cycles.", [](R r) { return r->sum.cycles; });
+  t.field("idle_cycles", "int", C, Y, "Powered-down cycles.", [](R r) { return r->sum.idle_cycles; });
+  t.field("instructions", "int", U, Y, "Instructions retired.", [](R r) { return r->sum.instructions; });
+  t.field("cpi", "number", StatUnit::Ratio, Y, "`(cycles − idle_cycles) / instructions` (0 without).",
+          [](R r) {
+            const Snapshot& s = r->sum;
+            return s.instructions ? double(s.cycles - s.idle_cycles) / double(s.instructions) : 0.0;
+          });
+  t.vector("by_class", class_names(), U, Y, "Instructions per class (as `instructions.by_class`).",
+           [](R r, unsigned k) { return r->sum.by_class[k]; });
+  t.field("stalls.load_use", "int", C, Y, "As `timing.stalls.load_use`.", [](R r) { return r->sum.stall_load_use; });
+  t.field("stalls.branch", "int", C, Y, "As `timing.stalls.branch`.", [](R r) { return r->sum.stall_branch; });
+  t.field("stalls.muldiv", "int", C, Y, "As `timing.stalls.muldiv`.", [](R r) { return r->sum.stall_muldiv; });
+  t.field("stalls.icache_miss", "int", C, Y, "As `timing.stalls.icache_miss`.",
+          [](R r) { return r->sum.stall_icache_miss; });
+  t.field("stalls.dcache_miss", "int", C, Y, "As `timing.stalls.dcache_miss`.",
+          [](R r) { return r->sum.stall_dcache_miss; });
+  t.field("stalls.write_buffer", "int", C, Y, "As `timing.stalls.write_buffer`.",
+          [](R r) { return r->sum.stall_write_buffer; });
+  t.field("stalls.bus", "int", C, Y, "As `timing.stalls.bus`.", [](R r) { return r->sum.stall_bus; });
+  t.field("icache_misses", "int", U, Y, "I-cache misses.", [](R r) { return r->sum.ic_misses; });
+  t.field("dcache_misses", "int", U, Y, "D-cache read misses.", [](R r) { return r->sum.dc_read_misses; });
+  t.field("traps", "int", U, Y, "Traps taken.", [](R r) { return r->sum.traps; });
 }
 
 }  // namespace l3vp

@@ -22,6 +22,8 @@
 
 namespace l3vp {
 
+class StatsGroup;
+
 class Profiler : public leon3::ProfileHook {
  public:
   struct Counts {
@@ -46,6 +48,9 @@ class Profiler : public leon3::ProfileHook {
   const Counts& total() const { return total_; }
   // Name of the function a PC is attributed to.
   std::string function_of(uint32_t pc) const;
+  // Registers the profile (cycles, instructions, functions[]) under `g`
+  // (profile); give `g` the condition under which the profiler runs.
+  void register_stats(const StatsGroup& g) const;
 
  private:
   struct Sym {
@@ -86,6 +91,9 @@ class Regions {
   void mark(bool begin, uint32_t id, const Snapshot& now);
   const std::map<uint32_t, Region>& regions() const { return regions_; }
   nlohmann::json to_json() const;
+  // Registers the per-region records under `g` (regions[]): one row per
+  // region id seen, by id; the fields are the Snapshot sums.
+  void register_stats(const StatsGroup& g) const;
 
  private:
   std::map<uint32_t, Region> regions_;

@@ -12,6 +12,8 @@
   run_cli_test.py LEON3VP profile FIRMWARE   (firmware/apps/prof_regions only)
   run_cli_test.py LEON3VP set-changes FIRMWARE --set KEY=VALUE --stat PATH
   run_cli_test.py LEON3VP params-doc README [--write]
+  run_cli_test.py LEON3VP version FIRMWARE OTHER_FIRMWARE
+  run_cli_test.py LEON3VP schema FIRMWARE [--extra=ARG]...
 
 In ARGS, "@trunc:PATH:N" is replaced by a temporary copy of the first N bytes
 of PATH and "@tmp:NAME" by a fresh temporary file name.
@@ -405,12 +407,12 @@ def cmd_set_changes(a):
     (c0, o0, s0), (c1, o1, s1) = runs
     if c0 != c1 or o0 != o1:
         fail("exit status or UART output changed: %d %r / %d %r" % (c0, o0, c1, o1))
-    got = stats_get(s1, "config." + key)
+    got = l3vp.stats_get(s1, "config." + key)
     if str(got).lower() != value.lower():
         fail("config.%s = %r after --set %s" % (key, got, a.set))
-    if str(stats_get(s0, "config." + key)).lower() == value.lower():
+    if str(l3vp.stats_get(s0, "config." + key)).lower() == value.lower():
         fail("config.%s is already %s by default: the test proves nothing" % (key, value))
-    v0, v1 = stats_get(s0, a.stat), stats_get(s1, a.stat)
+    v0, v1 = l3vp.stats_get(s0, a.stat), l3vp.stats_get(s1, a.stat)
     if v0 is None or v0 == v1:
         fail("%s = %r with and without --set %s" % (a.stat, v0, a.set))
     print("%s: %r -> %r" % (a.stat, v0, v1))
@@ -442,6 +444,106 @@ def cmd_params_doc(a):
              "regenerate it: python3 testbenches/cli/run_cli_test.py build/sim/leon3vp params-doc %s --write"
              % (a.readme, os.path.relpath(a.readme)))
     print("PASS")
+def fnv1a64(data):
+    h = 0xcbf29ce484222325
+    for b in data:
+        h = ((h ^ b) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+    return "%016x" % h
+
+
+def run_stats(leon3vp, args):
+    path = os.path.join(TMP, "s%d.json" % len(os.listdir(TMP)))
+    run(leon3vp, ["-q", "--stats", path] + args)
+    with open(path) as f:
+        return json.load(f)
+
+
+def cmd_version(a):
+    """The version block: the config hash follows the effective configuration,
+    the firmware hash the ELF file (checked against an independent FNV-1a-64)."""
+    base = run_stats(a.leon3vp, [a.firmware])
+    v = base.get("version")
+    if not isinstance(v, dict):
+        fail("no version block")
+    if not v.get("leon3vp"):
+        fail("empty version.leon3vp")
+    if v.get("hash") != "fnv1a64":
+        fail("version.hash = %r" % v.get("hash"))
+    with open(a.firmware, "rb") as f:
+        want = fnv1a64(f.read())
+    if v.get("firmware_hash") != want:
+        fail("firmware_hash %r, expected FNV-1a-64 of the file %s" % (v.get("firmware_hash"), want))
+    again = run_stats(a.leon3vp, [a.firmware])["version"]
+    if again != v:
+        fail("the same run gave another version block: %r vs %r" % (again, v))
+    # One configuration value changed (two ways): another config hash, same firmware hash.
+    for extra in (["--mode", "functional"], ["--quantum", "1us"]):
+        w = run_stats(a.leon3vp, extra + [a.firmware])["version"]
+        if w["config_hash"] == v["config_hash"]:
+            fail("config_hash unchanged with %s" % " ".join(extra))
+        if w["firmware_hash"] != v["firmware_hash"]:
+            fail("firmware_hash changed with %s" % " ".join(extra))
+    # Another ELF: another firmware hash, same config hash.
+    w = run_stats(a.leon3vp, [a.other])["version"]
+    if w["firmware_hash"] == v["firmware_hash"]:
+        fail("firmware_hash unchanged for another ELF")
+    if w["config_hash"] != v["config_hash"]:
+        fail("config_hash changed with the ELF only")
+    print("PASS")
+
+
+def schema_rows(leon3vp):
+    code, out, err = run(leon3vp, ["--list-stats"])
+    if code != 0:
+        fail("--list-stats exit %d" % code)
+    rows = {}
+    for line in out.splitlines()[2:]:
+        cells = [c.strip() for c in line.strip().strip("|").split(" | ")]
+        if len(cells) != 5 or not cells[0].startswith("`"):
+            fail("--list-stats: bad row %r" % line)
+        rows[cells[0].strip("`")] = cells
+    return rows
+
+
+def cmd_schema(a):
+    """Every key of a real --stats file is in the schema (--list-stats), and
+    every unconditional schema key is in the file."""
+    rows = schema_rows(a.leon3vp)
+    patterns = {}  # key path -> its schema row (a vector row a.{x,y} gives a.x and a.y)
+    objects = set()  # "object" rows cover their whole subtree
+    for path, cells in rows.items():
+        if "{" in path:
+            base, keys = path[:-1].split(".{")
+            for k in keys.split(","):
+                patterns[base + "." + k] = cells
+        else:
+            patterns[path] = cells
+        if cells[1].split(" ")[0] == "object":
+            objects.add(path)
+    s = run_stats(a.leon3vp, (a.extra or []) + [a.firmware])
+
+    def leaves(x, prefix):
+        if isinstance(x, dict) and prefix not in objects and x:
+            for k, v in x.items():
+                yield from leaves(v, prefix + "." + k if prefix else k)
+        elif isinstance(x, list) and prefix + "[]" in patterns:
+            for v in x:
+                yield from leaves(v, prefix + "[]")
+            yield prefix + "[]"
+        else:
+            yield prefix
+    seen = set(leaves(s, ""))
+    missing = sorted(p for p in seen if p not in patterns)
+    if missing:
+        fail("keys of --stats not in --list-stats: %s" % ", ".join(missing))
+    # Keys of conditional parts are "(optional)"; table fields exist only in
+    # a row of the table.
+    absent = sorted(p for p, cells in patterns.items()
+                    if p not in seen and "[]." not in p and "(optional)" not in cells[1]
+                    and not any(p.startswith(o + ".") for o in objects))
+    if absent:
+        fail("--list-stats keys missing from --stats: %s" % ", ".join(absent))
+    print("PASS (%d keys checked against %d schema rows)" % (len(seen), len(rows)))
 
 
 def main():
@@ -484,6 +586,12 @@ def main():
     pd = sub.add_parser("params-doc")
     pd.add_argument("readme")
     pd.add_argument("--write", action="store_true")
+    v = sub.add_parser("version")
+    v.add_argument("firmware")
+    v.add_argument("other")
+    sc = sub.add_parser("schema")
+    sc.add_argument("firmware")
+    sc.add_argument("--extra", action="append")
     a = p.parse_args()
     if a.mode == "check":
         if a.args and a.args[0] == "--":
@@ -501,6 +609,10 @@ def main():
         cmd_set_changes(a)
     elif a.mode == "params-doc":
         cmd_params_doc(a)
+    elif a.mode == "version":
+        cmd_version(a)
+    elif a.mode == "schema":
+        cmd_schema(a)
     else:
         cmd_trace(a)
 

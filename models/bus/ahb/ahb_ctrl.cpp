@@ -1,4 +1,5 @@
 #include "ahb_ctrl.h"
+#include "stats.h"
 #include "format.h"
 
 #include <algorithm>
@@ -302,6 +303,38 @@ void AhbCtrl::invalidate_direct_mem_ptr(int port, sc_dt::uint64 start, sc_dt::ui
     const uint64_t ge = r.start + std::min<uint64_t>(end, r.size - 1);
     for (unsigned m = 0; m < tsock.size(); ++m) tsock[m]->invalidate_direct_mem_ptr(gs, ge);
   }
+}
+
+// ---------------------------------------------------------------- statistics
+
+void AhbCtrl::register_stats(const StatsGroup& g, const sc_core::sc_time& clock) {
+  const auto U = StatUnit::Count;
+  const auto Y = StatInv::Yes;
+  const auto N = StatInv::No;
+  using M = const MasterStats*;
+  auto& t = g.table<M>("masters", N, "Per AHB master (`leon3` hindex 0, `greth` hindex 4), by binding order.",
+                       [this] {
+                         std::vector<M> rows;
+                         for (const MasterStats& m : mstats_) rows.push_back(&m);
+                         return rows;
+                       });
+  t.field("hindex", "int", StatUnit::Id, Y, "AHB master index.", [](M m) { return m->hindex; });
+  t.field("name", "string", StatUnit::Text, Y, "Master name.", [](M m) { return m->name; });
+  // Routed transactions: DMI-served ones do not reach the bus (--no-dmi changes them).
+  t.field("reads", "int", U, N, "Routed read transactions (DMI-served ones do not reach the bus).",
+          [](M m) { return m->reads; });
+  t.field("writes", "int", U, N, "Routed write transactions.", [](M m) { return m->writes; });
+  t.field("errors", "int", U, N, "Error responses.", [](M m) { return m->errors; });
+  t.field("bursts", "int", U, N, "Transactions longer than one word.", [](M m) { return m->bursts; });
+  t.field("dmi_grants", "int", U, N, "DMI grants.", [](M m) { return m->dmi_grants; });
+  // DMI-served CPU transactions are arbitrated through the side-band, so
+  // contention does not depend on --no-dmi (docs/timing.md "Contention").
+  t.field("waits", "int", U, Y, "Transactions that waited for another master (arbitration).",
+          [](M m) { return m->waits; });
+  const double period_ps = double(clock.value()) / double(sc_core::sc_time(1, sc_core::SC_PS).value());
+  t.field("wait_cycles", "int", StatUnit::Cycles, Y, "Cycles waited for another master (arbitration).",
+          [period_ps](M m) { return uint64_t(double(m->wait.value()) / period_ps + 0.5); });
+  g.counter("pnp_reads", &pnp_reads_, U, N, "Reads served from the AHB P&P area.");
 }
 
 }  // namespace l3vp

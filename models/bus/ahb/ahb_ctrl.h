@@ -61,6 +61,8 @@ struct AhbCtrlParams {
   uint32_t build = 0;        // GRLIB build number, bits 13:0
 };
 
+class StatsGroup;
+
 class AhbCtrl : public sc_core::sc_module {
  public:
   static constexpr unsigned kMaxMasters = 16;  // NAHBMST
@@ -163,6 +165,9 @@ class AhbCtrl : public sc_core::sc_module {
   const std::vector<MasterStats>& master_stats() const { return mstats_; }
   const std::vector<Region>& regions() const { return regions_; }
   uint64_t pnp_reads() const { return pnp_reads_; }
+  // Registers masters[] and pnp_reads under `g` (bus.ahb); wait times are
+  // reported in cycles of `clock`.
+  void register_stats(const StatsGroup& g, const sc_core::sc_time& clock);
 
  private:
   struct Slave {

@@ -1,4 +1,5 @@
 #include "apb_ctrl.h"
+#include "stats.h"
 #include "format.h"
 
 #include <algorithm>
@@ -176,6 +177,13 @@ unsigned ApbCtrl::transport_dbg(tlm::tlm_generic_payload& gp) {
   }
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
   return len;
+}
+
+// ---------------------------------------------------------------- statistics
+
+void ApbCtrl::register_stats(const StatsGroup& g) {
+  g.counter("empty_slot_accesses", &empty_, StatUnit::Count, StatInv::Yes,
+            "Accesses to empty APB slots (read 0 / write dropped).");
 }
 
 }  // namespace l3vp

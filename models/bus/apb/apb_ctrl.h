@@ -48,6 +48,8 @@ struct ApbCtrlParams {
   unsigned version = 1;                   // hw-reference §2.3
 };
 
+class StatsGroup;
+
 class ApbCtrl : public sc_core::sc_module {
  public:
   using Params = ApbCtrlParams;
@@ -91,6 +93,8 @@ class ApbCtrl : public sc_core::sc_module {
   uint32_t pnp_word(uint32_t off);
 
   uint64_t empty_slot_accesses() const { return empty_; }
+  // Registers empty_slot_accesses under `g` (devices.apb).
+  void register_stats(const StatsGroup& g);
   // Accesses routed to APB slave `pindex` (word accesses after splitting).
   uint64_t slave_accesses(unsigned pindex) const;
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "stats.h"
+
 namespace l3vp {
 
 using sc_core::sc_time;
@@ -194,6 +196,111 @@ bool Leon3::access(Kind kind, uint32_t addr, uint8_t* data, unsigned len, uint8_
 
 void Leon3::finish() {
   if (core_->powered_down()) account_idle();
+}
+
+// ---------------------------------------------------------------- statistics
+
+void Leon3::register_stats(const StatsGroup& g) {
+  using leon3::InsnClass;
+  const leon3::CoreCounters& c = core_->counters();
+  const leon3::CoreTimingCounters& t = core_->timing_counters();
+  const Counters& w = wc_;
+  std::vector<std::string> classes;
+  for (unsigned i = 0; i < static_cast<unsigned>(InsnClass::Count); ++i)
+    classes.push_back(leon3::insn_class_name(static_cast<InsnClass>(i)));
+  constexpr auto U = StatUnit::Count;
+  constexpr auto C = StatUnit::Cycles;
+  constexpr auto Y = StatInv::Yes;
+  constexpr auto N = StatInv::No;
+  // counters() and timing_counters() bring instructions.total and
+  // annul_cycles up to date: read them once before the values.
+  g.prepare([this] {
+    core_->counters();
+    core_->timing_counters();
+  });
+
+  g.value("cycles", "int", C, Y, "CPU clock cycles executed, idle cycles included.",
+          [this] { return core_->cycles(); });
+  g.value("cpi", "number", StatUnit::Ratio, Y,
+          "`(cycles − idle_cycles) / instructions.total` (0 without instructions).", [this, &c] {
+            const uint64_t busy = core_->cycles() - c.idle_cycles;
+            return c.instructions ? double(busy) / double(c.instructions) : 0.0;
+          });
+  g.counter("instructions.total", &c.instructions, U, Y,
+            "Instructions retired (annulled delay slots not included).");
+  g.vector("instructions.by_class", classes, U, Y,
+           "Retired instructions per class (`leon3::insn_class_name()`); they sum to `total`.",
+           [&c](unsigned i) { return c.by_class[i]; });
+  g.counter("annulled", &c.annulled, U, Y, "Annulled delay-slot instructions.");
+  g.counter("traps", &c.traps, U, Y, "Traps taken (all kinds, interrupts included).");
+  g.counter("interrupts", &c.interrupts, U, Y, "Interrupt traps taken.");
+  g.counter("idle_cycles", &c.idle_cycles, C, Y,
+            "Cycles spent powered down (`%asr19`), skipped without host cost.");
+
+  // Timed-mode pipeline, cache and write-buffer counters (zero in functional mode).
+  const StatsGroup tg = g.sub("timing");
+  tg.vector("class_cycles", classes, C, Y,
+            "Timed mode: base pipeline cycles per instruction class. All `timing.*` values are 0 in "
+            "functional mode.",
+            [&t](unsigned i) { return t.class_cycles[i]; });
+  tg.counter("annul_cycles", &t.annul_cycles, C, Y, "Cycles of annulled delay slots.");
+  tg.counter("trap_cycles", &t.trap_cycles, C, Y, "Cycles of taken traps and interrupts.");
+  const StatsGroup st = tg.sub("stalls");
+  st.counter("load_use", &t.stall_load_use, C, Y,
+             "Stall cycles: load-use interlock. `cycles = idle_cycles + Σ class_cycles + annul_cycles + "
+             "trap_cycles + Σ stalls` exactly (timed mode).");
+  st.counter("branch", &t.stall_branch, C, Y,
+             "Stall cycles: Bicc/Ticc/RDPSR waiting for icc, mispredicted branches.");
+  st.counter("muldiv", &t.stall_muldiv, C, Y, "Stall cycles: MUL result use, DIV waiting for Y.");
+  st.counter("icache_miss", &t.stall_icache_miss, C, Y, "Stall cycles: I-cache line fills.");
+  st.counter("dcache_miss", &t.stall_dcache_miss, C, Y, "Stall cycles: D-cache line fills.");
+  st.counter("write_buffer", &t.stall_write_buffer, C, Y,
+             "Stall cycles: a store or memory read waiting for the write buffer.");
+  st.counter("bus", &t.stall_bus, C, Y,
+             "Stall cycles: uncached fetches/reads (cache off, frozen miss, uncacheable, ASI 1; "
+             "incl. APB registers).");
+  const StatsGroup ic = tg.sub("icache");
+  ic.value("accesses", "int", U, Y, "Instruction fetches (= hits + misses + uncached).",
+           [&t] { return t.ic_hits + t.ic_misses + t.ic_uncached; });
+  ic.counter("hits", &t.ic_hits, U, Y, "I-cache hits.");
+  ic.counter("misses", &t.ic_misses, U, Y, "I-cache misses.");
+  ic.counter("uncached", &t.ic_uncached, U, Y, "Fetches that bypass the I-cache.");
+  ic.counter("line_fills", &t.ic_fills, U, Y, "I-cache line fills.");
+  ic.counter("flushes", &t.ic_flushes, U, Y, "I-cache flushes.");
+  const StatsGroup dc = tg.sub("dcache");
+  dc.value("accesses", "int", U, Y,
+           "Data accesses, loads and stores (= the sum of the six hit/miss/uncached counts).", [&t] {
+             return t.dc_read_hits + t.dc_read_misses + t.dc_uncached_reads + t.dc_write_hits +
+                    t.dc_write_misses + t.dc_uncached_writes;
+           });
+  dc.counter("read_hits", &t.dc_read_hits, U, Y, "D-cache read hits.");
+  dc.counter("read_misses", &t.dc_read_misses, U, Y, "D-cache read misses.");
+  dc.counter("uncached_reads", &t.dc_uncached_reads, U, Y, "Reads that bypass the D-cache.");
+  dc.counter("write_hits", &t.dc_write_hits, U, Y, "Stores that hit the D-cache.");
+  dc.counter("write_misses", &t.dc_write_misses, U, Y, "Stores that miss the D-cache.");
+  dc.counter("uncached_writes", &t.dc_uncached_writes, U, Y, "Stores to uncacheable addresses.");
+  dc.counter("line_fills", &t.dc_fills, U, Y, "D-cache line fills.");
+  dc.counter("flushes", &t.dc_flushes, U, Y, "D-cache flushes.");
+  dc.counter("snoop_invalidations", &t.snoop_invalidations, U, Y,
+             "D-cache lines invalidated by snooping other masters' writes.");
+  const StatsGroup wb = tg.sub("write_buffer");
+  wb.counter("stalls", &t.wb_stalls, U, Y, "Times a store or memory read waited for the write buffer.");
+  wb.counter("stall_cycles", &t.stall_write_buffer, C, Y, "Cycles they waited (= `timing.stalls.write_buffer`).");
+  const StatsGroup ahb = tg.sub("ahb");
+  ahb.counter("reads", &t.ahb_reads, U, Y,
+              "Real AHB read transactions of the CPU (line fills, uncached/forced-miss/frozen-miss "
+              "fetches and reads); the same with and without DMI.");
+  ahb.counter("writes", &t.ahb_writes, U, Y,
+              "Real AHB write transactions of the CPU (write-buffer drains, one per store).");
+
+  const StatsGroup bus = g.sub("cpu_bus");
+  bus.counter("reads", &w.bus_reads, U, N, "Bus read transactions issued by the CPU wrapper (non-DMI).");
+  bus.counter("writes", &w.bus_writes, U, N, "Bus write transactions issued by the CPU wrapper (non-DMI).");
+  bus.counter("errors", &w.bus_errors, U, N, "Error responses to the CPU wrapper's bus transactions.");
+  bus.counter("dmi_grants", &w.dmi_grants, U, N, "DMI regions obtained.");
+  bus.counter("dmi_invalidations", &w.dmi_invalidations, U, N, "DMI regions invalidated.");
+  bus.counter("syncs", &w.syncs, U, N, "Quantum-keeper synchronisations (depends on the quantum).");
+  bus.counter("powerdowns", &w.powerdowns, U, Y, "Times the CPU entered a power-down wait.");
 }
 
 }  // namespace l3vp

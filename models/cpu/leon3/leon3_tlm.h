@@ -32,6 +32,8 @@ struct Leon3Params {
   bool dmi = true;
 };
 
+class StatsGroup;
+
 class Leon3 : public sc_core::sc_module, public leon3::CoreBus, public IrlSink {
  public:
   using Params = Leon3Params;
@@ -89,6 +91,12 @@ class Leon3 : public sc_core::sc_module, public leon3::CoreBus, public IrlSink {
     uint64_t syncs = 0, powerdowns = 0;
   };
   const Counters& wrapper_counters() const { return wc_; }
+
+  // Registers the core's and the wrapper's statistics at the root of `g`
+  // (cycles, cpi, instructions.*, timing.*, annulled, traps, interrupts,
+  // idle_cycles, cpu_bus.*; docs/stats-schema.md). The timing counters are
+  // read as they are: flush a pending profile step first (Core::profile_flush).
+  void register_stats(const StatsGroup& g);
 
  private:
   // tlm_quantumkeeper with its next sync point exposed.

@@ -1,4 +1,5 @@
 #include "apbuart.h"
+#include "stats.h"
 
 #include <poll.h>
 #include <unistd.h>
@@ -396,6 +397,17 @@ void Apbuart::reschedule() {
 void Apbuart::on_event() {
   sync(static_cast<cyc_t>(sc_core::sc_time_stamp().value() / clk_ps_));
   reschedule();
+}
+
+// ---------------------------------------------------------------- statistics
+
+void Apbuart::register_stats(const StatsGroup& g) {
+  const auto B = StatUnit::Bytes;
+  const auto Y = StatInv::Yes;
+  g.counter("tx_bytes", &tx_bytes_, B, Y, "Characters transmitted (incl. loop-back).");
+  g.counter("tx_dropped", &tx_dropped_, B, Y, "Characters lost: DATA writes to a full TX FIFO.");
+  g.counter("rx_bytes", &rx_bytes_, B, Y, "Characters received (incl. lost ones).");
+  g.counter("rx_dropped", &rx_dropped_, B, Y, "Characters lost by overrun.");
 }
 
 }  // namespace l3vp

@@ -32,6 +32,8 @@ struct ApbuartParams {
   sc_core::sc_time clk_period = sc_core::sc_time(25, sc_core::SC_NS);  // 40 MHz
 };
 
+class StatsGroup;
+
 class Apbuart : public ApbDevice {
  public:
   using Params = ApbuartParams;
@@ -63,6 +65,8 @@ class Apbuart : public ApbDevice {
   uint64_t tx_dropped() const { return tx_dropped_; }    // DATA writes to a full TX FIFO
   uint64_t rx_bytes() const { return rx_bytes_; }        // characters received (incl. lost)
   uint64_t rx_dropped() const { return rx_dropped_; }    // characters lost by overrun
+  // Registers the four counters above under `g` (devices.uart).
+  void register_stats(const StatsGroup& g);
 
   // Character time in clock cycles for the current SCALER/CTRL settings.
   uint64_t char_cycles() const;

@@ -1,4 +1,5 @@
 #include "gptimer.h"
+#include "stats.h"
 
 #include <algorithm>
 #include <array>
@@ -330,6 +331,15 @@ void Gptimer::reschedule() {
 void Gptimer::on_event() {
   sync(static_cast<cyc_t>(sc_core::sc_time_stamp().value() / clk_ps_));
   reschedule();
+}
+
+// ---------------------------------------------------------------- statistics
+
+void Gptimer::register_stats(const StatsGroup& g) {
+  g.value("underflows", "[int, int]", StatUnit::Count, StatInv::Yes,
+          "Underflows of timer 1 and timer 2, counted whether or not they raise an interrupt.", [this] {
+            return nlohmann::json::array({underflows(1), underflows(2)});
+          });
 }
 
 }  // namespace l3vp

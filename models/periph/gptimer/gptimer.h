@@ -29,6 +29,8 @@ struct GptimerParams {
   sc_core::sc_time clk_period = sc_core::sc_time(25, sc_core::SC_NS);  // 40 MHz
 };
 
+class StatsGroup;
+
 class Gptimer : public ApbDevice {
  public:
   using Params = GptimerParams;
@@ -41,6 +43,8 @@ class Gptimer : public ApbDevice {
   // Statistics: underflows of timer n (1-based) up to sc_time_stamp(),
   // counted whether or not they raise an interrupt; reset() keeps them.
   uint64_t underflows(unsigned n);
+  // Registers `underflows` (one element per timer) under `g` (devices.gptimer).
+  void register_stats(const StatsGroup& g);
   // IRQ line used by timer n.
   unsigned irq_line(unsigned n) const { return p_.sepirq ? p_.pirq + n - 1 : p_.pirq; }
   const Params& params() const { return p_; }

@@ -1,4 +1,5 @@
 #include "greth.h"
+#include "stats.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -617,6 +618,40 @@ bool Greth::rx_frame(RxJob& job, const Desc& d, uint32_t da) {
   if (hooks_.frame_received) hooks_.frame_received(f, err ? "error" : "ok");
   if ((d.w0 & DESC_IE) && (ctrl_ & CTRL_RI)) irq();
   return true;
+}
+
+// ---------------------------------------------------------------- statistics
+
+// All simulated: invariant.
+void Greth::register_stats(const StatsGroup& g) {
+  const auto U = StatUnit::Count;
+  const auto B = StatUnit::Bytes;
+  const auto Y = StatInv::Yes;
+  g.counter("tx_frames", &st_.tx_frames, U, Y, "Frames the GRETH put on the wire.");
+  g.counter("tx_bytes", &st_.tx_bytes, B, Y, "Their bytes (without padding and FCS).");
+  g.counter("tx_skipped", &st_.tx_skipped, U, Y, "TX descriptors with LENGTH 0 or > 1514 (not sent).");
+  g.counter("tx_ahb_errors", &st_.tx_ahb_errors, U, Y, "TX DMA AHB errors.");
+  g.counter("rx_frames", &st_.rx_frames, U, Y, "Frames written to an RX descriptor (error bits included).");
+  g.counter("rx_bytes", &st_.rx_bytes, B, Y, "Their bytes.");
+  g.counter("rx_errors", &st_.rx_errors, U, Y, "Received frames that carried an error bit.");
+  const StatsGroup d = g.sub("rx_drops");
+  d.counter("filter", &st_.rx_drop_filter, U, Y, "Frames dropped by the address filter (STATUS.IA).");
+  d.counter("control", &st_.rx_drop_control, U, Y, "MAC control frames dropped (type 0x8808, STATUS.IA).");
+  d.counter("runt", &st_.rx_drop_runt, U, Y, "Frames dropped for < 64 bytes including FCS (STATUS.TS).");
+  d.counter("disabled", &st_.rx_drop_disabled, U, Y,
+            "Frames dropped with RE = 0 (software never enabled / cleared it).");
+  d.counter("exhausted", &st_.rx_drop_exhausted, U, Y,
+            "Frames dropped with RE cleared by the DMA meeting EN = 0 (ring exhausted).");
+  d.counter("ahb_error", &st_.rx_drop_ahb, U, Y, "Frames lost to an RX AHB error.");
+  g.counter("rx_crc_errors", &st_.rx_crc_errors, U, Y, "RX frames with a CRC error (CE).");
+  g.counter("rx_align_errors", &st_.rx_align_errors, U, Y, "RX alignment errors (AE).");
+  g.counter("rx_length_errors", &st_.rx_length_errors, U, Y, "RX length errors (LE).");
+  g.counter("rx_too_long", &st_.rx_too_long, U, Y, "RX frames too long (FT).");
+  g.counter("rx_overruns", &st_.rx_overruns, U, Y, "RX overruns (OE).");
+  g.counter("rx_ahb_errors", &st_.rx_ahb_errors, U, Y, "RX DMA AHB errors (RA).");
+  g.counter("irq_pulses", &st_.irq_pulses, U, Y, "IRQ 6 pulses.");
+  g.counter("mdio_ops", &st_.mdio_ops, U, Y, "MDIO transactions.");
+  g.counter("soft_resets", &st_.soft_resets, U, Y, "CTRL.RS resets.");
 }
 
 }  // namespace l3vp

@@ -78,6 +78,8 @@ struct GrethHooks {
   std::function<void(const EthFrame&, const char*)> frame_received;  // verdict: "ok", "error", "ia", ...
 };
 
+class StatsGroup;
+
 class Greth : public ApbDevice, public EthPort {
  public:
   using Params = GrethParams;
@@ -139,6 +141,8 @@ class Greth : public ApbDevice, public EthPort {
   bool phy_link() const { return phy_link_; }
 
   const GrethStats& stats() const { return st_; }
+  // Registers every GrethStats counter under `g` (net.greth).
+  void register_stats(const StatsGroup& g);
   GrethHooks& hooks() { return hooks_; }
   const Params& params() const { return p_; }
   // MDIO transaction length in clocks (64 MDC periods).

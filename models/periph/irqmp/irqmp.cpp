@@ -1,4 +1,5 @@
 #include "irqmp.h"
+#include "stats.h"
 
 #include <stdexcept>
 
@@ -98,6 +99,22 @@ void Irqmp::reset() {
   // Statistics survive a reset (they cover the whole run).
   ipend_ = iforce_ = imask_ = 0;
   update();
+}
+
+// ---------------------------------------------------------------- statistics
+
+void Irqmp::register_stats(const StatsGroup& g) {
+  g.value("pulses", "object", StatUnit::Count, StatInv::Yes,
+          "Interrupt pulses received per IRQ line: keys are decimal line numbers, only lines with at "
+          "least one pulse appear.",
+          [this] {
+            nlohmann::json o = nlohmann::json::object();
+            for (unsigned l = 1; l < 16; ++l)
+              if (pulse_count(l)) o[std::to_string(l)] = pulse_count(l);
+            return o;
+          });
+  g.counter("irl_changes", &irl_changes_, StatUnit::Count, StatInv::Yes,
+            "Changes of the interrupt level driven to the CPU.");
 }
 
 }  // namespace l3vp

@@ -25,6 +25,8 @@ struct IrqmpParams {
   unsigned revision = 4;  // devices table: IRQMP rev 4 (older GRLIB: 3)
 };
 
+class StatsGroup;
+
 class Irqmp : public ApbDevice, public IrqLineSink, public IntAckSink {
  public:
   using Params = IrqmpParams;
@@ -58,6 +60,8 @@ class Irqmp : public ApbDevice, public IrqLineSink, public IntAckSink {
   // Statistics: pulses received per line (index 0..15; 0 is never counted).
   uint64_t pulse_count(unsigned line) const { return line < 16 ? pulses_[line] : 0; }
   uint64_t irl_changes() const { return irl_changes_; }
+  // Registers pulses and irl_changes under `g` (devices.irqmp).
+  void register_stats(const StatsGroup& g);
 
   void reset() override;
 
