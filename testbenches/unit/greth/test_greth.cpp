@@ -689,8 +689,9 @@ TEST_F(GrethTest, Probes) {
   wr(G::CTRL, G::CTRL_TE | G::CTRL_TI | G::CTRL_RE | G::CTRL_RI);
   host_send(make(kMac, 0x0800, 64));
   host_send(make(kHostMac, 0x0800, 64));
-  host_send(make(kMac, 0x0800, 20));  // runt (< 64 bytes with FCS)
   run_us(40);
+  b.mac.frame_in(make(kMac, 0x0800, 20));  // runt (< 64 bytes with FCS): TS
+  run_us(5);
   b.mac.on_frame_sent.unlisten(id_s);
   b.mac.on_frame_received.unlisten(id_r);
 

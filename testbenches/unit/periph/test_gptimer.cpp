@@ -411,17 +411,17 @@ TEST_F(GptimerTest, DebugReadHasNoSideEffects) {
   const auto id = b.gpt.on_underflow.listen([&](const TimerUnderflowEvent& e) { uf.push_back(e); });
   wr(SRELOAD, 9);
   wr(RLD(2), 4);
-  wr(CTRL(2), EN | RS | LD);  // 4 at 13 -> 3, ..., 0 at 53, underflow at 63 -> 4
+  wr(CTRL(2), EN | RS | LD);  // 4 -> 3 at 13, ..., 1 -> 0 at 43, underflow at 53 -> 4
   to(70);
   const uint64_t u0 = b.gpt.underflows(2);  // the statistics getter catches up
   ASSERT_EQ(uf.size(), 1u);
-  to(140);  // underflows at 113 (no event: no side effect)
-  EXPECT_EQ(Bench::dbg_rd(b.s_gpt, CNT(2)), 2u);  // 4 at 113, 3 at 123, 2 at 133
+  to(140);  // underflow at 103 (no event: no side effect)
+  EXPECT_EQ(Bench::dbg_rd(b.s_gpt, CNT(2)), 1u);  // 4 at 103, 3 at 113, 2 at 123, 1 at 133
   const uint32_t scaler = Bench::dbg_rd(b.s_gpt, SCALER);
   EXPECT_EQ(uf.size(), 1u);
-  EXPECT_EQ(rd(CNT(2)), 2u);  // a CPU read learns the underflow at 113
+  EXPECT_EQ(rd(CNT(2)), 1u);  // a CPU read learns the underflow at 103
   ASSERT_EQ(uf.size(), 2u);
-  EXPECT_EQ(uf[1].t, at(t0, 113));
+  EXPECT_EQ(uf[1].t, at(t0, 103));
   EXPECT_EQ(b.gpt.underflows(2), u0 + 1);
   EXPECT_EQ(rd(SCALER), scaler);
   b.gpt.on_underflow.unlisten(id);
