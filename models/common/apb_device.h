@@ -9,7 +9,13 @@
 //    sub-word read returns the addressed lanes of the 32-bit register;
 //  * `now()` is the access time: sc_time_stamp() plus the annotated delay of
 //    the transaction being served (the initiator may run ahead in its quantum);
-//  * the target adds its access cost (apb_delay) to the annotated delay.
+//  * the target adds its access cost (apb_delay) to the annotated delay;
+//  * reads and writes of offsets with no register answer OK (reads give 0)
+//    and are logged as guest errors;
+//  * debug accesses (transport_dbg) have no side effects: no hooks, no W1C,
+//    no FIFO pop, no interrupt clear, no log (see regbank.h). A debug read
+//    shows the register as the model holds it; a device whose state advances
+//    lazily may override debug_read() to compute it at the current time.
 #pragma once
 #include <systemc>
 #include <tlm>
@@ -24,12 +30,20 @@
 
 namespace l3vp {
 
+// An interrupt controller that also wants the exact time of a pulse (a
+// device inside a CPU access runs ahead of sc_time_stamp()). ApbDevice
+// calls irq_pulse_at() instead of irq_pulse() when its sink is one.
+class TimedIrqLineSink : public IrqLineSink {
+ public:
+  virtual void irq_pulse_at(unsigned line, const sc_core::sc_time& t) = 0;
+};
+
 class ApbDevice : public sc_core::sc_module {
  public:
   tlm_utils::simple_target_socket<ApbDevice> tsock;
 
   ApbDevice(sc_core::sc_module_name name, uint32_t span = 256)
-      : sc_core::sc_module(name), tsock("tsock"), regs_(span) {
+      : sc_core::sc_module(name), tsock("tsock"), regs_(span, this->name()) {
     tsock.register_b_transport(this, &ApbDevice::b_transport);
     tsock.register_transport_dbg(this, &ApbDevice::transport_dbg);
   }
@@ -37,7 +51,10 @@ class ApbDevice : public sc_core::sc_module {
   // Plug&play record (filled in by the derived class from its generics).
   const ApbPnp& pnp() const { return pnp_; }
   // Interrupt controller this device pulses (may stay null: no IRQ wired).
-  void connect_irq(IrqLineSink* sink) { irq_sink_ = sink; }
+  void connect_irq(IrqLineSink* sink) {
+    irq_sink_ = sink;
+    timed_sink_ = dynamic_cast<TimedIrqLineSink*>(sink);
+  }
   // Cost of one APB access, added to the transaction's delay.
   void set_access_delay(const sc_core::sc_time& t) { apb_delay_ = t; }
 
@@ -51,41 +68,53 @@ class ApbDevice : public sc_core::sc_module {
   // when notifying events from inside a register hook.
   const sc_core::sc_time& access_offset() const { return access_offset_; }
 
-  void pulse_irq(unsigned line) {
-    if (irq_sink_ && line != 0) irq_sink_->irq_pulse(line);
+  // A pulse at now(), or at an exact earlier time `t` the device computed
+  // (an analytical timer's underflow found during a catch-up). Only a
+  // TimedIrqLineSink learns the time; the pulse itself is the same.
+  void pulse_irq(unsigned line) { pulse_irq(line, now()); }
+  void pulse_irq(unsigned line, const sc_core::sc_time& t) {
+    if (!irq_sink_ || line == 0) return;
+    if (timed_sink_) timed_sink_->irq_pulse_at(line, t);
+    else irq_sink_->irq_pulse(line);
   }
+
+  // Debug read of the register at `word`: the default serves it from the
+  // register bank in debug mode (no side effects).
+  virtual bool debug_read(uint32_t word, uint32_t& v) { return regs_.read(word, v, true); }
 
   ApbPnp pnp_;
   RegBank regs_;
   IrqLineSink* irq_sink_ = nullptr;
+  TimedIrqLineSink* timed_sink_ = nullptr;
   sc_core::sc_time apb_delay_ = sc_core::SC_ZERO_TIME;
 
  private:
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
     access_offset_ = delay;
-    do_access(gp);
+    do_access(gp, false);
     delay += apb_delay_;
     access_offset_ = sc_core::SC_ZERO_TIME;
   }
   unsigned transport_dbg(tlm::tlm_generic_payload& gp) {
-    // Debug reads are side-effect free only for registers without read hooks;
-    // we serve them through the same path (hooks here are side-effect free
-    // except FIFO pops, which debuggers should avoid).
-    do_access(gp);
-    return gp.get_data_length();
+    // now() is sc_time_stamp() here (no annotated delay).
+    return do_access(gp, true) ? gp.get_data_length() : 0;
   }
-  void do_access(tlm::tlm_generic_payload& gp) {
+  // Returns false for a refused debug write (nothing transferred).
+  bool do_access(tlm::tlm_generic_payload& gp, bool debug) {
     const uint32_t addr = static_cast<uint32_t>(gp.get_address());
     const unsigned len = gp.get_data_length();
     uint8_t* d = gp.get_data_ptr();
     if (len != 1 && len != 2 && len != 4) {
       gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
-      return;
+      return false;
     }
     const uint32_t word = addr & ~3u;
+    bool ok = true;
     if (gp.is_read()) {
       uint32_t v = 0;
-      regs_.read(word, v);
+      if (debug) debug_read(word, v);
+      else if (!regs_.read(word, v))
+        Log::guest_error(name(), "read of unmapped register offset " + hex(word, 2));
       uint8_t tmp[4];
       put_be32(tmp, v);
       std::memcpy(d, tmp + (addr & 3), len);
@@ -94,10 +123,12 @@ class ApbDevice : public sc_core::sc_module {
       if (len == 4) v = be32(d);
       else if (len == 2) v = 0x00010001u * be16(d);
       else v = 0x01010101u * d[0];
-      if (!regs_.write(word, v))
+      if (debug) ok = regs_.write(word, v, true);
+      else if (!regs_.write(word, v))
         Log::guest_error(name(), "write to unmapped register offset " + hex(word, 2));
     }
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    return ok;
   }
 
   sc_core::sc_time access_offset_ = sc_core::SC_ZERO_TIME;

@@ -60,15 +60,19 @@ void Apbuart::set_tx_stream(std::ostream* os) {
 }
 
 void Apbuart::build_registers() {
+  auto touch_fn = [this] { touch(); };
+  // Read: the byte at the RX FIFO's read pointer (stale when empty), then
+  // the pop as a read side effect. Write: push into the TX FIFO.
   regs_.add("DATA", 0x00)
+      .no_store()
+      .rsvd(~0xFFu)
+      .sync(touch_fn)
+      .read_value([this] { return uint32_t(rx_buf_[rx_rd_]); })
       .on_read([this] {
-        touch();
-        const uint8_t c = rx_pop();
+        rx_pop();
         after_change();
-        return uint32_t(c);
       })
       .on_write([this](uint32_t v) {
-        touch();
         if (tx_waiting() >= p_.fifosize) {
           // Hardware overwrites a FIFO slot; the model drops the new byte.
           ++tx_dropped_;
@@ -81,28 +85,29 @@ void Apbuart::build_registers() {
         }
         after_change();
       });
+  // BR/OV/PE/FE take the written value (write 0 to clear, hw-reference
+  // §6.2); every other bit is computed from the FIFOs.
   regs_.add("STATUS", 0x04)
-      .on_read([this] { touch(); return status(); })
-      .on_write([this](uint32_t v) {
-        touch();
-        // BR/OV/PE/FE take the written value (write 0 to clear).
-        br_ = v & 0x08;
-        ov_ = v & 0x10;
-        pe_ = v & 0x20;
-        fe_ = v & 0x40;
-      });
+      .bind(errs_)
+      .ro(~0x78u)
+      .sync(touch_fn)
+      .read_value([this] { return status(); });
+  // FA (bit 31) is a constant; TF/RF exist only with a FIFO. Reset clears
+  // RE, TE, FL, EC, DB, BI, NS; the other bits keep their (power-on 0) value.
+  const uint32_t fa = p_.fifosize > 1 ? 1u << 31 : 0;
+  const uint32_t cleared = (1u << C_RE) | (1u << C_TE) | (1u << C_FL) | (1u << C_EC) |
+                           (1u << C_DB) | (1u << C_BI) | (1u << C_NS);
   regs_.add("CTRL", 0x08)
-      .on_read([this] { return ctrl_ | (p_.fifosize > 1 ? 1u << 31 : 0); })
-      .on_write([this](uint32_t v) {
-        touch();
-        const uint32_t old = ctrl_;
-        uint32_t mask = 0xFFFF;
-        if (p_.fifosize == 1) mask &= ~((1u << C_TF) | (1u << C_RF));
-        ctrl_ = v & mask;
-        const uint32_t rose = ctrl_ & ~old;
-        if (rose & (1u << C_DB)) Log::unimp(name(), "FIFO debug mode (CTRL.DB)");
-        if (rose & (1u << C_EC)) Log::unimp(name(), "external baud clock (CTRL.EC)");
-        if (rose & (1u << C_DI)) Log::unimp(name(), "delayed RX interrupt (CTRL.DI): treated as immediate");
+      .bind(ctrl_)
+      .reset_value(fa)
+      .ro(1u << 31)
+      .rsvd(0x7FFF0000u | (p_.fifosize == 1 ? (1u << C_TF) | (1u << C_RF) : 0))
+      .unimp(1u << C_DB, "FIFO debug mode CTRL.DB")
+      .unimp(1u << C_EC, "external baud clock CTRL.EC")
+      .unimp(1u << C_DI, "delayed RX interrupt CTRL.DI, treated as immediate")
+      .no_reset(~cleared)
+      .before_write(touch_fn)
+      .on_write([this](uint32_t, uint32_t old) {
         // Frame format or transmitter enable changed: retime waiting chars.
         if ((old ^ ctrl_) & ((1u << C_TE) | (1u << C_PE) | (1u << C_NS) | (1u << C_LB)))
           schedule_tx();
@@ -110,28 +115,24 @@ void Apbuart::build_registers() {
         rx_kick(c0_);
         after_change();
       });
+  // Not reset by hardware.
   regs_.add("SCALER", 0x0C)
-      .on_read([this] { return scaler_; })
-      .on_write([this](uint32_t v) {
-        touch();
-        scaler_ = v & smask_;
+      .bind(scaler_)
+      .rsvd(~smask_)
+      .no_reset(~0u)
+      .before_write(touch_fn)
+      .on_write([this](uint32_t) {
         schedule_tx();
         after_change();
       });
-  // FIFO debug register (CTRL.DB only): not modelled.
-  regs_.add("FIFODBG", 0x10).on_read([] { return 0u; }).on_write([this](uint32_t) {
-    Log::unimp(name(), "FIFO debug register write");
-  });
+  // FIFO debug register (CTRL.DB only): not modelled, reads 0.
+  regs_.add("FIFODBG", 0x10).no_store().unimp(~0u, "FIFO debug register");
 }
 
 void Apbuart::reset() {
   ev_.cancel();
   c0_ = cycle_now();
-  // Reset clears RE, TE, FL, EC, DB, BI, NS; the other CTRL bits and SCALER
-  // keep their (power-on 0) value.
-  ctrl_ &= ~((1u << C_RE) | (1u << C_TE) | (1u << C_FL) | (1u << C_EC) | (1u << C_DB) |
-             (1u << C_BI) | (1u << C_NS));
-  br_ = ov_ = pe_ = fe_ = false;
+  regs_.reset();  // CTRL bits as declared, STATUS error bits, SCALER kept
   tx_.clear();
   rx_rd_ = rx_cnt_ = 0;
   rx_shift_full_ = rx_stalled_ = false;
@@ -160,10 +161,7 @@ uint32_t Apbuart::status() const {
   s |= rx_cnt_ > 0 ? 1u : 0;          // DR
   s |= shifting ? 0 : 1u << 1;        // TS
   s |= tcnt == 0 ? 1u << 2 : 0;       // TE
-  s |= br_ ? 1u << 3 : 0;
-  s |= ov_ ? 1u << 4 : 0;
-  s |= pe_ ? 1u << 5 : 0;
-  s |= fe_ ? 1u << 6 : 0;
+  s |= errs_;  // BR OV PE FE
   if (f > 1) {
     s |= tcnt < f / 2 ? 1u << 7 : 0;   // TH
     s |= rx_cnt_ >= f / 2 ? 1u << 8 : 0;  // RH
@@ -274,6 +272,7 @@ void Apbuart::rx_kick(cyc_t c) {
 // A character's stop bit has been received.
 void Apbuart::rx_deliver(uint8_t ch) {
   ++rx_bytes_;
+  bool overrun = false;
   const unsigned f = p_.fifosize;
   if (rx_cnt_ < f) {
     rx_buf_[(rx_rd_ + rx_cnt_) % f] = ch;
@@ -282,12 +281,15 @@ void Apbuart::rx_deliver(uint8_t ch) {
     // FIFO full: the character waits in the shift register; a second one
     // arriving meanwhile overwrites it (overrun, one character lost).
     if (rx_shift_full_) {
-      ov_ = true;
+      errs_ |= 1u << 4;  // OV
       ++rx_dropped_;
+      overrun = true;
     }
     rx_shift_full_ = true;
     rx_shift_ = ch;
   }
+  // c0_ is the cycle being processed (sync() sets it before each boundary).
+  if (on_rx.has_listeners()) on_rx.notify({cyc_time(c0_), ch, overrun});
   if (ctrl(C_RI)) pulse_irq(p_.pirq);
 }
 
@@ -339,6 +341,7 @@ void Apbuart::sync(cyc_t c) {
       if (ctrl(C_SI) && !back_to_back) pulse_irq(p_.pirq);  // shift register became empty
     } else if (t_start == t) {
       next->started = true;
+      if (on_tx.has_listeners()) on_tx.notify({cyc_time(t), cyc_time(next->end), next->ch, next->loop});
       if (p_.fifosize == 1 || tx_waiting() == 0)
         if (ctrl(C_TI)) pulse_irq(p_.pirq);  // FIFO (holding register) became empty
     } else if (rx_next_ == t) {

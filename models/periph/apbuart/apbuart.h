@@ -17,8 +17,22 @@
 #include <vector>
 
 #include "apb_device.h"
+#include "probe.h"
 
 namespace l3vp {
+
+// Probe events (README "Probes"). Times are exact clock edges.
+struct UartTxEvent {
+  sc_core::sc_time start;  // the character moves to the shift register (start bit)
+  sc_core::sc_time end;    // its last stop bit has left
+  uint8_t ch;
+  bool loopback;           // looped back into the receiver (TXD held idle)
+};
+struct UartRxEvent {
+  sc_core::sc_time t;  // the stop bit has been received
+  uint8_t ch;
+  bool overrun;        // this arrival overwrote a waiting character (one lost)
+};
 
 // Named after the apbuart.vhd generics; defaults = GR-XC3S-1500 UART #1.
 struct ApbuartParams {
@@ -42,8 +56,9 @@ class Apbuart : public ApbDevice {
   Apbuart(sc_core::sc_module_name name, const Params& p = Params());
 
   // --- host side: transmit ---
-  // Every transmitted byte is passed to the sink (default: stdout, flushed
-  // at each '\n'). nullptr discards.
+  // The output backend (not an observer: use on_tx for that). Every
+  // transmitted byte is passed to the sink as soon as the transmitter takes
+  // it on (default: stdout, flushed at each '\n'). nullptr discards.
   void set_tx_sink(std::function<void(uint8_t)> sink) { tx_sink_ = std::move(sink); }
   void set_tx_file(std::FILE* f);
   void set_tx_stream(std::ostream* os);
@@ -73,6 +88,10 @@ class Apbuart : public ApbDevice {
 
   void reset() override;
 
+  // --- probes (published only when listened to) ---
+  Probe<UartTxEvent> on_tx;  // a character starts on the line (incl. loop-back)
+  Probe<UartRxEvent> on_rx;  // a character has been received
+
  private:
   using cyc_t = int64_t;
   static constexpr cyc_t kNever = INT64_MAX;
@@ -89,6 +108,7 @@ class Apbuart : public ApbDevice {
   };
 
   void build_registers();
+  sc_core::sc_time cyc_time(cyc_t c) const { return sc_core::sc_time::from_value(uint64_t(c) * clk_ps_); }
   cyc_t cycle_now() const { return static_cast<cyc_t>(now().value() / clk_ps_); }
   void sync(cyc_t c);  // process every line event up to cycle c
   void touch() { sync(cycle_now()); }
@@ -111,9 +131,9 @@ class Apbuart : public ApbDevice {
   uint32_t smask_;
   std::function<void(uint8_t)> tx_sink_;
 
-  uint32_t ctrl_ = 0;    // bits 15:0 (FA is synthesised)
+  uint32_t ctrl_ = 0;    // CTRL: bits 15:0 and the constant FA (bit 31)
   uint32_t scaler_ = 0;  // not reset by hardware; power-on 0
-  bool br_ = false, ov_ = false, pe_ = false, fe_ = false;
+  uint32_t errs_ = 0;    // STATUS BR/OV/PE/FE, at their STATUS bit positions
 
   std::deque<TxChar> tx_;
   std::vector<uint8_t> rx_buf_;  // ring buffer, fifosize entries

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <array>
 #include <stdexcept>
+#include <tuple>
+#include <utility>
 
 // Clock-level semantics reproduced here (gptimer.vhd, see README.md):
 //  * The prescaler decrements on every clock edge while at least one timer
@@ -50,79 +52,95 @@ Gptimer::Gptimer(sc_core::sc_module_name name, const Params& p) : ApbDevice(name
 }
 
 void Gptimer::build_registers() {
+  auto touch_fn = [this] { touch(); };
+  // SCALER is computed from the prescaler's phase; a write loads it.
   regs_.add("SCALER", 0x00)
-      .on_read([this] { touch(); return scaler_at(c0_); })
+      .no_store()
+      .rsvd(~smask_)
+      .sync(touch_fn)
+      .read_value([this] { return scaler_at(c0_); })
       .on_write([this](uint32_t v) {
-        touch();
-        v &= smask_;
         if (run_) next_tick_ = c0_ + v + 1;
         else sfrozen_ = v;
         reconfigure();
       });
-  // Writing SRELOAD also loads SCALER.
+  // Writing SRELOAD also loads SCALER. Reset: all ones.
   regs_.add("SRELOAD", 0x04)
-      .on_read([this] { return sreload_; })
-      .on_write([this](uint32_t v) {
-        touch();
-        sreload_ = v & smask_;
+      .bind(sreload_)
+      .reset_value(smask_)
+      .rsvd(~smask_)
+      .before_write(touch_fn)
+      .on_write([this](uint32_t) {
         if (run_) next_tick_ = c0_ + sreload_ + 1;
         else sfrozen_ = sreload_;
         reconfigure();
       });
+  // TIMERS, IRQ, SI are constants; DF is the only stored bit. Newer VHDL:
+  // writing 1 to bit 16+n-1 enables timer n (a command: reads 0). The
+  // optional EE/EL/ES/EV features are absent (reserved).
+  const uint32_t enables = ((1u << p_.ntimers) - 1) << 16;
   regs_.add("CONFIG", 0x08)
-      .on_read([this] {
-        return (p_.ntimers & 7) | (p_.pirq & 0x1F) << 3 | (p_.sepirq ? 1u << 8 : 0) |
-               (df_ ? 1u << 9 : 0);
-      })
+      .bind(config_)
+      .reset_value((p_.ntimers & 7) | (p_.pirq & 0x1F) << 3 | (p_.sepirq ? 1u << 8 : 0))
+      .ro(0x1FF | enables)
+      .rsvd(~(0x1FF | kConfigDF | enables))
+      .before_write(touch_fn)
       .on_write([this](uint32_t v) {
-        touch();
-        df_ = v & (1u << 9);
-        // Newer VHDL: bit 16+n-1 set to 1 enables timer n (reads 0).
         for (unsigned n = 1; n <= p_.ntimers; ++n)
-          if (v & (1u << (15 + n))) t_[n].en = true;
+          if (v & (1u << (15 + n))) t_[n].ctrl |= TC_EN;
         reconfigure();
       });
-  // No latch feature in the template (glatch=0): reads 0, writes ignored.
-  regs_.add("LATCHCFG", 0x0C).on_read([] { return 0u; }).on_write([](uint32_t) {});
+  // No latch feature in the template (glatch=0): reserved.
+  regs_.add("LATCHCFG", 0x0C).rsvd(~0u);
 
   for (unsigned n = 1; n <= p_.ntimers; ++n) {
     const std::string s = std::to_string(n);
     const uint32_t base = 0x10 * n;
+    Timer& t = t_[n];
     regs_.add("TCNTVAL" + s, base + 0x0)
-        .on_read([this, n] { touch(); return t_[n].value; })
-        .on_write([this, n](uint32_t v) {
-          touch();
-          t_[n].value = v & vmask_;
-          reconfigure();
-        });
+        .bind(t.value)
+        .rsvd(~vmask_)
+        .sync(touch_fn)
+        .on_write([this](uint32_t) { reconfigure(); });
     regs_.add("TRLDVAL" + s, base + 0x4)
-        .on_read([this, n] { return t_[n].reload; })
-        .on_write([this, n](uint32_t v) {
-          touch();
-          t_[n].reload = v & vmask_;
-          reconfigure();
-        });
+        .bind(t.reload)
+        .rsvd(~vmask_)
+        .before_write(touch_fn)
+        .on_write([this](uint32_t) { reconfigure(); });
+    // IP is write-1-to-clear (GRLIB >= 1.1.0); LD loads the counter at the
+    // write edge (see README) and clears itself. DH (dhalt input, not
+    // modelled) and the watchdog bits (no watchdog) read 0.
     regs_.add("TCTRL" + s, base + 0x8)
-        .on_read([this, n] {
-          touch();
-          const Timer& t = t_[n];
-          // LD reads 0 (self-clearing), DH = dhalt input (not modelled) = 0.
-          return uint32_t(t.en) | uint32_t(t.rs) << 1 | uint32_t(t.ie) << 3 | uint32_t(t.ip) << 4 |
-                 uint32_t(t.ch) << 5;
-        })
-        .on_write([this, n](uint32_t v) {
-          touch();
+        .bind(t.ctrl)
+        .w1c(TC_IP)
+        .rsvd(~0x3Fu)
+        .sync(touch_fn)
+        .on_write([this, n](uint32_t, uint32_t old) {
           Timer& t = t_[n];
-          t.en = v & 1;
-          t.rs = v & 2;
-          t.ie = v & 8;
-          if (v & 0x10) t.ip = false;  // write 1 clears IP
-          t.ch = v & 0x20;
-          if (v & 4) t.value = t.reload;  // LD (applied at the write edge, see README)
+          if (t.ctrl & TC_LD) {
+            t.value = t.reload;
+            t.ctrl &= ~TC_LD;
+          }
+          if ((old & ~t.ctrl & TC_IP) && on_ip.has_listeners()) on_ip.notify({now(), n, false});
           reconfigure();
         });
-    regs_.add("TLATCH" + s, base + 0xC).on_read([] { return 0u; }).on_write([](uint32_t) {});
+    regs_.add("TLATCH" + s, base + 0xC).rsvd(~0u);
   }
+}
+
+bool Gptimer::debug_read(uint32_t word, uint32_t& v) {
+  // sync() is the only way to bring the analytical state to a time, and it
+  // has side effects (IP, EN clearing, IRQ pulses, probes, statistics). Run
+  // it on the real state with its outputs muted and put every field back.
+  const std::vector<Timer> t = t_;
+  const auto sc = std::make_tuple(sreload_, run_, sfrozen_, next_tick_, prev_sweep_, h0_, pe_, c0_);
+  muted_ = true;
+  touch();
+  const bool ok = regs_.read(word, v, true);
+  muted_ = false;
+  for (size_t i = 0; i < t_.size(); ++i) t_[i] = t[i];  // element-wise: keeps bound addresses
+  std::tie(sreload_, run_, sfrozen_, next_tick_, prev_sweep_, h0_, pe_, c0_) = sc;
+  return ok;
 }
 
 uint64_t Gptimer::underflows(unsigned n) {
@@ -134,13 +152,14 @@ uint64_t Gptimer::underflows(unsigned n) {
 void Gptimer::reset() {
   ev_.cancel();
   c0_ = static_cast<cyc_t>(now().value() / clk_ps_);
+  for (unsigned n = 1; n <= p_.ntimers; ++n)
+    if ((t_[n].ctrl & TC_IP) && on_ip.has_listeners()) on_ip.notify({now(), n, false});
   for (auto& t : t_) {
     const uint64_t keep = t.uflows;  // statistics cover the whole run
     t = Timer();
     t.uflows = keep;
   }
-  df_ = false;
-  sreload_ = smask_;
+  regs_.reset();  // declared reset values: SRELOAD all ones, the rest 0
   sfrozen_ = smask_;
   run_ = false;
   next_tick_ = 0;
@@ -196,8 +215,8 @@ Gptimer::cyc_t Gptimer::slot_time(unsigned n, uint64_t k) const {
 
 uint64_t Gptimer::decs(unsigned n, cyc_t c) const {
   const Timer& t = t_[n];
-  if (!t.en || c <= c0_) return 0;
-  if (!t.ch) return slot_count(n, c);
+  if (!t.en() || c <= c0_) return 0;
+  if (!t.ch()) return slot_count(n, c);
   if (n == 1) return 0;
   return (t.chain_pend ? 1 : 0) + uflow_count(n - 1, c - 1);
 }
@@ -206,7 +225,7 @@ uint64_t Gptimer::uflow_count(unsigned n, cyc_t c) const {
   const Timer& t = t_[n];
   const uint64_t d = decs(n, c);
   if (d <= t.value) return 0;
-  if (!t.rs) return 1;
+  if (!t.rs()) return 1;
   return 1 + (d - t.value - 1) / (uint64_t(t.reload) + 1);
 }
 
@@ -214,15 +233,15 @@ uint32_t Gptimer::value_at(unsigned n, cyc_t c) const {
   const Timer& t = t_[n];
   const uint64_t d = decs(n, c);
   if (d <= t.value) return static_cast<uint32_t>(t.value - d);
-  if (!t.rs) return vmask_;  // stopped at all-ones
+  if (!t.rs()) return vmask_;  // stopped at all-ones
   const uint64_t k = d - t.value - 1;
   return static_cast<uint32_t>(t.reload - k % (uint64_t(t.reload) + 1));
 }
 
 Gptimer::cyc_t Gptimer::dec_time(unsigned n, uint64_t k) const {
   const Timer& t = t_[n];
-  if (!t.en) return kNever;
-  if (!t.ch) return slot_time(n, k);
+  if (!t.en()) return kNever;
+  if (!t.ch()) return slot_time(n, k);
   if (n == 1) return kNever;
   if (t.chain_pend) {
     if (k == 1) return c0_ + 1;
@@ -234,7 +253,7 @@ Gptimer::cyc_t Gptimer::dec_time(unsigned n, uint64_t k) const {
 
 Gptimer::cyc_t Gptimer::uflow_time(unsigned n, uint64_t k) const {
   const Timer& t = t_[n];
-  if (!t.rs && k > 1) return kNever;
+  if (!t.rs() && k > 1) return kNever;
   const i128 need = i128(t.value) + 1 + i128(k - 1) * (i128(t.reload) + 1);
   if (need >= kMax) return kNever;
   return dec_time(n, static_cast<uint64_t>(need));
@@ -251,8 +270,21 @@ Gptimer::cyc_t Gptimer::next_action() const {
 // Snapshot maintenance
 // ---------------------------------------------------------------------------
 
+void Gptimer::publish_underflows(cyc_t c) {
+  // Every underflow in (c0_, c], all timers merged in time order (timer
+  // order for equal edges). Only computed when somebody listens.
+  std::vector<std::pair<cyc_t, unsigned>> ev;
+  for (unsigned n = 1; n <= p_.ntimers; ++n) {
+    const uint64_t u = uflow_count(n, c);
+    for (uint64_t k = 1; k <= u; ++k) ev.emplace_back(uflow_time(n, k), n);
+  }
+  std::sort(ev.begin(), ev.end());
+  for (const auto& e : ev) on_underflow.notify({cyc_time(e.first), e.second});
+}
+
 void Gptimer::advance(cyc_t c) {
   if (c <= c0_) return;
+  if (!muted_ && on_underflow.has_listeners()) publish_underflows(c);
   const unsigned nt = p_.ntimers;
   std::array<uint32_t, 8> val{};
   std::array<bool, 8> at_c{};
@@ -288,14 +320,19 @@ void Gptimer::sync(cyc_t c) {
     for (unsigned n = 1; n <= p_.ntimers; ++n) {
       if (!hit[n]) continue;
       Timer& t = t_[n];
-      if (t.ie) {
-        t.ip = true;
-        pulse_irq(irq_line(n));
+      if (t.ie()) {
+        const bool was = t.ctrl & TC_IP;
+        t.ctrl |= TC_IP;
+        if (!muted_) {
+          const sc_core::sc_time at = cyc_time(u);
+          pulse_irq(irq_line(n), at);
+          if (!was && on_ip.has_listeners()) on_ip.notify({at, n, true});
+        }
       }
-      if (!t.rs) t.en = false;  // value was left at all-ones by advance()
+      if (!t.rs()) t.ctrl &= ~TC_EN;  // value was left at all-ones by advance()
     }
     // The prescaler stops with the last enabled timer (the caller reschedules).
-    const bool any = std::any_of(t_.begin() + 1, t_.end(), [](const Timer& t) { return t.en; });
+    const bool any = std::any_of(t_.begin() + 1, t_.end(), [](const Timer& t) { return t.en(); });
     if (!any && run_) {
       sfrozen_ = scaler_at(c0_);
       run_ = false;
@@ -306,7 +343,7 @@ void Gptimer::sync(cyc_t c) {
 }
 
 void Gptimer::reconfigure() {
-  const bool any = std::any_of(t_.begin() + 1, t_.end(), [](const Timer& t) { return t.en; });
+  const bool any = std::any_of(t_.begin() + 1, t_.end(), [](const Timer& t) { return t.en(); });
   if (any && !run_) {
     run_ = true;
     next_tick_ = c0_ + sfrozen_ + 1;  // first decrement on the next edge

@@ -12,8 +12,21 @@
 #include <vector>
 
 #include "apb_device.h"
+#include "probe.h"
 
 namespace l3vp {
+
+// Probe events (README "Probes"). Times are the exact clock edges, even when
+// the model learns of an underflow later (see README).
+struct TimerUnderflowEvent {
+  sc_core::sc_time t;  // clock edge of the underflow
+  unsigned timer;      // 1..ntimers
+};
+struct TimerIpEvent {
+  sc_core::sc_time t;  // time of the change
+  unsigned timer;      // 1..ntimers
+  bool pending;        // new value of TCTRL.IP
+};
 
 // Named after the gptimer.vhd generics; defaults = GR-XC3S-1500 template.
 struct GptimerParams {
@@ -49,6 +62,19 @@ class Gptimer : public ApbDevice {
   unsigned irq_line(unsigned n) const { return p_.sepirq ? p_.pirq + n - 1 : p_.pirq; }
   const Params& params() const { return p_; }
 
+  // --- probes (published only when listened to) ---
+  Probe<TimerUnderflowEvent> on_underflow;  // every underflow of every timer
+  Probe<TimerIpEvent> on_ip;                // every change of a TCTRL.IP bit
+
+  // TCTRL bits.
+  enum : uint32_t { TC_EN = 1, TC_RS = 2, TC_LD = 4, TC_IE = 8, TC_IP = 0x10, TC_CH = 0x20 };
+  static constexpr uint32_t kConfigDF = 1u << 9;
+
+ protected:
+  // A debug read sees the timers at sc_time_stamp(): the catch-up runs on a
+  // copy of the state with interrupts and probes muted.
+  bool debug_read(uint32_t word, uint32_t& v) override;
+
  private:
   using cyc_t = int64_t;  // absolute clock cycle number (sc_time / clk_period)
   static constexpr cyc_t kNever = INT64_MAX;
@@ -57,7 +83,11 @@ class Gptimer : public ApbDevice {
   struct Timer {
     uint32_t value = 0;   // counter at cycle c0_
     uint32_t reload = 0;  // TRLDVAL
-    bool en = false, rs = false, ie = false, ip = false, ch = false;
+    uint32_t ctrl = 0;    // TCTRL: EN RS IE IP CH (LD is applied at once and reads 0)
+    bool en() const { return ctrl & TC_EN; }
+    bool rs() const { return ctrl & TC_RS; }
+    bool ie() const { return ctrl & TC_IE; }
+    bool ch() const { return ctrl & TC_CH; }
     bool chain_pend = false;  // predecessor underflowed exactly at c0_
     uint64_t uflows = 0;
   };
@@ -86,15 +116,20 @@ class Gptimer : public ApbDevice {
   uint32_t value_at(unsigned n, cyc_t c) const;
   cyc_t dec_time(unsigned n, uint64_t k) const;     // cycle of k-th decrement
   cyc_t uflow_time(unsigned n, uint64_t k) const;   // cycle of k-th underflow
-  bool has_action(unsigned n) const { return t_[n].en && (t_[n].ie || !t_[n].rs); }
+  bool has_action(unsigned n) const { return t_[n].en() && (t_[n].ie() || !t_[n].rs()); }
+  sc_core::sc_time cyc_time(cyc_t c) const { return sc_core::sc_time::from_value(uint64_t(c) * clk_ps_); }
+  // Publishes the underflows of (c0_, c] in time order (advance() calls it
+  // before it moves the snapshot).
+  void publish_underflows(cyc_t c);
   cyc_t next_action() const;
 
   Params p_;
   uint32_t smask_, vmask_;
   uint64_t clk_ps_;  // clock period in sc_time resolution units
 
-  std::vector<Timer> t_;  // index 1..ntimers
-  bool df_ = false;       // CONFIG.DF (no debug-halt input is modelled)
+  std::vector<Timer> t_;  // index 1..ntimers (never resized: registers bind to it)
+  uint32_t config_ = 0;   // CONFIG: constant fields + DF (no debug-halt input is modelled)
+  bool muted_ = false;    // debug_read(): no IRQs, no probes
   // Prescaler.
   uint32_t sreload_ = 0;
   bool run_ = false;

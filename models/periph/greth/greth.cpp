@@ -69,28 +69,33 @@ AhbPnp Greth::ahb_pnp() const {
 // ---------------------------------------------------------------------------
 
 void Greth::build_registers() {
+  auto mdio_fn = [this] { mdio_sync(); };
+  // CTRL: EDCL (EA, BS, ED), GA, the timestamp bits, RD, DD and GB are
+  // absent in this build (reserved). MA/MC are constant capability bits; PI,
+  // ME and SP exist only with mdint, multicast and RMII. Not bound: a write
+  // with RS set applies none of its other bits, so the store is the hook's.
+  uint32_t rsvd = 0xF9FFF300u;
+  if (!p_.mdint) rsvd |= CTRL_MA | CTRL_PI;
+  if (!p_.multicast) rsvd |= CTRL_MC | CTRL_ME;
+  if (!p_.rmii) rsvd |= CTRL_SP;
   regs_.add("CTRL", CTRL)
-      .on_read([this] {
-        mdio_sync();
-        uint32_t v = ctrl_;
-        if (p_.mdint) v |= CTRL_MA;
-        if (p_.multicast) v |= CTRL_MC;
+      .no_store()
+      .rsvd(rsvd)
+      .sync(mdio_fn)
+      .read_value([this] {
+        uint32_t v = ctrl_ | CTRL_MA | CTRL_MC;  // capability bits (masked when absent)
         // RS self-clears once the MDIO interface is idle.
         if (rs_pending_ && mdio_busy()) v |= CTRL_RS;
         return v;
       })
       .on_write([this](uint32_t v) {
-        mdio_sync();
         if (v & CTRL_RS) {
           // The reset takes the whole write; the other bits are not applied.
           soft_reset();
           rs_pending_ = mdio_busy();
           return;
         }
-        uint32_t mask = kCtrlCommon;
-        if (p_.mdint) mask |= CTRL_PI;
-        if (p_.multicast) mask |= CTRL_ME;
-        if (p_.rmii) mask |= CTRL_SP;
+        const uint32_t mask = kCtrlCommon | CTRL_PI | CTRL_ME | CTRL_SP;  // v has no reserved bits
         const uint32_t old = ctrl_;
         ctrl_ = (ctrl_ & ~mask) | (v & mask);
         if (v & CTRL_TE) tx_kick_.notify(access_offset());
@@ -100,48 +105,54 @@ void Greth::build_registers() {
         if ((v ^ old) & CTRL_RE || v & CTRL_RE) rx_kick_.notify(access_offset());
         if (!(ctrl_ & CTRL_RE)) rx_have_desc_ = false;
       });
-  regs_.add("STATUS", STATUS)
-      .on_read([this] { return status_; })
-      .on_write([this](uint32_t v) { status_ &= ~(v & kStatusEvents); });
-  regs_.add("MAC_MSB", MAC_MSB)
-      .on_read([this] { return mac_msb_; })
-      .on_write([this](uint32_t v) { mac_msb_ = v & 0xFFFF; });
-  regs_.add("MAC_LSB", MAC_LSB)
-      .on_read([this] { return mac_lsb_; })
-      .on_write([this](uint32_t v) { mac_lsb_ = v; });
-  regs_.add("MDIO", MDIO)
-      .on_read([this] {
-        if (!p_.enable_mdio) return 0u;
-        mdio_sync();
-        return (mdio_data_ & 0xFFFF) << 16 | (mdio_phy_ & 31) << 11 | (mdio_reg_ & 31) << 6 |
-               (mdio_busy() ? MDIO_BU : 0u) | (mdio_lf_ ? MDIO_LF : 0u);
-      })
-      .on_write([this](uint32_t v) {
-        if (!p_.enable_mdio) return;
-        mdio_sync();
-        if (mdio_busy()) {
-          Log::guest_error(name(), "MDIO write while busy ignored");
-          return;
-        }
-        mdio_data_ = v >> 16;
-        mdio_phy_ = (v >> 11) & 31;
-        mdio_reg_ = (v >> 6) & 31;
-        if (v & (MDIO_RD | MDIO_WR)) {
-          mdio_write_ = !(v & MDIO_RD);  // both set: the read wins
-          mdio_busy_ = true;
-          mdio_end_ = now() + sc_time::from_value(mdio_cycles() * p_.clk_period.value());
-          ++st_.mdio_ops;
-        }
-      });
+  // All event bits are write-1-to-clear; the DMA and the PHY set them.
+  regs_.add("STATUS", STATUS).bind(status_).w1c(kStatusEvents).rsvd(~kStatusEvents);
+  regs_.add("MAC_MSB", MAC_MSB).bind(mac_msb_).rsvd(0xFFFF0000u);
+  regs_.add("MAC_LSB", MAC_LSB).bind(mac_lsb_);
+  if (!p_.enable_mdio) {
+    regs_.add("MDIO", MDIO).rsvd(~0u);
+  } else {
+    // DATA/PHYADDR/REGADDR latch, BU and LF are the MDIO state machine's;
+    // RD/WR are commands (read 0); bit 5 and NV (bit 4, not in the GPL
+    // 10/100 VHDL) read 0.
+    regs_.add("MDIO", MDIO)
+        .no_store()
+        .rsvd(0x30u)
+        .sync(mdio_fn)
+        .read_value([this] {
+          return (mdio_data_ & 0xFFFF) << 16 | (mdio_phy_ & 31) << 11 | (mdio_reg_ & 31) << 6 |
+                 (mdio_busy() ? MDIO_BU : 0u) | (mdio_lf_ ? MDIO_LF : 0u);
+        })
+        .on_write([this](uint32_t v) {
+          if (mdio_busy()) {
+            Log::guest_error(name(), "MDIO write while busy ignored");
+            return;
+          }
+          mdio_data_ = v >> 16;
+          mdio_phy_ = (v >> 11) & 31;
+          mdio_reg_ = (v >> 6) & 31;
+          if (v & (MDIO_RD | MDIO_WR)) {
+            mdio_write_ = !(v & MDIO_RD);  // both set: the read wins
+            mdio_busy_ = true;
+            mdio_end_ = now() + sc_time::from_value(mdio_cycles() * p_.clk_period.value());
+            ++st_.mdio_ops;
+          }
+        });
+  }
+  // BASE (31:10) | INDEX (9:3); bits 2:0 read 0. The index is the DMA's.
   regs_.add("TXDESC", TXDESC)
-      .on_read([this] { return txbase_ | txidx_ << 3; })
+      .no_store()
+      .rsvd(0x7u)
+      .read_value([this] { return txbase_ | txidx_ << 3; })
       .on_write([this](uint32_t v) {
         if (tx_active_) Log::guest_error(name(), "TXDESC written while the TX DMA is active");
         txbase_ = v & ~0x3FFu;
         txidx_ = (v >> 3) & (kDescs - 1);
       });
   regs_.add("RXDESC", RXDESC)
-      .on_read([this] { return rxbase_ | rxidx_ << 3; })
+      .no_store()
+      .rsvd(0x7u)
+      .read_value([this] { return rxbase_ | rxidx_ << 3; })
       .on_write([this](uint32_t v) {
         if (rx_active_) Log::guest_error(name(), "RXDESC written while the RX DMA is active");
         rxbase_ = v & ~0x3FFu;
@@ -150,19 +161,14 @@ void Greth::build_registers() {
         rx_kick_.notify(access_offset());
       });
   if (p_.multicast) {
-    regs_.add("HASH_MSB", HASH_MSB)
-        .on_read([this] { return hash_msb_; })
-        .on_write([this](uint32_t v) { hash_msb_ = v; });
-    regs_.add("HASH_LSB", HASH_LSB)
-        .on_read([this] { return hash_lsb_; })
-        .on_write([this](uint32_t v) { hash_lsb_ = v; });
+    regs_.add("HASH_MSB", HASH_MSB).bind(hash_msb_);
+    regs_.add("HASH_LSB", HASH_LSB).bind(hash_lsb_);
   }
 }
 
 void Greth::reset() {
+  regs_.reset();  // STATUS, MAC, HASH (declared reset values: 0)
   ctrl_ = p_.rmii ? uint32_t(CTRL_SP) : 0u;
-  status_ = 0;
-  mac_msb_ = mac_lsb_ = hash_msb_ = hash_lsb_ = 0;
   txbase_ = rxbase_ = 0;
   txidx_ = rxidx_ = 0;
   rs_pending_ = false;
@@ -270,19 +276,37 @@ void Greth::phy_set_link(bool up) {
 void Greth::irq() {
   ++st_.irq_pulses;
   pulse_irq(p_.pirq);
-  if (hooks_.irq) hooks_.irq();
+  if (on_irq.has_listeners()) on_irq.notify({now()});
 }
 
 void Greth::set_tx_active(bool a) {
   if (a == tx_active_) return;
   tx_active_ = a;
-  if (hooks_.tx_dma) hooks_.tx_dma(a);
+  if (on_dma_busy.has_listeners()) on_dma_busy.notify({now(), GrethDir::Tx, a});
 }
 
 void Greth::set_rx_active(bool a) {
   if (a == rx_active_) return;
   rx_active_ = a;
-  if (hooks_.rx_dma) hooks_.rx_dma(a);
+  if (on_dma_busy.has_listeners()) on_dma_busy.notify({now(), GrethDir::Rx, a});
+}
+
+void Greth::rx_verdict(const EthFrame& f, GrethRxVerdict v) {
+  if (on_frame_received.has_listeners()) on_frame_received.notify({now(), &f, v});
+}
+
+const char* to_string(GrethRxVerdict v) {
+  switch (v) {
+    case GrethRxVerdict::Ok: return "ok";
+    case GrethRxVerdict::Error: return "error";
+    case GrethRxVerdict::Filtered: return "filtered";
+    case GrethRxVerdict::Control: return "control";
+    case GrethRxVerdict::Runt: return "runt";
+    case GrethRxVerdict::Disabled: return "disabled";
+    case GrethRxVerdict::Exhausted: return "exhausted";
+    case GrethRxVerdict::AhbError: return "ahb-error";
+  }
+  return "?";
 }
 
 Greth::Bus Greth::bus(tlm::tlm_command cmd, uint32_t addr, uint8_t* data, unsigned len) {
@@ -297,8 +321,12 @@ Greth::Bus Greth::bus(tlm::tlm_command cmd, uint32_t addr, uint8_t* data, unsign
   gp.set_dmi_allowed(false);
   gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   sc_time d = sc_core::SC_ZERO_TIME;
+  const sc_time start = sc_core::sc_time_stamp();
   isock->b_transport(gp, d);
   if (d != sc_core::SC_ZERO_TIME) sc_core::wait(d);
+  if (on_dma_burst.has_listeners())
+    on_dma_burst.notify({start, sc_core::sc_time_stamp(), addr, len, cmd == tlm::TLM_WRITE_COMMAND,
+                         gp.is_response_ok()});
   if (gen_ != g) return Bus::Reset;
   return gp.is_response_ok() ? Bus::Ok : Bus::Error;
 }
@@ -377,7 +405,7 @@ void Greth::tx_thread() {
           link_ ? link_->send(f) : EthTx::Times{now, now + eth::frame_time(f.data.size(), p_.line_mbps)};
       ++st_.tx_frames;
       st_.tx_bytes += len;
-      if (hooks_.frame_sent) hooks_.frame_sent(f);
+      if (on_frame_sent.has_listeners()) on_frame_sent.notify({t.start, t.end, &f, len});
       if (!wait_until(t.end)) continue;
     }
     // Write-back: UE/AL (never set here), everything else 0.
@@ -387,6 +415,8 @@ void Greth::tx_thread() {
       ahb_error("status write");
       continue;
     }
+    if (on_desc.has_listeners())
+      on_desc.notify({sc_core::sc_time_stamp(), GrethDir::Tx, txidx_, da, d.w0, d.addr, 0});
     txidx_ = next_index(txidx_, d.w0);
     status_ |= ST_TI;
     if ((d.w0 & DESC_IE) && (ctrl_ & CTRL_TI)) irq();
@@ -411,7 +441,7 @@ void Greth::frame_start(const EthFrame& f) {
   }
   if (!(ctrl_ & CTRL_RE)) {
     ++(re_hw_cleared_ ? st_.rx_drop_exhausted : st_.rx_drop_disabled);
-    if (hooks_.frame_received) hooks_.frame_received(f, "re=0");
+    rx_verdict(f, re_hw_cleared_ ? GrethRxVerdict::Exhausted : GrethRxVerdict::Disabled);
     return;
   }
   rxq_.push_back(std::move(j));
@@ -427,7 +457,7 @@ void Greth::frame_in(const EthFrame& f) {
   const sc_time now = sc_core::sc_time_stamp();
   if (!(ctrl_ & CTRL_RE)) {
     ++(re_hw_cleared_ ? st_.rx_drop_exhausted : st_.rx_drop_disabled);
-    if (hooks_.frame_received) hooks_.frame_received(f, "re=0");
+    rx_verdict(f, re_hw_cleared_ ? GrethRxVerdict::Exhausted : GrethRxVerdict::Disabled);
     return;
   }
   RxJob j;
@@ -467,7 +497,7 @@ void Greth::rx_thread() {
       // Frames that were queued while RE was still set are lost now.
       for (const RxJob& j : rxq_) {
         ++(re_hw_cleared_ ? st_.rx_drop_exhausted : st_.rx_drop_disabled);
-        if (hooks_.frame_received) hooks_.frame_received(j.f, "re=0");
+        rx_verdict(j.f, re_hw_cleared_ ? GrethRxVerdict::Exhausted : GrethRxVerdict::Disabled);
       }
       rxq_.clear();
       sc_core::wait(rx_kick_);
@@ -515,17 +545,17 @@ bool Greth::rx_frame(RxJob& job, const Desc& d, uint32_t da) {
     // Dropped without touching the descriptor; the status bit is set when
     // the frame has ended.
     if (!wait_until(job.end)) return false;
-    const char* why = "ia";
+    GrethRxVerdict why = GrethRxVerdict::Filtered;
     if (v == Verdict::Runt) {
       status_ |= ST_TS;
       ++st_.rx_drop_runt;
-      why = "runt";
+      why = GrethRxVerdict::Runt;
     } else {
       status_ |= ST_IA;
       ++(v == Verdict::Control ? st_.rx_drop_control : st_.rx_drop_filter);
-      if (v == Verdict::Control) why = "control";
+      if (v == Verdict::Control) why = GrethRxVerdict::Control;
     }
-    if (hooks_.frame_received) hooks_.frame_received(f, why);
+    rx_verdict(f, why);
     return false;
   }
 
@@ -566,7 +596,7 @@ bool Greth::rx_frame(RxJob& job, const Desc& d, uint32_t da) {
       ++st_.rx_ahb_errors;
       ++st_.rx_drop_ahb;
       Log::guest_error(name(), "RX DMA AHB error on data write " + hex(base + off));
-      if (hooks_.frame_received) hooks_.frame_received(f, "ahb");
+      rx_verdict(f, GrethRxVerdict::AhbError);
       return false;
     }
   }
@@ -607,15 +637,17 @@ bool Greth::rx_frame(RxJob& job, const Desc& d, uint32_t da) {
     ++st_.rx_ahb_errors;
     ++st_.rx_drop_ahb;
     Log::guest_error(name(), "RX DMA AHB error on status write " + hex(da));
-    if (hooks_.frame_received) hooks_.frame_received(f, "ahb");
+    rx_verdict(f, GrethRxVerdict::AhbError);
     return false;
   }
+  if (on_desc.has_listeners())
+    on_desc.notify({sc_core::sc_time_stamp(), GrethDir::Rx, rxidx_, da, d.w0, d.addr, w0});
   rxidx_ = next_index(rxidx_, d.w0);
   status_ |= err ? ST_RE : ST_RI;
   ++st_.rx_frames;
   st_.rx_bytes += len;
   if (err) ++st_.rx_errors;
-  if (hooks_.frame_received) hooks_.frame_received(f, err ? "error" : "ok");
+  rx_verdict(f, err ? GrethRxVerdict::Error : GrethRxVerdict::Ok);
   if ((d.w0 & DESC_IE) && (ctrl_ & CTRL_RI)) irq();
   return true;
 }

@@ -21,6 +21,7 @@
 
 #include "apb_device.h"
 #include "eth_frame.h"
+#include "probe.h"
 
 namespace l3vp {
 
@@ -69,13 +70,53 @@ struct GrethStats {
   uint64_t soft_resets = 0;
 };
 
-// Cheap observer hooks for waveform tracing / logging; empty = no cost.
-struct GrethHooks {
-  std::function<void()> irq;                         // every IRQ pulse
-  std::function<void(bool)> tx_dma;                  // TX DMA busy with a descriptor
-  std::function<void(bool)> rx_dma;                  // RX DMA busy with a frame
-  std::function<void(const EthFrame&)> frame_sent;   // handed to the link (tx_start/rx_end unset)
-  std::function<void(const EthFrame&, const char*)> frame_received;  // verdict: "ok", "error", "ia", ...
+// --- Probe events (README "Probes"); all times are exact simulated times ---
+enum class GrethDir : uint8_t { Tx, Rx };
+// What became of a frame from the network; one value per GrethStats counter.
+enum class GrethRxVerdict : uint8_t {
+  Ok,          // written to a descriptor without error bits (rx_frames)
+  Error,       // written to a descriptor with error bits (rx_errors)
+  Filtered,    // IA: address not accepted (rx_drop_filter)
+  Control,     // IA: MAC control frame (rx_drop_control)
+  Runt,        // TS: < 64 bytes including FCS (rx_drop_runt)
+  Disabled,    // RE=0, software's doing (rx_drop_disabled)
+  Exhausted,   // RE=0 because the DMA met EN=0 (rx_drop_exhausted)
+  AhbError,    // lost to an RX AHB error (rx_drop_ahb)
+};
+const char* to_string(GrethRxVerdict v);
+
+struct GrethIrqEvent {
+  sc_core::sc_time t;
+};
+struct GrethDmaBusyEvent {
+  sc_core::sc_time t;
+  GrethDir dir;
+  bool busy;  // TX: busy with a descriptor; RX: reading a descriptor or handling a frame
+};
+struct GrethDescEvent {  // a descriptor was consumed (written back)
+  sc_core::sc_time t;    // end of the write-back
+  GrethDir dir;
+  unsigned index;        // 0..127
+  uint32_t addr;         // descriptor address
+  uint32_t w0, buf;      // words 0 and 1 as the DMA read them
+  uint32_t status;       // word 0 as written back
+};
+struct GrethFrameSentEvent {
+  sc_core::sc_time start, end;  // on the wire (from the link, or at line_mbps)
+  const EthFrame* frame;        // valid during the call only
+  unsigned len;                 // descriptor LENGTH (bytes before padding)
+};
+struct GrethFrameReceivedEvent {
+  sc_core::sc_time t;     // when the verdict was reached
+  const EthFrame* frame;  // valid during the call only
+  GrethRxVerdict verdict;
+};
+struct GrethDmaBurstEvent {  // one AHB transaction of the DMA master
+  sc_core::sc_time start, end;
+  uint32_t addr;
+  unsigned bytes;
+  bool write;
+  bool ok;  // false: AHB error response
 };
 
 class StatsGroup;
@@ -143,7 +184,14 @@ class Greth : public ApbDevice, public EthPort {
   const GrethStats& stats() const { return st_; }
   // Registers every GrethStats counter under `g` (net.greth).
   void register_stats(const StatsGroup& g);
-  GrethHooks& hooks() { return hooks_; }
+
+  // --- probes (published only when listened to) ---
+  Probe<GrethIrqEvent> on_irq;                      // every IRQ pulse
+  Probe<GrethDmaBusyEvent> on_dma_busy;             // TX/RX DMA busy on/off
+  Probe<GrethDescEvent> on_desc;                    // descriptor consumed
+  Probe<GrethFrameSentEvent> on_frame_sent;         // frame handed to the link
+  Probe<GrethFrameReceivedEvent> on_frame_received; // verdict on a frame from the network
+  Probe<GrethDmaBurstEvent> on_dma_burst;           // every DMA AHB transaction
   const Params& params() const { return p_; }
   // MDIO transaction length in clocks (64 MDC periods).
   uint64_t mdio_cycles() const { return 64ull * 2 * (p_.mdcscaler + 1); }
@@ -185,6 +233,8 @@ class Greth : public ApbDevice, public EthPort {
   void irq();
   void set_tx_active(bool a);
   void set_rx_active(bool a);
+  // Publishes the verdict on a frame (the caller counts it in GrethStats).
+  void rx_verdict(const EthFrame& f, GrethRxVerdict v);
 
   void tx_thread();
   void rx_thread();
@@ -205,7 +255,6 @@ class Greth : public ApbDevice, public EthPort {
   Params p_;
   EthTx* link_ = nullptr;
   GrethStats st_;
-  GrethHooks hooks_;
 
   // Register state.
   uint32_t ctrl_ = 0;    // RW bits only

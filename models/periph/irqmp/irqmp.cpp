@@ -19,63 +19,69 @@ Irqmp::Irqmp(sc_core::sc_module_name name, const Params& p) : ApbDevice(name, 25
 }
 
 void Irqmp::build_registers() {
+  // Bit 0 (interrupt 0 does not exist) and bits 31:16 (no extended
+  // interrupts, eirq = 0) of every register read 0 and ignore writes.
+  constexpr uint32_t kRsvd = ~kIrqBits;
+  auto upd = [this](uint32_t) { update(); };
   // paddr[7:6] = "00" decodes paddr[4:2] only, so 0x20..0x3C alias 0x00..0x1C.
   for (uint32_t alias : {0x00u, 0x20u}) {
     const std::string sfx = alias ? "_ALIAS" : "";
-    regs_.add("ILEVEL" + sfx, alias + 0x00)
-        .on_read([this] { return ilevel_; })
-        .on_write([this](uint32_t v) { ilevel_ = v & kIrqBits; update(); });
+    // ILEVEL is not reset in the VHDL (except reset-all builds); power-on 0.
+    regs_.add("ILEVEL" + sfx, alias + 0x00).bind(ilevel_).rsvd(kRsvd).no_reset(~0u).on_write(upd);
     // Writable in the VHDL: a write replaces the pending bits.
-    regs_.add("IPEND" + sfx, alias + 0x04)
-        .on_read([this] { return ipend_; })
-        .on_write([this](uint32_t v) { ipend_ = v & kIrqBits; update(); });
+    regs_.add("IPEND" + sfx, alias + 0x04).bind(ipend_).rsvd(kRsvd).on_write(upd);
     // Alias of CPU 0's force register, plain write.
-    regs_.add("IFORCE0" + sfx, alias + 0x08)
-        .on_read([this] { return iforce_; })
-        .on_write([this](uint32_t v) { iforce_ = v & kIrqBits; update(); });
-    regs_.add("ICLEAR" + sfx, alias + 0x0C)
-        .on_read([] { return 0u; })
-        .on_write([this](uint32_t v) { ipend_ &= ~(v & kIrqBits); update(); });
+    regs_.add("IFORCE0" + sfx, alias + 0x08).bind(iforce_).rsvd(kRsvd).on_write(upd);
+    // Write 1 clears IPEND bits; nothing stored, reads 0.
+    regs_.add("ICLEAR" + sfx, alias + 0x0C).no_store().rsvd(kRsvd).on_write([this](uint32_t v) {
+      ipend_ &= ~v;
+      update();
+    });
     // MPSTAT; with ncpu = 1 offset 0x14 (BRDCST on SMP builds) decodes to it too.
+    // Writing 1 to bit n restarts CPU n; CPU 0 always runs after reset, so
+    // the whole register is read-only here.
     for (uint32_t off : {0x10u, 0x14u}) {
       regs_.add((off == 0x10 ? "MPSTAT" : "MPSTAT_0x14") + sfx, alias + off)
-          .on_read([this] {
+          .ro(~0u)
+          .read_value([this] {
             uint32_t v = ((p_.ncpu - 1) & 0xF) << 28 | (p_.eirq & 0xF) << 16;
             if (cpu_pwd_ && cpu_pwd_()) v |= 1;
             return v;
-          })
-          // Writing 1 to bit n restarts CPU n; CPU 0 always runs after reset.
-          .on_write([](uint32_t) {});
+          });
     }
     // ERRSTAT: CPU error-mode status; the CPU's error mode is not wired here.
-    regs_.add("ERRSTAT" + sfx, alias + 0x18).on_read([] { return 0u; }).on_write([](uint32_t) {});
+    regs_.add("ERRSTAT" + sfx, alias + 0x18).ro(~0u);
   }
-  regs_.add("PIMASK0", 0x40)
-      .on_read([this] { return imask_; })
-      .on_write([this](uint32_t v) { imask_ = v & kIrqBits; update(); });
+  regs_.add("PIMASK0", 0x40).bind(imask_).rsvd(kRsvd).on_write(upd);
   // Set half 15:1, clear half 31:17; a bit named in both ends up cleared.
+  // Reads give the force bits (the same register as IFORCE0).
   regs_.add("PIFORCE0", 0x80)
-      .on_read([this] { return iforce_; })
+      .no_store()
+      .rsvd(0x00010001u)
+      .read_value([this] { return iforce_; })
       .on_write([this](uint32_t v) {
         iforce_ = (iforce_ | (v & kIrqBits)) & ~((v >> 16) & kIrqBits);
         update();
       });
 }
 
-void Irqmp::irq_pulse(unsigned line) {
+void Irqmp::irq_pulse_at(unsigned line, const sc_core::sc_time& t) {
   if (line == 0) return;  // interrupt 0 does not exist
   if (line > 15) {
     Log::unimp(name(), "pulse on extended interrupt line " + std::to_string(line) + " (eirq=0)");
     return;
   }
   ++pulses_[line];
-  if (on_irq_pulse_) on_irq_pulse_(line, now());
+  if (on_line.has_listeners()) on_line.notify({t, line});
   ipend_ |= 1u << line;
-  update();
+  update(t);
 }
 
 void Irqmp::intack(unsigned level) {
   if (level == 0 || level > 15) return;
+  // The CPU calls this at its sc_time_stamp() (the acknowledge carries no
+  // annotated offset through IntAckSink).
+  if (on_intack.has_listeners()) on_intack.notify({now(), level});
   const uint32_t bit = 1u << level;
   // Force has precedence: the pending bit survives if the force bit was set.
   if (iforce_ & bit) iforce_ &= ~bit;
@@ -83,7 +89,7 @@ void Irqmp::intack(unsigned level) {
   update();
 }
 
-void Irqmp::update() {
+void Irqmp::update(const sc_core::sc_time& t) {
   const uint32_t req = (ipend_ | iforce_) & imask_ & kIrqBits;
   unsigned level = highest(req & ilevel_);
   if (level == 0) level = highest(req & ~ilevel_);
@@ -92,12 +98,13 @@ void Irqmp::update() {
   ++irl_changes_;
   if (cpu_) cpu_->set_irl(level);
   irl_changed_.notify(access_offset());
+  if (on_irl.has_listeners()) on_irl.notify({t, level});
 }
 
 void Irqmp::reset() {
-  // ILEVEL is not reset in the VHDL (except reset-all builds); power-on 0.
+  // Declared reset values: IPEND, IFORCE, PIMASK 0; ILEVEL kept.
   // Statistics survive a reset (they cover the whole run).
-  ipend_ = iforce_ = imask_ = 0;
+  regs_.reset();
   update();
 }
 

@@ -11,8 +11,23 @@
 #include <functional>
 
 #include "apb_device.h"
+#include "probe.h"
 
 namespace l3vp {
+
+// Probe events (README "Probes"). Times are exact simulated times.
+struct IrqLineEvent {
+  sc_core::sc_time t;  // time of the pulse
+  unsigned line;       // 1..15
+};
+struct IrlEvent {
+  sc_core::sc_time t;  // time of the change
+  unsigned level;      // new request level driven to the CPU (0 = none)
+};
+struct IntAckEvent {
+  sc_core::sc_time t;  // sc_time_stamp() when the CPU acknowledged
+  unsigned level;
+};
 
 // Generics of irqmp.vhd that matter to software. Only ncpu = 1 and
 // eirq = 0 are modelled (the template configuration).
@@ -27,7 +42,7 @@ struct IrqmpParams {
 
 class StatsGroup;
 
-class Irqmp : public ApbDevice, public IrqLineSink, public IntAckSink {
+class Irqmp : public ApbDevice, public TimedIrqLineSink, public IntAckSink {
  public:
   using Params = IrqmpParams;
 
@@ -35,16 +50,19 @@ class Irqmp : public ApbDevice, public IrqLineSink, public IntAckSink {
 
   // --- wiring ---
   void set_cpu(IrlSink* cpu) { cpu_ = cpu; }
-  // Called with (line, time of the pulse) for every pulse on lines 1..15.
-  // Intended for waveform tracing; costs one branch when unset.
-  void set_pulse_observer(std::function<void(unsigned, sc_core::sc_time)> f) {
-    on_irq_pulse_ = std::move(f);
-  }
-  // Read as MPSTAT bit 0 (CPU 0 power-down status); default: reads 0.
+  // Query read as MPSTAT bit 0 (CPU 0 power-down status); default: reads 0.
   void set_powerdown_status(std::function<bool()> f) { cpu_pwd_ = std::move(f); }
 
-  // IrqLineSink: a one-clock pulse on pirq[line] sets IPEND[line].
-  void irq_pulse(unsigned line) override;
+  // --- probes (published only when listened to) ---
+  Probe<IrqLineEvent> on_line;   // every pulse on an input line 1..15
+  Probe<IrlEvent> on_irl;        // every change of the CPU's IRL
+  Probe<IntAckEvent> on_intack;  // every interrupt acknowledge (level 1..15)
+
+  // IrqLineSink: a one-clock pulse on pirq[line] sets IPEND[line]. The
+  // timed form carries the exact time of a pulse from a device that runs
+  // ahead of sc_time_stamp(); the plain one happens at now().
+  void irq_pulse(unsigned line) override { irq_pulse_at(line, now()); }
+  void irq_pulse_at(unsigned line, const sc_core::sc_time& t) override;
   // IntAckSink: the CPU took interrupt trap `level`.
   void intack(unsigned level) override;
 
@@ -75,11 +93,11 @@ class Irqmp : public ApbDevice, public IrqLineSink, public IntAckSink {
   static constexpr uint32_t kIrqBits = 0xFFFE;  // lines 15..1, bit 0 never set
 
   void build_registers();
-  void update();  // recompute irl and deliver changes
+  void update() { update(now()); }
+  void update(const sc_core::sc_time& t);  // recompute irl and deliver changes (at t)
 
   Params p_;
   IrlSink* cpu_ = nullptr;
-  std::function<void(unsigned, sc_core::sc_time)> on_irq_pulse_;
   std::function<bool()> cpu_pwd_;
 
   uint32_t ilevel_ = 0, ipend_ = 0, iforce_ = 0, imask_ = 0;

@@ -42,7 +42,6 @@ class GrethTest : public ::testing::Test {
     run_us(300);  // let the previous test's traffic drain
     b.per_access = b.per_word = sc_core::SC_ZERO_TIME;
     b.mac.reset();
-    b.mac.hooks() = GrethHooks();
     run_us(1);
     b.ram.fill(0, 0, 0x40000);
     b.rom.fill(0, 0, 0x1000);
@@ -86,11 +85,12 @@ TEST_F(GrethTest, ResetValuesPnpAndAliasing) {
   wr(G::HASH_LSB, 0x12345678);
   EXPECT_EQ(rd(0x40 + G::HASH_LSB), 0x12345678u);  // paddr[5:2] decode
   EXPECT_EQ(rd(0xC0 + G::HASH_LSB), 0x12345678u);
-  // EDCL IP / EDCL MAC are absent: read 0, writes ignored (counted).
+  // EDCL IP / EDCL MAC are absent: read 0, writes ignored (both counted).
   const uint64_t ge = Log::count(LogCat::GuestError);
   wr(0x1C, 0xC0A80033);
-  EXPECT_EQ(rd(0x1C), 0u);
   EXPECT_EQ(Log::count(LogCat::GuestError), ge + 1);
+  EXPECT_EQ(rd(0x1C), 0u);
+  EXPECT_EQ(Log::count(LogCat::GuestError), ge + 2);
 }
 
 TEST_F(GrethTest, RegisterWriteMasks) {
@@ -656,31 +656,133 @@ TEST_F(GrethTest, SoftResetAbortsDmaInFlight) {
   EXPECT_EQ(b.irq.pulses.size(), 1u);
 }
 
-TEST_F(GrethTest, ObserverHooks) {
-  std::vector<std::pair<bool, sc_time>> tx, rx;
-  unsigned irqs = 0, sent = 0;
-  std::vector<std::string> verdicts;
-  b.mac.hooks().tx_dma = [&](bool a) { tx.emplace_back(a, sc_core::sc_time_stamp()); };
-  b.mac.hooks().rx_dma = [&](bool a) { rx.emplace_back(a, sc_core::sc_time_stamp()); };
-  b.mac.hooks().irq = [&] { ++irqs; };
-  b.mac.hooks().frame_sent = [&](const EthFrame&) { ++sent; };
-  b.mac.hooks().frame_received = [&](const EthFrame&, const char* v) { verdicts.push_back(v); };
+// Records every event of one probe while in scope.
+template <typename E>
+struct Recorder {
+  Probe<E>& p;
+  std::vector<E> ev;
+  typename Probe<E>::Id id;
+  explicit Recorder(Probe<E>& pr) : p(pr), id(pr.listen([this](const E& e) { ev.push_back(e); })) {}
+  ~Recorder() { p.unlisten(id); }
+};
+
+TEST_F(GrethTest, Probes) {
+  Recorder<GrethDmaBusyEvent> busy(b.mac.on_dma_busy);
+  Recorder<GrethIrqEvent> irqs(b.mac.on_irq);
+  Recorder<GrethDescEvent> descs(b.mac.on_desc);
+  Recorder<GrethDmaBurstEvent> bursts(b.mac.on_dma_burst);
+  std::vector<std::pair<sc_time, sc_time>> sent;
+  std::vector<GrethRxVerdict> verdicts;
+  std::vector<size_t> rx_len;
+  const auto id_s = b.mac.on_frame_sent.listen([&](const GrethFrameSentEvent& e) {
+    sent.emplace_back(e.start, e.end);
+    EXPECT_EQ(e.len, 64u);
+    EXPECT_EQ(e.frame->data.size(), 64u);
+  });
+  const auto id_r = b.mac.on_frame_received.listen([&](const GrethFrameReceivedEvent& e) {
+    verdicts.push_back(e.verdict);
+    rx_len.push_back(e.frame->data.size());
+  });
   put_tx(0, make(kHostMac, 0x0800, 64), G::DESC_IE);
   put_rx(0, G::DESC_IE);
   put_rx(1, 0);  // keeps RE set for the second frame
   wr(G::CTRL, G::CTRL_TE | G::CTRL_TI | G::CTRL_RE | G::CTRL_RI);
   host_send(make(kMac, 0x0800, 64));
   host_send(make(kHostMac, 0x0800, 64));
-  run_us(30);
-  EXPECT_EQ(sent, 1u);
-  EXPECT_EQ(irqs, 2u);
-  ASSERT_EQ(verdicts.size(), 2u);
-  EXPECT_EQ(verdicts[0], "ok");
-  EXPECT_EQ(verdicts[1], "ia");
-  ASSERT_GE(tx.size(), 2u);
-  EXPECT_TRUE(tx.front().first);
-  EXPECT_FALSE(tx.back().first);
-  EXPECT_FALSE(rx.empty());
+  run_us(40);
+  b.mac.frame_in(make(kMac, 0x0800, 20));  // runt (< 64 bytes with FCS): TS
+  run_us(5);
+  b.mac.on_frame_sent.unlisten(id_s);
+  b.mac.on_frame_received.unlisten(id_r);
+
+  // One frame sent, one received (IRQ each), one filtered, one runt.
+  ASSERT_EQ(sent.size(), 1u);
+  ASSERT_EQ(verdicts.size(), 3u);
+  EXPECT_EQ(verdicts[0], GrethRxVerdict::Ok);
+  EXPECT_EQ(verdicts[1], GrethRxVerdict::Filtered);
+  EXPECT_EQ(verdicts[2], GrethRxVerdict::Runt);
+  EXPECT_EQ(rx_len[0], 64u);
+  const GrethStats st = b.mac.stats();
+  EXPECT_EQ(st.rx_frames - s0.rx_frames, 1u);
+  EXPECT_EQ(st.rx_drop_filter - s0.rx_drop_filter, 1u);
+  EXPECT_EQ(st.rx_drop_runt - s0.rx_drop_runt, 1u);
+  // IRQ events at the exact times the IRQMP side saw the pulses.
+  ASSERT_EQ(irqs.ev.size(), 2u);
+  ASSERT_EQ(b.irq.pulses.size(), 2u);
+  for (size_t i = 0; i < 2; ++i) EXPECT_EQ(irqs.ev[i].t, b.irq.pulses[i].second);
+
+  // Descriptors: TX 0 written back with 0, RX 0 with the length.
+  ASSERT_EQ(descs.ev.size(), 2u);
+  const GrethDescEvent* tx = descs.ev[0].dir == GrethDir::Tx ? &descs.ev[0] : &descs.ev[1];
+  const GrethDescEvent* rx = descs.ev[0].dir == GrethDir::Rx ? &descs.ev[0] : &descs.ev[1];
+  EXPECT_EQ(tx->index, 0u);
+  EXPECT_EQ(tx->addr, TXT);
+  EXPECT_EQ(tx->w0, G::DESC_EN | G::DESC_IE | 64u);
+  EXPECT_EQ(tx->status, 0u);
+  EXPECT_EQ(rx->index, 0u);
+  EXPECT_EQ(rx->addr, RXT);
+  EXPECT_EQ(rx->status, 64u);
+  EXPECT_EQ(rx->status, b.m32(RXT));
+
+  // The TX frame starts on the wire after its data was fetched, and the
+  // descriptor is written back once it has left.
+  EXPECT_GT(sent[0].second, sent[0].first);
+  EXPECT_GE(tx->t, sent[0].second);
+  // Bursts: the TX data fetch is 64 bytes in 16-byte bursts at the buffer.
+  unsigned fetch = 0;
+  for (const auto& e : bursts.ev) {
+    EXPECT_TRUE(e.ok);
+    EXPECT_GE(e.end, e.start);
+    if (!e.write && e.bytes == 16) ++fetch;
+  }
+  EXPECT_EQ(fetch, 4u);
+  // Busy on/off alternate per direction and start with "busy".
+  for (GrethDir d : {GrethDir::Tx, GrethDir::Rx}) {
+    bool expect = true;
+    unsigned n = 0;
+    for (const auto& e : busy.ev)
+      if (e.dir == d) {
+        EXPECT_EQ(e.busy, expect);
+        expect = !expect;
+        ++n;
+      }
+    EXPECT_GE(n, 2u);
+  }
+}
+
+// Listening changes nothing: the same exchange with and without every probe
+// listened to gives the same IRQ times, descriptors and status.
+TEST_F(GrethTest, ListeningChangesNothing) {
+  auto run = [&](bool listen) {
+    std::vector<uint64_t> ids;
+    if (listen) {
+      b.mac.on_irq.listen([](const GrethIrqEvent&) {});
+      b.mac.on_dma_busy.listen([](const GrethDmaBusyEvent&) {});
+      b.mac.on_desc.listen([](const GrethDescEvent&) {});
+      b.mac.on_frame_sent.listen([](const GrethFrameSentEvent&) {});
+      b.mac.on_frame_received.listen([](const GrethFrameReceivedEvent&) {});
+      b.mac.on_dma_burst.listen([](const GrethDmaBurstEvent&) {});
+    }
+    SetUp();
+    put_tx(0, make(kHostMac, 0x0800, 100), G::DESC_IE);
+    put_rx(0, G::DESC_IE);
+    wr(G::CTRL, G::CTRL_TE | G::CTRL_TI | G::CTRL_RE | G::CTRL_RI);
+    host_send(make(kMac, 0x0800, 80));
+    run_us(40);
+    std::vector<uint64_t> r;
+    for (const auto& p : b.irq.pulses) r.push_back((p.second - t0).value());
+    r.push_back(b.m32(TXT));
+    r.push_back(b.m32(RXT));
+    r.push_back(rd(G::STATUS));
+    r.push_back(rd(G::TXDESC));
+    r.push_back(rd(G::RXDESC));
+    return r;
+  };
+  const auto quiet = run(false);
+  const auto heard = run(true);
+  EXPECT_EQ(b.mac.on_irq.listener_count(), 1u);
+  EXPECT_EQ(quiet, heard);
+  EXPECT_EQ(quiet.size(), 7u);  // two IRQ pulses + five words
 }
 
 }  // namespace

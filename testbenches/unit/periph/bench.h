@@ -139,6 +139,18 @@ class Bench : public sc_core::sc_module {
     if (write) return 0;
     return len == 4 ? be32(buf) : len == 2 ? be16(buf) : buf[0];
   }
+  // Debug read (transport_dbg): no side effects.
+  static uint32_t dbg_rd(Sock& s, uint32_t off) {
+    tlm::tlm_generic_payload gp;
+    uint8_t buf[4] = {0, 0, 0, 0};
+    gp.set_command(tlm::TLM_READ_COMMAND);
+    gp.set_address(off);
+    gp.set_data_ptr(buf);
+    gp.set_data_length(4);
+    gp.set_streaming_width(4);
+    EXPECT_EQ(s->transport_dbg(gp), 4u);
+    return be32(buf);
+  }
   static uint32_t rd(Sock& s, uint32_t off, sc_core::sc_time d = sc_core::SC_ZERO_TIME) {
     return access(s, false, off, 0, 4, d);
   }

@@ -324,3 +324,84 @@ TEST_F(ApbuartTest, NoFifoBuild) {
 
 }  // namespace
 }  // namespace l3vp::test
+
+namespace l3vp::test {
+namespace {
+
+TEST_F(ApbuartTest, TxAndRxProbes) {
+  std::vector<UartTxEvent> tx;
+  std::vector<UartRxEvent> rx;
+  const auto i1 = b.uart.on_tx.listen([&](const UartTxEvent& e) { tx.push_back(e); });
+  const auto i2 = b.uart.on_rx.listen([&](const UartRxEvent& e) { rx.push_back(e); });
+  b.uart.rx_push("hi");
+  wr(CTRL, C_TE | C_RE);
+  put("AB");
+  to(3 * kChar);
+  b.uart.on_tx.unlisten(i1);
+  b.uart.on_rx.unlisten(i2);
+  ASSERT_EQ(tx.size(), 2u);
+  EXPECT_EQ(tx[0].ch, 'A');
+  EXPECT_EQ(tx[0].start, t0);
+  EXPECT_EQ(tx[0].end, at(t0, kChar));
+  EXPECT_EQ(tx[1].ch, 'B');
+  EXPECT_EQ(tx[1].start, at(t0, kChar));
+  EXPECT_EQ(tx[1].end, at(t0, 2 * kChar));
+  EXPECT_FALSE(tx[0].loopback);
+  ASSERT_EQ(rx.size(), 2u);
+  EXPECT_EQ(rx[0].ch, 'h');
+  EXPECT_EQ(rx[0].t, at(t0, kChar));
+  EXPECT_EQ(rx[1].ch, 'i');
+  EXPECT_EQ(rx[1].t, at(t0, 2 * kChar));
+  EXPECT_FALSE(rx[1].overrun);
+}
+
+// A debug read of DATA shows the head of the RX FIFO without popping it;
+// only the CPU read pops.
+TEST_F(ApbuartTest, DebugReadDoesNotPopTheFifo) {
+  b.uart.rx_push("xy");
+  wr(CTRL, C_RE);
+  to(2 * kChar);
+  EXPECT_EQ(Bench::dbg_rd(b.s_uart, DATA), uint32_t('x'));
+  EXPECT_EQ(Bench::dbg_rd(b.s_uart, DATA), uint32_t('x'));
+  EXPECT_EQ(Bench::dbg_rd(b.s_uart, STATUS) & RCNT(3), RCNT(2));
+  EXPECT_EQ(rd(STATUS) & (DR | RCNT(3)), DR | RCNT(2));
+  EXPECT_EQ(rd(DATA), uint32_t('x'));
+  EXPECT_EQ(Bench::dbg_rd(b.s_uart, DATA), uint32_t('y'));
+  EXPECT_EQ(rd(DATA), uint32_t('y'));
+  EXPECT_EQ(rd(STATUS) & DR, 0u);
+}
+
+// Attaching listeners changes no register value and no IRQ time.
+TEST_F(ApbuartTest, ListeningChangesNothing) {
+  auto run = [&](bool listen) {
+    SetUp();
+    Probe<UartTxEvent>::Id a = 0;
+    Probe<UartRxEvent>::Id c = 0;
+    if (listen) {
+      a = b.uart.on_tx.listen([](const UartTxEvent&) {});
+      c = b.uart.on_rx.listen([](const UartRxEvent&) {});
+    }
+    std::vector<uint64_t> r;
+    b.uart.rx_push("hello");
+    wr(CTRL, C_TE | C_RE | C_RI | C_TI | C_SI);
+    put("abc");
+    for (uint64_t k = 1; k <= 8; ++k) {
+      to(k * 100);
+      r.push_back(rd(STATUS, cyc(7)));
+      if (k % 3 == 0) r.push_back(rd(DATA));
+    }
+    for (const auto& t : pulse_times()) r.push_back((t - t0).value());
+    if (listen) {
+      b.uart.on_tx.unlisten(a);
+      b.uart.on_rx.unlisten(c);
+    }
+    return r;
+  };
+  const auto quiet = run(false);
+  const auto heard = run(true);
+  EXPECT_EQ(quiet, heard);
+  EXPECT_GT(quiet.size(), 12u);
+}
+
+}  // namespace
+}  // namespace l3vp::test

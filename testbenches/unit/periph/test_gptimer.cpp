@@ -67,11 +67,13 @@ TEST_F(GptimerTest, WriteMasks) {
   wr(CTRL(1), 0);
   wr(RLD(2), 0xDEADBEEF);
   EXPECT_EQ(rd(RLD(2)), 0xDEADBEEFu);
-  // Timer 3 does not exist: reads 0, the write is counted as a guest error.
+  // Timer 3 does not exist: reads 0; the write and the read are counted as
+  // guest errors.
   const uint64_t ge = Log::count(LogCat::GuestError);
   wr(CNT(3), 5);
-  EXPECT_EQ(rd(CNT(3)), 0u);
   EXPECT_EQ(Log::count(LogCat::GuestError), ge + 1);
+  EXPECT_EQ(rd(CNT(3)), 0u);
+  EXPECT_EQ(Log::count(LogCat::GuestError), ge + 2);
   // paddr[6:2] decode: the window aliases every 128 bytes.
   EXPECT_EQ(rd(0x80 + CONFIG), 0x142u);
 }
@@ -352,6 +354,116 @@ TEST_F(GptimerTest, SharedIrqAndNarrowTimers) {
   EXPECT_EQ(p[0], std::make_pair(5u, at(t0, 32)));  // slots of timer 1: 12, 22, 32
   EXPECT_EQ(p[1], std::make_pair(5u, at(t0, 54)));  // timer 3: 14, ..., 54
   EXPECT_EQ(rd3(CNT(1)), 0xFFFFu);
+}
+
+}  // namespace
+}  // namespace l3vp::test
+
+namespace l3vp::test {
+namespace {
+
+// Underflows (learned lazily for timers without a side effect) and IP
+// changes are published with their exact clock edges.
+TEST_F(GptimerTest, UnderflowAndIpProbes) {
+  std::vector<TimerUnderflowEvent> uf;
+  std::vector<TimerIpEvent> ip;
+  const auto i1 = b.gpt.on_underflow.listen([&](const TimerUnderflowEvent& e) { uf.push_back(e); });
+  const auto i2 = b.gpt.on_ip.listen([&](const TimerIpEvent& e) { ip.push_back(e); });
+  wr(SRELOAD, 9);                   // ticks at 10, 20, ...; timer n at tick + 1 + n
+  wr(RLD(1), 2);
+  wr(CTRL(1), EN | RS | LD | IE);   // 2 -> 1 at 12, 0 at 22, underflow at 32, 62, 92
+  wr(RLD(2), 0);
+  wr(CTRL(2), EN | RS | LD);        // underflows every tick: 13, 23, ... (no IRQ)
+  to(40);
+  wr(CTRL(1), EN | RS | IE | IP, cyc(5));  // IP cleared at 45 (annotated)
+  to(100);
+  rd(CNT(2));  // timer 2's underflows are learned here
+  b.gpt.on_underflow.unlisten(i1);
+  b.gpt.on_ip.unlisten(i2);
+  std::vector<std::pair<uint64_t, unsigned>> got, want;
+  for (const auto& e : uf) got.emplace_back((e.t - t0).value() / kClk.value(), e.timer);
+  for (uint64_t c = 13; c <= 93; c += 10) want.emplace_back(c, 2);
+  for (uint64_t c : {32, 62, 92}) want.emplace_back(c, 1);
+  std::sort(want.begin(), want.end());
+  // Published in time order within one catch-up; overall each exactly once.
+  std::vector<std::pair<uint64_t, unsigned>> sorted = got;
+  std::sort(sorted.begin(), sorted.end());
+  EXPECT_EQ(sorted, want);
+  for (const auto& e : uf) EXPECT_EQ((e.t - t0).value() % kClk.value(), 0u);
+  ASSERT_EQ(ip.size(), 3u);
+  EXPECT_EQ(ip[0].t, at(t0, 32));
+  EXPECT_TRUE(ip[0].pending);
+  EXPECT_EQ(ip[1].t, at(t0, 45));
+  EXPECT_FALSE(ip[1].pending);
+  EXPECT_EQ(ip[2].t, at(t0, 62));
+  EXPECT_TRUE(ip[2].pending);
+  EXPECT_EQ(ip[0].timer, 1u);
+  // The IRQ pulses happened at the underflow times of timer 1.
+  ASSERT_EQ(b.irq_gpt.pulses.size(), 3u);
+  EXPECT_EQ(b.irq_gpt.pulses[0].second, at(t0, 32));
+  EXPECT_EQ(b.irq_gpt.pulses[2].second, at(t0, 92));
+}
+
+// A debug read computes the counter at sc_time_stamp() without learning
+// anything: no underflow published, no statistics, no IP.
+TEST_F(GptimerTest, DebugReadHasNoSideEffects) {
+  std::vector<TimerUnderflowEvent> uf;
+  const auto id = b.gpt.on_underflow.listen([&](const TimerUnderflowEvent& e) { uf.push_back(e); });
+  wr(SRELOAD, 9);
+  wr(RLD(2), 4);
+  wr(CTRL(2), EN | RS | LD);  // 4 -> 3 at 13, ..., 1 -> 0 at 43, underflow at 53 -> 4
+  to(70);
+  const uint64_t u0 = b.gpt.underflows(2);  // the statistics getter catches up
+  ASSERT_EQ(uf.size(), 1u);
+  to(140);  // underflow at 103 (no event: no side effect)
+  EXPECT_EQ(Bench::dbg_rd(b.s_gpt, CNT(2)), 1u);  // 4 at 103, 3 at 113, 2 at 123, 1 at 133
+  const uint32_t scaler = Bench::dbg_rd(b.s_gpt, SCALER);
+  EXPECT_EQ(uf.size(), 1u);
+  EXPECT_EQ(rd(CNT(2)), 1u);  // a CPU read learns the underflow at 103
+  ASSERT_EQ(uf.size(), 2u);
+  EXPECT_EQ(uf[1].t, at(t0, 103));
+  EXPECT_EQ(b.gpt.underflows(2), u0 + 1);
+  EXPECT_EQ(rd(SCALER), scaler);
+  b.gpt.on_underflow.unlisten(id);
+}
+
+// Attaching listeners changes no register value and no IRQ time.
+TEST_F(GptimerTest, ListeningChangesNothing) {
+  auto run = [&](bool listen) {
+    b.gpt.reset();
+    t0 = align();
+    b.irq_gpt.pulses.clear();
+    Probe<TimerUnderflowEvent>::Id a = 0;
+    Probe<TimerIpEvent>::Id c = 0;
+    if (listen) {
+      a = b.gpt.on_underflow.listen([](const TimerUnderflowEvent&) {});
+      c = b.gpt.on_ip.listen([](const TimerIpEvent&) {});
+    }
+    std::vector<uint64_t> r;
+    wr(SRELOAD, 4);
+    wr(RLD(1), 3);
+    wr(CTRL(1), EN | RS | LD | IE);
+    wr(RLD(2), 1);
+    wr(CTRL(2), EN | LD | IE | CH);
+    for (uint64_t k = 1; k <= 8; ++k) {
+      to(k * 17);
+      r.push_back(rd(CNT(1), cyc(3)));
+      r.push_back(rd(CNT(2)));
+      r.push_back(rd(CTRL(2)));
+      r.push_back(rd(SCALER, cyc(1)));
+      wr(CTRL(1), EN | RS | IE | IP, cyc(2));
+    }
+    for (const auto& p : b.irq_gpt.pulses) r.push_back((p.second - t0).value() + p.first);
+    if (listen) {
+      b.gpt.on_underflow.unlisten(a);
+      b.gpt.on_ip.unlisten(c);
+    }
+    return r;
+  };
+  const auto quiet = run(false);
+  const auto heard = run(true);
+  EXPECT_EQ(quiet, heard);
+  EXPECT_GT(quiet.size(), 32u);  // some IRQs happened
 }
 
 }  // namespace

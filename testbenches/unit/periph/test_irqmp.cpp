@@ -21,7 +21,6 @@ class IrqmpTest : public ::testing::Test {
   }
   void TearDown() override {
     b.gpt.connect_irq(&b.irq_gpt);
-    b.irqmp.set_pulse_observer(nullptr);
   }
   uint32_t rd(uint32_t off, sc_core::sc_time d = sc_core::SC_ZERO_TIME) { return Bench::rd(b.s_irqmp, off, d); }
   void wr(uint32_t off, uint32_t v, sc_core::sc_time d = sc_core::SC_ZERO_TIME) { Bench::wr(b.s_irqmp, off, v, d); }
@@ -181,19 +180,124 @@ TEST_F(IrqmpTest, IrlChangedEventHonoursAccessDelay) {
   EXPECT_EQ(b.irqmp.irl(), 11u);
 }
 
-TEST_F(IrqmpTest, PulseStatisticsAndObserver) {
+TEST_F(IrqmpTest, PulseStatisticsAndLineProbe) {
   const uint64_t n3 = b.irqmp.pulse_count(3);
   std::vector<std::pair<unsigned, sc_core::sc_time>> seen;
-  b.irqmp.set_pulse_observer([&](unsigned l, sc_core::sc_time t) { seen.emplace_back(l, t); });
+  const auto id = b.irqmp.on_line.listen([&](const IrqLineEvent& e) { seen.emplace_back(e.line, e.t); });
   b.irqmp.irq_pulse(3);
   advance(cyc(5));
   b.irqmp.irq_pulse(3);
   b.irqmp.irq_pulse(14);
+  b.irqmp.on_line.unlisten(id);
+  b.irqmp.irq_pulse(4);  // nobody listens any more
   EXPECT_EQ(b.irqmp.pulse_count(3) - n3, 2u);
   ASSERT_EQ(seen.size(), 3u);
   EXPECT_EQ(seen[0], std::make_pair(3u, t0));
   EXPECT_EQ(seen[1], std::make_pair(3u, at(t0, 5)));
-  EXPECT_EQ(seen[2].first, 14u);
+  EXPECT_EQ(seen[2], std::make_pair(14u, at(t0, 5)));
+}
+
+}  // namespace
+}  // namespace l3vp::test
+
+namespace l3vp::test {
+namespace {
+
+// IRL changes and acknowledges are published with exact times: a register
+// write 40 clocks ahead of sc_time_stamp() changes the IRL at t0 + 40.
+TEST_F(IrqmpTest, IrlAndAckProbes) {
+  std::vector<IrlEvent> irl;
+  std::vector<IntAckEvent> ack;
+  const auto i1 = b.irqmp.on_irl.listen([&](const IrlEvent& e) { irl.push_back(e); });
+  const auto i2 = b.irqmp.on_intack.listen([&](const IntAckEvent& e) { ack.push_back(e); });
+  wr(PIMASK, bit(5) | bit(9));
+  b.irqmp.irq_pulse(5);             // IRL 0 -> 5 at t0
+  wr(IFORCE, bit(9), cyc(40));      // IRL 5 -> 9 at t0 + 40 (annotated)
+  advance(cyc(50));
+  b.irqmp.intack(9);                // clears the force bit: IRL 9 -> 5 at t0 + 50
+  wr(ICLEAR, bit(5), cyc(3));       // IRL 5 -> 0 at t0 + 53
+  b.irqmp.on_irl.unlisten(i1);
+  b.irqmp.on_intack.unlisten(i2);
+  ASSERT_EQ(irl.size(), 4u);
+  EXPECT_EQ(irl[0].level, 5u);
+  EXPECT_EQ(irl[0].t, t0);
+  EXPECT_EQ(irl[1].level, 9u);
+  EXPECT_EQ(irl[1].t, at(t0, 40));
+  EXPECT_EQ(irl[2].level, 5u);
+  EXPECT_EQ(irl[2].t, at(t0, 50));
+  EXPECT_EQ(irl[3].level, 0u);
+  EXPECT_EQ(irl[3].t, at(t0, 53));
+  ASSERT_EQ(ack.size(), 1u);
+  EXPECT_EQ(ack[0].level, 9u);
+  EXPECT_EQ(ack[0].t, at(t0, 50));
+  // The CPU side saw the same levels.
+  ASSERT_EQ(b.cpu.changes.size(), 4u);
+  for (size_t i = 0; i < 4; ++i) EXPECT_EQ(b.cpu.changes[i].first, irl[i].level);
+}
+
+// A pulse from a device that runs ahead of sc_time_stamp() (GPTIMER inside a
+// CPU access) reaches the line probe with the device's exact time.
+TEST_F(IrqmpTest, TimedPulseFromADevice) {
+  std::vector<IrqLineEvent> seen;
+  const auto id = b.irqmp.on_line.listen([&](const IrqLineEvent& e) { seen.push_back(e); });
+  b.gpt.reset();
+  b.gpt.connect_irq(&b.irqmp);
+  // Timer 1: prescaler period 10, counter 0, IE: underflow at t0 + 12 (tick at +10, timer 1 slot +2).
+  Bench::wr(b.s_gpt, 0x04, 9);
+  Bench::wr(b.s_gpt, 0x10, 0);
+  Bench::wr(b.s_gpt, 0x18, 0x9);  // EN | IE
+  // The CPU reads the counter 100 clocks ahead: the catch-up finds the
+  // underflow and pulses with its exact time.
+  Bench::rd(b.s_gpt, 0x10, cyc(100));
+  b.irqmp.on_line.unlisten(id);
+  b.gpt.reset();
+  ASSERT_GE(seen.size(), 1u);
+  EXPECT_EQ(seen[0].line, 8u);
+  EXPECT_EQ(seen[0].t, at(t0, 12));
+}
+
+}  // namespace
+}  // namespace l3vp::test
+
+namespace l3vp::test {
+namespace {
+
+// Attaching listeners changes no register value and no IRL time.
+TEST_F(IrqmpTest, ListeningChangesNothing) {
+  auto run = [&](bool listen) {
+    SetUp();
+    Probe<IrqLineEvent>::Id a = 0;
+    Probe<IrlEvent>::Id c = 0;
+    Probe<IntAckEvent>::Id d = 0;
+    if (listen) {
+      a = b.irqmp.on_line.listen([](const IrqLineEvent&) {});
+      c = b.irqmp.on_irl.listen([](const IrlEvent&) {});
+      d = b.irqmp.on_intack.listen([](const IntAckEvent&) {});
+    }
+    std::vector<uint64_t> r;
+    wr(PIMASK, 0xFFFE);
+    wr(ILEVEL, bit(3));
+    for (unsigned k = 1; k <= 6; ++k) {
+      b.irqmp.irq_pulse(k * 2);
+      wr(IFORCE, bit(k + 1), cyc(k));
+      advance(cyc(10));
+      b.irqmp.intack(b.irqmp.irl());
+      r.push_back(rd(IPEND));
+      r.push_back(rd(IFORCE));
+    }
+    for (const auto& ch : b.cpu.changes) r.push_back((ch.second - t0).value() * 16 + ch.first);
+    for (const auto& t : b.irl_events) r.push_back((t - t0).value());
+    if (listen) {
+      b.irqmp.on_line.unlisten(a);
+      b.irqmp.on_irl.unlisten(c);
+      b.irqmp.on_intack.unlisten(d);
+    }
+    return r;
+  };
+  const auto quiet = run(false);
+  const auto heard = run(true);
+  EXPECT_EQ(quiet, heard);
+  EXPECT_GT(quiet.size(), 14u);
 }
 
 }  // namespace
