@@ -214,6 +214,7 @@ struct Options {
   // Configuration overlay, KEY=VALUE in order (after the file, before validation).
   std::vector<std::string> sets;
   bool list_params = false;
+  bool probe_all = false;  // hidden debug option (testbenches/cli cli.probes.*)
 };
 
 // --list-stats: the schema comes from the registry of a default platform
@@ -277,6 +278,8 @@ int run(int argc, char** argv) {
   app.add_flag_callback("--list-stats", [] { throw ListStats{}; },
                         "Print the --stats schema (key, type, unit, invariance, meaning) as Markdown and exit")
       ->trigger_on_parse();
+  app.add_flag("--probe-all", o.probe_all, "Debug: listen to every CPU/AHB/link probe (results must not change)")
+      ->group("");
   app.add_flag("-q,--quiet", o.quiet,
                "Do not print model diagnostics (guest errors, unimplemented features)");
   try {
@@ -478,7 +481,7 @@ int run(int argc, char** argv) {
     } catch (const std::exception& e) {
       return fail(kExitBadInput, "--pcap: " + std::string(e.what()));
     }
-    plat->link.set_hook(pcap->link_hook(l3vp::PcapWriter::Point::kDeliver));
+    pcap->attach(plat->link, l3vp::PcapWriter::Point::kDeliver);
   }
 
   // --stats: what the run adds to the platform's statistics.
@@ -509,6 +512,7 @@ int run(int argc, char** argv) {
     plat->boot_at(plat->image().entry);
   plat->set_trace(trace.get());
   if (profiling) plat->enable_profile(!o.profile_pc.empty());
+  if (o.probe_all) plat->listen_all_probes();
   plat->set_end_time(max_time);
 
   // Host wall time is measured only for the report; it never feeds back
@@ -521,6 +525,15 @@ int run(int argc, char** argv) {
   std::fflush(stdout);
   if (trace) std::fflush(trace.get());
   if (pcap) pcap->close();
+  if (o.probe_all) {
+    const auto& n = plat->probe_counts();
+    std::fprintf(stderr,
+                 "leon3vp: probe-all: step=%llu execute=%llu power=%llu halt=%llu ahb=%llu ahb_dmi=%llu "
+                 "marks=%llu link=%llu\n",
+                 (unsigned long long)n.step, (unsigned long long)n.execute, (unsigned long long)n.power,
+                 (unsigned long long)n.halt, (unsigned long long)n.ahb, (unsigned long long)n.ahb_dmi,
+                 (unsigned long long)n.marks, (unsigned long long)n.link);
+  }
   nlohmann::json net_results;
   if (runner) {
     net_results = runner->results();

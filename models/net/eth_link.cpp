@@ -70,12 +70,15 @@ EthTx::Times EthLink::submit(unsigned d, const EthFrame& in) {
   f.duplicate = false;
   f.tx_start = start;
   f.byte_time = byte_;
-  emit(d, "submit", f);
 
   // Fixed draw order per frame, whatever is enabled: each impairment's
   // decisions depend only on the seed and the frame number.
   const uint64_t u_loss = x.rng.next(), u_cor = x.rng.next(), u_bit = x.rng.next();
   const uint64_t u_dup = x.rng.next(), u_reo = x.rng.next(), u_jit = x.rng.next();
+  const bool lost = DetRng::hit(u_loss, x.thr_loss);
+  const bool corrupt = !lost && DetRng::hit(u_cor, x.thr_corrupt);
+  const bool dup = !lost && DetRng::hit(u_dup, x.thr_dup);
+  const bool reorder = !lost && !x.held && DetRng::hit(u_reo, x.thr_reorder);
 
   // When the frame is ready for the receiver's segment: at once without a
   // switch (same segment); with a switch after full reception plus latency.
@@ -87,21 +90,27 @@ EthTx::Times EthLink::submit(unsigned d, const EthFrame& in) {
     x.st.jitter_sum += jit.value();
   }
   ready += im.extra_delay + jit;
-  if (im.extra_delay + jit != sc_core::SC_ZERO_TIME) ++x.st.delayed;
+  const bool delayed = im.extra_delay + jit != sc_core::SC_ZERO_TIME;
+  if (delayed) ++x.st.delayed;
+  const uint8_t imp = uint8_t((lost ? kEthLost : 0) | (corrupt ? kEthCorrupted : 0) |
+                              (dup ? kEthDuplicated : 0) | (reorder ? kEthReordered : 0) |
+                              (delayed ? kEthDelayed : 0));
+  // The frame as the sender puts it on the wire (before any corruption).
+  if (on_send.has_listeners())
+    on_send.notify(EthWireEvent{d, f, start, start + wire, unsigned(f.data.size()), imp, false, false});
 
-  if (DetRng::hit(u_loss, x.thr_loss)) {
+  if (lost) {
     ++x.st.lost;
-    emit(d, "lost", f);
     return {start, start + wire};
   }
-  if (DetRng::hit(u_cor, x.thr_corrupt)) {
+  if (corrupt) {
     const uint64_t nbits = (f.data.size() + eth::kFcs) * 8;
     const uint64_t bit = DetRng::scale(u_bit, nbits);
     if (bit < f.data.size() * 8) f.data[bit / 8] ^= static_cast<uint8_t>(0x80u >> (bit % 8));
     f.crc_error = true;  // a flipped FCS bit is just as fatal
     ++x.st.corrupted;
   }
-  const unsigned copies = DetRng::hit(u_dup, x.thr_dup) ? 2 : 1;
+  const unsigned copies = dup ? 2 : 1;
   if (copies == 2) ++x.st.duplicated;
 
   if (x.held) {
@@ -109,19 +118,19 @@ EthTx::Times EthLink::submit(unsigned d, const EthFrame& in) {
     Held h = std::move(*x.held);
     x.held.reset();
     x.hold_ev.cancel();
-    schedule(d, f, copies, ready);
-    schedule(d, h.f, h.copies, h.ready);
-  } else if (DetRng::hit(u_reo, x.thr_reorder)) {
+    schedule(d, f, copies, ready, imp);
+    schedule(d, h.f, h.copies, h.ready, h.imp);
+  } else if (reorder) {
     ++x.st.reordered;
-    x.held = Held{f, copies, ready};
+    x.held = Held{f, copies, ready, imp};
     x.hold_ev.notify(ready + p_.reorder_timeout - now);
   } else {
-    schedule(d, f, copies, ready);
+    schedule(d, f, copies, ready, imp);
   }
   return {start, start + wire};
 }
 
-void EthLink::schedule(unsigned d, const EthFrame& f, unsigned copies, sc_time ready) {
+void EthLink::schedule(unsigned d, const EthFrame& f, unsigned copies, sc_time ready, uint8_t imp) {
   Dir& x = dir_[d];
   const sc_time wire = eth::frame_time(f.data.size(), p_.mbps);
   for (unsigned c = 0; c < copies; ++c) {
@@ -133,6 +142,7 @@ void EthLink::schedule(unsigned d, const EthFrame& f, unsigned copies, sc_time r
     pd.f.duplicate = c > 0;
     pd.f.rx_start = out + p_.prop_delay;
     pd.f.rx_end = pd.f.rx_start + wire;
+    pd.imp = imp;
     x.q.push_back(std::move(pd));
   }
   notify_next(d);
@@ -157,15 +167,15 @@ void EthLink::deliver(unsigned d) {
     if (!p.started) {
       if (p.f.rx_start > now) break;
       p.started = true;
-      emit(d, "start", p.f);
+      emit_rx(on_rx_start, d, p, false);
       if (x.rx) x.rx->frame_start(p.f);
     }
     if (p.f.rx_end > now) break;
+    ++x.st.delivered;
+    x.st.delivered_bytes += p.f.data.size();
+    emit_rx(on_rx_end, d, p, x.rx != nullptr);
     EthFrame f = std::move(p.f);
     x.q.pop_front();
-    ++x.st.delivered;
-    x.st.delivered_bytes += f.data.size();
-    emit(d, "deliver", f);
     if (x.rx) x.rx->frame_in(f);
   }
   notify_next(d);
@@ -177,7 +187,7 @@ void EthLink::hold_timeout(unsigned d) {
   Held h = std::move(*x.held);
   x.held.reset();
   ++x.st.reorder_timeouts;
-  schedule(d, h.f, h.copies, sc_core::sc_time_stamp());
+  schedule(d, h.f, h.copies, sc_core::sc_time_stamp(), h.imp);
 }
 
 // ---------------------------------------------------------------- statistics

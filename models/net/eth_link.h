@@ -16,6 +16,7 @@
 #include <systemc>
 
 #include "eth_frame.h"
+#include "probe.h"
 
 namespace l3vp {
 
@@ -79,11 +80,33 @@ struct EthDirStats {
 
 class StatsGroup;
 
+// Impairments drawn for one frame (a bit set; README "Probes").
+enum EthImpairment : uint8_t {
+  kEthNone = 0,
+  kEthLost = 1,        // vanished (no receive events follow)
+  kEthCorrupted = 2,   // one bit flipped: the receiver sees crc_error
+  kEthDuplicated = 4,  // a second copy follows it
+  kEthReordered = 8,   // held back, delivered after the next frame (or the timeout)
+  kEthDelayed = 16,    // extra delay + jitter > 0
+};
+
+// A frame on the wire of direction `dir` (end dir -> end 1-dir). The frame is
+// the bytes on the wire at that point (padded to 60 bytes; for a send, before
+// any corruption; for a receive, after it); it lives only during the call.
+struct EthWireEvent {
+  unsigned dir;
+  const EthFrame& frame;
+  sc_core::sc_time start, end;  // exact: send = the sender's segment [tx_start, +wire);
+                                // receive = the receiver's [rx_start, rx_end)
+  unsigned bytes;               // frame.data.size() (no FCS)
+  uint8_t impairments;          // EthImpairment bits drawn for the frame
+  bool duplicate;               // receive: the extra copy of a duplicated frame
+  bool delivered;               // receive end: handed to an attached receiver
+};
+
 class EthLink : public sc_core::sc_module {
  public:
   using Params = EthLinkParams;
-  // Observer: direction, event ("submit", "lost", "start", "deliver"), frame.
-  using Hook = std::function<void(unsigned dir, const char* what, const EthFrame&)>;
 
   SC_HAS_PROCESS(EthLink);
   EthLink(sc_core::sc_module_name name, const Params& p = Params());
@@ -100,7 +123,13 @@ class EthLink : public sc_core::sc_module {
   // Frames submitted in direction `dir` and not yet delivered (or lost).
   size_t in_flight(unsigned dir) const;
   const Params& params() const { return p_; }
-  void set_hook(Hook h) { hook_ = std::move(h); }
+
+  // Probes (README "Probes"). on_send: a submitted frame, published at
+  // submission with its (future) time on the sender's wire and the
+  // impairments drawn for it, lost frames included. on_rx_start / on_rx_end:
+  // the frame's first / last bit reaches the receiving end (published at
+  // those times; on_rx_end is the delivery).
+  Probe<EthWireEvent> on_send, on_rx_start, on_rx_end;
 
  private:
   struct Dir;
@@ -112,11 +141,13 @@ class EthLink : public sc_core::sc_module {
   struct Pending {
     EthFrame f;
     bool started = false;
+    uint8_t imp = kEthNone;
   };
   struct Held {
     EthFrame f;
     unsigned copies = 1;
     sc_core::sc_time ready;
+    uint8_t imp = kEthNone;
   };
   struct Dir {
     TxEnd tx;
@@ -133,7 +164,7 @@ class EthLink : public sc_core::sc_module {
   };
 
   EthTx::Times submit(unsigned d, const EthFrame& f);
-  void schedule(unsigned d, const EthFrame& f, unsigned copies, sc_core::sc_time ready);
+  void schedule(unsigned d, const EthFrame& f, unsigned copies, sc_core::sc_time ready, uint8_t imp);
   void notify_next(unsigned d);
   void deliver(unsigned d);
   void hold_timeout(unsigned d);
@@ -141,14 +172,15 @@ class EthLink : public sc_core::sc_module {
   void deliver1() { deliver(1); }
   void hold0() { hold_timeout(0); }
   void hold1() { hold_timeout(1); }
-  void emit(unsigned d, const char* what, const EthFrame& f) {
-    if (hook_) hook_(d, what, f);
+  void emit_rx(const Probe<EthWireEvent>& p, unsigned d, const Pending& pd, bool delivered) const {
+    if (p.has_listeners())
+      p.notify(EthWireEvent{d, pd.f, pd.f.rx_start, pd.f.rx_end, unsigned(pd.f.data.size()), pd.imp,
+                            pd.f.duplicate, delivered});
   }
 
   Params p_;
   sc_core::sc_time byte_, ifg_;
   Dir dir_[2];
-  Hook hook_;
 };
 
 }  // namespace l3vp

@@ -56,12 +56,22 @@ void PcapWriter::flush() {
   if (dumper_) pcap_dump_flush(dumper_);
 }
 
-EthLink::Hook PcapWriter::link_hook(Point pt, unsigned dir_mask) {
-  return [this, pt, dir_mask](unsigned dir, const char* what, const EthFrame& f) {
-    if (!((dir_mask >> (dir & 1)) & 1)) return;
-    if (pt == Point::kSend && std::strcmp(what, "submit") == 0) write(f, f.tx_start);
-    if (pt == Point::kDeliver && std::strcmp(what, "deliver") == 0) write(f, f.rx_end);
-  };
+void PcapWriter::record(const EthWireEvent& e, Point pt, unsigned dir_mask) {
+  if (!((dir_mask >> (e.dir & 1)) & 1)) return;
+  // send: stamped when the first bit leaves (tx_start); deliver: when the
+  // last bit arrives (rx_end).
+  write(e.frame, pt == Point::kSend ? e.frame.tx_start : e.frame.rx_end);
+}
+
+void PcapWriter::attach(EthLink& link, Point pt, unsigned dir_mask) {
+  detach();
+  probe_ = pt == Point::kSend ? &link.on_send : &link.on_rx_end;
+  listener_ = probe_->listen([this, pt, dir_mask](const EthWireEvent& e) { record(e, pt, dir_mask); });
+}
+
+void PcapWriter::detach() {
+  if (probe_) probe_->unlisten(listener_);
+  probe_ = nullptr;
 }
 
 }  // namespace l3vp

@@ -21,7 +21,7 @@ namespace l3vp {
 
 class PcapWriter {
  public:
-  // Where on an EthLink frames are captured (see link_hook()).
+  // Where on an EthLink frames are captured (see attach()).
   enum class Point {
     kSend,     // as the sender puts them on the wire: stamp = tx_start, lost frames included
     kDeliver,  // as the receiver gets them: stamp = rx_end, duplicates/corruption included
@@ -29,7 +29,10 @@ class PcapWriter {
 
   PcapWriter() = default;
   explicit PcapWriter(const std::string& path, unsigned snaplen = 65535) { open(path, snaplen); }
-  ~PcapWriter() { close(); }
+  ~PcapWriter() {
+    detach();
+    close();
+  }
   PcapWriter(const PcapWriter&) = delete;
   PcapWriter& operator=(const PcapWriter&) = delete;
 
@@ -43,11 +46,14 @@ class PcapWriter {
   void write(const EthFrame& f, const sc_core::sc_time& ts) { write(f.data.data(), f.data.size(), ts); }
   void flush();
 
-  // An EthLink hook recording the frames of both directions at `pt`
-  // (directions selected by `dir_mask`, bit d = direction d). The writer
-  // must outlive the link's use of the hook. EthLink has a single hook slot:
-  // to combine with another observer, call this hook from your own.
-  EthLink::Hook link_hook(Point pt = Point::kDeliver, unsigned dir_mask = 3);
+  // Records the frames of `link` at `pt` (directions selected by
+  // `dir_mask`, bit d = direction d): a listener of the link's on_send or
+  // on_rx_end probe. Other observers listen alongside. detach() (or the
+  // destructor) stops recording; the link must outlive the attachment.
+  void attach(EthLink& link, Point pt = Point::kDeliver, unsigned dir_mask = 3);
+  void detach();
+  // The listener itself (for a probe the caller manages).
+  void record(const EthWireEvent& e, Point pt, unsigned dir_mask = 3);
 
   uint64_t frames() const { return frames_; }
   const std::string& path() const { return path_; }
@@ -61,6 +67,8 @@ class PcapWriter {
   unsigned snaplen_ = 65535;
   uint64_t frames_ = 0;
   std::string path_;
+  Probe<EthWireEvent>* probe_ = nullptr;
+  Probe<EthWireEvent>::Id listener_ = 0;
 };
 
 }  // namespace l3vp

@@ -124,10 +124,10 @@ Leon3mp::Leon3mp(sc_core::sc_module_name name, const PlatformConfig& cfg)
   leon3.id = pnp_id(VENDOR_GAISLER, DEV_LEON3, 3, 0);  // 0x01003060
   ahb.bind_master(cpu.isock, 0, leon3, "leon3");
   cpu.set_intack_sink(&irqmp);
-  cpu.on_halt = [this](unsigned tt, uint32_t pc, uint32_t o0) {
-    halt_ = Halt{true, tt, pc, o0};
+  cpu.on_halt.listen([this](const Leon3::HaltEvent& e) {
+    halt_ = Halt{true, e.tt, e.pc, e.o0};
     sc_core::sc_stop();
-  };
+  });
 
   // --- MCTRL: AHB slave 0 (PROM / I/O / RAM bars), APB slot 0 ---------------
   ahb.add_slave(mctrl.params().hindex, mctrl.ahb_pnp(), "mctrl");
@@ -169,9 +169,12 @@ Leon3mp::Leon3mp(sc_core::sc_module_name name, const PlatformConfig& cfg)
 
   // --- region marker: APB slot 12, simulator only (not in P&P) ---------------
   apb.bind_hidden_slave(marker.tsock, RegionMarker::kPindex, "region_marker");
-  marker.on_mark = [this](bool begin, uint32_t id) {
-    regions_.mark(begin, id, Regions::Snapshot::of(cpu.core()));
-  };
+  // Region accounting listens to the marker and snapshots the core's
+  // counters: the marker store runs inside the CPU's b_transport, at the
+  // exact instruction boundary, so no observed loop is needed.
+  marker.on_mark.listen([this](const RegionMark& m) {
+    regions_.mark(m.begin, m.id, Regions::Snapshot::of(cpu.core()));
+  });
 
   // --- GRETH: APB slot 13 (0x80000D00), IRQ 6, AHB master 4 (DMA) ----------
   apb.add_slave(greth.params().pindex, greth);
@@ -185,6 +188,17 @@ Leon3mp::Leon3mp(sc_core::sc_module_name name, const PlatformConfig& cfg)
   ahb.set_snoop_fn([this](unsigned mst, uint64_t addr, unsigned len) {
     if (mst != 0) cpu.core().snoop_write(static_cast<uint32_t>(addr), len);
   });
+
+  // --- the CPU's DMI-served AHB transactions reach the AHB probe -------------
+  // (timed mode; reported by the core only while the probe has listeners)
+  cpu.set_dmi_reporter([this] { return ahb.on_transaction.has_listeners(); },
+                       [this](const Leon3::DmiTransaction& t) {
+                         using K = leon3::CoreBus::Kind;
+                         const auto kind = t.kind == K::Fetch  ? AhbTransaction::Kind::Fetch
+                                           : t.kind == K::Read ? AhbTransaction::Kind::Read
+                                                               : AhbTransaction::Kind::Write;
+                         ahb.report_dmi(0, kind, t.addr, t.bytes, t.start, t.end, t.wait);
+                       });
 
   // --- timed mode: bus and memory costs (docs/timing.md) ---------------------
   if (cfg.timed()) {
@@ -212,10 +226,32 @@ Leon3mp::Leon3mp(sc_core::sc_module_name name, const PlatformConfig& cfg)
   register_stats();
 }
 
+void Leon3mp::set_trace(std::FILE* f) {
+  leon3::Core& core = cpu.core();
+  if (trace_listener_) core.probes().execute.unlisten(trace_listener_);
+  trace_listener_ = 0;
+  if (f)
+    trace_listener_ =
+        core.probes().execute.listen([&core, f](const leon3::ExecuteEvent&) { leon3::write_trace_line(core, f); });
+}
+
+void Leon3mp::listen_all_probes() {
+  ProbeCounts& n = probe_counts_;
+  leon3::CoreProbes& cp = cpu.core().probes();
+  cp.step.listen([&n](const leon3::StepRecord&) { ++n.step; });
+  cp.execute.listen([&n](const leon3::ExecuteEvent&) { ++n.execute; });
+  cp.power.listen([&n](const leon3::PowerEvent&) { ++n.power; });
+  cpu.on_halt.listen([&n](const Leon3::HaltEvent&) { ++n.halt; });
+  ahb.on_transaction.listen([&n](const AhbTransaction& t) { ++(t.dmi ? n.ahb_dmi : n.ahb); });
+  marker.on_mark.listen([&n](const RegionMark&) { ++n.marks; });
+  for (Probe<EthWireEvent>* p : {&link.on_send, &link.on_rx_start, &link.on_rx_end})
+    p->listen([&n](const EthWireEvent&) { ++n.link; });
+}
+
 void Leon3mp::enable_profile(bool per_pc) {
   profiler_.set_symbols(image_);
   profiler_.enable_pc_histogram(per_pc);
-  cpu.core().set_profile_hook(&profiler_);
+  profiler_.attach(cpu.core());
   profiling_ = true;
 }
 
@@ -279,13 +315,10 @@ void Leon3mp::register_stats() {
 }
 
 nlohmann::json Leon3mp::stats() {
-  // Timed-mode counters include the step the profiler still holds.
-  if (profiling_) cpu.core().profile_flush();
   return stats_.to_json();
 }
 
 std::string Leon3mp::profile_report() {
-  if (profiling_) cpu.core().profile_flush();
   std::string s;
   char line[256];
   const auto& c = cpu.core().counters();
@@ -335,7 +368,6 @@ std::string Leon3mp::profile_report() {
 }
 
 std::string Leon3mp::pc_histogram() {
-  if (profiling_) cpu.core().profile_flush();
   std::string s = "# pc function instructions cycles icache_misses dcache_misses\n";
   char line[64];
   for (const auto& [pc, c] : profiler_.pcs()) {

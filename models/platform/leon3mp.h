@@ -73,8 +73,9 @@ class Leon3mp : public sc_core::sc_module {
   void boot_reset();
   // The CPU never runs past `t`; call before sc_start(t).
   void set_end_time(const sc_core::sc_time& t) { cpu.set_end_time(t); }
-  // Per-instruction trace (nullptr = off).
-  void set_trace(std::FILE* f) { cpu.core().set_trace(f); }
+  // Per-instruction text trace (leon3::write_trace_line) into `f`, a
+  // listener of the core's execute probe; nullptr = off.
+  void set_trace(std::FILE* f);
   // Per-function profile (symbols of the loaded ELF); call after load_elf().
   // per_pc: also keep a per-PC histogram.
   void enable_profile(bool per_pc);
@@ -85,6 +86,15 @@ class Leon3mp : public sc_core::sc_module {
   std::string profile_report();
   // Per-PC histogram as text lines "pc function instructions cycles ic_misses dc_misses".
   std::string pc_histogram();
+
+  // Debug (leon3vp --probe-all): a counting listener on every probe of the
+  // CPU, the AHB, the region marker and the link, to prove that listening
+  // changes no result (testbenches/cli, cli.probes.*). counts: events seen.
+  struct ProbeCounts {
+    uint64_t step = 0, execute = 0, power = 0, halt = 0, ahb = 0, ahb_dmi = 0, marks = 0, link = 0;
+  };
+  void listen_all_probes();
+  const ProbeCounts& probe_counts() const { return probe_counts_; }
 
   const Halt& halt() const { return halt_; }
   const PlatformConfig& config() const { return cfg_; }
@@ -130,6 +140,8 @@ class Leon3mp : public sc_core::sc_module {
   Profiler profiler_;
   Regions regions_;
   bool profiling_ = false;
+  Probe<leon3::ExecuteEvent>::Id trace_listener_ = 0;
+  ProbeCounts probe_counts_;
   Halt halt_;
   ElfImage image_;
   std::FILE* uart_file_ = nullptr;

@@ -62,8 +62,21 @@ unsigned Profiler::lookup(uint32_t pc) const {
   return l.idx;
 }
 
-void Profiler::step(uint32_t pc, uint64_t cycles, unsigned retired, unsigned ic_misses,
-                    unsigned dc_misses) {
+void Profiler::attach(leon3::Core& core) {
+  detach();
+  core_ = &core;
+  listener_ = core.probes().step.listen([this](const leon3::StepRecord& s) { step(s); });
+}
+
+void Profiler::detach() {
+  if (core_) core_->probes().step.unlisten(listener_);
+  core_ = nullptr;
+}
+
+void Profiler::step(const leon3::StepRecord& s) {
+  const uint32_t pc = s.pc;
+  const uint64_t cycles = s.cycles;
+  const unsigned retired = s.retired, ic_misses = s.ic_misses, dc_misses = s.dc_misses;
   if (rows_.empty()) rows_.push_back(Row{"(unknown)", 0, 0, Counts()});
   const unsigned idx = (pc >= last_.start && pc < last_.end) ? last_.idx : lookup(pc);
   Counts& c = rows_[idx].c;

@@ -1,14 +1,15 @@
 // Per-function flat profile and measured regions (docs/timing.md).
 //
-//  * Profiler is the core's ProfileHook: every loop step (cycles incl.
-//    stalls, misses and trap entry; retired instructions; I/D-cache misses)
-//    is attributed to the function holding its PC, found in the ELF symbol
+//  * Profiler is a listener of the core's step probe (leon3::StepRecord):
+//    every loop step (cycles incl. stalls, misses and trap entry; retired
+//    instructions; I/D-cache misses) is attributed to the function holding its PC, found in the ELF symbol
 //    table: the FUNC symbol whose [value, value + size) contains the PC,
 //    otherwise the nearest preceding label (assembler code without .type),
 //    otherwise "(unknown)". Optionally also per PC (--profile-pc).
 //  * Regions accumulates what happens between REGION_BEGIN(id) and
 //    REGION_END(id) (firmware/bsp/region.h) from snapshots of the core's
-//    counters taken at the marker stores.
+//    counters taken at the marker stores: a listener of the RegionMarker's
+//    probe, so regions never need the (slower) observed loop.
 #pragma once
 #include <cstdint>
 #include <map>
@@ -24,7 +25,7 @@ namespace l3vp {
 
 class StatsGroup;
 
-class Profiler : public leon3::ProfileHook {
+class Profiler {
  public:
   struct Counts {
     uint64_t cycles = 0, instructions = 0, ic_misses = 0, dc_misses = 0;
@@ -35,11 +36,20 @@ class Profiler : public leon3::ProfileHook {
     Counts c;
   };
 
+  Profiler() = default;
+  ~Profiler() { detach(); }
+  Profiler(const Profiler&) = delete;
+  Profiler& operator=(const Profiler&) = delete;
+
   void set_symbols(const ElfImage& img);
   void enable_pc_histogram(bool on) { per_pc_on_ = on; }
   bool pc_histogram_enabled() const { return per_pc_on_; }
 
-  void step(uint32_t pc, uint64_t cycles, unsigned retired, unsigned ic_misses, unsigned dc_misses) override;
+  // The step probe's listener: attributes one step.
+  void step(const leon3::StepRecord& s);
+  // Starts listening to `core`'s step probe (once; detach() stops).
+  void attach(leon3::Core& core);
+  void detach();
 
   // Functions with at least one step, most cycles first (ties: by address).
   std::vector<Row> functions() const;
@@ -66,6 +76,8 @@ class Profiler : public leon3::ProfileHook {
   Counts total_;
   bool per_pc_on_ = false;
   std::unordered_map<uint32_t, Counts> per_pc_;
+  leon3::Core* core_ = nullptr;
+  Probe<leon3::StepRecord>::Id listener_ = 0;
 };
 
 class Regions {

@@ -10,17 +10,28 @@
 //   +0x4  write: END region <value>       read: 0
 //   other offsets: reads 0, writes ignored
 //
-// The callback runs inside the CPU's store (b_transport), so it can read the
-// core's counters at the exact instruction boundary of the marker store.
+// Each marker store is published on the `on_mark` probe (RegionMark). The
+// listeners run inside the CPU's store (b_transport), so they can read the
+// core's counters at the exact instruction boundary of the marker store
+// (the platform's region accounting does); the event's time is the store's
+// exact simulated time (time stamp + annotated delay).
 #pragma once
 #include <tlm_utils/simple_target_socket.h>
 
 #include <cstdint>
-#include <functional>
 #include <systemc>
 #include <tlm>
 
+#include "probe.h"
+
 namespace l3vp {
+
+// One marker store (REGION_BEGIN or REGION_END of firmware/bsp/region.h).
+struct RegionMark {
+  uint32_t id = 0;       // region id (the stored value)
+  bool begin = false;    // BEGIN (+0x0) or END (+0x4)
+  sc_core::sc_time t;    // exact simulated time of the store
+};
 
 class RegionMarker : public sc_core::sc_module {
  public:
@@ -28,7 +39,7 @@ class RegionMarker : public sc_core::sc_module {
   static constexpr uint32_t kBeginOffset = 0x0, kEndOffset = 0x4;
 
   tlm_utils::simple_target_socket<RegionMarker> tsock;
-  std::function<void(bool begin, uint32_t id)> on_mark;
+  Probe<RegionMark> on_mark;
 
   explicit RegionMarker(sc_core::sc_module_name n) : sc_core::sc_module(n), tsock("tsock") {
     tsock.register_b_transport(this, &RegionMarker::b_transport);
@@ -38,7 +49,7 @@ class RegionMarker : public sc_core::sc_module {
   uint64_t marks() const { return marks_; }
 
  private:
-  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
     const uint64_t a = gp.get_address();
     uint8_t* d = gp.get_data_ptr();
     const unsigned len = gp.get_data_length();
@@ -47,7 +58,8 @@ class RegionMarker : public sc_core::sc_module {
     } else if (gp.is_write() && len == 4 && (a == kBeginOffset || a == kEndOffset)) {
       const uint32_t id = (uint32_t(d[0]) << 24) | (uint32_t(d[1]) << 16) | (uint32_t(d[2]) << 8) | d[3];
       ++marks_;
-      if (on_mark) on_mark(a == kBeginOffset, id);
+      if (on_mark.has_listeners())
+        on_mark.notify(RegionMark{id, a == kBeginOffset, sc_core::sc_time_stamp() + delay});
     }
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
   }

@@ -22,6 +22,7 @@ Every run must end with a normal exit (no signal: no crash, no abort).
 """
 import argparse
 import json
+import re
 import os
 import shutil
 import subprocess
@@ -544,6 +545,56 @@ def cmd_schema(a):
     if absent:
         fail("--list-stats keys missing from --stats: %s" % ", ".join(absent))
     print("PASS (%d keys checked against %d schema rows)" % (len(seen), len(rows)))
+def cmd_probes(a):
+    """Listening changes nothing (docs issue 9): the same run with every probe
+    of the CPU, AHB, region marker and link listened to (--probe-all) and
+    without gives the same exit status, UART output, pcap bytes and --stats
+    (everything but the host's wall-clock figures)."""
+    runs = []
+    for probe in (False, True):
+        stats = os.path.join(TMP, "stats_probe%d.json" % probe)
+        pcap = os.path.join(TMP, "probe%d.pcap" % probe)
+        args = (["--probe-all"] if probe else []) + list(a.extra or []) + ["--stats", stats, "--pcap", pcap,
+                                                                           a.firmware]
+        code, out, err = run(a.leon3vp, args, timeout=600)
+        with open(stats) as f:
+            s = json.load(f)
+        with open(pcap, "rb") as f:
+            cap = f.read()
+        s.pop("host", None)  # wall time, MIPS: the host's, never the simulation's
+        runs.append((code, out, err, s, cap))
+    (c0, o0, _, s0, p0), (c1, o1, e1, s1, p1) = runs
+    if a.expect_exit is not None and c0 != a.expect_exit:
+        fail("exit status %d, expected %d" % (c0, a.expect_exit))
+    # The listeners did see events: the comparison is not vacuous.
+    m = re.search(r"probe-all: (.*)", e1)
+    if not m:
+        fail("--probe-all printed no event counts")
+    counts = dict(kv.split("=") for kv in m.group(1).split())
+    for k in ("step", "execute", "ahb", "halt"):
+        if int(counts.get(k, 0)) == 0:
+            fail("--probe-all: no %s event seen (%s)" % (k, m.group(1)))
+    if int(counts["step"]) < s0["instructions"]["total"]:
+        fail("fewer step records (%s) than instructions (%d)" % (counts["step"], s0["instructions"]["total"]))
+    for k in a.expect_events or []:
+        if int(counts.get(k, 0)) == 0:
+            fail("--probe-all: no %s event seen (%s)" % (k, m.group(1)))
+    if c0 != c1 or o0 != o1:
+        fail("exit status/UART output differ with --probe-all")
+    if p0 != p1:
+        fail("pcap differs with --probe-all")
+
+    def diff(x, y, path=""):
+        if isinstance(x, dict) and isinstance(y, dict):
+            for k in sorted(set(x) | set(y)):
+                if k not in x or k not in y:
+                    fail("stats key %s/%s present in only one run" % (path, k))
+                diff(x[k], y[k], path + "/" + k)
+        elif x != y:
+            fail("stats %s = %r without probes, %r with --probe-all" % (path, x, y))
+    diff(s0, s1)
+    print("PASS: %d instructions, %d cycles identical with --probe-all (%s)" %
+          (s0["instructions"]["total"], s0["cycles"], m.group(1)))
 
 
 def main():
@@ -577,6 +628,11 @@ def main():
     tp.add_argument("--netns-tap", required=True)
     t = sub.add_parser("trace")
     t.add_argument("firmware")
+    pb = sub.add_parser("probes")
+    pb.add_argument("firmware")
+    pb.add_argument("--expect-exit", type=int)
+    pb.add_argument("--expect-events", action="append")
+    pb.add_argument("--extra", action="append")
     pr = sub.add_parser("profile")
     pr.add_argument("firmware")
     sc = sub.add_parser("set-changes")
@@ -599,6 +655,8 @@ def main():
         cmd_check(a)
     elif a.mode == "determinism":
         cmd_determinism(a)
+    elif a.mode == "probes":
+        cmd_probes(a)
     elif a.mode == "profile":
         cmd_profile(a)
     elif a.mode == "net":

@@ -189,6 +189,25 @@ sc_core::sc_time AhbCtrl::arbitrate_dmi(unsigned port, const sc_core::sc_time& s
   return arbitration_wait(static_cast<int>(port), start);
 }
 
+void AhbCtrl::report_dmi(unsigned port, AhbTransaction::Kind kind, uint32_t addr, unsigned bytes,
+                         const sc_core::sc_time& start, const sc_core::sc_time& end,
+                         const sc_core::sc_time& wait) {
+  if (!on_transaction.has_listeners()) return;
+  AhbTransaction t;
+  t.start = start;
+  t.end = end;
+  t.wait = wait;
+  t.master = mstats_.at(port).hindex;
+  const Region* r = find(addr);
+  t.slave = r ? int(r->hindex) : -1;
+  t.kind = kind;
+  t.addr = addr;
+  t.bytes = bytes;
+  t.beats = (bytes + 3) / 4;
+  t.dmi = true;
+  on_transaction.notify(t);
+}
+
 void AhbCtrl::b_transport(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   MasterStats& ms = mstats_.at(port);
   const uint64_t addr = gp.get_address();
@@ -198,31 +217,54 @@ void AhbCtrl::b_transport(int port, tlm::tlm_generic_payload& gp, sc_core::sc_ti
   else if (gp.is_write())
     ++ms.writes;
 
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  // Observation (README "Probes"): publishes this transaction. A slave may
+  // call wait() inside b_transport, so its end is the time stamp after the
+  // call plus the delay left, not `now` plus the delay.
+  const bool observed = on_transaction.has_listeners();
+  sc_core::sc_time wait = sc_core::SC_ZERO_TIME;
+  auto publish = [&](int slave, const sc_core::sc_time& start) {
+    AhbTransaction t;
+    t.start = start;
+    t.end = sc_core::sc_time_stamp() + delay;
+    t.wait = wait;
+    t.master = ms.hindex;
+    t.slave = slave;
+    t.kind = gp.is_write() ? AhbTransaction::Kind::Write : AhbTransaction::Kind::Read;
+    t.addr = static_cast<uint32_t>(addr);
+    t.bytes = len;
+    t.beats = len ? (len + 3) / 4 : 0;
+    t.ok = gp.is_response_ok();
+    on_transaction.notify(t);
+  };
+
   if (len == 0 || addr + len - 1 > 0xFFFFFFFFull) {
     gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     ++ms.errors;
+    if (observed) publish(-1, now + delay);
     return;
   }
   // Arbitration (README "Timing"): an access starting while the bus is held
   // by another master's access waits until that access ends. Accesses of the
   // same master never wait for each other (the master orders them itself).
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
-  delay += arbitration_wait(port, now + delay);
+  wait = arbitration_wait(port, now + delay);
+  delay += wait;
   const sc_core::sc_time begin = delay;
   const unsigned words = (len + 3) / 4;
   if (words > 1) ++ms.bursts;
   delay += timing_.clock * double(timing_.transfer_cycles);
-  auto occupy = [&] {
+  auto occupy = [&](int slave) {
+    if (observed) publish(slave, now + begin);
     if (!timing_.arbitration) return;
     busy_start_ = now + begin;
-    busy_end_ = now + delay;
+    busy_end_ = sc_core::sc_time_stamp() + delay;  // = now + delay unless the slave waited
     busy_port_ = port;
   };
   if (in_pnp_area(addr)) {
     delay += timing_.clock * (timing_.transfer_cycles ? 1.0 : 0.0);  // 2-cycle OKAY response
     gp.set_response_status(pnp_access(gp, false, "master " + std::to_string(ms.hindex)));
     if (!gp.is_response_ok()) ++ms.errors;
-    occupy();
+    occupy(-1);
     return;
   }
   const Region* r = find(static_cast<uint32_t>(addr));
@@ -232,7 +274,7 @@ void AhbCtrl::b_transport(int port, tlm::tlm_generic_payload& gp, sc_core::sc_ti
     delay += timing_.clock * (timing_.transfer_cycles ? 1.0 : 0.0);
     gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     ++ms.errors;
-    occupy();
+    occupy(-1);
     return;
   }
   delay += timing_.clock * double(uint64_t(words - 1) * timing_.burst_cycles_per_word);
@@ -240,7 +282,7 @@ void AhbCtrl::b_transport(int port, tlm::tlm_generic_payload& gp, sc_core::sc_ti
   gp.set_address(addr - r->start);
   isock[r->port]->b_transport(gp, delay);
   gp.set_address(addr);
-  occupy();
+  occupy(int(r->hindex));
   if (!gp.is_response_ok()) {
     ++ms.errors;
   } else if (snoop_fn_ && gp.is_write()) {

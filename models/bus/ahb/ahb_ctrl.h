@@ -35,6 +35,12 @@
 // Snooping: set_snoop_fn() is called after every successful write routed to
 // a slave (master hindex, global address, length), so a platform can hand
 // other masters' writes to a snooping cache.
+//
+// Observation: the `on_transaction` probe publishes every AHB transaction
+// (routed ones and, through report_dmi(), the masters' DMI-served ones) with
+// exact start/end times. The std::function slots above are model
+// connections (they change delays or cache state), not observers; see
+// README "Probes".
 #pragma once
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <tlm_utils/multi_passthrough_target_socket.h>
@@ -48,8 +54,25 @@
 #include <vector>
 
 #include "pnp.h"
+#include "probe.h"
 
 namespace l3vp {
+
+// One AHB transaction (README "Probes"). Times are absolute simulated times.
+struct AhbTransaction {
+  enum class Kind : uint8_t { Read, Write, Fetch };  // Fetch: only known for DMI-served ones
+  sc_core::sc_time start;  // address phase begins (after any arbitration wait)
+  sc_core::sc_time end;    // last data beat done (slave latency included)
+  sc_core::sc_time wait;   // arbitration wait before start
+  unsigned master = 0;     // AHB master index (hindex)
+  int slave = -1;          // AHB slave index; -1: the P&P area or no slave (ERROR response)
+  Kind kind = Kind::Read;
+  uint32_t addr = 0;       // global address
+  unsigned bytes = 0;
+  unsigned beats = 1;      // 32-bit data beats (a burst: > 1)
+  bool ok = true;          // OKAY response
+  bool dmi = false;        // served from DMI by the master, reported through report_dmi()
+};
 
 // GRLIB ahbctrl generics used by the model.
 struct AhbCtrlParams {
@@ -154,6 +177,15 @@ class AhbCtrl : public sc_core::sc_module {
   void set_interval_source(unsigned port, TakeIntervalFn take);
   sc_core::sc_time arbitrate_dmi(unsigned port, const sc_core::sc_time& start,
                                  const sc_core::sc_time& dur);
+  // A master's transaction served from DMI, to be published on
+  // on_transaction (the master reports them only while somebody listens).
+  void report_dmi(unsigned port, AhbTransaction::Kind kind, uint32_t addr, unsigned bytes,
+                  const sc_core::sc_time& start, const sc_core::sc_time& end,
+                  const sc_core::sc_time& wait);
+
+  // Every AHB transaction: routed accesses (incl. P&P reads and ERROR
+  // responses) when they complete, DMI-served ones when reported.
+  Probe<AhbTransaction> on_transaction;
 
   // Address decoding (no side effects): the region holding `addr`, if any.
   std::optional<Region> decode(uint32_t addr) const;

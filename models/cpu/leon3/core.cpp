@@ -221,7 +221,7 @@ bool Cpu::ahb_read(CoreBus::Kind k, DmiWin& w, uint32_t a, uint8_t asi, uint8_t*
   if (uint8_t* p = dmi ? dmi_ptr(w, ta, tn, false) : nullptr) {
     std::memcpy(dst, p, tn);
     lat = dmi_read_cost(w.rlat, tn);
-    lat += arb_dmi(lat);
+    lat += arb_dmi(lat, k, ta, tn);
   } else {
     uint64_t t = cycles;
     ok = bus.access(k, ta, dst, tn, asi, t);
@@ -318,7 +318,7 @@ bool Cpu::write_timed(uint32_t a, uint8_t asi, const uint8_t* in, unsigned n, bo
   if (uint8_t* p = bus_only ? nullptr : dmi_ptr(twrite_w, a, n, true)) {
     std::memcpy(p, in, n);
     drain = twrite_w.wlat + (n > 4 ? cfg.timing.burst_beat_cycles : 0);
-    drain += arb_dmi(drain);
+    drain += arb_dmi(drain, CoreBus::Kind::Write, a, n);
   } else {
     uint8_t buf[8];
     std::memcpy(buf, in, n);
@@ -455,16 +455,47 @@ void Cpu::take_interrupt() {
   bus.intack(level);
 }
 
-void Cpu::trace_line() {
-  std::fprintf(trace, "%08x %08x %08x %08x %08x", pc, npc, psr(), wim, y);
-  for (unsigned r = 1; r < 32; ++r) std::fprintf(trace, " %08x", R(r));
-  std::fputc('\n', trace);
+uint64_t Cpu::arb_dmi_report(uint64_t dur, CoreBus::Kind k, uint32_t a, unsigned n) {
+  uint64_t w = 0;
+  if (arb_mode & kArbArbitrate) {  // exactly arb_dmi()'s arbitration
+    if (!arb_mine) {
+      w = bus.arbitrate(cycles, dur);
+      arb_mine = true;
+    }
+    arb_s = cycles + w;
+    arb_e = arb_s + dur;
+  }
+  bus.dmi_transaction(CoreBus::Transaction{k, a, n, cycles + w, w, dur});
+  return w;
 }
 
-template <bool kTrace, bool kTimed, bool kProf>
+void Cpu::obs_close() {
+  obs_open = false;
+  StepRecord& r = obs;
+  r.cycles = cycles - r.start_cycle;
+  r.retired = uint8_t(retired() - obs_i);
+  r.annulled = ctr.annulled != obs_annul;
+  // enter_trap() sets tt both for a taken trap and for error mode.
+  r.trapped = ctr.traps != obs_traps || (error && !obs_err);
+  r.interrupt = ctr.interrupts != obs_ints;
+  if (r.trapped) r.tt = uint8_t(tt);
+  r.ic_hits = uint16_t(tctr.ic_hits - obs_ich);
+  r.ic_misses = uint16_t(tctr.ic_misses - obs_icm);
+  r.dc_hits = uint16_t(tctr.dc_read_hits - obs_dch);
+  r.dc_misses = uint16_t(tctr.dc_read_misses - obs_dcm);
+  probes.step.notify(r);
+}
+
+void write_trace_line(const Core& c, std::FILE* f) {
+  std::fprintf(f, "%08x %08x %08x %08x %08x", c.pc(), c.npc(), c.psr(), c.wim(), c.y());
+  for (unsigned r = 1; r < 32; ++r) std::fprintf(f, " %08x", c.reg(r));
+  std::fputc('\n', f);
+}
+
+template <bool kTimed, bool kObserved>
 void Cpu::loop() {
   // pc/npc are mirrored in locals: the members are still written every
-  // instruction (handlers, traps, the trace and the profiler read them), but
+  // instruction (handlers, traps and probe listeners read them), but
   // the loop never reads them back, which keeps a store-to-load round trip
   // off the critical path. Only trap entry changes the members behind the
   // loop's back; the locals are reloaded after it.
@@ -483,7 +514,9 @@ void Cpu::loop() {
     npc = lnpc;
   };
   while (cycles < eff_limit) {
-    if constexpr (kProf) prof_step();
+    // Observed: one step record per iteration, from here to the next
+    // iteration (or the loop's end); nothing else adds cycles in between.
+    if constexpr (kObserved) obs_begin();
     // Interrupts: irl > irq_thresh encodes ET=1 && (irl == 15 || irl > PIL).
     if (L3_UNLIKELY(irl > irq_thresh) && retired() != irq_inhibit_seq) {
       take_interrupt();
@@ -491,7 +524,8 @@ void Cpu::loop() {
       lnpc = npc;
       continue;
     }
-    if constexpr (kTrace) trace_line();
+    if constexpr (kObserved)
+      if (probes.execute.has_listeners()) probes.execute.notify(ExecuteEvent{pc, npc, cycles});
     uint32_t word;  // memory byte order
     bool fetched;
     if constexpr (kTimed)
@@ -511,6 +545,10 @@ void Cpu::loop() {
       ++decode_misses;
       decode(__builtin_bswap32(word), d);
       if constexpr (kTimed) d.tcost = tcost_tab[d.tk];
+    }
+    if constexpr (kObserved) {
+      obs.word = __builtin_bswap32(word);
+      obs.cls = static_cast<InsnClass>(d.cls);
     }
     next_pc = lnpc;
     next_npc = lnpc + 4;
@@ -561,16 +599,14 @@ void Cpu::loop() {
     cycles += d.cost;  // timing hook: per-instruction cost (+ bus latency already added)
     ++ctr.by_class[d.cls];
   }
+  if constexpr (kObserved)
+    if (obs_open) obs_close();
 }
 
-template void Cpu::loop<true, false, false>();
-template void Cpu::loop<false, false, false>();
-template void Cpu::loop<true, true, false>();
-template void Cpu::loop<false, true, false>();
-template void Cpu::loop<true, false, true>();
-template void Cpu::loop<false, false, true>();
-template void Cpu::loop<true, true, true>();
-template void Cpu::loop<false, true, true>();
+template void Cpu::loop<false, false>();
+template void Cpu::loop<true, false>();
+template void Cpu::loop<false, true>();
+template void Cpu::loop<true, true>();
 
 // Stall cycles before the instruction `d` can issue at slot t (hw-reference
 // §7.3), accounted by cause. Rules, in slots (1 slot = 1 cycle without holds):
@@ -714,27 +750,30 @@ StopReason Core::run(uint64_t cycle_limit) {
   if (c.pd) {
     if (!c.wake_ok()) return StopReason::PowerDown;
     c.pd = false;  // woken; with ET=1 the loop takes the interrupt first
+    if (c.probes.power.has_listeners())
+      c.probes.power.notify(PowerEvent{false, c.cycles, c.ctr.idle_cycles - c.pd_idle0});
   }
   c.yield = false;
   c.limit = cycle_limit;
   c.refresh_limit();
-  if (L3_UNLIKELY(c.prof != nullptr)) {  // profiling: the instrumented loops
+  // Observed when anybody listens to a per-instruction probe (fixed for
+  // this run(); README "Probes").
+  if (L3_UNLIKELY(c.probes.step.has_listeners() || c.probes.execute.has_listeners())) {
     if (c.timed)
-      c.trace ? c.loop<true, true, true>() : c.loop<false, true, true>();
+      c.loop<true, true>();
     else
-      c.trace ? c.loop<true, false, true>() : c.loop<false, false, true>();
+      c.loop<false, true>();
   } else if (c.timed) {
-    if (c.trace)
-      c.loop<true, true, false>();
-    else
-      c.loop<false, true, false>();
-  } else if (c.trace) {
-    c.loop<true, false, false>();
+    c.loop<true, false>();
   } else {
-    c.loop<false, false, false>();
+    c.loop<false, false>();
   }
   if (c.error) return StopReason::ErrorMode;
-  if (c.pd) return StopReason::PowerDown;
+  if (c.pd) {  // entered in this run(): the loop stops at once after %asr19
+    c.pd_idle0 = c.ctr.idle_cycles;
+    if (c.probes.power.has_listeners()) c.probes.power.notify(PowerEvent{true, c.cycles, 0});
+    return StopReason::PowerDown;
+  }
   if (c.yield) return StopReason::Yield;
   return StopReason::CycleLimit;
 }
@@ -755,19 +794,10 @@ void Core::add_idle_cycles(uint64_t n) {
   impl_->cycles += n;
   impl_->hold += n;  // the pipeline did not advance
   impl_->ctr.idle_cycles += n;
-  impl_->prof_c += n;  // idle time belongs to no instruction
 }
 
-void Core::set_profile_hook(ProfileHook* h) {
-  impl_->prof = h;
-  impl_->prof_open = false;
-}
-void Core::profile_flush() {
-  Cpu& c = *impl_;
-  if (!c.prof || !c.prof_open) return;
-  c.prof_step();
-  c.prof_open = false;
-}
+CoreProbes& Core::probes() { return impl_->probes; }
+const CoreProbes& Core::probes() const { return impl_->probes; }
 
 void Core::add_dmi(uint32_t start, uint32_t end, uint8_t* ptr, bool readable, bool writable,
                    unsigned read_latency_cycles, unsigned write_latency_cycles) {
@@ -784,8 +814,11 @@ void Core::invalidate_dmi(uint64_t start, uint64_t end) {
   impl_->reset_dmi_windows();
 }
 void Core::set_bus_arbitration(bool on) {
-  impl_->arb_on = on;
+  impl_->arb_mode = uint8_t((impl_->arb_mode & ~Cpu::kArbArbitrate) | (on ? Cpu::kArbArbitrate : 0));
   impl_->arb_mine = false;
+}
+void Core::set_bus_reporting(bool on) {
+  impl_->arb_mode = uint8_t((impl_->arb_mode & ~Cpu::kArbReport) | (on ? Cpu::kArbReport : 0));
 }
 bool Core::take_bus_interval(uint64_t& start, uint64_t& end) {
   if (!impl_->arb_mine) return false;
@@ -798,8 +831,6 @@ void Core::set_dmi_enabled(bool on) {
   impl_->dmi_on = on;
   impl_->reset_dmi_windows();
 }
-
-void Core::set_trace(std::FILE* f) { impl_->trace = f; }
 
 uint64_t Core::cycles() const { return impl_->cycles; }
 const CoreCounters& Core::counters() const {

@@ -13,6 +13,8 @@
 #include <memory>
 #include <vector>
 
+#include "probe.h"  // models/common
+
 namespace l3vp::leon3 {
 
 // Instruction classes counted for statistics and (later) timing/energy.
@@ -125,22 +127,74 @@ class CoreBus {
   // transaction. Returns the arbitration wait in cycles (the transaction
   // then occupies [start + wait, start + wait + dur)).
   virtual uint64_t arbitrate(uint64_t start, uint64_t dur) { return 0; }
+  // Timed mode with Core::set_bus_reporting(true): one real AHB transaction
+  // of the core served from DMI (line fill, uncached or forced-miss read,
+  // write-buffer drain), reported when it is issued so that the bus can
+  // publish it like a routed one. Times in CPU cycles.
+  struct Transaction {
+    Kind kind;
+    uint32_t addr;    // first byte (a line fill: the line address)
+    unsigned bytes;   // 1..8, or the line size of a fill
+    uint64_t start;   // cycle the transfer starts (after the arbitration wait)
+    uint64_t wait;    // arbitration wait before it (cycles)
+    uint64_t dur;     // its duration (cycles): [start, start + dur) on the bus
+  };
+  virtual void dmi_transaction(const Transaction& t) {}
 };
 
-// Per-instruction profiling hook (Core::set_profile_hook). The core calls
-// step() once per loop step (one retired or annulled-slot-carrying instruction,
-// a trapping instruction, or an interrupt entry) with the PC the step started
-// at and what the step cost: cycles (stalls, cache misses, bus latency and
-// trap entry included; idle cycles excluded), instructions retired (0 or 1)
-// and I-/D-cache misses (timed mode; 0 in functional mode). The step of the
-// last instruction before run() returns is reported at the start of the next
-// run() or by Core::profile_flush().
-class ProfileHook {
- public:
-  virtual ~ProfileHook() = default;
-  virtual void step(uint32_t pc, uint64_t cycles, unsigned retired, unsigned ic_misses,
-                    unsigned dc_misses) = 0;
+// ---- probes (README "Probes"; models/common/probe.h) -------------------------
+
+// One loop step of the core: an executed instruction (with its annulled
+// delay slot, if it annulled one), an instruction that trapped (incl. one
+// whose fetch failed), or an interrupt entry. Published on
+// CoreProbes::step after the step, in execution order, only by the observed
+// loop (Core::run() picks it when a step or execute probe has listeners).
+struct StepRecord {
+  uint64_t start_cycle = 0;  // cycles() when the step began
+  uint64_t cycles = 0;       // what it took: pipeline cost, interlocks, cache misses, bus
+                             // latency, write-buffer waits, trap entry; never idle cycles
+  uint32_t pc = 0;           // PC of the instruction (interrupt: the interrupted PC)
+  uint32_t word = 0;         // the instruction word; 0 when none was fetched (interrupt,
+                             // instruction_access_exception)
+  InsnClass cls = InsnClass::Count;  // its class; Count when none was fetched
+  uint8_t retired = 0;       // instructions retired by the step (0 or 1)
+  bool annulled = false;     // the step annulled its delay slot (its cycle is counted here)
+  bool trapped = false;      // a trap was taken (or error mode entered) in this step
+  bool interrupt = false;    // ... and it was an interrupt (tt = 0x10 + level)
+  uint8_t tt = 0;            // trap type when trapped
+  // Timed mode only (0 in functional mode): cache outcomes of this step.
+  uint16_t ic_hits = 0, ic_misses = 0;  // instruction fetch (0/1 each)
+  uint16_t dc_hits = 0, dc_misses = 0;  // D-cache read hits / misses (LDD, SWAP: at most 2)
 };
+
+// The core is about to execute the instruction at pc (before its fetch; not
+// for annulled slots, not for interrupt entries). The core's registers,
+// PSR, WIM and Y (Core accessors) hold the state before the instruction:
+// what the text trace prints. Published by the observed loop only.
+struct ExecuteEvent {
+  uint32_t pc = 0, npc = 0;
+  uint64_t cycle = 0;  // cycles() at that point
+};
+
+// Power-down (%asr19 write) entered, or left because an interrupt woke the
+// core. Cycle counts: Leon3::time_of() converts them to simulated time.
+struct PowerEvent {
+  bool enter = false;
+  uint64_t cycle = 0;        // cycles() at the event (leave: idle cycles already added)
+  uint64_t idle_cycles = 0;  // leave: idle cycles of this power-down
+};
+
+struct CoreProbes {
+  Probe<StepRecord> step;        // every loop step (observed loop)
+  Probe<ExecuteEvent> execute;   // before each executed instruction (observed loop)
+  Probe<PowerEvent> power;       // power-down enter/leave (any loop; not per instruction)
+};
+
+// Writes the text trace line of the state before the instruction at the
+// core's PC (36 fields: "pc npc psr wim y g1..g7 o0..o7 l0..l7 i0..i7", each
+// 8-digit lowercase hex, single spaces); used as an ExecuteEvent listener.
+class Core;
+void write_trace_line(const Core& core, std::FILE* f);
 
 struct CoreCounters {
   uint64_t instructions = 0;                                   // retired (not annulled)
@@ -229,18 +283,17 @@ class Core {
   // taken, returns true with its interval [start, end) in CPU cycles; the
   // caller (the arbiter) records it as the bus's latest occupation.
   bool take_bus_interval(uint64_t& start, uint64_t& end);
+  // Report every DMI-served real AHB transaction through
+  // CoreBus::dmi_transaction (timed mode). Off by default; a bus observer
+  // turns it on only while somebody listens (one more flag test per such
+  // transaction while arbitration is on, none otherwise).
+  void set_bus_reporting(bool on);
 
-  // Per-instruction trace (before each executed, non-annulled instruction, one
-  // line of 36 fields: "pc npc psr wim y g1..g7 o0..o7 l0..l7 i0..i7", each
-  // 8-digit lowercase hex, single spaces). nullptr = off.
-  void set_trace(std::FILE* f);
-
-  // Profiling: with a hook, run() uses a separate loop instantiation that
-  // reports every step (see ProfileHook); nullptr (default) = the normal loop,
-  // no cost. Fixed between run() calls.
-  void set_profile_hook(ProfileHook* h);
-  // Reports the pending step (the last instruction executed), if any.
-  void profile_flush();
+  // Probes of the core (see CoreProbes). Listening to `step` or `execute`
+  // makes the next run() use the observed loop; without listeners it runs
+  // the plain loop, which does no probe work at all.
+  CoreProbes& probes();
+  const CoreProbes& probes() const;
 
   // --- state access (tests, debug, stats) ---
   uint64_t cycles() const;

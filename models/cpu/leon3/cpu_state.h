@@ -152,7 +152,6 @@ struct Cpu {
   bool yield = false, pd = false, error = false;
   unsigned err_tt = 0;
   uint32_t err_pc = 0, err_npc = 0;
-  std::FILE* trace = nullptr;
 
   // ---- helpers used by the semantics --------------------------------------------
   uint32_t R(unsigned r) const { return *rr[r]; }
@@ -211,7 +210,7 @@ struct Cpu {
         wait_write_buffer();
         std::memcpy(p, in, N);
         uint64_t drain = twrite_w.wlat + (N > 4 ? burst_beat : 0);
-        wb_free = cycles + drain + arb_dmi(drain);
+        wb_free = cycles + drain + arb_dmi(drain, CoreBus::Kind::Write, a, N);
         ++tctr.dc_write_hits;
         ++tctr.ahb_writes;
         return true;
@@ -298,15 +297,19 @@ struct Cpu {
   void forget_ic() { std::fill(ic_mru_v.begin(), ic_mru_v.end(), kNoLine); }
   void forget_dc() { std::fill(dc_mru_v.begin(), dc_mru_v.end(), kNoLine); }
   DmiWin tread_w, twrite_w;        // timed-mode data DMI windows
-  // AHB arbitration side-band (Core::set_bus_arbitration).
-  bool arb_on = false;
+  // AHB arbitration side-band (Core::set_bus_arbitration, set_bus_reporting).
+  static constexpr uint8_t kArbArbitrate = 1, kArbReport = 2;
+  uint8_t arb_mode = 0;            // kArb* bits; 0 = side-band off
   bool arb_mine = false;           // the latest bus occupation is the core's own DMI transaction
   uint64_t arb_s = 0, arb_e = 0;   // ... and its interval [arb_s, arb_e) in cycles
   // A real AHB transaction of `dur` cycles served from DMI starts now:
   // returns the arbitration wait (0 unless another master used the bus since
-  // the core's previous transaction and still holds it).
-  uint64_t arb_dmi(uint64_t dur) {
-    if (!arb_on) return 0;
+  // the core's previous transaction and still holds it). k/a/n describe it
+  // for the report (kArbReport), which takes the out-of-line path, so
+  // arbitration alone costs what it did before reporting existed.
+  uint64_t arb_dmi(uint64_t dur, CoreBus::Kind k, uint32_t a, unsigned n) {
+    if (!arb_mode) return 0;
+    if (__builtin_expect(arb_mode != kArbArbitrate, 0)) return arb_dmi_report(dur, k, a, n);
     uint64_t w = 0;
     if (!arb_mine) {
       w = bus.arbitrate(cycles, dur);
@@ -316,6 +319,7 @@ struct Cpu {
     arb_e = arb_s + dur;
     return w;
   }
+  uint64_t arb_dmi_report(uint64_t dur, CoreBus::Kind k, uint32_t a, unsigned n);
   std::vector<AddrRange> cacheable;
 
   unsigned ics() const { return ccr & 3; }         // 3 enabled, 1 frozen, x0 disabled
@@ -400,28 +404,40 @@ struct Cpu {
   // Trap entry (or error mode when ET=0) for trap type t at the current PC/nPC.
   void enter_trap(unsigned t);
 
-  // ---- profiling (Core::set_profile_hook) ---------------------------------------
-  ProfileHook* prof = nullptr;
-  bool prof_open = false;          // a step is pending (prof_pc .. now)
-  uint32_t prof_pc = 0;
-  uint64_t prof_c = 0, prof_i = 0, prof_icm = 0, prof_dcm = 0;
-  // Closes the pending step and opens one at the current PC.
-  void prof_step() {
-    uint64_t i = retired();
-    if (prof_open)
-      prof->step(prof_pc, cycles - prof_c, unsigned(i - prof_i), unsigned(tctr.ic_misses - prof_icm),
-                 unsigned(tctr.dc_read_misses - prof_dcm));
-    prof_open = true;
-    prof_pc = pc;
-    prof_c = cycles;
-    prof_i = i;
-    prof_icm = tctr.ic_misses;
-    prof_dcm = tctr.dc_read_misses;
+  // ---- probes (Core::probes; README "Probes") ------------------------------------
+  // Kept behind the hot state: the plain loop never touches them.
+  CoreProbes probes;
+  // Observed loop: the step in progress and the counters at its start.
+  StepRecord obs;
+  bool obs_open = false;
+  uint64_t obs_i = 0, obs_traps = 0, obs_ints = 0, obs_annul = 0;
+  uint64_t obs_ich = 0, obs_icm = 0, obs_dch = 0, obs_dcm = 0;
+  bool obs_err = false;
+  uint64_t pd_idle0 = 0;  // idle_cycles when the current power-down began (PowerEvent)
+  // Publishes the step in progress (if any).
+  void obs_close();
+  // Publishes the step in progress and opens one at the current PC.
+  void obs_begin() {
+    if (obs_open) obs_close();
+    obs_open = true;
+    obs = StepRecord();
+    obs.pc = pc;
+    obs.start_cycle = cycles;
+    obs_i = retired();
+    obs_traps = ctr.traps;
+    obs_ints = ctr.interrupts;
+    obs_annul = ctr.annulled;
+    obs_ich = tctr.ic_hits;
+    obs_icm = tctr.ic_misses;
+    obs_dch = tctr.dc_read_hits;
+    obs_dcm = tctr.dc_read_misses;
+    obs_err = error;
   }
 
-  template <bool kTrace, bool kTimed, bool kProf>
+  // The run loop: kTimed = timed mode, kObserved = publish the step and
+  // execute probes (README "Probes"). loop<kTimed, false> is the plain loop.
+  template <bool kTimed, bool kObserved>
   void loop();
-  void trace_line();
 };
 
 }  // namespace l3vp::leon3

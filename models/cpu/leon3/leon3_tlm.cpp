@@ -58,6 +58,17 @@ uint64_t Leon3::arbitrate(uint64_t start, uint64_t dur) {
   return (w.value() + period_units_ - 1) / period_units_;
 }
 
+void Leon3::dmi_transaction(const Transaction& t) {
+  DmiTransaction e;
+  e.kind = t.kind;
+  e.addr = t.addr;
+  e.bytes = t.bytes;
+  e.start = time_of(t.start);
+  e.end = time_of(t.start + t.dur);
+  e.wait = time_of(t.wait);
+  if (dmi_report_) dmi_report_(e);
+}
+
 bool Leon3::peek(uint32_t addr, uint8_t* data, unsigned len) {
   tlm::tlm_generic_payload gp;
   gp.set_command(tlm::TLM_READ_COMMAND);
@@ -115,7 +126,9 @@ void Leon3::run_thread() {
   for (;;) {
     if (core_->in_error_mode()) {
       stop_ = Stop::ErrorMode;
-      if (on_halt) on_halt(core_->error_tt(), core_->error_pc(), core_->reg(8));
+      if (on_halt.has_listeners())
+        on_halt.notify(HaltEvent{core_->error_tt(), core_->error_pc(), core_->reg(8),
+                                 sc_core::sc_time_stamp()});
       return;
     }
     if (sc_core::sc_time_stamp() >= end_) {
@@ -134,6 +147,7 @@ void Leon3::run_thread() {
       continue;
     }
     const uint64_t lim = std::max(cycle_limit(), core_->cycles() + 1);
+    core_->set_bus_reporting(dmi_wanted_ && dmi_report_ && dmi_wanted_());
     core_->run(lim);
     // Every stop reason (limit reached, yield, power-down, error mode) needs
     // simulated time to catch up with the core first.
@@ -145,7 +159,11 @@ bool Leon3::access(Kind kind, uint32_t addr, uint8_t* data, unsigned len, uint8_
   const sc_time now = sc_core::sc_time_stamp();
   const sc_time t = cpu_time();
   sc_time delay = t > now ? t - now : sc_core::SC_ZERO_TIME;
-  const sc_time before = delay;
+  // The access starts at now + delay. A target may call wait() inside
+  // b_transport (an RTL model behind an adapter): time then advances and it
+  // returns a smaller delay, so the latency is the difference of absolute
+  // times (stamp + offset), never of the offsets alone.
+  const sc_time start = now + delay;
 
   tlm::tlm_generic_payload& gp = gp_;
   gp.set_command(kind == Kind::Write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
@@ -164,7 +182,8 @@ bool Leon3::access(Kind kind, uint32_t addr, uint8_t* data, unsigned len, uint8_
     ++wc_.bus_reads;
 
   // Target latency, rounded up to whole cycles.
-  if (delay > before) cycles += ((delay - before).value() + period_units_ - 1) / period_units_;
+  const sc_time end = sc_core::sc_time_stamp() + delay;
+  if (end > start) cycles += ((end - start).value() + period_units_ - 1) / period_units_;
 
   if (!gp.is_response_ok()) {
     ++wc_.bus_errors;

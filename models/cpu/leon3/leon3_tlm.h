@@ -22,6 +22,7 @@
 
 #include "core.h"
 #include "irq.h"
+#include "probe.h"
 
 namespace l3vp {
 
@@ -71,9 +72,35 @@ class Leon3 : public sc_core::sc_module, public leon3::CoreBus, public IrlSink {
   // instruction count at the end does not depend on the quantum either.
   void set_end_time(const sc_core::sc_time& t) { end_ = t; }
 
-  // Called once when the core enters error mode: trap type, PC of the
-  // trapping instruction and %o0 (the firmware exit code by convention).
-  std::function<void(unsigned tt, uint32_t pc, uint32_t o0)> on_halt;
+  // Published once when the core enters error mode (after syncing, so `t`
+  // is sc_time_stamp() = the core's time): trap type, PC of the trapping
+  // instruction and %o0 (the firmware exit code by convention).
+  struct HaltEvent {
+    unsigned tt = 0;
+    uint32_t pc = 0, o0 = 0;
+    sc_core::sc_time t;
+  };
+  Probe<HaltEvent> on_halt;
+
+  // The CPU's real AHB transactions served from DMI (timed mode: line fills,
+  // uncached reads, write-buffer drains) never reach the bus. The reporter
+  // is the connection that hands them to the bus model anyway (the platform
+  // forwards them to AhbCtrl::report_dmi, so the AHB transaction probe sees
+  // them like routed ones): `wanted` is asked before each run of the core
+  // (a bus observer is listening), and only then does the core report them
+  // (Core::set_bus_reporting), so nobody pays for it otherwise.
+  struct DmiTransaction {
+    leon3::CoreBus::Kind kind;
+    uint32_t addr = 0;
+    unsigned bytes = 0;
+    sc_core::sc_time start, end;  // on the bus: [start, end), after the wait
+    sc_core::sc_time wait;        // arbitration wait before start
+  };
+  using DmiReportFn = std::function<void(const DmiTransaction&)>;
+  void set_dmi_reporter(std::function<bool()> wanted, DmiReportFn fn) {
+    dmi_wanted_ = std::move(wanted);
+    dmi_report_ = std::move(fn);
+  }
 
   // Brings the idle-cycle count up to date when the simulation ends while
   // the core is powered down. Call once after sc_start() returns.
@@ -83,6 +110,8 @@ class Leon3 : public sc_core::sc_module, public leon3::CoreBus, public IrlSink {
   uint64_t cycles() const { return core_->cycles(); }
   // The core's notion of time: cycles * period.
   sc_core::sc_time cpu_time() const { return sc_core::sc_time::from_value(core_->cycles() * period_units_); }
+  // Simulated time of CPU cycle `cycle` (the core's probes count cycles).
+  sc_core::sc_time time_of(uint64_t cycle) const { return sc_core::sc_time::from_value(cycle * period_units_); }
 
   // Wrapper counters.
   struct Counters {
@@ -94,8 +123,7 @@ class Leon3 : public sc_core::sc_module, public leon3::CoreBus, public IrlSink {
 
   // Registers the core's and the wrapper's statistics at the root of `g`
   // (cycles, cpi, instructions.*, timing.*, annulled, traps, interrupts,
-  // idle_cycles, cpu_bus.*; docs/stats-schema.md). The timing counters are
-  // read as they are: flush a pending profile step first (Core::profile_flush).
+  // idle_cycles, cpu_bus.*; docs/stats-schema.md).
   void register_stats(const StatsGroup& g);
 
  private:
@@ -118,6 +146,7 @@ class Leon3 : public sc_core::sc_module, public leon3::CoreBus, public IrlSink {
   void intack(unsigned level) override;
   bool peek(uint32_t addr, uint8_t* data, unsigned len) override;
   uint64_t arbitrate(uint64_t start, uint64_t dur) override;
+  void dmi_transaction(const Transaction& t) override;
 
   void invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end);
 
@@ -133,6 +162,8 @@ class Leon3 : public sc_core::sc_module, public leon3::CoreBus, public IrlSink {
   Counters wc_;
   tlm::tlm_generic_payload gp_;
   ArbitrateFn arbiter_;
+  std::function<bool()> dmi_wanted_;
+  DmiReportFn dmi_report_;
 };
 
 }  // namespace l3vp

@@ -177,9 +177,11 @@ class CoreTest : public ::testing::Test {
   // Runs with tracing into a temporary file and returns the trace text.
   std::string run_traced(uint64_t max_cycles = 100000) {
     std::FILE* f = std::tmpfile();
-    core->set_trace(f);
+    Core& c = *core;
+    const auto id =
+        c.probes().execute.listen([&c, f](const ExecuteEvent&) { write_trace_line(c, f); });
     core->run(core->cycles() + max_cycles);
-    core->set_trace(nullptr);
+    c.probes().execute.unlisten(id);
     std::string text;
     std::rewind(f);
     char buf[4096];

@@ -1,6 +1,7 @@
-// Core::set_profile_hook: every step reported once with its PC, cycles,
-// retired count and cache misses; idle cycles excluded; both modes; the
-// sums equal the core's own counters.
+// The core's probes (README "Probes"): the step record of every loop step
+// (pc, word, class, cycles, retired, cache outcome, trap, annulled), the
+// execute probe, the power-down probe; idle cycles excluded; both modes;
+// the sums equal the core's own counters.
 #include <map>
 
 #include "timed_harness.h"
@@ -9,20 +10,41 @@ namespace l3vp::leon3::test {
 namespace {
 using namespace enc;
 
-struct Recorder : ProfileHook {
+// Accumulates step records per PC (what the platform's profiler does) and
+// keeps them all.
+struct Recorder {
   struct Acc {
     uint64_t steps = 0, cycles = 0, retired = 0, ic = 0, dc = 0;
   };
   std::map<uint32_t, Acc> by_pc;
   Acc total;
-  void step(uint32_t pc, uint64_t cycles, unsigned retired, unsigned ic, unsigned dc) override {
-    for (Acc* a : {&by_pc[pc], &total}) {
+  std::vector<StepRecord> steps;
+  Core* core = nullptr;
+  Probe<StepRecord>::Id id = 0;
+  explicit Recorder(Core& c) : core(&c) {
+    id = c.probes().step.listen([this](const StepRecord& s) { add(s); });
+  }
+  ~Recorder() { stop(); }
+  void stop() {
+    if (core) core->probes().step.unlisten(id);
+    core = nullptr;
+  }
+  void add(const StepRecord& s) {
+    steps.push_back(s);
+    for (Acc* a : {&by_pc[s.pc], &total}) {
       ++a->steps;
-      a->cycles += cycles;
-      a->retired += retired;
-      a->ic += ic;
-      a->dc += dc;
+      a->cycles += s.cycles;
+      a->retired += s.retired;
+      a->ic += s.ic_misses;
+      a->dc += s.dc_misses;
     }
+  }
+  // The records of the steps at `pc`, in order.
+  std::vector<StepRecord> at(uint32_t pc) const {
+    std::vector<StepRecord> v;
+    for (const StepRecord& s : steps)
+      if (s.pc == pc) v.push_back(s);
+    return v;
   }
 };
 
@@ -32,12 +54,10 @@ std::vector<uint32_t> loop_prog() {
           enc_nop(), enc_ld(G3, G2, 0)};
 }
 
-TEST_F(CoreTest, ProfileHookFunctionalModeCountsEveryInstruction) {
-  Recorder r;
-  core->set_profile_hook(&r);
+TEST_F(CoreTest, StepProbeFunctionalModeCountsEveryInstruction) {
+  Recorder r(*core);
   exec(loop_prog());
   expect_exit(6);
-  core->profile_flush();
   EXPECT_EQ(r.total.retired, core->counters().instructions);
   EXPECT_EQ(r.total.cycles, core->cycles());
   EXPECT_EQ(r.by_pc[kCode + 8].retired, 3u);   // subcc runs 3 times
@@ -45,39 +65,127 @@ TEST_F(CoreTest, ProfileHookFunctionalModeCountsEveryInstruction) {
   EXPECT_EQ(r.by_pc[kCode + 24].retired, 1u);  // ta 0: retired, then error mode
   EXPECT_EQ(r.by_pc[kCode + 24].cycles, 2u);   // 1 + trap entry 1
   EXPECT_EQ(r.total.ic + r.total.dc, 0u);
-  // a second flush reports nothing new
+  // Every step is published when run() returns: none is pending.
   const uint64_t steps = r.total.steps;
-  core->profile_flush();
-  EXPECT_EQ(r.total.steps, steps);
+  EXPECT_EQ(steps, r.steps.size());
+  // The records carry the instruction and its class.
+  const StepRecord& ld = r.at(kCode + 20).at(0);
+  EXPECT_EQ(ld.word, enc_ld(G3, G2, 0));
+  EXPECT_EQ(ld.cls, InsnClass::Load);
+  EXPECT_FALSE(ld.trapped);
+  const StepRecord& ta = r.at(kCode + 24).at(0);
+  EXPECT_EQ(ta.cls, InsnClass::Trap);
+  EXPECT_TRUE(ta.trapped);
+  EXPECT_EQ(ta.tt, 0x80u);  // ta 0 with ET = 0: error mode, tt 0x80
+  // Steps are contiguous: each starts where the previous one ended.
+  for (size_t k = 1; k < r.steps.size(); ++k)
+    EXPECT_EQ(r.steps[k].start_cycle, r.steps[k - 1].start_cycle + r.steps[k - 1].cycles) << k;
 }
 
-TEST_F(TimedTest, ProfileHookTimedModeAttributesMissesAndStalls) {
+TEST_F(TimedTest, StepProbeTimedModeAttributesMissesAndStalls) {
   tcfg.timing.dcache_miss_cycles = 3;
   tcfg.timing.icache_miss_cycles = 3;
   remake(2, 2);
   core->set_ccr(0x0F);  // caches on
-  Recorder r;
-  core->set_profile_hook(&r);
+  Recorder r(*core);
   core->add_idle_cycles(50);  // idle is never attributed
   exec(loop_prog());
   expect_exit(6);
-  core->profile_flush();
   EXPECT_EQ(r.total.cycles, core->cycles() - 50);
+  EXPECT_EQ(r.total.cycles, core->cycles() - core->counters().idle_cycles);
   EXPECT_EQ(r.total.retired, core->counters().instructions);
   EXPECT_EQ(r.total.ic, tc().ic_misses);
   EXPECT_EQ(r.by_pc[kCode + 20].dc, 1u);  // the ld missed
   EXPECT_EQ(r.by_pc[kCode + 20].cycles, 1u + 3u + 2u);  // LD 1 + miss 3 + DMI latency 2 (4-word line, 0 beats)
+  const StepRecord& ld = r.at(kCode + 20).at(0);
+  EXPECT_EQ(ld.dc_misses, 1u);
+  EXPECT_EQ(ld.dc_hits, 0u);
+  EXPECT_EQ(ld.ic_hits + ld.ic_misses, 1u);  // one fetch
   // not-taken bne right after subcc: +2 stall in that step
   EXPECT_EQ(r.by_pc[kCode + 12].cycles, 3u + 2u);
+  // The first subcc fetch missed the I-cache (a 32-byte line at kCode + 0),
+  // the second one hit the line the first filled.
+  const auto subcc = r.at(kCode + 8);
+  ASSERT_EQ(subcc.size(), 3u);
+  EXPECT_EQ(subcc[1].ic_hits, 1u);
+  EXPECT_EQ(subcc[1].ic_misses, 0u);
   expect_cycles_accounted();
 }
 
-TEST_F(TimedTest, NoHookMeansNoSteps) {
-  Recorder r;
-  core->set_profile_hook(&r);
-  core->set_profile_hook(nullptr);
+// The delay slot of `ba,a` is annulled: no step of its own, its cycle is in
+// the branch's step, which says so.
+TEST_F(CoreTest, StepProbeAnnulledSlot) {
+  Recorder r(*core);
+  // ba,a +2 (skips the slot); or g1, 1, g1 (annulled); or g2, 2, g2; ta 0
+  exec({enc_bicc(8, true, 2), enc_ori(G1, G1, 1), enc_ori(G2, G2, 2)});
+  EXPECT_EQ(core->reg(G1), 0u);
+  EXPECT_EQ(core->reg(G2), 2u);
+  ASSERT_EQ(r.at(kCode).size(), 1u);
+  EXPECT_TRUE(r.at(kCode)[0].annulled);
+  EXPECT_EQ(r.at(kCode)[0].cls, InsnClass::Branch);
+  EXPECT_EQ(r.at(kCode)[0].cycles, 2u);  // branch 1 + annulled slot 1
+  EXPECT_TRUE(r.at(kCode + 4).empty());  // the annulled slot is no step
+  EXPECT_FALSE(r.at(kCode + 8).at(0).annulled);
+  EXPECT_EQ(r.total.cycles, core->cycles());
+}
+
+// A trapping instruction (unaligned load, ET = 1) and an interrupt entry.
+TEST_F(CoreTest, StepProbeTrapAndInterrupt) {
+  Recorder r(*core);
+  enable_traps();
+  // ld [g0 + 2] traps (mem_address_not_aligned, tt 7)
+  exec({enc_ld(G3, G0, 2)});
+  const StepRecord& s = r.at(kCode).at(0);
+  EXPECT_TRUE(s.trapped);
+  EXPECT_FALSE(s.interrupt);
+  EXPECT_EQ(s.tt, 0x07u);
+  EXPECT_EQ(s.retired, 0u);
+  EXPECT_EQ(s.word, enc_ld(G3, G0, 2));
+
+  // Interrupt: level 5 pending with ET = 1, PIL 0.
+  r.steps.clear();
+  core->reset();
+  core->set_pc(kCode, kCode + 4);
+  enable_traps();
+  core->set_irl(5);
+  core->run(core->cycles() + 1000);
+  ASSERT_FALSE(r.steps.empty());
+  const StepRecord& irq = r.steps.front();
+  EXPECT_EQ(irq.pc, kCode);  // the interrupted PC
+  EXPECT_TRUE(irq.trapped);
+  EXPECT_TRUE(irq.interrupt);
+  EXPECT_EQ(irq.tt, 0x15u);
+  EXPECT_EQ(irq.word, 0u);
+  EXPECT_EQ(irq.cls, InsnClass::Count);
+  EXPECT_EQ(irq.retired, 0u);
+}
+
+TEST_F(TimedTest, StepsSumToBusyCyclesWithInterruptsAndIdle) {
+  Recorder r(*core);
+  core->add_idle_cycles(7);
   exec(loop_prog());
-  core->profile_flush();
+  core->add_idle_cycles(11);
+  EXPECT_EQ(r.total.cycles, core->cycles() - core->counters().idle_cycles);
+}
+
+TEST_F(CoreTest, ExecuteProbeSeesStateBeforeEachInstruction) {
+  std::vector<std::pair<uint32_t, uint32_t>> seen;  // pc, g1 before the instruction
+  Core& c = *core;
+  c.probes().execute.listen([&](const ExecuteEvent& e) {
+    EXPECT_EQ(e.pc, c.pc());
+    seen.emplace_back(e.pc, c.reg(G1));
+  });
+  exec({enc_ori(G1, G0, 5), enc_ori(G1, G1, 2)});
+  ASSERT_GE(seen.size(), 3u);
+  EXPECT_EQ(seen[0], std::make_pair(kCode, 0u));
+  EXPECT_EQ(seen[1], std::make_pair(kCode + 4, 5u));
+  EXPECT_EQ(seen[2], std::make_pair(kCode + 8, 7u));
+}
+
+TEST_F(TimedTest, NoListenerMeansNoSteps) {
+  Recorder r(*core);
+  r.stop();
+  exec(loop_prog());
   EXPECT_EQ(r.total.steps, 0u);
 }
 

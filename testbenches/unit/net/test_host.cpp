@@ -195,9 +195,9 @@ void udp_timing(const std::string& name, sc_time delay, bool wire_limited) {
   Pair& p = bench().pair(name);
   p.host->arp_add(kBoard, p.board->mac);
   auto starts = std::make_shared<std::vector<sc_time>>();
-  p.link->set_hook([starts](unsigned dir, const char* what, const EthFrame& f) {
-    if (dir == 1 && std::string(what) == "submit" && f.data.size() > 23 && f.data[23] == host::kProtoUdp)
-      starts->push_back(f.tx_start);
+  const auto id = p.link->on_send.listen([starts](const EthWireEvent& e) {
+    const EthFrame& f = e.frame;
+    if (e.dir == 1 && f.data.size() > 23 && f.data[23] == host::kProtoUdp) starts->push_back(e.start);
   });
   host::UdpSendParams up;
   up.size = 1000;
@@ -225,7 +225,7 @@ void udp_timing(const std::string& name, sc_time delay, bool wire_limited) {
   EXPECT_EQ(echo.bad(), 0u);
   EXPECT_EQ(echo.to_json()["lost"], 0);
   EXPECT_TRUE(gen.done());
-  p.link->set_hook(nullptr);
+  p.link->on_send.unlisten(id);
 }
 
 TEST(HostUdp, GeneratorLeavesAtT0PlusKDelay) { udp_timing("udp_slow", sc_time(200, SC_US), false); }

@@ -152,7 +152,7 @@ TEST(Pcap, HostTrafficDissectsCleanlyInTshark) {
   Bench& b = bench();
   const std::string path = tmp_path("traffic");
   PcapWriter w(path);
-  b.link.set_hook(w.link_hook(PcapWriter::Point::kDeliver));
+  w.attach(b.link, PcapWriter::Point::kDeliver);
   host::PingParams pp;
   pp.count = 3;
   pp.interval = sc_time(1, SC_MS);
@@ -170,7 +170,7 @@ TEST(Pcap, HostTrafficDissectsCleanlyInTshark) {
   host::TcpClientApp tcp(b.host, tp);
   tcp.start();
   sc_core::sc_start(sc_time(1, SC_SEC));
-  b.link.set_hook(nullptr);
+  w.detach();
   ASSERT_TRUE(ping.done());
   ASSERT_TRUE(tcp.done());
   const uint64_t frames = w.frames();
