@@ -278,7 +278,7 @@ int run(int argc, char** argv) {
   app.add_flag_callback("--list-stats", [] { throw ListStats{}; },
                         "Print the --stats schema (key, type, unit, invariance, meaning) as Markdown and exit")
       ->trigger_on_parse();
-  app.add_flag("--probe-all", o.probe_all, "Debug: listen to every CPU/AHB/link probe (results must not change)")
+  app.add_flag("--probe-all", o.probe_all, "Debug: listen to every probe of the platform (results must not change)")
       ->group("");
   app.add_flag("-q,--quiet", o.quiet,
                "Do not print model diagnostics (guest errors, unimplemented features)");
@@ -529,10 +529,11 @@ int run(int argc, char** argv) {
     const auto& n = plat->probe_counts();
     std::fprintf(stderr,
                  "leon3vp: probe-all: step=%llu execute=%llu power=%llu halt=%llu ahb=%llu ahb_dmi=%llu "
-                 "marks=%llu link=%llu\n",
+                 "marks=%llu link=%llu irq=%llu timer=%llu uart=%llu greth=%llu\n",
                  (unsigned long long)n.step, (unsigned long long)n.execute, (unsigned long long)n.power,
                  (unsigned long long)n.halt, (unsigned long long)n.ahb, (unsigned long long)n.ahb_dmi,
-                 (unsigned long long)n.marks, (unsigned long long)n.link);
+                 (unsigned long long)n.marks, (unsigned long long)n.link, (unsigned long long)n.irq,
+                 (unsigned long long)n.timer, (unsigned long long)n.uart, (unsigned long long)n.greth);
   }
   nlohmann::json net_results;
   if (runner) {

@@ -3,6 +3,7 @@
 // (sc_time_stamp() plus its annotated delay), which is exact because the CPU
 // never runs past the next scheduled SystemC event (see models/cpu/leon3).
 #pragma once
+#include <systemc>
 
 namespace l3vp {
 
@@ -21,11 +22,13 @@ class IrlSink {
   virtual void set_irl(unsigned level) = 0;
 };
 
-// CPU -> interrupt controller: the CPU took interrupt trap `level`.
+// CPU -> interrupt controller: the CPU took interrupt trap `level` at the
+// exact simulated time `t` (the CPU runs ahead of sc_time_stamp() inside its
+// quantum; `t` is its own time, for probes and waveforms).
 class IntAckSink {
  public:
   virtual ~IntAckSink() = default;
-  virtual void intack(unsigned level) = 0;
+  virtual void intack(unsigned level, const sc_core::sc_time& t) = 0;
 };
 
 }  // namespace l3vp

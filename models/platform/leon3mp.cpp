@@ -246,6 +246,19 @@ void Leon3mp::listen_all_probes() {
   marker.on_mark.listen([&n](const RegionMark&) { ++n.marks; });
   for (Probe<EthWireEvent>* p : {&link.on_send, &link.on_rx_start, &link.on_rx_end})
     p->listen([&n](const EthWireEvent&) { ++n.link; });
+  irqmp.on_line.listen([&n](const IrqLineEvent&) { ++n.irq; });
+  irqmp.on_irl.listen([&n](const IrlEvent&) { ++n.irq; });
+  irqmp.on_intack.listen([&n](const IntAckEvent&) { ++n.irq; });
+  gptimer.on_underflow.listen([&n](const TimerUnderflowEvent&) { ++n.timer; });
+  gptimer.on_ip.listen([&n](const TimerIpEvent&) { ++n.timer; });
+  uart.on_tx.listen([&n](const UartTxEvent&) { ++n.uart; });
+  uart.on_rx.listen([&n](const UartRxEvent&) { ++n.uart; });
+  greth.on_irq.listen([&n](const GrethIrqEvent&) { ++n.greth; });
+  greth.on_dma_busy.listen([&n](const GrethDmaBusyEvent&) { ++n.greth; });
+  greth.on_desc.listen([&n](const GrethDescEvent&) { ++n.greth; });
+  greth.on_frame_sent.listen([&n](const GrethFrameSentEvent&) { ++n.greth; });
+  greth.on_frame_received.listen([&n](const GrethFrameReceivedEvent&) { ++n.greth; });
+  greth.on_dma_burst.listen([&n](const GrethDmaBurstEvent&) { ++n.greth; });
 }
 
 void Leon3mp::enable_profile(bool per_pc) {

@@ -547,7 +547,7 @@ def cmd_schema(a):
     print("PASS (%d keys checked against %d schema rows)" % (len(seen), len(rows)))
 def cmd_probes(a):
     """Listening changes nothing (docs issue 9): the same run with every probe
-    of the CPU, AHB, region marker and link listened to (--probe-all) and
+    of the CPU, AHB, region marker, link and devices listened to (--probe-all) and
     without gives the same exit status, UART output, pcap bytes and --stats
     (everything but the host's wall-clock figures)."""
     runs = []

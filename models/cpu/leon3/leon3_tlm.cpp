@@ -80,7 +80,7 @@ bool Leon3::peek(uint32_t addr, uint8_t* data, unsigned len) {
 }
 
 void Leon3::intack(unsigned level) {
-  if (ack_) ack_->intack(level);
+  if (ack_) ack_->intack(level, cpu_time());  // the core's time: trap entry included
 }
 
 void Leon3::invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end) {

@@ -77,16 +77,17 @@ void Irqmp::irq_pulse_at(unsigned line, const sc_core::sc_time& t) {
   update(t);
 }
 
-void Irqmp::intack(unsigned level) {
+void Irqmp::intack(unsigned level, const sc_core::sc_time& t) {
   if (level == 0 || level > 15) return;
-  // The CPU calls this at its sc_time_stamp() (the acknowledge carries no
-  // annotated offset through IntAckSink).
-  if (on_intack.has_listeners()) on_intack.notify({now(), level});
+  // `t` is the CPU's own time of the acknowledge (ahead of sc_time_stamp()
+  // inside its quantum): the probes get it; the IRL change it causes is
+  // stamped with it too.
+  if (on_intack.has_listeners()) on_intack.notify({t, level});
   const uint32_t bit = 1u << level;
   // Force has precedence: the pending bit survives if the force bit was set.
   if (iforce_ & bit) iforce_ &= ~bit;
   else ipend_ &= ~bit;
-  update();
+  update(t);
 }
 
 void Irqmp::update(const sc_core::sc_time& t) {

@@ -25,7 +25,7 @@ struct IrlEvent {
   unsigned level;      // new request level driven to the CPU (0 = none)
 };
 struct IntAckEvent {
-  sc_core::sc_time t;  // sc_time_stamp() when the CPU acknowledged
+  sc_core::sc_time t;  // the CPU's own time of the interrupt trap (IntAckSink)
   unsigned level;
 };
 
@@ -64,7 +64,9 @@ class Irqmp : public ApbDevice, public TimedIrqLineSink, public IntAckSink {
   void irq_pulse(unsigned line) override { irq_pulse_at(line, now()); }
   void irq_pulse_at(unsigned line, const sc_core::sc_time& t) override;
   // IntAckSink: the CPU took interrupt trap `level`.
-  void intack(unsigned level) override;
+  void intack(unsigned level, const sc_core::sc_time& t) override;
+  // An acknowledge at sc_time_stamp() (unit tests).
+  void intack(unsigned level) { intack(level, sc_core::sc_time_stamp()); }
 
   // Current interrupt request level driven to the CPU (0 = none).
   unsigned irl() const { return irl_; }
