@@ -38,6 +38,8 @@ class TimedIrqLineSink : public IrqLineSink {
   virtual void irq_pulse_at(unsigned line, const sc_core::sc_time& t) = 0;
 };
 
+class StatsGroup;
+
 class ApbDevice : public sc_core::sc_module {
  public:
   tlm_utils::simple_target_socket<ApbDevice> tsock;
@@ -60,6 +62,9 @@ class ApbDevice : public sc_core::sc_module {
 
   RegBank& regs() { return regs_; }
   virtual void reset() { regs_.reset(); }
+  // Registers the device's statistics under `g` (models/common/stats.h); the
+  // platform calls it for whatever model sits in a slot. Default: none.
+  virtual void register_stats(const StatsGroup& g) {}
 
  protected:
   // Time of the access being served (valid inside register hooks).

@@ -109,6 +109,10 @@ const Param kParams[] = {
   {"uart.in", Type::String, Check::Range, 0, 0, Show::Plain, nullptr, "",
    "UART input: empty = none, `-` stdin (not reproducible), else a file queued for the receiver",
    AT(uart_in)},
+  {"gptimer.model", Type::String, Check::Range, 0, 0, Show::Plain, nullptr, "tlm",
+   "model in the GPTIMER slot (APB slot 3, IRQ 8/9): `tlm` (built in) or a registered variant "
+   "(`SlotVariants`, e.g. an RTL co-simulation)",
+   AT(gptimer_model)},
   {"quantum_ns", Type::Ns, Check::Range, 0, 10 * kOneSecondNs, Show::Time, nullptr, "100000",
    "CPU global quantum (0 = synchronise after every instruction; results do not depend on it)",
    AT(quantum_ns)},

@@ -59,6 +59,7 @@ struct PlatformConfig {
   uint64_t sdram_size;
   std::string uart_out;  // [uart.out]
   std::string uart_in;   // [uart.in]
+  std::string gptimer_model;  // [gptimer.model] the model in the GPTIMER slot (Leon3mp)
   uint64_t quantum_ns;
   bool dmi;
 

@@ -3,6 +3,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <map>
+#include <stdexcept>
 #include <nlohmann/json.hpp>
 
 #include "log.h"
@@ -10,8 +12,42 @@
 
 namespace l3vp {
 
+// ---------------------------------------------------------------- slot variants
+
+namespace {
+std::map<std::string, std::map<std::string, ApbDeviceFactory>>& slot_variants() {
+  static std::map<std::string, std::map<std::string, ApbDeviceFactory>> v;
+  return v;
+}
+// The model names a slot's configuration key may take.
+void check_slot_model(const std::string& slot, const std::string& model) {
+  if (model != "tlm" && !SlotVariants::find(slot, model))
+    throw ConfigError("key '" + slot + ".model': unknown model \"" + model + "\" (known: " +
+                      SlotVariants::names(slot) + ")");
+}
+}  // namespace
+
+void SlotVariants::add(const std::string& slot, const std::string& model, ApbDeviceFactory f) {
+  if (model == "tlm") throw std::invalid_argument("slot variant name 'tlm' is the built-in model");
+  slot_variants()[slot][model] = std::move(f);
+}
+const ApbDeviceFactory* SlotVariants::find(const std::string& slot, const std::string& model) {
+  auto s = slot_variants().find(slot);
+  if (s == slot_variants().end()) return nullptr;
+  auto m = s->second.find(model);
+  return m == s->second.end() ? nullptr : &m->second;
+}
+std::string SlotVariants::names(const std::string& slot) {
+  std::string out = "tlm";
+  auto s = slot_variants().find(slot);
+  if (s != slot_variants().end())
+    for (const auto& m : s->second) out += ", " + m.first;
+  return out;
+}
+
 Leon3Params Leon3mp::cpu_params(const PlatformConfig& c) {
   c.validate();  // first member built: nothing is allocated from a bad config
+  check_slot_model("gptimer", c.gptimer_model);
   Leon3Params p;
   p.core.nwin = c.nwin;
   p.core.reset_pc = 0x00000000;  // rstaddr: the PROM
@@ -113,7 +149,6 @@ Leon3mp::Leon3mp(sc_core::sc_module_name name, const PlatformConfig& cfg)
       apb("apb"),
       uart("uart", uart_params(cfg)),
       irqmp("irqmp"),
-      gptimer("gptimer", gptimer_params(cfg)),
       marker("region_marker"),
       greth("greth", greth_params(cfg)),
       link("eth", link_params(cfg)),
@@ -163,9 +198,17 @@ Leon3mp::Leon3mp(sc_core::sc_module_name name, const PlatformConfig& cfg)
   irqmp.set_cpu(&cpu);
   irqmp.set_powerdown_status([this] { return cpu.core().powered_down(); });
 
-  // --- GPTIMER: APB slot 3, IRQ 8 (timer 1) / 9 (timer 2) -------------------
-  apb.add_slave(gptimer.params().pindex, gptimer);
-  gptimer.connect_irq(&irqmp);
+  // --- GPTIMER slot: APB slot 3, IRQ 8 (timer 1) / 9 (timer 2) --------------
+  // The built-in TLM model or the variant gptimer.model names (RTL co-sim).
+  if (cfg.gptimer_model == "tlm") {
+    auto g = std::make_unique<Gptimer>("gptimer", gptimer_params(cfg));
+    gptimer_ = g.get();
+    timer_slot_ = std::move(g);
+  } else {
+    timer_slot_ = (*SlotVariants::find("gptimer", cfg.gptimer_model))("gptimer", cfg);
+  }
+  apb.add_slave(3, *timer_slot_);
+  timer_slot_->connect_irq(&irqmp);
 
   // --- region marker: APB slot 12, simulator only (not in P&P) ---------------
   apb.bind_hidden_slave(marker.tsock, RegionMarker::kPindex, "region_marker");
@@ -249,8 +292,10 @@ void Leon3mp::listen_all_probes() {
   irqmp.on_line.listen([&n](const IrqLineEvent&) { ++n.irq; });
   irqmp.on_irl.listen([&n](const IrlEvent&) { ++n.irq; });
   irqmp.on_intack.listen([&n](const IntAckEvent&) { ++n.irq; });
-  gptimer.on_underflow.listen([&n](const TimerUnderflowEvent&) { ++n.timer; });
-  gptimer.on_ip.listen([&n](const TimerIpEvent&) { ++n.timer; });
+  if (gptimer_) {
+    gptimer_->on_underflow.listen([&n](const TimerUnderflowEvent&) { ++n.timer; });
+    gptimer_->on_ip.listen([&n](const TimerIpEvent&) { ++n.timer; });
+  }
   uart.on_tx.listen([&n](const UartTxEvent&) { ++n.uart; });
   uart.on_rx.listen([&n](const UartRxEvent&) { ++n.uart; });
   greth.on_irq.listen([&n](const GrethIrqEvent&) { ++n.greth; });
@@ -312,7 +357,7 @@ void Leon3mp::register_stats() {
   const StatsGroup dev = root.sub("devices");
   uart.register_stats(dev.sub("uart"));
   irqmp.register_stats(dev.sub("irqmp"));
-  gptimer.register_stats(dev.sub("gptimer"));
+  timer_slot_->register_stats(dev.sub("gptimer"));
   apb.register_stats(dev.sub("apb"));
   const StatsGroup log = root.sub("log");
   log.value("guest_errors", "int", StatUnit::Count, Y,

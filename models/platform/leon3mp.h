@@ -25,6 +25,8 @@
 // mode has none of them (docs/timing.md).
 #pragma once
 #include <cstdio>
+#include <functional>
+#include <memory>
 #include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <systemc>
@@ -47,6 +49,23 @@
 #include "stats.h"
 
 namespace l3vp {
+
+// A model that can take a platform slot in place of the built-in one
+// (seams.md §6): anything with the slot's bus and IRQ interface, i.e. an
+// ApbDevice (APB target socket, P&P record, pulses into the IRQMP). The
+// configuration key `<slot>.model` chooses it by name; `tlm` is the built-in
+// model. A variant (e.g. an RTL GPTIMER behind an APB adapter) registers its
+// factory once, before the platform is built.
+using ApbDeviceFactory =
+    std::function<std::unique_ptr<ApbDevice>(const char* name, const PlatformConfig& cfg)>;
+class SlotVariants {
+ public:
+  // Slots that take variants: "gptimer" (APB slot 3, IRQ 8/9).
+  static void add(const std::string& slot, const std::string& model, ApbDeviceFactory f);
+  static const ApbDeviceFactory* find(const std::string& slot, const std::string& model);
+  // "tlm, ..." (for error messages).
+  static std::string names(const std::string& slot);
+};
 
 class Leon3mp : public sc_core::sc_module {
  public:
@@ -118,10 +137,14 @@ class Leon3mp : public sc_core::sc_module {
   ApbCtrl apb;
   Apbuart uart;
   Irqmp irqmp;
-  Gptimer gptimer;
   RegionMarker marker;
   Greth greth;
   EthLink link;  // end 0 = greth, end 1 = free for the PC side
+  // The GPTIMER slot (APB slot 3, IRQ 8 and 9): the model gptimer.model
+  // chose. gptimer() is the built-in TLM model, or null when a variant sits
+  // in the slot.
+  ApbDevice& timer_slot() { return *timer_slot_; }
+  Gptimer* gptimer() { return gptimer_; }
 
   // The link parameters net.* describe (speed, propagation, switch, impairments).
   static EthLinkParams link_params(const PlatformConfig& c);
@@ -137,6 +160,8 @@ class Leon3mp : public sc_core::sc_module {
   void register_stats();
 
   PlatformConfig cfg_;
+  std::unique_ptr<ApbDevice> timer_slot_;
+  Gptimer* gptimer_ = nullptr;
   StatsRegistry stats_;
   Profiler profiler_;
   Regions regions_;

@@ -81,7 +81,7 @@ class Apbuart : public ApbDevice {
   uint64_t rx_bytes() const { return rx_bytes_; }        // characters received (incl. lost)
   uint64_t rx_dropped() const { return rx_dropped_; }    // characters lost by overrun
   // Registers the four counters above under `g` (devices.uart).
-  void register_stats(const StatsGroup& g);
+  void register_stats(const StatsGroup& g) override;
 
   // Character time in clock cycles for the current SCALER/CTRL settings.
   uint64_t char_cycles() const;

@@ -57,7 +57,7 @@ class Gptimer : public ApbDevice {
   // counted whether or not they raise an interrupt; reset() keeps them.
   uint64_t underflows(unsigned n);
   // Registers `underflows` (one element per timer) under `g` (devices.gptimer).
-  void register_stats(const StatsGroup& g);
+  void register_stats(const StatsGroup& g) override;
   // IRQ line used by timer n.
   unsigned irq_line(unsigned n) const { return p_.sepirq ? p_.pirq + n - 1 : p_.pirq; }
   const Params& params() const { return p_; }

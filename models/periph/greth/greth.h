@@ -183,7 +183,7 @@ class Greth : public ApbDevice, public EthPort {
 
   const GrethStats& stats() const { return st_; }
   // Registers every GrethStats counter under `g` (net.greth).
-  void register_stats(const StatsGroup& g);
+  void register_stats(const StatsGroup& g) override;
 
   // --- probes (published only when listened to) ---
   Probe<GrethIrqEvent> on_irq;                      // every IRQ pulse

@@ -81,7 +81,7 @@ class Irqmp : public ApbDevice, public TimedIrqLineSink, public IntAckSink {
   uint64_t pulse_count(unsigned line) const { return line < 16 ? pulses_[line] : 0; }
   uint64_t irl_changes() const { return irl_changes_; }
   // Registers pulses and irl_changes under `g` (devices.irqmp).
-  void register_stats(const StatsGroup& g);
+  void register_stats(const StatsGroup& g) override;
 
   void reset() override;
 

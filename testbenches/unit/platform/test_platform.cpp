@@ -471,8 +471,9 @@ TEST(Leon3mp, GrethWiring) {
 TEST(Leon3mp, MemoryMapAndIrqMap) {
   EXPECT_EQ(ahb_read(0x80000000), 0x10380033u);                         // MCFG1 (prom.h)
   EXPECT_EQ(ahb_read(0x80000308) & 0x1FF, (1u << 8) | (8u << 3) | 2u);  // GPTIMER CONFIG: SI, IRQ 8, 2 timers
-  EXPECT_EQ(plat->gptimer.irq_line(1), 8u);
-  EXPECT_EQ(plat->gptimer.irq_line(2), 9u);
+  ASSERT_NE(plat->gptimer(), nullptr);  // gptimer.model = tlm
+  EXPECT_EQ(plat->gptimer()->irq_line(1), 8u);
+  EXPECT_EQ(plat->gptimer()->irq_line(2), 9u);
   tlm::tlm_response_status st;
   ahb_read(0x44000000, &st);  // past 64 MiB of SDRAM
   EXPECT_EQ(st, tlm::TLM_ADDRESS_ERROR_RESPONSE);
