@@ -203,12 +203,10 @@ Leon3mp::Leon3mp(sc_core::sc_module_name name, const PlatformConfig& cfg)
   if (cfg.gptimer_model == "tlm") {
     auto g = std::make_unique<Gptimer>("gptimer", gptimer_params(cfg));
     gptimer_ = g.get();
-    timer_slot_ = std::move(g);
+    timer_slot_ = &add_apb_device(3, std::move(g));
   } else {
-    timer_slot_ = (*SlotVariants::find("gptimer", cfg.gptimer_model))("gptimer", cfg);
+    timer_slot_ = &add_apb_device(3, (*SlotVariants::find("gptimer", cfg.gptimer_model))("gptimer", cfg));
   }
-  apb.add_slave(3, *timer_slot_);
-  timer_slot_->connect_irq(&irqmp);
 
   // --- region marker: APB slot 12, simulator only (not in P&P) ---------------
   apb.bind_hidden_slave(marker.tsock, RegionMarker::kPindex, "region_marker");
@@ -267,6 +265,13 @@ Leon3mp::Leon3mp(sc_core::sc_module_name name, const PlatformConfig& cfg)
     apb.set_access_delay(clk * double(cfg.apb_access_cycles));
   }
   register_stats();
+}
+
+ApbDevice& Leon3mp::add_apb_device(unsigned pindex, std::unique_ptr<ApbDevice> d) {
+  apb.add_slave(pindex, *d);
+  d->connect_irq(&irqmp);
+  apb_devices_.push_back(std::move(d));
+  return *apb_devices_.back();
 }
 
 void Leon3mp::set_trace(std::FILE* f) {
@@ -357,7 +362,7 @@ void Leon3mp::register_stats() {
   const StatsGroup dev = root.sub("devices");
   uart.register_stats(dev.sub("uart"));
   irqmp.register_stats(dev.sub("irqmp"));
-  timer_slot_->register_stats(dev.sub("gptimer"));
+  for (const auto& d : apb_devices_) d->register_stats(dev.sub(d->basename()));
   apb.register_stats(dev.sub("apb"));
   const StatsGroup log = root.sub("log");
   log.value("guest_errors", "int", StatUnit::Count, Y,

@@ -146,6 +146,12 @@ class Leon3mp : public sc_core::sc_module {
   ApbDevice& timer_slot() { return *timer_slot_; }
   Gptimer* gptimer() { return gptimer_; }
 
+  // A further APB device, owned by the platform (docs/developer-guide.md "Add
+  // an APB device"): bound at APB slot `pindex` (its P&P record appears
+  // there), its interrupt pulses go to the IRQMP, its statistics to
+  // devices.<its basename>. Call in the constructor (elaboration).
+  ApbDevice& add_apb_device(unsigned pindex, std::unique_ptr<ApbDevice> d);
+
   // The link parameters net.* describe (speed, propagation, switch, impairments).
   static EthLinkParams link_params(const PlatformConfig& c);
   static PlatformConfig::NetConfig net_config(const EthLinkParams& p, const PlatformConfig::NetConfig& base);
@@ -160,7 +166,8 @@ class Leon3mp : public sc_core::sc_module {
   void register_stats();
 
   PlatformConfig cfg_;
-  std::unique_ptr<ApbDevice> timer_slot_;
+  std::vector<std::unique_ptr<ApbDevice>> apb_devices_;  // add_apb_device()
+  ApbDevice* timer_slot_ = nullptr;
   Gptimer* gptimer_ = nullptr;
   StatsRegistry stats_;
   Profiler profiler_;
