@@ -96,16 +96,19 @@ class ApbDevice : public sc_core::sc_module {
  private:
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
     access_offset_ = delay;
-    do_access(gp, false);
+    do_access<false>(gp);
     delay += apb_delay_;
     access_offset_ = sc_core::SC_ZERO_TIME;
   }
   unsigned transport_dbg(tlm::tlm_generic_payload& gp) {
     // now() is sc_time_stamp() here (no annotated delay).
-    return do_access(gp, true) ? gp.get_data_length() : 0;
+    return do_access<true>(gp) ? gp.get_data_length() : 0;
   }
-  // Returns false for a refused debug write (nothing transferred).
-  bool do_access(tlm::tlm_generic_payload& gp, bool debug) {
+  // Returns false for a refused debug write (nothing transferred). A
+  // template, so a CPU access (every poll of a status register) holds no
+  // debug tests and no logging code.
+  template <bool kDebug>
+  bool do_access(tlm::tlm_generic_payload& gp) {
     const uint32_t addr = static_cast<uint32_t>(gp.get_address());
     const unsigned len = gp.get_data_length();
     uint8_t* d = gp.get_data_ptr();
@@ -117,9 +120,8 @@ class ApbDevice : public sc_core::sc_module {
     bool ok = true;
     if (gp.is_read()) {
       uint32_t v = 0;
-      if (debug) debug_read(word, v);
-      else if (!regs_.read(word, v))
-        Log::guest_error(name(), "read of unmapped register offset " + hex(word, 2));
+      if constexpr (kDebug) debug_read(word, v);
+      else if (!regs_.read(word, v)) unmapped("read of", word);
       uint8_t tmp[4];
       put_be32(tmp, v);
       std::memcpy(d, tmp + (addr & 3), len);
@@ -128,12 +130,14 @@ class ApbDevice : public sc_core::sc_module {
       if (len == 4) v = be32(d);
       else if (len == 2) v = 0x00010001u * be16(d);
       else v = 0x01010101u * d[0];
-      if (debug) ok = regs_.write(word, v, true);
-      else if (!regs_.write(word, v))
-        Log::guest_error(name(), "write to unmapped register offset " + hex(word, 2));
+      if constexpr (kDebug) ok = regs_.write(word, v, true);
+      else if (!regs_.write(word, v)) unmapped("write to", word);
     }
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     return ok;
+  }
+  [[gnu::cold, gnu::noinline]] void unmapped(const char* what, uint32_t word) {
+    Log::guest_error(name(), std::string(what) + " unmapped register offset " + hex(word, 2));
   }
 
   sc_core::sc_time access_offset_ = sc_core::SC_ZERO_TIME;

@@ -214,9 +214,24 @@ class AhbCtrl : public sc_core::sc_module {
 
   void add_master(unsigned hindex, const AhbPnp& pnp, const std::string& name);
   void map_bar(unsigned hindex, unsigned bar, unsigned port);
-  const Region* find(uint32_t addr) const;
+  // The region holding `addr`, if any. Inline: every routed access decodes
+  // (addr[31:20] through top_); only the I/O area needs the out-of-line scan.
+  const Region* find(uint32_t addr) const {
+    const int t = top_[addr >> 20];
+    if (t >= 0) return &regions_[t];
+    return t == -2 ? find_io(addr) : nullptr;
+  }
+  const Region* find_io(uint32_t addr) const;
 
+  // Dispatches to route<true> only while somebody listens to on_transaction,
+  // so an unobserved access runs route<false>, which holds no probe code.
   void b_transport(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  template <bool kObserved>
+  void route(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  // Publishes a routed transaction on on_transaction (kept out of line).
+  void publish(const MasterStats& ms, const tlm::tlm_generic_payload& gp, int slave,
+               const sc_core::sc_time& start, const sc_core::sc_time& end,
+               const sc_core::sc_time& wait);
   bool get_direct_mem_ptr(int port, tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi);
   unsigned transport_dbg(int port, tlm::tlm_generic_payload& gp);
   void invalidate_direct_mem_ptr(int port, sc_dt::uint64 start, sc_dt::uint64 end);

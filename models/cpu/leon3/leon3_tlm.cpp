@@ -156,7 +156,10 @@ void Leon3::run_thread() {
 }
 
 bool Leon3::access(Kind kind, uint32_t addr, uint8_t* data, unsigned len, uint8_t asi, uint64_t& cycles) {
-  const sc_time now = sc_core::sc_time_stamp();
+  // `stamp` is the kernel's current time and follows it (a reference to it,
+  // so reading it again after the transport costs no sc_time_stamp() call).
+  const sc_time& stamp = sc_core::sc_time_stamp();
+  const sc_time now = stamp;
   const sc_time t = cpu_time();
   sc_time delay = t > now ? t - now : sc_core::SC_ZERO_TIME;
   // The access starts at now + delay. A target may call wait() inside
@@ -182,7 +185,7 @@ bool Leon3::access(Kind kind, uint32_t addr, uint8_t* data, unsigned len, uint8_
     ++wc_.bus_reads;
 
   // Target latency, rounded up to whole cycles.
-  const sc_time end = sc_core::sc_time_stamp() + delay;
+  const sc_time end = stamp + delay;
   if (end > start) cycles += ((end - start).value() + period_units_ - 1) / period_units_;
 
   if (!gp.is_response_ok()) {
