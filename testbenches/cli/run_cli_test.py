@@ -107,9 +107,6 @@ def cmd_check(a):
     print("PASS")
 
 
-# Simulated results that must not depend on the quantum or on DMI.
-INVARIANT = ["mode", "cycles", "cpi", "sim_time_ps", "instructions", "annulled", "traps", "interrupts",
-             "idle_cycles", "devices", "timing", "regions", "profile", "net"]
 
 
 def cmd_determinism(a):
@@ -129,6 +126,13 @@ def cmd_determinism(a):
             fail("%s: stats lack the profile" % v)
         runs.append((v, code, out, s))
     ref_v, ref_code, ref_out, ref = runs[0]
+    # What must not move: every statistic the registry marks invariant
+    # (leon3vp --list-stats, column Inv), not a list kept here.
+    patterns, objects = schema_patterns(schema_rows(a.leon3vp))
+    inv_ref = invariant_values(ref, patterns, objects)
+    for must in ("cycles", "instructions.total", "timing.stalls.icache_miss", "stop.reason"):
+        if must not in inv_ref:
+            fail("the registry does not mark %s invariant (or the walk missed it)" % must)
     if a.expect_exit is not None and ref_code != a.expect_exit:
         fail("exit status %d, expected %d" % (ref_code, a.expect_exit))
     if a.expect_irqs is not None and ref["interrupts"] != a.expect_irqs:
@@ -142,24 +146,26 @@ def cmd_determinism(a):
             fail("%s: AHB waits %s differ from %s with %s" % (v, waits(s), waits(ref), ref_v))
         if code != ref_code or out != ref_out:
             fail("%s: exit/UART output differ from %s" % (v, ref_v))
-        for k in INVARIANT:
-            if s.get(k) != ref.get(k):
-                fail("%s: %s = %s differs from %s with %s" % (v, k, s.get(k), ref.get(k), ref_v))
+        got = invariant_values(s, patterns, objects)
+        if set(got) != set(inv_ref):
+            fail("%s: invariant statistics %s present in only one run" %
+                 (v, sorted(set(got) ^ set(inv_ref))))
+        for k in sorted(inv_ref):
+            if got[k] != inv_ref[k]:
+                fail("%s: %s = %s differs from %s with %s" % (v, k, got[k], inv_ref[k], ref_v))
         if s["cpu_bus"]["powerdowns"] != ref["cpu_bus"]["powerdowns"]:
             fail("%s: power-down count differs" % v)
         if s["stop"] != ref["stop"]:
             fail("%s: stop record differs" % v)
-        for k in INVARIANT:
-            if (k in s) != (k in ref):
-                fail("%s: key %s present in only one run" % (v, k))
     # The runs were not trivially identical: the quantum did change the
     # number of synchronisations, DMI the number of bus transactions.
     syncs = {s["cpu_bus"]["syncs"] for _, _, _, s in runs}
     reads = {s["cpu_bus"]["reads"] for _, _, _, s in runs}
     if len(syncs) < 2 or len(reads) < 2:
         fail("variants did not exercise different quanta/DMI paths")
-    print("PASS: %d variants, %d cycles, %d instructions, AHB waits %s" %
-          (len(runs), runs[0][3]["cycles"], runs[0][3]["instructions"]["total"], waits(runs[0][3])))
+    print("PASS: %d variants, %d invariant statistics identical, %d cycles, %d instructions, AHB waits %s" %
+          (len(runs), len(inv_ref), runs[0][3]["cycles"], runs[0][3]["instructions"]["total"],
+           waits(runs[0][3])))
 
 
 def tshark_arp(pcap):
@@ -506,12 +512,10 @@ def schema_rows(leon3vp):
     return rows
 
 
-def cmd_schema(a):
-    """Every key of a real --stats file is in the schema (--list-stats), and
-    every unconditional schema key is in the file."""
-    rows = schema_rows(a.leon3vp)
-    patterns = {}  # key path -> its schema row (a vector row a.{x,y} gives a.x and a.y)
-    objects = set()  # "object" rows cover their whole subtree
+def schema_patterns(rows):
+    """Key path -> schema row (a vector row a.{x,y} gives a.x and a.y), and
+    the set of "object" rows (they cover their whole subtree)."""
+    patterns, objects = {}, set()
     for path, cells in rows.items():
         if "{" in path:
             base, keys = path[:-1].split(".{")
@@ -521,6 +525,33 @@ def cmd_schema(a):
             patterns[path] = cells
         if cells[1].split(" ")[0] == "object":
             objects.add(path)
+    return patterns, objects
+
+
+def invariant_values(s, patterns, objects):
+    """{concrete path: value} of every statistic of the --stats object `s`
+    that the registry marks invariant (**inv**): what must not depend on the
+    quantum or on DMI."""
+    out = {}
+
+    def walk(x, pat, path):
+        if isinstance(x, dict) and pat not in objects and x:
+            for k, v in x.items():
+                walk(v, pat + "." + k if pat else k, path + "." + k if path else k)
+        elif isinstance(x, list) and pat + "[]" in patterns:
+            for i, v in enumerate(x):
+                walk(v, pat + "[]", "%s[%d]" % (path, i))
+        elif pat in patterns and "inv" in patterns[pat][3]:
+            out[path] = x
+    walk(s, "", "")
+    return out
+
+
+def cmd_schema(a):
+    """Every key of a real --stats file is in the schema (--list-stats), and
+    every unconditional schema key is in the file."""
+    rows = schema_rows(a.leon3vp)
+    patterns, objects = schema_patterns(rows)
     s = run_stats(a.leon3vp, (a.extra or []) + [a.firmware])
 
     def leaves(x, prefix):
