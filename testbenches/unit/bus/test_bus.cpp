@@ -48,6 +48,23 @@ class ProbeSlave : public sc_core::sc_module {
   }
 };
 
+// AHB slave that takes its latency by waiting (wait() inside b_transport,
+// as a clocked RTL adapter may do) instead of annotating it.
+class WaitSlave : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<WaitSlave> tsock;
+  sc_core::sc_time latency = sc_core::SC_ZERO_TIME;
+  explicit WaitSlave(sc_core::sc_module_name n) : sc_core::sc_module(n), tsock("tsock") {
+    tsock.register_b_transport(this, &WaitSlave::bt);
+  }
+  void bt(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+    sc_core::wait(delay + latency);
+    delay = sc_core::SC_ZERO_TIME;
+    if (gp.is_read()) std::memset(gp.get_data_ptr(), 0xA5, gp.get_data_length());
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  }
+};
+
 struct Bench {
   AhbCtrl ahb{"ahb"};
   TestInitiator cpu{"cpu"}, eth{"eth"};
@@ -64,6 +81,7 @@ struct Bench {
   // A 4-slot (1 KiB) APB window at 0x80000800 (mask 0xFFC).
   TestApbDev wide{"wide", 0x01FFF000, pnp_bar(0x008, 0xFFC, false, false, BAR_APBIO)};
   ProbeSlave dsu{"dsu"}, io{"io"}, hidden{"hidden"};
+  WaitSlave waiter{"waiter"};  // AHB slave 5 at 0xC0000000
 
   // Second controller: overlapping bars must be refused at elaboration.
   AhbCtrl ahb2{"ahb2"};
@@ -103,6 +121,10 @@ struct Bench {
     iop.id = 0x01FFE000;
     iop.bar[0] = pnp_bar(0x100, 0xFFF, false, false, BAR_AHBIO);  // 0xFFF10000, 256 B
     ahb.bind_slave(io.tsock, 3, iop, "io");
+    AhbPnp wp;
+    wp.id = 0x01FFD000;
+    wp.bar[0] = pnp_bar(0xC00, 0xF00, false, false, BAR_AHBMEM);
+    ahb.bind_slave(waiter.tsock, 5, wp, "waiter");
 
     ahb2.bind_master(m2.isock, 0, leon3, "m");
     AhbPnp a;
@@ -554,6 +576,35 @@ TEST(ApbRouting, EmptySlotReadsZeroDropsWritesNoError) {
   // Writes to the APB P&P table are dropped too.
   EXPECT_EQ(m.write32(0x800FF008, 0), tlm::TLM_OK_RESPONSE);
   EXPECT_EQ(m.rd32(0x800FF008), 0x0100C042u);
+}
+
+// Runs last (it advances simulated time with sc_start). A slave that calls
+// wait() inside b_transport: the latency the master sees
+// and the published transaction's end are absolute times (time stamp after
+// the call + the delay left), not the entry time stamp + the delay.
+TEST(AhbWaitingSlave, TimedByAbsoluteTimes) {
+  TimedBus t(true);
+  tb->waiter.latency = cyc(5);
+  std::vector<AhbTransaction> seen;
+  const auto id = tb->ahb.on_transaction.listen([&](const AhbTransaction& e) { seen.push_back(e); });
+  const sc_core::sc_time t0 = sc_core::sc_time_stamp();
+  sc_core::sc_time end;
+  sc_core::sc_spawn([&] {
+    uint8_t b[4];
+    const sc_core::sc_time d = tb->cpu.access_at(tlm::TLM_READ_COMMAND, 0xC0000010, b, 4, cyc(2));
+    end = sc_core::sc_time_stamp() + d;
+  });
+  sc_core::sc_start(cyc(50));
+  tb->ahb.on_transaction.unlisten(id);
+  tb->waiter.latency = sc_core::SC_ZERO_TIME;
+  // Starts at +2, one transfer cycle, then the slave waits 5 cycles.
+  EXPECT_EQ(end, t0 + cyc(8));
+  ASSERT_EQ(seen.size(), 1u);
+  EXPECT_EQ(seen[0].start, t0 + cyc(2));
+  EXPECT_EQ(seen[0].end, end);
+  EXPECT_EQ(seen[0].slave, 5);
+  EXPECT_EQ(seen[0].addr, 0xC0000010u);
+  EXPECT_TRUE(seen[0].ok);
 }
 
 L3VP_SC_GTEST_MAIN(build)
