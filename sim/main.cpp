@@ -214,6 +214,7 @@ struct Options {
   // Configuration overlay, KEY=VALUE in order (after the file, before validation).
   std::vector<std::string> sets;
   bool list_params = false;
+  bool print_config = false;
   bool probe_all = false;  // hidden debug option (testbenches/cli cli.probes.*)
 };
 
@@ -235,6 +236,9 @@ int run(int argc, char** argv) {
   Options o;
   CLI::App app{"leon3vp: LEON3 (SPARC V8) GR-XC3S-1500 virtual platform", "leon3vp"};
   auto* fw = app.add_option("firmware", o.firmware, "Firmware ELF (SPARC V8, big-endian, statically linked)");
+  app.add_flag("--print-config", o.print_config,
+               "Print the effective configuration (preset or -c file, then --set and the options "
+               "below) as JSON and exit; the shipped preset is this output without options");
   app.add_flag("--list-params", o.list_params,
                "Print the configuration keys (type, valid values, default, meaning) as a Markdown table and exit");
   app.add_option("-c,--config", o.config,
@@ -297,7 +301,7 @@ int run(int argc, char** argv) {
     std::fputs(PlatformConfig::params_markdown().c_str(), stdout);
     return 0;
   }
-  if (fw->count() == 0) return fail(kExitBadInput, "firmware is required");
+  if (fw->count() == 0 && !o.print_config) return fail(kExitBadInput, "firmware is required");
   o.uart_out_set = uo->count() > 0;
   o.max_time_set = mt->count() > 0;
   o.uart_in_set = ui->count() > 0;
@@ -347,6 +351,10 @@ int run(int argc, char** argv) {
     cfg.validate();
   } catch (const ConfigError& e) {
     return fail(kExitBadInput, std::string("config: ") + e.what());
+  }
+  if (o.print_config) {
+    std::fputs((cfg.to_json().dump(2) + "\n").c_str(), stdout);
+    return 0;
   }
 
   // Network far end: a scenario (simulated PC) or a TAP device.
