@@ -72,7 +72,8 @@ void StatsGroup::prepare(std::function<void()> fn) const { reg_->add_prepare(std
 StatDecl StatsGroup::counter(const std::string& name, const uint64_t* c, StatUnit unit, StatInv inv,
                              const char* desc) const {
   value(name, "int", unit, inv, desc, [c] { return nlohmann::json(*c); });
-  return StatDecl(*reg_, path(name), RegionFigure{{}, {}, unit, inv, {}, [c](unsigned) { return *c; }});
+  return StatDecl(*reg_, path(name),
+                  RegionFigure{{}, {}, unit, inv, {}, [c](unsigned) { return *c; }});
 }
 
 StatDecl StatsGroup::counter(const std::string& name, std::function<uint64_t()> get, StatUnit unit,

@@ -187,7 +187,9 @@ void Regions::register_stats(const StatsGroup& g) {
   figures_ = reg_->region_figures();
   index_.clear();
   width_ = 0;
+  std::vector<unsigned> first;  // position of each figure's first element
   for (const RegionFigure& f : figures_) {
+    first.push_back(width_);
     if (f.names.empty()) {
       index_[f.name] = width_++;
       continue;
@@ -197,8 +199,8 @@ void Regions::register_stats(const StatsGroup& g) {
   for (const char* fixed : {"id", "entries", "unbalanced", "open", "cpi"})
     for (const RegionFigure& f : figures_)
       if (stats_detail::split_path(f.name)[0] == fixed)
-        throw std::logic_error(std::string("stats: per-region '") + f.name + "' collides with regions[]." +
-                               fixed);
+        throw std::logic_error(std::string("stats: per-region '") + f.name +
+                               "' collides with regions[]." + fixed);
 
   const auto Y = StatInv::Yes;
   using R = const Region*;
@@ -211,14 +213,18 @@ void Regions::register_stats(const StatsGroup& g) {
                          return rows;
                        });
   t.field("id", "int", StatUnit::Id, Y, "Region id.", [](R r) { return r->id; });
-  t.field("entries", "int", StatUnit::Count, Y, "Completed BEGIN..END pairs.", [](R r) { return r->entries; });
-  t.field("unbalanced", "int", StatUnit::Count, Y, "BEGIN while open (restarts) + END while closed (ignored).",
-          [](R r) { return r->unbalanced; });
+  t.field("entries", "int", StatUnit::Count, Y, "Completed BEGIN..END pairs.",
+          [](R r) { return r->entries; });
+  t.field("unbalanced", "int", StatUnit::Count, Y,
+          "BEGIN while open (restarts) + END while closed (ignored).", [](R r) { return r->unbalanced; });
   t.field("open", "bool", StatUnit::Flag, Y, "BEGIN without END at the end.", [](R r) { return r->open; });
   // The figures, from the registry's list (a region that never closed sums 0).
-  for (const RegionFigure& f : figures_) {
-    const unsigned at = index_.at(f.names.empty() ? f.name : f.name + "." + f.names[0]);
-    auto elem = [at](R r, unsigned i) -> uint64_t { return at + i < r->sum.size() ? r->sum[at + i] : 0; };
+  for (size_t i = 0; i < figures_.size(); ++i) {
+    const RegionFigure& f = figures_[i];
+    const unsigned at = first[i];
+    auto elem = [at](R r, unsigned i) -> uint64_t {
+      return at + i < r->sum.size() ? r->sum[at + i] : 0;
+    };
     if (f.names.empty())
       t.field(f.name, "int", f.unit, f.inv, f.desc.c_str(), [elem](R r) { return elem(r, 0); });
     else
@@ -226,7 +232,8 @@ void Regions::register_stats(const StatsGroup& g) {
   }
   // Derived: CPI of the busy cycles.
   if (index_.count("cycles") && index_.count("idle_cycles") && index_.count("instructions")) {
-    const unsigned cyc = index_.at("cycles"), idle = index_.at("idle_cycles"), ins = index_.at("instructions");
+    const unsigned cyc = index_.at("cycles"), idle = index_.at("idle_cycles"),
+                   ins = index_.at("instructions");
     t.field("cpi", "number", StatUnit::Ratio, Y, "`(cycles − idle_cycles) / instructions` (0 without).",
             [cyc, idle, ins](R r) {
               if (r->sum.empty() || !r->sum[ins]) return 0.0;

@@ -298,7 +298,8 @@ void Leon3::register_stats(const StatsGroup& g) {
   ic.value("accesses", "int", U, Y, "Instruction fetches (= hits + misses + uncached).",
            [&t] { return t.ic_hits + t.ic_misses + t.ic_uncached; });
   ic.counter("hits", &t.ic_hits, U, Y, "I-cache hits.");
-  ic.counter("misses", &t.ic_misses, U, Y, "I-cache misses.").per_region("icache_misses", "I-cache misses.");
+  ic.counter("misses", &t.ic_misses, U, Y, "I-cache misses.")
+      .per_region("icache_misses", "I-cache misses.");
   ic.counter("uncached", &t.ic_uncached, U, Y, "Fetches that bypass the I-cache.");
   ic.counter("line_fills", &t.ic_fills, U, Y, "I-cache line fills.");
   ic.counter("flushes", &t.ic_flushes, U, Y, "I-cache flushes.");
