@@ -69,9 +69,18 @@ StatsGroup StatsGroup::only_if(StatCond c) const {
 
 void StatsGroup::prepare(std::function<void()> fn) const { reg_->add_prepare(std::move(fn)); }
 
-void StatsGroup::counter(const std::string& name, const uint64_t* c, StatUnit unit, StatInv inv,
-                         const char* desc) const {
+StatDecl StatsGroup::counter(const std::string& name, const uint64_t* c, StatUnit unit, StatInv inv,
+                             const char* desc) const {
   value(name, "int", unit, inv, desc, [c] { return nlohmann::json(*c); });
+  return StatDecl(*reg_, path(name),
+                  RegionFigure{{}, {}, unit, inv, {}, [c](unsigned) { return *c; }});
+}
+
+StatDecl StatsGroup::counter(const std::string& name, std::function<uint64_t()> get, StatUnit unit,
+                             StatInv inv, const char* desc) const {
+  value(name, "int", unit, inv, desc, [get] { return nlohmann::json(get()); });
+  return StatDecl(*reg_, path(name),
+                  RegionFigure{{}, {}, unit, inv, {}, [get](unsigned) { return get(); }});
 }
 
 void StatsGroup::value(const std::string& name, const char* type, StatUnit unit, StatInv inv,
@@ -84,8 +93,10 @@ void StatsGroup::value(const std::string& name, const char* type, StatUnit unit,
   reg_->add(std::move(e));
 }
 
-void StatsGroup::vector(const std::string& name, const std::vector<std::string>& names, StatUnit unit,
-                        StatInv inv, const char* desc, std::function<uint64_t(unsigned)> get) const {
+StatDecl StatsGroup::vector(const std::string& name, const std::vector<std::string>& names,
+                            StatUnit unit, StatInv inv, const char* desc,
+                            std::function<uint64_t(unsigned)> get) const {
+  RegionFigure f{{}, names, unit, inv, {}, get};
   stats_detail::Entry e;
   e.info = StatInfo{stats_detail::vector_path(path(name), names), "int", unit, inv, desc};
   e.keys = stats_detail::split_path(path(name));
@@ -96,6 +107,15 @@ void StatsGroup::vector(const std::string& name, const std::vector<std::string>&
   };
   e.conds = conds_;
   reg_->add(std::move(e));
+  return StatDecl(*reg_, path(name), std::move(f));
+}
+
+const StatDecl& StatDecl::per_region(const std::string& name, const char* desc) const {
+  RegionFigure f = fig_;
+  f.name = name;
+  f.desc = desc ? std::string(desc) : "As `" + path_ + "`.";
+  reg_->add_region_figure(std::move(f));
+  return *this;
 }
 
 void StatsGroup::add_table(const std::string& name, StatInv inv, const char* desc,
@@ -129,8 +149,22 @@ void StatsRegistry::add(stats_detail::Entry e) {
   entries_.push_back(std::move(e));
 }
 
-nlohmann::json StatsRegistry::to_json() const {
+void StatsRegistry::add_region_figure(RegionFigure f) {
+  const std::vector<std::string> keys = stats_detail::split_path(f.name);
+  for (const std::string& k : keys)
+    if (k.empty()) throw std::logic_error("stats: empty key in per-region name '" + f.name + "'");
+  for (const RegionFigure& x : region_figures_)
+    if (overlaps(stats_detail::split_path(x.name), keys))
+      throw std::logic_error("stats: per-region '" + f.name + "' collides with '" + x.name + "'");
+  region_figures_.push_back(std::move(f));
+}
+
+void StatsRegistry::prepare() const {
   for (const auto& fn : prepare_) fn();
+}
+
+nlohmann::json StatsRegistry::to_json() const {
+  prepare();
   nlohmann::json out = nlohmann::json::object();
   for (const stats_detail::Entry& e : entries_) {
     bool on = true;

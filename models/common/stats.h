@@ -22,6 +22,13 @@
 // profiled function), and only_if() for parts that exist only with an
 // option (--profile, --tap, ...). Registration happens once, before the
 // run; getters are called only by to_json(), never on the hot path.
+//
+// A counter (or counter array) that should also be measured per firmware
+// region says so in its registration, with its key in regions[]:
+//   ic.counter("misses", &t.ic_misses, ...).per_region("icache_misses");
+// Regions (models/platform/profiler.h) reads every figure so marked at each
+// REGION_BEGIN/END store and registers the regions[] fields from the same
+// list, so nothing else changes to add one.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -66,6 +73,16 @@ struct StatInfo {
 };
 
 using StatCond = std::function<bool()>;
+
+// A figure also kept per measured region (marked with StatDecl::per_region()).
+struct RegionFigure {
+  std::string name;                // its key in each regions[] record ("stalls.bus")
+  std::vector<std::string> names;  // element names of a counter array; empty for a scalar
+  StatUnit unit = StatUnit::Count;
+  StatInv inv = StatInv::No;
+  std::string desc;
+  std::function<uint64_t(unsigned)> read;  // current value of element i (0 for a scalar)
+};
 
 namespace stats_detail {
 struct TableBase;
@@ -137,6 +154,23 @@ class StatTable : public stats_detail::TableBase {
 
 class StatsRegistry;
 
+// What counter() and vector() return, to add to the declaration.
+class StatDecl {
+ public:
+  // Also measure this figure per firmware region: regions[].<name> is its
+  // growth summed over the region's BEGIN..END pairs. `desc` is the schema's
+  // text (default "As `<path>`."). Throws std::logic_error when `name` is taken.
+  const StatDecl& per_region(const std::string& name, const char* desc = nullptr) const;
+
+ private:
+  friend class StatsGroup;
+  StatDecl(StatsRegistry& reg, std::string path, RegionFigure f)
+      : reg_(&reg), path_(std::move(path)), fig_(std::move(f)) {}
+  StatsRegistry* reg_;
+  std::string path_;  // the JSON path of the whole-run value
+  RegionFigure fig_;  // name and desc unset
+};
+
 // Where a model registers: a path prefix in a registry, and the conditions
 // under which its values exist. Cheap to copy; pass by value.
 class StatsGroup {
@@ -151,14 +185,17 @@ class StatsGroup {
   StatsGroup only_if(StatCond c) const;
 
   // A plain counter of the model (read when the JSON is written).
-  void counter(const std::string& name, const uint64_t* c, StatUnit unit, StatInv inv,
-               const char* desc) const;
+  StatDecl counter(const std::string& name, const uint64_t* c, StatUnit unit, StatInv inv,
+                   const char* desc) const;
+  // A counter read through a getter (kept elsewhere, e.g. the core's cycles).
+  StatDecl counter(const std::string& name, std::function<uint64_t()> get, StatUnit unit,
+                   StatInv inv, const char* desc) const;
   // A derived value: `get` returns what goes into the JSON.
   void value(const std::string& name, const char* type, StatUnit unit, StatInv inv, const char* desc,
              std::function<nlohmann::json()> get) const;
   // A counter array with named elements: object {names[i]: get(i)}.
-  void vector(const std::string& name, const std::vector<std::string>& names, StatUnit unit,
-              StatInv inv, const char* desc, std::function<uint64_t(unsigned)> get) const;
+  StatDecl vector(const std::string& name, const std::vector<std::string>& names, StatUnit unit,
+                  StatInv inv, const char* desc, std::function<uint64_t(unsigned)> get) const;
   // An array of records; add its fields to the returned table.
   template <class Row>
   StatTable<Row>& table(const std::string& name, StatInv inv, const char* desc,
@@ -173,6 +210,7 @@ class StatsGroup {
   void prepare(std::function<void()> fn) const;
 
   const std::string& prefix() const { return prefix_; }
+  StatsRegistry& registry() const { return *reg_; }
 
  private:
   std::string path(const std::string& name) const;
@@ -196,6 +234,12 @@ class StatsRegistry {
   // (or is the parent or child of a registered value): a programming error.
   void add(stats_detail::Entry e);
   void add_prepare(std::function<void()> fn) { prepare_.push_back(std::move(fn)); }
+  // Runs the prepare functions (to_json() does; so does Regions at a mark).
+  void prepare() const;
+
+  // The figures marked per region, in registration order.
+  void add_region_figure(RegionFigure f);
+  const std::vector<RegionFigure>& region_figures() const { return region_figures_; }
 
   // Every registered value whose conditions hold, nested by path (after
   // the prepare functions ran, in registration order).
@@ -209,6 +253,7 @@ class StatsRegistry {
  private:
   std::vector<stats_detail::Entry> entries_;
   std::vector<std::function<void()>> prepare_;
+  std::vector<RegionFigure> region_figures_;
 };
 
 // FNV-1a, 64 bits: the hash of the --stats version block (config, firmware).

@@ -210,12 +210,11 @@ Leon3mp::Leon3mp(sc_core::sc_module_name name, const PlatformConfig& cfg)
 
   // --- region marker: APB slot 12, simulator only (not in P&P) ---------------
   apb.bind_hidden_slave(marker.tsock, RegionMarker::kPindex, "region_marker");
-  // Region accounting listens to the marker and snapshots the core's
-  // counters: the marker store runs inside the CPU's b_transport, at the
-  // exact instruction boundary, so no observed loop is needed.
-  marker.on_mark.listen([this](const RegionMark& m) {
-    regions_.mark(m.begin, m.id, Regions::Snapshot::of(cpu.core()));
-  });
+  // Region accounting listens to the marker and reads the figures the
+  // statistics mark per region (register_stats()): the marker store runs
+  // inside the CPU's b_transport, at the exact instruction boundary, so no
+  // observed loop is needed.
+  marker.on_mark.listen([this](const RegionMark& m) { regions_.mark(m.begin, m.id); });
 
   // --- GRETH: APB slot 13 (0x80000D00), IRQ 6, AHB master 4 (DMA) ----------
   apb.add_slave(greth.params().pindex, greth);
@@ -358,7 +357,7 @@ void Leon3mp::register_stats() {
   root.value("mode", "string", StatUnit::Text, Y, "`\"timed\"` or `\"functional\"` (docs/timing.md).",
              [this] { return PlatformConfig::mode_name(cfg_.mode); });
   cpu.register_stats(root);
-  regions_.register_stats(root);
+  regions_.register_stats(root);  // after every counter marked .per_region()
   const StatsGroup dev = root.sub("devices");
   uart.register_stats(dev.sub("uart"));
   irqmp.register_stats(dev.sub("irqmp"));
@@ -414,15 +413,16 @@ std::string Leon3mp::profile_report() {
                   "cycles", "instrs", "CPI", "I-miss", "D-miss", "stall-mem", "stall-pipe", "idle");
     s += line;
     for (const auto& [id, r] : regions_.regions()) {
-      const Regions::Snapshot& x = r.sum;
-      const uint64_t mem = x.stall_icache_miss + x.stall_dcache_miss + x.stall_write_buffer + x.stall_bus;
-      const uint64_t pipe = x.stall_load_use + x.stall_branch + x.stall_muldiv;
+      auto x = [&, &r = r](const char* key) { return regions_.sum(r, key); };
+      const uint64_t mem = x("stalls.icache_miss") + x("stalls.dcache_miss") + x("stalls.write_buffer") +
+                           x("stalls.bus");
+      const uint64_t pipe = x("stalls.load_use") + x("stalls.branch") + x("stalls.muldiv");
+      const uint64_t cycles = x("cycles"), idle = x("idle_cycles"), instrs = x("instructions");
       std::snprintf(line, sizeof line, "%8u %8llu %12llu %12llu %7.3f %8llu %8llu %10llu %10llu %10llu%s\n", id,
-                    (unsigned long long)r.entries, (unsigned long long)x.cycles,
-                    (unsigned long long)x.instructions,
-                    x.instructions ? double(x.cycles - x.idle_cycles) / double(x.instructions) : 0.0,
-                    (unsigned long long)x.ic_misses, (unsigned long long)x.dc_read_misses,
-                    (unsigned long long)mem, (unsigned long long)pipe, (unsigned long long)x.idle_cycles,
+                    (unsigned long long)r.entries, (unsigned long long)cycles, (unsigned long long)instrs,
+                    instrs ? double(cycles - idle) / double(instrs) : 0.0,
+                    (unsigned long long)x("icache_misses"), (unsigned long long)x("dcache_misses"),
+                    (unsigned long long)mem, (unsigned long long)pipe, (unsigned long long)idle,
                     r.open || r.unbalanced ? "  (unbalanced markers)" : "");
       s += line;
     }

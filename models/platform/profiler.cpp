@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 
 #include "stats.h"
 
@@ -120,108 +121,46 @@ std::string Profiler::function_of(uint32_t pc) const {
 
 // ---------------------------------------------------------------- Regions
 
-Regions::Snapshot Regions::Snapshot::of(const leon3::Core& core) {
-  Snapshot s;
-  const leon3::CoreCounters& c = core.counters();
-  const leon3::CoreTimingCounters& t = core.timing_counters();
-  s.cycles = core.cycles();
-  s.idle_cycles = c.idle_cycles;
-  s.instructions = c.instructions;
-  std::copy(std::begin(c.by_class), std::end(c.by_class), s.by_class);
-  s.stall_load_use = t.stall_load_use;
-  s.stall_branch = t.stall_branch;
-  s.stall_muldiv = t.stall_muldiv;
-  s.stall_icache_miss = t.stall_icache_miss;
-  s.stall_dcache_miss = t.stall_dcache_miss;
-  s.stall_write_buffer = t.stall_write_buffer;
-  s.stall_bus = t.stall_bus;
-  s.ic_misses = t.ic_misses;
-  s.dc_read_misses = t.dc_read_misses;
-  s.traps = c.traps;
-  return s;
+void Regions::read(std::vector<uint64_t>& out) const {
+  out.resize(width_);
+  if (reg_) reg_->prepare();  // lazily kept counters (the core's instructions)
+  unsigned k = 0;
+  for (const RegionFigure& f : figures_) {
+    if (f.names.empty()) {
+      out[k++] = f.read(0);
+      continue;
+    }
+    for (unsigned i = 0; i < f.names.size(); ++i) out[k++] = f.read(i);
+  }
 }
 
-namespace {
-void accumulate(Regions::Snapshot& sum, const Regions::Snapshot& a, const Regions::Snapshot& b) {
-  sum.cycles += b.cycles - a.cycles;
-  sum.idle_cycles += b.idle_cycles - a.idle_cycles;
-  sum.instructions += b.instructions - a.instructions;
-  for (unsigned k = 0; k < static_cast<unsigned>(leon3::InsnClass::Count); ++k)
-    sum.by_class[k] += b.by_class[k] - a.by_class[k];
-  sum.stall_load_use += b.stall_load_use - a.stall_load_use;
-  sum.stall_branch += b.stall_branch - a.stall_branch;
-  sum.stall_muldiv += b.stall_muldiv - a.stall_muldiv;
-  sum.stall_icache_miss += b.stall_icache_miss - a.stall_icache_miss;
-  sum.stall_dcache_miss += b.stall_dcache_miss - a.stall_dcache_miss;
-  sum.stall_write_buffer += b.stall_write_buffer - a.stall_write_buffer;
-  sum.stall_bus += b.stall_bus - a.stall_bus;
-  sum.ic_misses += b.ic_misses - a.ic_misses;
-  sum.dc_read_misses += b.dc_read_misses - a.dc_read_misses;
-  sum.traps += b.traps - a.traps;
-}
-}  // namespace
-
-void Regions::mark(bool begin, uint32_t id, const Snapshot& now) {
+void Regions::mark(bool begin, uint32_t id) {
   Region& r = regions_[id];
   r.id = id;
   if (begin) {
     if (r.open) ++r.unbalanced;  // nested BEGIN of the same id: restart
     r.open = true;
-    r.begin = now;
+    read(r.begin);
     return;
   }
   if (!r.open) {
     ++r.unbalanced;
     return;
   }
-  accumulate(r.sum, r.begin, now);
+  read(now_);
+  r.sum.resize(width_);
+  for (unsigned k = 0; k < width_; ++k) r.sum[k] += now_[k] - r.begin[k];
   r.open = false;
   ++r.entries;
 }
 
-nlohmann::json Regions::to_json() const {
-  using nlohmann::json;
-  json out = json::array();
-  for (const auto& [id, r] : regions_) {
-    const Snapshot& s = r.sum;
-    json by_class = json::object();
-    for (unsigned k = 0; k < static_cast<unsigned>(leon3::InsnClass::Count); ++k)
-      by_class[leon3::insn_class_name(static_cast<leon3::InsnClass>(k))] = s.by_class[k];
-    const uint64_t busy = s.cycles - s.idle_cycles;
-    out.push_back({{"id", id},
-                   {"entries", r.entries},
-                   {"unbalanced", r.unbalanced},
-                   {"open", r.open},
-                   {"cycles", s.cycles},
-                   {"idle_cycles", s.idle_cycles},
-                   {"instructions", s.instructions},
-                   {"cpi", s.instructions ? double(busy) / double(s.instructions) : 0.0},
-                   {"by_class", by_class},
-                   {"stalls",
-                    {{"load_use", s.stall_load_use},
-                     {"branch", s.stall_branch},
-                     {"muldiv", s.stall_muldiv},
-                     {"icache_miss", s.stall_icache_miss},
-                     {"dcache_miss", s.stall_dcache_miss},
-                     {"write_buffer", s.stall_write_buffer},
-                     {"bus", s.stall_bus}}},
-                   {"icache_misses", s.ic_misses},
-                   {"dcache_misses", s.dc_read_misses},
-                   {"traps", s.traps}});
-  }
-  return out;
+uint64_t Regions::sum(const Region& r, const std::string& key) const {
+  const auto it = index_.find(key);
+  if (it == index_.end()) throw std::out_of_range("no per-region figure '" + key + "'");
+  return it->second < r.sum.size() ? r.sum[it->second] : 0;
 }
 
 // ---------------------------------------------------------------- statistics
-
-namespace {
-std::vector<std::string> class_names() {
-  std::vector<std::string> v;
-  for (unsigned k = 0; k < static_cast<unsigned>(leon3::InsnClass::Count); ++k)
-    v.push_back(leon3::insn_class_name(static_cast<leon3::InsnClass>(k)));
-  return v;
-}
-}  // namespace
 
 void Profiler::register_stats(const StatsGroup& g) const {
   const auto U = StatUnit::Count;
@@ -243,9 +182,26 @@ void Profiler::register_stats(const StatsGroup& g) const {
   t.field("dcache_misses", "int", U, Y, "D-cache misses.", [](const R& r) { return r.c.dc_misses; });
 }
 
-void Regions::register_stats(const StatsGroup& g) const {
-  const auto U = StatUnit::Count;
-  const auto C = StatUnit::Cycles;
+void Regions::register_stats(const StatsGroup& g) {
+  reg_ = &g.registry();
+  figures_ = reg_->region_figures();
+  index_.clear();
+  width_ = 0;
+  std::vector<unsigned> first;  // position of each figure's first element
+  for (const RegionFigure& f : figures_) {
+    first.push_back(width_);
+    if (f.names.empty()) {
+      index_[f.name] = width_++;
+      continue;
+    }
+    for (const std::string& n : f.names) index_[f.name + "." + n] = width_++;
+  }
+  for (const char* fixed : {"id", "entries", "unbalanced", "open", "cpi"})
+    for (const RegionFigure& f : figures_)
+      if (stats_detail::split_path(f.name)[0] == fixed)
+        throw std::logic_error(std::string("stats: per-region '") + f.name +
+                               "' collides with regions[]." + fixed);
+
   const auto Y = StatInv::Yes;
   using R = const Region*;
   auto& t = g.table<R>("regions", Y,
@@ -257,33 +213,33 @@ void Regions::register_stats(const StatsGroup& g) const {
                          return rows;
                        });
   t.field("id", "int", StatUnit::Id, Y, "Region id.", [](R r) { return r->id; });
-  t.field("entries", "int", U, Y, "Completed BEGIN..END pairs.", [](R r) { return r->entries; });
-  t.field("unbalanced", "int", U, Y, "BEGIN while open (restarts) + END while closed (ignored).",
-          [](R r) { return r->unbalanced; });
+  t.field("entries", "int", StatUnit::Count, Y, "Completed BEGIN..END pairs.",
+          [](R r) { return r->entries; });
+  t.field("unbalanced", "int", StatUnit::Count, Y,
+          "BEGIN while open (restarts) + END while closed (ignored).", [](R r) { return r->unbalanced; });
   t.field("open", "bool", StatUnit::Flag, Y, "BEGIN without END at the end.", [](R r) { return r->open; });
-  t.field("cycles", "int", C, Y, "Cycles.", [](R r) { return r->sum.cycles; });
-  t.field("idle_cycles", "int", C, Y, "Powered-down cycles.", [](R r) { return r->sum.idle_cycles; });
-  t.field("instructions", "int", U, Y, "Instructions retired.", [](R r) { return r->sum.instructions; });
-  t.field("cpi", "number", StatUnit::Ratio, Y, "`(cycles − idle_cycles) / instructions` (0 without).",
-          [](R r) {
-            const Snapshot& s = r->sum;
-            return s.instructions ? double(s.cycles - s.idle_cycles) / double(s.instructions) : 0.0;
-          });
-  t.vector("by_class", class_names(), U, Y, "Instructions per class (as `instructions.by_class`).",
-           [](R r, unsigned k) { return r->sum.by_class[k]; });
-  t.field("stalls.load_use", "int", C, Y, "As `timing.stalls.load_use`.", [](R r) { return r->sum.stall_load_use; });
-  t.field("stalls.branch", "int", C, Y, "As `timing.stalls.branch`.", [](R r) { return r->sum.stall_branch; });
-  t.field("stalls.muldiv", "int", C, Y, "As `timing.stalls.muldiv`.", [](R r) { return r->sum.stall_muldiv; });
-  t.field("stalls.icache_miss", "int", C, Y, "As `timing.stalls.icache_miss`.",
-          [](R r) { return r->sum.stall_icache_miss; });
-  t.field("stalls.dcache_miss", "int", C, Y, "As `timing.stalls.dcache_miss`.",
-          [](R r) { return r->sum.stall_dcache_miss; });
-  t.field("stalls.write_buffer", "int", C, Y, "As `timing.stalls.write_buffer`.",
-          [](R r) { return r->sum.stall_write_buffer; });
-  t.field("stalls.bus", "int", C, Y, "As `timing.stalls.bus`.", [](R r) { return r->sum.stall_bus; });
-  t.field("icache_misses", "int", U, Y, "I-cache misses.", [](R r) { return r->sum.ic_misses; });
-  t.field("dcache_misses", "int", U, Y, "D-cache read misses.", [](R r) { return r->sum.dc_read_misses; });
-  t.field("traps", "int", U, Y, "Traps taken.", [](R r) { return r->sum.traps; });
+  // The figures, from the registry's list (a region that never closed sums 0).
+  for (size_t i = 0; i < figures_.size(); ++i) {
+    const RegionFigure& f = figures_[i];
+    const unsigned at = first[i];
+    auto elem = [at](R r, unsigned i) -> uint64_t {
+      return at + i < r->sum.size() ? r->sum[at + i] : 0;
+    };
+    if (f.names.empty())
+      t.field(f.name, "int", f.unit, f.inv, f.desc.c_str(), [elem](R r) { return elem(r, 0); });
+    else
+      t.vector(f.name, f.names, f.unit, f.inv, f.desc.c_str(), elem);
+  }
+  // Derived: CPI of the busy cycles.
+  if (index_.count("cycles") && index_.count("idle_cycles") && index_.count("instructions")) {
+    const unsigned cyc = index_.at("cycles"), idle = index_.at("idle_cycles"),
+                   ins = index_.at("instructions");
+    t.field("cpi", "number", StatUnit::Ratio, Y, "`(cycles − idle_cycles) / instructions` (0 without).",
+            [cyc, idle, ins](R r) {
+              if (r->sum.empty() || !r->sum[ins]) return 0.0;
+              return double(r->sum[cyc] - r->sum[idle]) / double(r->sum[ins]);
+            });
+  }
 }
 
 }  // namespace l3vp

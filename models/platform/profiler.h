@@ -9,7 +9,9 @@
 //  * Regions accumulates what happens between REGION_BEGIN(id) and
 //    REGION_END(id) (firmware/bsp/region.h) from snapshots of the core's
 //    counters taken at the marker stores: a listener of the RegionMarker's
-//    probe, so regions never need the (slower) observed loop.
+//    probe, so regions never need the (slower) observed loop. What it
+//    measures is what the statistics registry marks per region (a counter's
+//    .per_region() in its registration, models/common/stats.h).
 #pragma once
 #include <cstdint>
 #include <map>
@@ -20,10 +22,9 @@
 
 #include "core.h"
 #include "elf_loader.h"
+#include "stats.h"
 
 namespace l3vp {
-
-class StatsGroup;
 
 class Profiler {
  public:
@@ -82,32 +83,37 @@ class Profiler {
 
 class Regions {
  public:
-  // What the core's counters say at one instant.
-  struct Snapshot {
-    uint64_t cycles = 0, idle_cycles = 0, instructions = 0;
-    uint64_t by_class[static_cast<unsigned>(leon3::InsnClass::Count)] = {};
-    uint64_t stall_load_use = 0, stall_branch = 0, stall_muldiv = 0, stall_icache_miss = 0,
-             stall_dcache_miss = 0, stall_write_buffer = 0, stall_bus = 0;
-    uint64_t ic_misses = 0, dc_read_misses = 0, traps = 0;
-    static Snapshot of(const leon3::Core& c);
-  };
   struct Region {
     uint32_t id = 0;
-    uint64_t entries = 0;    // completed BEGIN..END pairs
-    uint64_t unbalanced = 0; // BEGIN while open (restarts) + END while closed (ignored)
-    Snapshot sum;            // accumulated END - BEGIN differences
+    uint64_t entries = 0;          // completed BEGIN..END pairs
+    uint64_t unbalanced = 0;       // BEGIN while open (restarts) + END while closed (ignored)
+    std::vector<uint64_t> sum;     // per figure element: accumulated END - BEGIN (see sum())
     bool open = false;
-    Snapshot begin;
+    std::vector<uint64_t> begin;   // the figures at the open BEGIN
   };
 
-  void mark(bool begin, uint32_t id, const Snapshot& now);
+  // Captures the figures the registry of `g` marks per region (counters
+  // registered with .per_region(), before this call) and registers the
+  // per-region records under `g` (regions[]): one row per region id seen, by
+  // id; fields id, entries, unbalanced, open, the figures, and the derived
+  // cpi (when cycles, idle_cycles and instructions are figures).
+  void register_stats(const StatsGroup& g);
+  // A marker store: reads every figure now (after the registry's prepare
+  // functions) and opens or closes region `id`.
+  void mark(bool begin, uint32_t id);
   const std::map<uint32_t, Region>& regions() const { return regions_; }
-  nlohmann::json to_json() const;
-  // Registers the per-region records under `g` (regions[]): one row per
-  // region id seen, by id; the fields are the Snapshot sums.
-  void register_stats(const StatsGroup& g) const;
+  // A region's sum of one figure by its per-region key ("instructions",
+  // "stalls.bus", "by_class.load"); throws std::out_of_range for an unknown key.
+  uint64_t sum(const Region& r, const std::string& key) const;
 
  private:
+  void read(std::vector<uint64_t>& out) const;
+
+  const StatsRegistry* reg_ = nullptr;
+  std::vector<RegionFigure> figures_;
+  std::map<std::string, unsigned> index_;  // per-region key -> position in Region::sum
+  unsigned width_ = 0;                     // elements of all figures
+  std::vector<uint64_t> now_;              // scratch of mark()
   std::map<uint32_t, Region> regions_;
 };
 

@@ -241,23 +241,29 @@ void Leon3::register_stats(const StatsGroup& g) {
     core_->timing_counters();
   });
 
-  g.value("cycles", "int", C, Y, "CPU clock cycles executed, idle cycles included.",
-          [this] { return core_->cycles(); });
+  // .per_region(key): also measured per firmware region (regions[].key).
+  g.counter("cycles", [this] { return core_->cycles(); }, C, Y,
+            "CPU clock cycles executed, idle cycles included.")
+      .per_region("cycles", "Cycles.");
   g.value("cpi", "number", StatUnit::Ratio, Y,
           "`(cycles − idle_cycles) / instructions.total` (0 without instructions).", [this, &c] {
             const uint64_t busy = core_->cycles() - c.idle_cycles;
             return c.instructions ? double(busy) / double(c.instructions) : 0.0;
           });
   g.counter("instructions.total", &c.instructions, U, Y,
-            "Instructions retired (annulled delay slots not included).");
+            "Instructions retired (annulled delay slots not included).")
+      .per_region("instructions", "Instructions retired.");
   g.vector("instructions.by_class", classes, U, Y,
            "Retired instructions per class (`leon3::insn_class_name()`); they sum to `total`.",
-           [&c](unsigned i) { return c.by_class[i]; });
+           [&c](unsigned i) { return c.by_class[i]; })
+      .per_region("by_class", "Instructions per class (as `instructions.by_class`).");
   g.counter("annulled", &c.annulled, U, Y, "Annulled delay-slot instructions.");
-  g.counter("traps", &c.traps, U, Y, "Traps taken (all kinds, interrupts included).");
+  g.counter("traps", &c.traps, U, Y, "Traps taken (all kinds, interrupts included).")
+      .per_region("traps", "Traps taken.");
   g.counter("interrupts", &c.interrupts, U, Y, "Interrupt traps taken.");
   g.counter("idle_cycles", &c.idle_cycles, C, Y,
-            "Cycles spent powered down (`%asr19`), skipped without host cost.");
+            "Cycles spent powered down (`%asr19`), skipped without host cost.")
+      .per_region("idle_cycles", "Powered-down cycles.");
 
   // Timed-mode pipeline, cache and write-buffer counters (zero in functional mode).
   const StatsGroup tg = g.sub("timing");
@@ -270,22 +276,30 @@ void Leon3::register_stats(const StatsGroup& g) {
   const StatsGroup st = tg.sub("stalls");
   st.counter("load_use", &t.stall_load_use, C, Y,
              "Stall cycles: load-use interlock. `cycles = idle_cycles + Σ class_cycles + annul_cycles + "
-             "trap_cycles + Σ stalls` exactly (timed mode).");
+             "trap_cycles + Σ stalls` exactly (timed mode).")
+      .per_region("stalls.load_use");
   st.counter("branch", &t.stall_branch, C, Y,
-             "Stall cycles: Bicc/Ticc/RDPSR waiting for icc, mispredicted branches.");
-  st.counter("muldiv", &t.stall_muldiv, C, Y, "Stall cycles: MUL result use, DIV waiting for Y.");
-  st.counter("icache_miss", &t.stall_icache_miss, C, Y, "Stall cycles: I-cache line fills.");
-  st.counter("dcache_miss", &t.stall_dcache_miss, C, Y, "Stall cycles: D-cache line fills.");
+             "Stall cycles: Bicc/Ticc/RDPSR waiting for icc, mispredicted branches.")
+      .per_region("stalls.branch");
+  st.counter("muldiv", &t.stall_muldiv, C, Y, "Stall cycles: MUL result use, DIV waiting for Y.")
+      .per_region("stalls.muldiv");
+  st.counter("icache_miss", &t.stall_icache_miss, C, Y, "Stall cycles: I-cache line fills.")
+      .per_region("stalls.icache_miss");
+  st.counter("dcache_miss", &t.stall_dcache_miss, C, Y, "Stall cycles: D-cache line fills.")
+      .per_region("stalls.dcache_miss");
   st.counter("write_buffer", &t.stall_write_buffer, C, Y,
-             "Stall cycles: a store or memory read waiting for the write buffer.");
+             "Stall cycles: a store or memory read waiting for the write buffer.")
+      .per_region("stalls.write_buffer");
   st.counter("bus", &t.stall_bus, C, Y,
              "Stall cycles: uncached fetches/reads (cache off, frozen miss, uncacheable, ASI 1; "
-             "incl. APB registers).");
+             "incl. APB registers).")
+      .per_region("stalls.bus");
   const StatsGroup ic = tg.sub("icache");
   ic.value("accesses", "int", U, Y, "Instruction fetches (= hits + misses + uncached).",
            [&t] { return t.ic_hits + t.ic_misses + t.ic_uncached; });
   ic.counter("hits", &t.ic_hits, U, Y, "I-cache hits.");
-  ic.counter("misses", &t.ic_misses, U, Y, "I-cache misses.");
+  ic.counter("misses", &t.ic_misses, U, Y, "I-cache misses.")
+      .per_region("icache_misses", "I-cache misses.");
   ic.counter("uncached", &t.ic_uncached, U, Y, "Fetches that bypass the I-cache.");
   ic.counter("line_fills", &t.ic_fills, U, Y, "I-cache line fills.");
   ic.counter("flushes", &t.ic_flushes, U, Y, "I-cache flushes.");
@@ -296,7 +310,8 @@ void Leon3::register_stats(const StatsGroup& g) {
                     t.dc_write_misses + t.dc_uncached_writes;
            });
   dc.counter("read_hits", &t.dc_read_hits, U, Y, "D-cache read hits.");
-  dc.counter("read_misses", &t.dc_read_misses, U, Y, "D-cache read misses.");
+  dc.counter("read_misses", &t.dc_read_misses, U, Y, "D-cache read misses.")
+      .per_region("dcache_misses", "D-cache read misses.");
   dc.counter("uncached_reads", &t.dc_uncached_reads, U, Y, "Reads that bypass the D-cache.");
   dc.counter("write_hits", &t.dc_write_hits, U, Y, "Stores that hit the D-cache.");
   dc.counter("write_misses", &t.dc_write_misses, U, Y, "Stores that miss the D-cache.");

@@ -65,13 +65,13 @@ TEST(TimedPlatform, ZRunSnoopAndRegion) {
   ASSERT_EQ(regions.count(5u), 1u);
   const auto& r = regions.at(5u);
   EXPECT_EQ(r.entries, 1u);
-  EXPECT_EQ(r.sum.instructions, 2u);
-  EXPECT_EQ(r.sum.dc_read_misses, 1u);
-  EXPECT_EQ(r.sum.stall_dcache_miss, 14u);
+  EXPECT_EQ(p.regions().sum(r, "instructions"), 2u);
+  EXPECT_EQ(p.regions().sum(r, "dcache_misses"), 1u);
+  EXPECT_EQ(p.regions().sum(r, "stalls.dcache_miss"), 14u);
   // The miss waits for the write buffer first: the marker store to APB drains
   // in 1 (AHB) + 3 (APB bridge) = 4 cycles, 2 of them hidden by the ST's own 2.
-  EXPECT_EQ(r.sum.stall_write_buffer, 2u);
-  EXPECT_EQ(r.sum.cycles, 2u + 2u + 1u + 14u);  // ST 2, write buffer 2, LD 1, fill 14
+  EXPECT_EQ(p.regions().sum(r, "stalls.write_buffer"), 2u);
+  EXPECT_EQ(p.regions().sum(r, "cycles"), 2u + 2u + 1u + 14u);  // ST 2, write buffer 2, LD 1, fill 14
 
   // A write by another master invalidates the CPU's line (snoop), a CPU
   // write does not; only the written line goes.
