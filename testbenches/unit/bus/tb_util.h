@@ -97,6 +97,28 @@ class TestInitiator : public sc_core::sc_module {
   void inval(sc_dt::uint64 s, sc_dt::uint64 e) { invalidations.emplace_back(s, e); }
 };
 
+// Reads a word through an initiator socket (e.g. the CPU's AHB master port,
+// as the firmware would). With `st` the response is returned there, else it
+// must be OK.
+template <class Socket>
+uint32_t socket_read32(Socket& s, uint64_t addr, tlm::tlm_response_status* st = nullptr) {
+  uint8_t b[4] = {};
+  tlm::tlm_generic_payload gp;
+  gp.set_command(tlm::TLM_READ_COMMAND);
+  gp.set_address(addr);
+  gp.set_data_ptr(b);
+  gp.set_data_length(4);
+  gp.set_streaming_width(4);
+  gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+  s->b_transport(gp, d);
+  if (st)
+    *st = gp.get_response_status();
+  else
+    EXPECT_TRUE(gp.is_response_ok()) << std::hex << addr;
+  return be32(b);
+}
+
 }  // namespace l3vp::test
 
 #define L3VP_SC_GTEST_MAIN(build_fn)                     \

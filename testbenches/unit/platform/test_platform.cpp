@@ -43,21 +43,7 @@ bool same(const PlatformConfig& a, const PlatformConfig& b) { return a.to_json()
 
 // Reads a word through the CPU's AHB master socket (as the firmware would).
 uint32_t ahb_read(uint32_t addr, tlm::tlm_response_status* st = nullptr) {
-  uint8_t b[4] = {};
-  tlm::tlm_generic_payload gp;
-  gp.set_command(tlm::TLM_READ_COMMAND);
-  gp.set_address(addr);
-  gp.set_data_ptr(b);
-  gp.set_data_length(4);
-  gp.set_streaming_width(4);
-  gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  sc_core::sc_time d = sc_core::SC_ZERO_TIME;
-  plat->cpu.isock->b_transport(gp, d);
-  if (st)
-    *st = gp.get_response_status();
-  else
-    EXPECT_TRUE(gp.is_response_ok()) << std::hex << addr;
-  return be32(b);
+  return l3vp::test::socket_read32(plat->cpu.isock, addr, st);
 }
 
 }  // namespace

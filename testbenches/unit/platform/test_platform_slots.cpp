@@ -51,19 +51,7 @@ void build() {
   plat = std::make_unique<Leon3mp>("leon3mp", cfg);
 }
 
-uint32_t cpu_read(uint32_t addr) {
-  uint8_t b[4] = {};
-  tlm::tlm_generic_payload gp;
-  gp.set_command(tlm::TLM_READ_COMMAND);
-  gp.set_address(addr);
-  gp.set_data_ptr(b);
-  gp.set_data_length(4);
-  gp.set_streaming_width(4);
-  sc_core::sc_time d = sc_core::SC_ZERO_TIME;
-  plat->cpu.isock->b_transport(gp, d);
-  EXPECT_TRUE(gp.is_response_ok()) << std::hex << addr;
-  return be32(b);
-}
+uint32_t cpu_read(uint32_t addr) { return l3vp::test::socket_read32(plat->cpu.isock, addr); }
 
 }  // namespace
 
