@@ -214,13 +214,13 @@ struct Options {
   // Configuration overlay, KEY=VALUE in order (after the file, before validation).
   std::vector<std::string> sets;
   bool list_params = false;
+  bool list_stats = false;
   bool print_config = false;
   bool probe_all = false;  // hidden debug option (testbenches/cli cli.probes.*)
 };
 
 // --list-stats: the schema comes from the registry of a default platform
 // plus the run's own statistics (docs/stats-schema.md is generated from it).
-struct ListStats {};
 int list_stats() {
   const PlatformConfig cfg = PlatformConfig::preset("gr-xc3s-1500");
   l3vp::Leon3mp plat("leon3mp", cfg);
@@ -279,17 +279,14 @@ int run(int argc, char** argv) {
                  "(repeatable; keys: " + l3vp::fw_param_names() + "; overrides the scenario's board.params)")
       ->type_name("KEY=VALUE")
       ->allow_extra_args(false);  // one KEY=VALUE per --fw-param (the ELF stays positional)
-  app.add_flag_callback("--list-stats", [] { throw ListStats{}; },
-                        "Print the --stats schema (key, type, unit, invariance, meaning) as Markdown and exit")
-      ->trigger_on_parse();
+  app.add_flag("--list-stats", o.list_stats,
+               "Print the --stats schema (key, type, unit, invariance, meaning) as Markdown and exit");
   app.add_flag("--probe-all", o.probe_all, "Debug: listen to every probe of the platform (results must not change)")
       ->group("");
   app.add_flag("-q,--quiet", o.quiet,
                "Do not print model diagnostics (guest errors, unimplemented features)");
   try {
     app.parse(argc, argv);
-  } catch (const ListStats&) {
-    return list_stats();
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) {  // --help
       std::fputs(app.help().c_str(), stdout);
@@ -297,6 +294,7 @@ int run(int argc, char** argv) {
     }
     return fail(kExitBadInput, e.what());
   }
+  if (o.list_stats) return list_stats();
   if (o.list_params) {
     std::fputs(PlatformConfig::params_markdown().c_str(), stdout);
     return 0;

@@ -456,15 +456,7 @@ void Cpu::take_interrupt() {
 }
 
 uint64_t Cpu::arb_dmi_report(uint64_t dur, CoreBus::Kind k, uint32_t a, unsigned n) {
-  uint64_t w = 0;
-  if (arb_mode & kArbArbitrate) {  // exactly arb_dmi()'s arbitration
-    if (!arb_mine) {
-      w = bus.arbitrate(cycles, dur);
-      arb_mine = true;
-    }
-    arb_s = cycles + w;
-    arb_e = arb_s + dur;
-  }
+  const uint64_t w = (arb_mode & kArbArbitrate) ? arb_own(dur) : 0;
   bus.dmi_transaction(CoreBus::Transaction{k, a, n, cycles + w, w, dur});
   return w;
 }

@@ -310,6 +310,12 @@ struct Cpu {
   uint64_t arb_dmi(uint64_t dur, CoreBus::Kind k, uint32_t a, unsigned n) {
     if (!arb_mode) return 0;
     if (__builtin_expect(arb_mode != kArbArbitrate, 0)) return arb_dmi_report(dur, k, a, n);
+    return arb_own(dur);
+  }
+  // The arbitration of a DMI-served transaction (kArbArbitrate): asks the bus
+  // only when another master was on it since the core's previous one, and
+  // records the transaction as the bus's latest occupation.
+  uint64_t arb_own(uint64_t dur) {
     uint64_t w = 0;
     if (!arb_mine) {
       w = bus.arbitrate(cycles, dur);
