@@ -3,13 +3,17 @@
 //   leon3vp [options] FIRMWARE.elf
 //
 // stdout carries only the UART output (unless --uart-out redirects it).
-// Exit status: the firmware's exit code (error mode with tt 0x80, i.e.
-// "ta 0" with traps disabled: %o0 & 0xFF); 3 = any other error mode;
-// 4 = --max-time reached; 2 = bad input (files, options, configuration);
-// 1 = internal error. Every failure is one line on stderr.
+// Exit status (docs/user-guide.md "Exit status"): the firmware's exit code
+// (error mode with tt 0x80, i.e. "ta 0" with traps disabled: %o0 & 0xFF);
+// 0 = a scenario reached its planned end with every experiment done;
+// 3 = any other error mode; 4 = --max-time reached; 5 = idle for good (the
+// CPU powered down and nothing left that could wake it); 2 = bad input
+// (files, options, configuration); 1 = internal error; 128 + signal number
+// after SIGINT (130) or SIGTERM (143). Every failure is one line on stderr.
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -19,6 +23,7 @@
 #include <optional>
 #include <string>
 #include <systemc>
+#include <unistd.h>
 #include <vector>
 
 #include "format.h"
@@ -28,6 +33,7 @@
 #include "leon3mp.h"
 #include "log.h"
 #include "pcap_writer.h"
+#include "run_control.h"
 #include "scenario.h"
 #include "stats.h"
 #include "tap.h"
@@ -46,6 +52,7 @@ constexpr int kExitInternal = 1;
 constexpr int kExitBadInput = 2;
 constexpr int kExitErrorMode = 3;
 constexpr int kExitMaxTime = 4;
+constexpr int kExitIdle = 5;
 constexpr unsigned kExitTrap = 0x80;  // "ta 0" with ET = 0
 
 // Bad input: reported as "leon3vp: error: <what>", exit 2.
@@ -73,7 +80,7 @@ int fail(int code, const std::string& what) {
 bool g_quiet = false;
 void report_handler(const sc_core::sc_report& rep, const sc_core::sc_actions& actions) {
   if ((actions & sc_core::SC_DISPLAY) && !g_quiet)
-    std::fprintf(stderr, "leon3vp: systemc: %s\n", one_line(rep.get_msg()).c_str());
+    std::fprintf(stderr, "leon3vp: systemc: %s%s%s\n", rep.get_msg_type(), *rep.get_msg() ? ": " : "", one_line(rep.get_msg()).c_str());
   if (actions & sc_core::SC_THROW) throw rep;
 }
 
@@ -126,7 +133,9 @@ void register_run_stats(const l3vp::StatsGroup& root, const RunStats& r) {
              [&r] { return r.cfg ? r.cfg->to_json() : json::object(); });
   root.value("boot.mode", "string", StatUnit::Text, N, "`\"entry\"` or `\"reset\"`.", [&r] { return r.boot; });
   root.value("boot.entry", "int", StatUnit::Id, N, "ELF entry point.", [&r] { return r.entry; });
-  root.value("max_time_ps", "int", StatUnit::Ps, N, "The `--max-time` limit.", [&r] { return r.max_time_ps; });
+  root.value("max_time_ps", "int", StatUnit::Ps, N,
+             "The simulated time limit: `--max-time`, else the scenario's `duration`; 0 = none.",
+             [&r] { return r.max_time_ps; });
   root.only_if([&r] { return r.fw_params && !r.fw_params->empty(); })
       .value("fw_params", "object", StatUnit::Object, N,
              "Only when firmware parameters were given (scenario `board.params`, `--fw-param`; "
@@ -136,11 +145,14 @@ void register_run_stats(const l3vp::StatsGroup& root, const RunStats& r) {
   const l3vp::StatsGroup stop = root.sub("stop");
   stop.value("reason", "string", StatUnit::Text, Y,
              "`\"exit\"` (error mode with tt 0x80: the firmware exit convention), `\"error_mode\"` (any "
-             "other trap with ET = 0), `\"max_time\"`.",
+             "other trap with ET = 0), `\"scenario_end\"` (the scenario's duration reached with every "
+             "experiment done), `\"max_time\"` (the time limit reached otherwise), `\"idle\"` (no limit; "
+             "the CPU powered down with nothing left that could wake it), `\"signal\"` (SIGINT/SIGTERM).",
              [&r] { return r.reason; });
   stop.value("exit_status", "int", StatUnit::Id, Y,
-             "The process exit status: `%o0 & 0xFF` for `\"exit\"`, 3 for `\"error_mode\"`, 4 for "
-             "`\"max_time\"`.",
+             "The process exit status: `%o0 & 0xFF` for `\"exit\"`, 0 for `\"scenario_end\"`, 3 for "
+             "`\"error_mode\"`, 4 for `\"max_time\"`, 5 for `\"idle\"`, 128 + the signal number for "
+             "`\"signal\"` (docs/user-guide.md \"Exit status\").",
              [&r] { return r.status; });
   const l3vp::StatsGroup halted = stop.only_if([&r] { return r.halt && r.halt->halted; });
   halted.value("tt", "int", StatUnit::Id, Y, "Only when the CPU halted: trap type.", [&r] { return r.halt->tt; });
@@ -195,7 +207,7 @@ void register_run_stats(const l3vp::StatsGroup& root, const RunStats& r) {
 struct Options {
   std::string firmware;
   std::string config;
-  std::string max_time = "10s";
+  std::string max_time;  // empty: the scenario's duration, else no limit
   std::string uart_out, uart_in;
   std::string stats, trace;
   std::string quantum;
@@ -244,7 +256,8 @@ int run(int argc, char** argv) {
   app.add_option("-c,--config", o.config,
                  "Platform configuration: a JSON file or a preset name (gr-xc3s-1500)");
   auto* mt = app.add_option("--max-time", o.max_time,
-                            "Simulated time limit, e.g. 10s, 500ms, 20us (default: the scenario's duration, else 10s)");
+                            "Simulated time limit, e.g. 10s, 500ms, 20us (default: the scenario's duration, "
+                            "else none: run until the firmware exits, enters error mode or is interrupted)");
   auto* uo = app.add_option("--uart-out", o.uart_out, "UART output file ('-' = stdout, the default)");
   auto* ui = app.add_option("--uart-in", o.uart_in, "UART input file ('-' = stdin; not deterministic)");
   app.add_option("--stats", o.stats, "Write run statistics as JSON to this file");
@@ -357,6 +370,7 @@ int run(int argc, char** argv) {
 
   // Network far end: a scenario (simulated PC) or a TAP device.
   std::optional<l3vp::host::Scenario> scenario;
+  bool scenario_end_planned = false;
   if (!o.scenario.empty()) {
     try {
       scenario = l3vp::host::load_scenario(o.scenario);
@@ -380,6 +394,8 @@ int run(int argc, char** argv) {
     }
     if (!o.max_time_set && scenario->duration > sc_core::SC_ZERO_TIME)
       o.max_time = l3vp::format_duration(scenario->duration.value());  // ps
+    // Its end is planned: reaching it with every experiment done is success.
+    scenario_end_planned = !o.max_time_set && scenario->duration > sc_core::SC_ZERO_TIME;
   }
   if (!o.net_results.empty() && !scenario)
     return fail(kExitBadInput, "--net-results: needs --scenario");
@@ -396,15 +412,18 @@ int run(int argc, char** argv) {
   } catch (const l3vp::FwParamError& e) {
     return fail(kExitBadInput, e.what());
   }
-  std::optional<uint64_t> max_ps;
-  try {
-    max_ps = l3vp::parse_duration_ps(o.max_time);
-  } catch (const l3vp::UnitsError& e) {
-    return fail(kExitBadInput, "--max-time: " + std::string(e.what()));
+  // The time limit: none (sc_max_time()) unless given or planned.
+  uint64_t max_ps = 0;
+  if (!o.max_time.empty()) {
+    try {
+      max_ps = l3vp::parse_duration_ps(o.max_time);
+    } catch (const l3vp::UnitsError& e) {
+      return fail(kExitBadInput, "--max-time: " + std::string(e.what()));
+    }
+    if (max_ps == 0)
+      return fail(kExitBadInput, "--max-time: '" + o.max_time + "' is not a positive time (e.g. 10s, 500ms, 20us)");
   }
-  if (*max_ps == 0)
-    return fail(kExitBadInput, "--max-time: '" + o.max_time + "' is not a positive time (e.g. 10s, 500ms, 20us)");
-  const sc_core::sc_time max_time = sc_core::sc_time::from_value(*max_ps);
+  const sc_core::sc_time max_time = max_ps ? sc_core::sc_time::from_value(max_ps) : sc_core::sc_max_time();
 
   // Validate the firmware before building anything.
   try {
@@ -495,7 +514,7 @@ int run(int argc, char** argv) {
   run_stats.firmware = o.firmware;
   run_stats.boot = o.boot;
   run_stats.entry = plat->image().entry;
-  run_stats.max_time_ps = *max_ps;
+  run_stats.max_time_ps = max_ps;
   run_stats.cfg = &cfg;
   run_stats.fw_params = &fw_params;
   run_stats.halt = &plat->halt();
@@ -525,8 +544,14 @@ int run(int argc, char** argv) {
   // into the simulation.
   const auto t0 = std::chrono::steady_clock::now();
   if (runner) runner->start();  // experiment times are relative to time 0
-  sc_core::sc_start(max_time);
-  plat->cpu.finish();
+  l3vp::sim::install_signal_handlers();
+  l3vp::sim::ProgressOptions progress;
+  progress.enabled = !o.quiet && isatty(fileno(stderr));
+  progress.instructions = [&plat] { return plat->cpu.core().counters().instructions; };
+  const l3vp::sim::RunEnd run_end = l3vp::sim::run_slices(max_time, progress);
+  // A starved run: the CPU powered down for good; its cycles stay at its
+  // last activity (the kernel's time is only the slice boundary after it).
+  if (run_end != l3vp::sim::RunEnd::Starved) plat->cpu.finish();
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::fflush(stdout);
   if (trace) std::fflush(trace.get());
@@ -558,6 +583,15 @@ int run(int argc, char** argv) {
   } else if (h.halted) {
     reason = "error_mode";
     status = kExitErrorMode;
+  } else if (run_end == l3vp::sim::RunEnd::Signalled) {
+    reason = "signal";
+    status = 128 + l3vp::sim::signal_number();
+  } else if (run_end == l3vp::sim::RunEnd::Starved) {
+    reason = "idle";
+    status = kExitIdle;
+  } else if (scenario_end_planned && runner->done()) {
+    reason = "scenario_end";
+    status = 0;
   } else {
     reason = "max_time";
     status = kExitMaxTime;
@@ -586,8 +620,21 @@ int run(int argc, char** argv) {
     std::fprintf(stderr, "leon3vp: error mode: trap tt=%s (%s) at pc=%s\n", hex(h.tt, 2).c_str(),
                  l3vp::trap_name(h.tt).c_str(), hex(h.pc, 8).c_str());
   else if (reason == "max_time")
-    std::fprintf(stderr, "leon3vp: max-time reached: stopped after %s simulated (pc=%s)\n",
-                 o.max_time.c_str(), hex(plat->cpu.core().pc(), 8).c_str());
+    std::fprintf(stderr, "leon3vp: max-time reached: stopped after %s simulated%s (pc=%s)\n",
+                 o.max_time.c_str(),
+                 scenario_end_planned ? " (the scenario's duration) with experiments unfinished" : "",
+                 hex(plat->cpu.core().pc(), 8).c_str());
+  else if (reason == "idle")
+    std::fprintf(stderr,
+                 "leon3vp: idle: the CPU is powered down and nothing is left that could wake it "
+                 "(at %s simulated, pc=%s)\n",
+                 l3vp::format_duration(plat->cpu.cpu_time().value()).c_str(),
+                 hex(plat->cpu.core().pc(), 8).c_str());
+  else if (reason == "signal")
+    std::fprintf(stderr, "leon3vp: interrupted by %s after %s simulated (pc=%s); outputs written\n",
+                 l3vp::sim::signal_number() == SIGINT ? "SIGINT" : "SIGTERM",
+                 l3vp::format_duration(sc_core::sc_time_stamp().value()).c_str(),
+                 hex(plat->cpu.core().pc(), 8).c_str());
   return status;
 }
 

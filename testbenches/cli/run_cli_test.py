@@ -13,6 +13,8 @@
   run_cli_test.py LEON3VP set-changes FIRMWARE --set KEY=VALUE --stat PATH
   run_cli_test.py LEON3VP version FIRMWARE OTHER_FIRMWARE
   run_cli_test.py LEON3VP schema FIRMWARE [--extra=ARG]...
+  run_cli_test.py LEON3VP signal FIRMWARE --scenario FILE --signal INT|TERM [--twice]
+  run_cli_test.py LEON3VP progress FIRMWARE [--quiet] -- ARGS...
 
 In ARGS, "@trunc:PATH:N" is replaced by a temporary copy of the first N bytes
 of PATH and "@tmp:NAME" by a fresh temporary file name.
@@ -27,6 +29,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "lib"))
 import l3vp  # noqa: E402
@@ -602,6 +605,125 @@ def cmd_probes(a):
           (s0["instructions"]["total"], s0["cycles"], m.group(1)))
 
 
+def cmd_signal(a):
+    """SIGINT/SIGTERM stop the run at an instruction boundary and every output
+    is still written completely (docs/user-guide.md "Exit status"); with
+    --twice, the second signal kills the process at once."""
+    import signal as sg
+    sig = getattr(sg, "SIG" + a.signal)
+    if a.twice:
+        # A run that cannot finish after the first signal: its trace goes to
+        # a pipe nobody reads, so it blocks writing. The second signal must
+        # kill it at once.
+        cmd = [a.leon3vp, "--trace", "/dev/stdout", a.firmware]
+        print("$ " + " ".join(cmd))
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        time.sleep(1.0)
+        p.send_signal(sig)
+        time.sleep(0.5)
+        if p.poll() is not None:
+            fail("leon3vp ended after the first signal although its output is blocked (exit %d)"
+                 % p.returncode)
+        p.send_signal(sig)
+        try:
+            p.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            fail("the second signal did not end leon3vp")
+        if p.returncode != -sig:
+            fail("exit %d after two signals, expected death by signal %d" % (p.returncode, sig))
+        print("PASS: the second signal killed leon3vp")
+        return
+    out = {k: os.path.join(TMP, "sig." + k) for k in ("stats", "pcap", "results")}
+    cmd = [a.leon3vp, "--scenario", a.scenario, "--stats", out["stats"], "--pcap", out["pcap"],
+           "--net-results", out["results"], a.firmware]
+    print("$ " + " ".join(cmd))
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # Let the run get well under way (the whole run takes over 10 s of host
+    # time; the output files are buffered, so their size says nothing).
+    time.sleep(2.0)
+    if p.poll() is not None:
+        fail("leon3vp ended before the signal (exit %d): %s" % (p.returncode, p.stderr.read().decode()))
+    p.send_signal(sig)
+    try:
+        _, err = p.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        fail("leon3vp did not stop within 60 s of the signal")
+    err = err.decode()
+    print("exit %d\n--- stderr ---\n%s" % (p.returncode, err))
+    if p.returncode != 128 + sig:
+        fail("exit %d, expected %d" % (p.returncode, 128 + sig))
+    if "leon3vp: interrupted by SIG" + a.signal not in err:
+        fail("stderr does not say the run was interrupted")
+    with open(out["stats"]) as f:
+        st = json.load(f)
+    if st["stop"]["reason"] != "signal" or st["stop"]["exit_status"] != 128 + sig:
+        fail("stats stop = %r" % st["stop"])
+    if st["instructions"]["total"] == 0 or st["cycles"] == 0:
+        fail("empty statistics")
+    # The capture is complete: tshark reads every record, as many as counted.
+    t = subprocess.run(["tshark", "-r", out["pcap"], "-T", "fields", "-e", "frame.number"],
+                       capture_output=True, text=True)
+    complaints = [l for l in t.stderr.splitlines() if l.strip() and "Running as user" not in l]
+    if t.returncode != 0 or complaints:
+        fail("tshark cannot read the pcap: %s" % " ".join(complaints))
+    frames = len(t.stdout.split())
+    if frames == 0 or frames != st["net"]["pcap_frames"]:
+        fail("pcap holds %d frames, stats say %r" % (frames, st["net"]["pcap_frames"]))
+    with open(out["results"]) as f:
+        res = json.load(f)
+    sent = res["experiments"][0]["transmitted"]
+    if sent == 0:
+        fail("net results: no ping sent")
+    if res != st["net"]["results"]:
+        fail("--net-results and --stats net.results differ")
+    print("PASS: interrupted after %d instructions, %d frames, %d pings sent; outputs complete" %
+          (st["instructions"]["total"], frames, sent))
+
+
+def cmd_progress(a):
+    """The progress line: on stderr when it is a terminal (a pty here), never
+    with -q, and erased at the end; stdout (UART) is untouched."""
+    import pty
+    master, slave = pty.openpty()
+    cmd = [a.leon3vp] + (["-q"] if a.quiet else []) + list(a.args) + [a.firmware]
+    print("$ " + " ".join(cmd) + "   (stderr: a pty)")
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=slave)
+    os.close(slave)
+    err = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # EIO: the pty's other side is closed
+            break
+        if not chunk:
+            break
+        err += chunk
+    out = p.stdout.read()
+    p.wait()
+    os.close(master)
+    err = err.decode(errors="replace")
+    print("exit %d\n--- stderr (repr) ---\n%r" % (p.returncode, err[-400:]))
+    lines = re.findall(r"leon3vp: (\S+) simulated, ([0-9.]+) MIPS", err)
+    if a.quiet:
+        if lines:
+            fail("progress printed with -q")
+        print("PASS: no progress with -q")
+        return
+    if len(lines) < 2:
+        fail("expected at least two progress updates, got %d" % len(lines))
+    if float(lines[-1][1]) <= 0:
+        fail("progress shows no MIPS")
+    # Erased at the end: the last progress text is followed by "\r\033[K".
+    tail = err[err.rfind("MIPS"):]
+    if "\r\x1b[K" not in tail:
+        fail("the progress line is not erased at the end")
+    if b"MIPS" in out:
+        fail("progress went to stdout")
+    print("PASS: %d progress updates, last %s at %s MIPS" % (len(lines), lines[-1][0], lines[-1][1]))
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("leon3vp")
@@ -650,7 +772,18 @@ def main():
     sc = sub.add_parser("schema")
     sc.add_argument("firmware")
     sc.add_argument("--extra", action="append")
+    sg = sub.add_parser("signal")
+    sg.add_argument("firmware")
+    sg.add_argument("--scenario")
+    sg.add_argument("--signal", choices=["INT", "TERM"], required=True)
+    sg.add_argument("--twice", action="store_true")
+    pg = sub.add_parser("progress")
+    pg.add_argument("firmware")
+    pg.add_argument("--quiet", action="store_true")
+    pg.add_argument("args", nargs=argparse.REMAINDER)
     a = p.parse_args()
+    if a.mode == "progress" and a.args and a.args[0] == "--":
+        a.args = a.args[1:]
     if a.mode == "check":
         if a.args and a.args[0] == "--":
             a.args = a.args[1:]
@@ -671,6 +804,10 @@ def main():
         cmd_version(a)
     elif a.mode == "schema":
         cmd_schema(a)
+    elif a.mode == "signal":
+        cmd_signal(a)
+    elif a.mode == "progress":
+        cmd_progress(a)
     else:
         cmd_trace(a)
 

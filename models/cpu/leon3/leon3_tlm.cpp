@@ -140,7 +140,14 @@ void Leon3::run_thread() {
       // Skip the idle time in one wait: no host time is spent while the
       // firmware idles. The IRQMP's set_irl() notifies wake_.
       while (core_->powered_down() && sc_core::sc_time_stamp() < end_) {
-        sc_core::wait(end_ - sc_core::sc_time_stamp(), wake_);
+        // Without an end time, wait for the wake-up alone: a timeout at
+        // sc_max_time() would be an event that keeps a simulation in which
+        // nothing can wake the core from ever starving (leon3vp ends such a
+        // run as "idle").
+        if (end_ == sc_core::sc_max_time())
+          sc_core::wait(wake_);
+        else
+          sc_core::wait(end_ - sc_core::sc_time_stamp(), wake_);
         account_idle();
       }
       sync();
