@@ -416,13 +416,13 @@ std::string Leon3mp::trap_handler_note(unsigned tt, uint32_t pc) {
     const std::string why = empty(pc);
     if (!why.empty()) {
       const unsigned first = (pc - tba) >> 4;
-      return "no trap handler for tt=" + hex(first, 2) + " (" + trap_name(first) + "): TBR=" + hex(tbr, 8) +
+      return "no trap handler for tt=" + hex(first, 2) + " (" + trap_name(first) + "): TBR.TBA=" + hex(tba, 8) +
              " points at " + why;
     }
   }
   const std::string why = empty(tba + tt * 16);
   if (why.empty()) return "";
-  return "no trap handler: TBR=" + hex(tbr, 8) + " points at " + why;
+  return "no trap handler: TBR.TBA=" + hex(tba, 8) + " points at " + why;
 }
 
 // Where each model's statistics go in the --stats JSON (docs/stats-schema.md).
