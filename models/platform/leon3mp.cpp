@@ -361,13 +361,13 @@ uint32_t reload_for(uint64_t ticks, uint32_t lo, uint32_t hi) {
 
 // The values and their sources are in docs/user-guide.md "Boot modes".
 void Leon3mp::boot_loader(uint32_t entry) {
-  constexpr uint32_t kPsrS = 1u << 7, kPsrPS = 1u << 6, kPsrET = 1u << 5;
+  constexpr uint32_t kPsrS = 1u << 7, kPsrPS = 1u << 6;
   constexpr uint32_t kCcrLoader = 0x0081000F;  // DS | IB | DCS = ICS = 11 (enabled)
   constexpr uint32_t kFrame = 96 * 4;          // %sp = %fp - 384, as SIS does
   leon3::Core& c = cpu.core();
   c.reset();  // caches invalid, CWP 0, registers 0
   c.set_pc(entry, entry + 4);
-  c.set_psr(kPsrS | kPsrPS | kPsrET);  // PIL 0, CWP 0, icc 0, EF 0 (no FPU)
+  c.set_psr(kPsrS | kPsrPS);  // ET = 0 (traps off until the program installs its table), PIL 0, CWP 0
   c.set_wim(1u << 1);                  // window 1 (above window 0) invalid
   c.set_tbr(0);                        // the PROM: no handler unless the program sets one
   const uint32_t top = static_cast<uint32_t>(kSdramBase + cfg_.sdram_size);

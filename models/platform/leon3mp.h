@@ -89,8 +89,8 @@ class Leon3mp : public sc_core::sc_module {
   // Boot modes (docs/user-guide.md "Boot modes", README "Boot modes"):
   //  boot_loader: the state a boot loader (GRMON load + run, mkprom, QEMU
   //    -kernel, SIS) leaves: UART on at 38400 baud, 1 MHz timer tick, timer 1
-  //    free-running, IRQMP cleared, caches on, ET = 1, WIM = 2, %fp/%sp at
-  //    the top of SDRAM, TBR = 0; PC = entry. Device registers are written
+  //    free-running, IRQMP cleared, caches on, supervisor, ET = 0, WIM = 2,
+  //    %fp/%sp at the top of SDRAM, TBR = 0; PC = entry. Device registers are written
   //    through their register banks (hooks run, no bus transaction, no time).
   //  boot_at: CPU in its reset state with PC = entry (nPC = entry + 4).
   //  boot_reset: a plain reset (PC = 0, the PROM).
