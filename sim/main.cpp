@@ -131,7 +131,11 @@ void register_run_stats(const l3vp::StatsGroup& root, const RunStats& r) {
              "The effective platform configuration, same keys as the JSON config file "
              "(`models/platform/README.md`), after command-line overrides and a scenario's `link` section.",
              [&r] { return r.cfg ? r.cfg->to_json() : json::object(); });
-  root.value("boot.mode", "string", StatUnit::Text, N, "`\"entry\"` or `\"reset\"`.", [&r] { return r.boot; });
+  root.value("boot.mode", "string", StatUnit::Text, N,
+             "`\"loader\"` (the state a boot loader leaves; the default for an entry in RAM), "
+             "`\"entry\"` (reset state, PC = ELF entry) or `\"reset\"` (PC 0); docs/user-guide.md "
+             "\"Boot modes\".",
+             [&r] { return r.boot; });
   root.value("boot.entry", "int", StatUnit::Id, N, "ELF entry point.", [&r] { return r.entry; });
   root.value("max_time_ps", "int", StatUnit::Ps, N,
              "The simulated time limit: `--max-time`, else the scenario's `duration`; 0 = none.",
@@ -212,7 +216,7 @@ struct Options {
   std::string stats, trace;
   std::string quantum;
   bool no_dmi = false;
-  std::string boot = "entry";
+  std::string boot;  // loader | entry | reset; empty = loader for an entry in RAM, else entry
   std::string mode;
   bool profile = false;
   std::string profile_out, profile_pc;
@@ -269,8 +273,11 @@ int run(int argc, char** argv) {
       ->allow_extra_args(false);
   app.add_option("--quantum", o.quantum, "CPU global quantum, e.g. 100us (results do not depend on it)");
   app.add_flag("--no-dmi", o.no_dmi, "Disable direct memory access (every access goes through the bus)");
-  app.add_option("--boot", o.boot, "entry: start at the ELF entry point (default); reset: start at PC 0")
-      ->check(CLI::IsMember({"entry", "reset"}));
+  app.add_option("--boot", o.boot,
+                 "loader: the state a boot loader leaves (UART on, caches on, stack, traps on; "
+                 "the default for an ELF entry in RAM); entry: reset state at the ELF entry (the "
+                 "default otherwise); reset: reset state at PC 0 (docs/user-guide.md \"Boot modes\")")
+      ->check(CLI::IsMember({"loader", "entry", "reset"}));
   app.add_option("--mode", o.mode,
                  "timed: cycle-approximate pipeline, caches and bus costs (the preset's default); "
                  "functional: 1 cycle per instruction, no bus costs")
@@ -512,6 +519,7 @@ int run(int argc, char** argv) {
   // --stats: what the run adds to the platform's statistics.
   RunStats run_stats;
   run_stats.firmware = o.firmware;
+  if (o.boot.empty()) o.boot = plat->in_ram(plat->image().entry) ? "loader" : "entry";
   run_stats.boot = o.boot;
   run_stats.entry = plat->image().entry;
   run_stats.max_time_ps = max_ps;
@@ -533,6 +541,8 @@ int run(int argc, char** argv) {
 
   if (o.boot == "reset")
     plat->boot_reset();
+  else if (o.boot == "loader")
+    plat->boot_loader(plat->image().entry);
   else
     plat->boot_at(plat->image().entry);
   plat->set_trace(trace.get());
@@ -616,9 +626,12 @@ int run(int argc, char** argv) {
     if (profile_pc.is_open()) profile_pc << plat->pc_histogram();
   }
 
-  if (reason == "error_mode")
-    std::fprintf(stderr, "leon3vp: error mode: trap tt=%s (%s) at pc=%s\n", hex(h.tt, 2).c_str(),
-                 l3vp::trap_name(h.tt).c_str(), hex(h.pc, 8).c_str());
+  if (reason == "error_mode") {
+    const std::string note = plat->trap_handler_note(h.tt, h.pc);
+    std::fprintf(stderr, "leon3vp: error mode: trap tt=%s (%s) at pc=%s%s\n", hex(h.tt, 2).c_str(),
+                 l3vp::trap_name(h.tt).c_str(), hex(h.pc, 8).c_str(),
+                 note.empty() ? "" : (" (" + note + ")").c_str());
+  }
   else if (reason == "max_time")
     std::fprintf(stderr, "leon3vp: max-time reached: stopped after %s simulated%s (pc=%s)\n",
                  o.max_time.c_str(),

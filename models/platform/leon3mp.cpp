@@ -2,12 +2,14 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <stdexcept>
 #include <nlohmann/json.hpp>
 
 #include "log.h"
+#include "trap_names.h"
 #include "units.h"
 
 namespace l3vp {
@@ -342,6 +344,86 @@ void Leon3mp::boot_at(uint32_t entry) {
 }
 
 void Leon3mp::boot_reset() { cpu.core().reset(); }
+
+bool Leon3mp::in_ram(uint32_t addr) const {
+  return addr >= kSdramBase && uint64_t(addr) < uint64_t(kSdramBase) + cfg_.sdram_size;
+}
+
+namespace {
+// round(num / den), for the scaler values below.
+uint64_t div_round(uint64_t num, uint64_t den) { return (num + den / 2) / den; }
+// A prescaler/scaler reload for a period of `ticks` clocks, kept in [lo, hi].
+uint32_t reload_for(uint64_t ticks, uint32_t lo, uint32_t hi) {
+  const uint64_t r = ticks > 0 ? ticks - 1 : 0;
+  return static_cast<uint32_t>(std::min<uint64_t>(std::max<uint64_t>(r, lo), hi));
+}
+}  // namespace
+
+// The values and their sources are in docs/user-guide.md "Boot modes".
+void Leon3mp::boot_loader(uint32_t entry) {
+  constexpr uint32_t kPsrS = 1u << 7, kPsrPS = 1u << 6;
+  constexpr uint32_t kCcrLoader = 0x0081000F;  // DS | IB | DCS = ICS = 11 (enabled)
+  constexpr uint32_t kFrame = 96 * 4;          // %sp = %fp - 384, as SIS does
+  leon3::Core& c = cpu.core();
+  c.reset();  // caches invalid, CWP 0, registers 0
+  c.set_pc(entry, entry + 4);
+  c.set_psr(kPsrS | kPsrPS);  // ET = 0 (traps off until the program installs its table), PIL 0, CWP 0
+  c.set_wim(1u << 1);                  // window 1 (above window 0) invalid
+  c.set_tbr(0);                        // the PROM: no handler unless the program sets one
+  const uint32_t top = static_cast<uint32_t>(kSdramBase + cfg_.sdram_size);
+  c.set_reg(30, top);           // %fp (%i6)
+  c.set_reg(14, top - kFrame);  // %sp (%o6)
+  c.set_ccr(kCcrLoader);        // no FI/FD: the caches are already invalid after reset
+
+  // APBUART: 38400 baud (SCALER = round(clk / (8 * baud)) - 1), RE | TE.
+  const ApbuartParams up = uart_params(cfg_);
+  const uint32_t smax = up.sbits >= 32 ? 0xFFFFFFFFu : (1u << up.sbits) - 1;
+  uart.regs().write(0x0C, reload_for(div_round(cfg_.clock_hz, 8 * 38400), 0, smax));
+  uart.regs().write(0x08, 0x3);
+  // GPTIMER: a 1 MHz tick (SRELOAD = round(clk / 1 MHz) - 1, at least the
+  // number of timers, writing SRELOAD also loads SCALER); timer 1 free-running
+  // from 0xFFFFFFFF without interrupt (EN | RS | LD), as SIS and QEMU leave it.
+  const GptimerParams tp = gptimer_params(cfg_);
+  const uint32_t pmax = tp.sbits >= 32 ? 0xFFFFFFFFu : (1u << tp.sbits) - 1;
+  ApbDevice& t = timer_slot();
+  t.regs().write(0x04, reload_for(div_round(cfg_.clock_hz, 1000000), tp.ntimers, pmax));
+  t.regs().write(0x14, 0xFFFFFFFFu);                               // TRLDVAL1
+  t.regs().write(0x18, Gptimer::TC_EN | Gptimer::TC_RS | Gptimer::TC_LD);  // TCTRL1
+  // IRQMP: nothing pending, forced, enabled; every level 0.
+  irqmp.regs().write(0x00, 0);       // ILEVEL (not reset by hardware)
+  irqmp.regs().write(0x0C, 0xFFFE);  // ICLEAR: IPEND = 0
+  irqmp.regs().write(0x08, 0);       // IFORCE
+  irqmp.regs().write(0x40, 0);       // PIMASK0
+}
+
+std::string Leon3mp::trap_handler_note(unsigned tt, uint32_t pc) {
+  const uint32_t tbr = cpu.core().tbr();
+  const uint32_t tba = tbr & 0xFFFFF000u;
+  // What the 16 bytes at `a` hold: "" (something), else why it is empty.
+  auto empty = [this](uint32_t a) -> std::string {
+    for (const LoadRegion& r : load_regions()) {
+      if (a < r.base || uint64_t(a) + 16 > uint64_t(r.base) + r.mem->size()) continue;
+      const uint8_t* p = r.mem->data() + (a - r.base);
+      for (unsigned i = 0; i < 16; ++i)
+        if (p[i]) return "";
+      return "empty " + std::string(r.name) + " at " + hex(a, 8);
+    }
+    return "no memory at " + hex(a, 8);
+  };
+  // The CPU stopped inside the trap table, at the start of an empty entry:
+  // an earlier trap (the entry's number) went there and found nothing.
+  if (pc - tba < 4096 && (pc & 15) == 0) {
+    const std::string why = empty(pc);
+    if (!why.empty()) {
+      const unsigned first = (pc - tba) >> 4;
+      return "no trap handler for tt=" + hex(first, 2) + " (" + trap_name(first) + "): TBR.TBA=" + hex(tba, 8) +
+             " points at " + why;
+    }
+  }
+  const std::string why = empty(tba + tt * 16);
+  if (why.empty()) return "";
+  return "no trap handler: TBR.TBA=" + hex(tba, 8) + " points at " + why;
+}
 
 // Where each model's statistics go in the --stats JSON (docs/stats-schema.md).
 void Leon3mp::register_stats() {

@@ -86,10 +86,26 @@ class Leon3mp : public sc_core::sc_module {
 
   // Loads an ELF image into PROM/SDRAM (throws ElfError).
   const ElfImage& load_elf(const std::string& path);
-  // Boot: CPU in its reset state with PC = entry (nPC = entry + 4), or a plain
-  // reset (PC = 0, the PROM).
+  // Boot modes (docs/user-guide.md "Boot modes", README "Boot modes"):
+  //  boot_loader: the state a boot loader (GRMON load + run, mkprom, QEMU
+  //    -kernel, SIS) leaves: UART on at 38400 baud, 1 MHz timer tick, timer 1
+  //    free-running, IRQMP cleared, caches on, supervisor, ET = 0, WIM = 2,
+  //    %fp/%sp at the top of SDRAM, TBR = 0; PC = entry. Device registers are written
+  //    through their register banks (hooks run, no bus transaction, no time).
+  //  boot_at: CPU in its reset state with PC = entry (nPC = entry + 4).
+  //  boot_reset: a plain reset (PC = 0, the PROM).
+  void boot_loader(uint32_t entry);
   void boot_at(uint32_t entry);
   void boot_reset();
+  // Is `addr` in the RAM of the memory map (SDRAM at 0x40000000, sdram_size)?
+  // leon3vp boots such an entry in loader mode by default.
+  bool in_ram(uint32_t addr) const;
+  // Error-mode diagnosis: a note when the trap had no handler, i.e. the
+  // 16-byte trap-table entry at TBR.TBA + tt * 16 (or, when the CPU stopped
+  // inside the table at TBR.TBA, the entry it ran into) is not backed by
+  // PROM/SDRAM or holds four zero words. Empty string otherwise. Call after
+  // the CPU halted (reads memory without side effects).
+  std::string trap_handler_note(unsigned tt, uint32_t pc);
   // The CPU never runs past `t`; call before sc_start(t).
   void set_end_time(const sc_core::sc_time& t) { cpu.set_end_time(t); }
   // Per-instruction text trace (leon3::write_trace_line) into `f`, a

@@ -73,6 +73,10 @@ void Apbuart::build_registers() {
         after_change();
       })
       .on_write([this](uint32_t v) {
+        // Firmware written for a boot loader that never enables the UART
+        // (e.g. run with --boot entry) would otherwise print nothing and
+        // not know why: say it once per run.
+        if (!ctrl(C_TE) && !te_off_reported_) tx_while_disabled(static_cast<uint8_t>(v));
         if (tx_waiting() >= p_.fifosize) {
           // Hardware overwrites a FIFO slot; the model drops the new byte.
           ++tx_dropped_;
@@ -127,6 +131,13 @@ void Apbuart::build_registers() {
       });
   // FIFO debug register (CTRL.DB only): not modelled, reads 0.
   regs_.add("FIFODBG", 0x10).no_store().unimp(~0u, "FIFO debug register");
+}
+
+void Apbuart::tx_while_disabled(uint8_t ch) {
+  te_off_reported_ = true;
+  Log::guest_error(name(), "character " + hex(ch, 2) +
+                               " written while the transmitter is disabled (CTRL.TE = 0): held in the TX "
+                               "FIFO, not sent until TE is set; further ones are not reported");
 }
 
 void Apbuart::reset() {

@@ -125,6 +125,7 @@ class Apbuart : public ApbDevice {
   uint32_t status() const;
 
   bool ctrl(unsigned bit) const { return (ctrl_ >> bit) & 1; }
+  [[gnu::cold, gnu::noinline]] void tx_while_disabled(uint8_t ch);  // the once-per-run guest error
 
   Params p_;
   uint64_t clk_ps_;
@@ -152,6 +153,7 @@ class Apbuart : public ApbDevice {
   sc_core::sc_event ev_;
 
   uint64_t tx_bytes_ = 0, tx_dropped_ = 0, rx_bytes_ = 0, rx_dropped_ = 0;
+  bool te_off_reported_ = false;  // a DATA write with TE = 0 was logged (once per run; reset() keeps it)
 };
 
 }  // namespace l3vp

@@ -143,6 +143,22 @@ TEST_F(ApbuartTest, DisabledTransmitterHoldsCharacters) {
   EXPECT_EQ(rd(STATUS), TS | TE | TH);
 }
 
+// A character written while TE = 0 is reported once per run (one guest
+// error), however many follow and across reset().
+TEST_F(ApbuartTest, WriteWithTransmitterDisabledIsReportedOnce) {
+  const uint64_t ge = Log::count(LogCat::GuestError);
+  Bench::wr(b.s_uart2, CTRL, C_TE);
+  Bench::wr(b.s_uart2, DATA, 'a');  // transmitter on: nothing to report
+  EXPECT_EQ(Log::count(LogCat::GuestError) - ge, 0u);
+  Bench::wr(b.s_uart2, CTRL, 0);
+  Bench::wr(b.s_uart2, DATA, 'H');
+  EXPECT_EQ(Log::count(LogCat::GuestError) - ge, 1u);
+  Bench::wr(b.s_uart2, DATA, 'i');
+  b.uart2.reset();
+  Bench::wr(b.s_uart2, DATA, '!');
+  EXPECT_EQ(Log::count(LogCat::GuestError) - ge, 1u);
+}
+
 TEST_F(ApbuartTest, TxInterruptWhenFifoEmpties) {
   wr(CTRL, C_TE | C_TI);
   // 'x' goes to the idle shift register at once (FIFO empty again: TI);
