@@ -599,6 +599,7 @@ int run(int argc, char** argv) {
     check_output("--profile-pc", o.profile_pc, l3vp::finish_output(profile_pc));
   }
 
+  l3vp::Log::report_suppressed();
   if (reason == "error_mode")
     std::fprintf(stderr, "leon3vp: error mode: trap tt=%s (%s) at pc=%s\n", hex(h.tt, 2).c_str(),
                  l3vp::trap_name(h.tt).c_str(), hex(h.pc, 8).c_str());

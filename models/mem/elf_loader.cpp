@@ -60,12 +60,15 @@ ElfImage parse(ElfFile& f) {
   img.entry = eh->e_entry;
   size_t nph = 0;
   if (elf_getphdrnum(e, &nph) != 0) f.fail("corrupt program header table");
+  // The header's own count: libelf quietly shortens a table that runs past
+  // the end of the file (PN_XNUM: the real count is elsewhere, libelf's).
+  const uint64_t phnum = eh->e_phnum == PN_XNUM ? nph : eh->e_phnum;
   // libelf reads the table with the size of its own Elf32_Phdr; a file that
   // says otherwise was not written for this layout.
-  if (nph && eh->e_phentsize != sizeof(Elf32_Phdr))
+  if (phnum && eh->e_phentsize != sizeof(Elf32_Phdr))
     f.fail("program header entry size " + std::to_string(eh->e_phentsize) + " (expected " +
            std::to_string(sizeof(Elf32_Phdr)) + ")");
-  if (nph && uint64_t(eh->e_phoff) + uint64_t(nph) * sizeof(Elf32_Phdr) > f.buf.size())
+  if (phnum && uint64_t(eh->e_phoff) + phnum * sizeof(Elf32_Phdr) > f.buf.size())
     f.fail("program header table beyond the end of the file");
   Elf32_Phdr* ph = nph ? elf32_getphdr(e) : nullptr;
   if (nph && !ph) f.fail("truncated program header table");
