@@ -545,7 +545,10 @@ int run(int argc, char** argv) {
   const char* uart_opt = o.uart_out_set ? "--uart-out" : cfg.uart_out == "-" ? "UART output" : "config: uart.out";
   if (cfg.uart_out == "-") check_output(uart_opt, "-", l3vp::finish_output(stdout, false));
   check_output(uart_opt, cfg.uart_out, l3vp::finish_output(plat->uart_out_file(), false));
-  if (trace) check_output("--trace", o.trace, l3vp::finish_output(trace.release(), true));
+  if (trace) {
+    plat->set_trace(nullptr);  // the core keeps no pointer to the closed file
+    check_output("--trace", o.trace, l3vp::finish_output(trace.release(), true));
+  }
   if (pcap) check_output("--pcap", o.pcap, pcap->close());
   if (o.probe_all) {
     const auto& n = plat->probe_counts();
