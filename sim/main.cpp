@@ -30,8 +30,10 @@
 #include "config.h"
 #include "elf_loader.h"
 #include "fw_params.h"
+#include "input_file.h"
 #include "leon3mp.h"
 #include "log.h"
+#include "output_file.h"
 #include "pcap_writer.h"
 #include "run_control.h"
 #include "scenario.h"
@@ -386,12 +388,7 @@ int run(int argc, char** argv) {
     }
     // A scenario with a "link" section sets the link (replacing net.*
     // except net.mac); without one the configuration's link is used.
-    bool has_link = false;
-    {
-      std::ifstream in(o.scenario);
-      has_link = nlohmann::json::parse(in, nullptr, false).contains("link");
-    }
-    if (has_link) {
+    if (scenario->has_link) {
       cfg.net = l3vp::Leon3mp::net_config(scenario->link, cfg.net);
       try {
         cfg.validate();
@@ -432,6 +429,16 @@ int run(int argc, char** argv) {
   }
   const sc_core::sc_time max_time = max_ps ? sc_core::sc_time::from_value(max_ps) : sc_core::sc_max_time();
 
+  // UART input from a file is read whole at the start (stdin, "-", is read
+  // on demand): it must be a regular file (docs/user-guide.md "Input limits
+  // and errors").
+  if (!cfg.uart_in.empty() && cfg.uart_in != "-") {
+    try {
+      l3vp::check_input_file(cfg.uart_in, l3vp::kMaxUartInBytes, "UART input");
+    } catch (const l3vp::InputFileError& e) {
+      return fail(kExitBadInput, std::string(o.uart_in_set ? "--uart-in: " : "config: uart.in: ") + e.what());
+    }
+  }
   // Validate the firmware before building anything.
   try {
     l3vp::read_elf(o.firmware);
@@ -563,9 +570,21 @@ int run(int argc, char** argv) {
   // last activity (the kernel's time is only the slice boundary after it).
   if (run_end != l3vp::sim::RunEnd::Starved) plat->cpu.finish();
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::fflush(stdout);
-  if (trace) std::fflush(trace.get());
-  if (pcap) pcap->close();
+  // Output files: every one is flushed and checked; a failed write (full
+  // disk, /dev/full) is one error line each at the end and exit 2, after the
+  // other outputs were still written.
+  std::vector<std::string> output_errors;
+  auto check_output = [&output_errors](const char* option, const std::string& path, const std::string& why) {
+    if (!why.empty()) output_errors.push_back(l3vp::output_failure(option, path, why));
+  };
+  const char* uart_opt = o.uart_out_set ? "--uart-out" : cfg.uart_out == "-" ? "UART output" : "config: uart.out";
+  if (cfg.uart_out == "-") check_output(uart_opt, "-", l3vp::finish_output(stdout, false));
+  check_output(uart_opt, cfg.uart_out, l3vp::finish_output(plat->uart_out_file(), false));
+  if (trace) {
+    plat->set_trace(nullptr);  // the core keeps no pointer to the closed file
+    check_output("--trace", o.trace, l3vp::finish_output(trace.release(), true));
+  }
+  if (pcap) check_output("--pcap", o.pcap, pcap->close());
   if (o.probe_all) {
     const auto& n = plat->probe_counts();
     std::fprintf(stderr,
@@ -580,8 +599,7 @@ int run(int argc, char** argv) {
   if (runner) {
     net_results = runner->results();
     net_results_out << net_results.dump(2) << '\n';
-    if (net_results_out.is_open() && !net_results_out)
-      return fail(kExitBadInput, "--net-results: write to '" + o.net_results + "' failed");
+    check_output("--net-results", o.net_results, l3vp::finish_output(net_results_out));
   }
 
   const auto& h = plat->halt();
@@ -614,7 +632,7 @@ int run(int argc, char** argv) {
     run_stats.wall = wall;
     run_stats.instructions = plat->cpu.core().counters().instructions;
     stats_out << plat->stats().dump(2) << '\n';
-    if (!stats_out) return fail(kExitBadInput, "--stats: write to '" + o.stats + "' failed");
+    check_output("--stats", o.stats, l3vp::finish_output(stats_out));
   }
 
   if (profiling) {
@@ -624,8 +642,11 @@ int run(int argc, char** argv) {
     else
       std::fputs(report.c_str(), stderr);
     if (profile_pc.is_open()) profile_pc << plat->pc_histogram();
+    check_output("--profile-out", o.profile_out, l3vp::finish_output(profile_out));
+    check_output("--profile-pc", o.profile_pc, l3vp::finish_output(profile_pc));
   }
 
+  l3vp::Log::report_suppressed();
   if (reason == "error_mode") {
     const std::string note = plat->trap_handler_note(h.tt, h.pc);
     std::fprintf(stderr, "leon3vp: error mode: trap tt=%s (%s) at pc=%s%s\n", hex(h.tt, 2).c_str(),
@@ -648,6 +669,8 @@ int run(int argc, char** argv) {
                  l3vp::sim::signal_number() == SIGINT ? "SIGINT" : "SIGTERM",
                  l3vp::format_duration(sc_core::sc_time_stamp().value()).c_str(),
                  hex(plat->cpu.core().pc(), 8).c_str());
+  for (const std::string& e : output_errors) fail(kExitBadInput, e);
+  if (!output_errors.empty()) return kExitBadInput;
   return status;
 }
 

@@ -8,10 +8,9 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <memory>
 
+#include "input_file.h"
 #include "memory.h"
 
 namespace l3vp {
@@ -25,17 +24,18 @@ struct ElfCloser {
 // The raw file plus the libelf view of it (elf_memory keeps pointing into buf).
 struct ElfFile {
   std::string path;
-  std::vector<char> buf;
+  std::string buf;
   std::unique_ptr<Elf, ElfCloser> elf;
 
   [[noreturn]] void fail(const std::string& why) const { throw ElfError(path + ": " + why); }
 };
 
 void open_elf(ElfFile& f) {
-  std::ifstream in(f.path, std::ios::binary);
-  if (!in) f.fail(std::string("cannot open: ") + std::strerror(errno));
-  f.buf.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  if (in.bad()) f.fail("read error");
+  try {
+    f.buf = read_input_file(f.path, kMaxFirmwareBytes, "firmware");
+  } catch (const InputFileError& e) {
+    throw ElfError(e.what());
+  }
   if (elf_version(EV_CURRENT) == EV_NONE) f.fail("libelf initialisation failed");
   f.elf.reset(elf_memory(f.buf.data(), f.buf.size()));
   if (!f.elf || elf_kind(f.elf.get()) != ELF_K_ELF) f.fail("not an ELF file");
@@ -54,10 +54,22 @@ ElfImage parse(ElfFile& f) {
     f.fail("wrong machine " + std::to_string(eh->e_machine) + " (expected EM_SPARC, SPARC V8)");
   if (eh->e_type != ET_EXEC) f.fail("not an executable (ELF type " + std::to_string(eh->e_type) + ")");
 
+  if (eh->e_entry % 4) f.fail("entry point " + hex(eh->e_entry) + " is not a multiple of 4");
+
   ElfImage img;
   img.entry = eh->e_entry;
   size_t nph = 0;
   if (elf_getphdrnum(e, &nph) != 0) f.fail("corrupt program header table");
+  // The header's own count: libelf quietly shortens a table that runs past
+  // the end of the file (PN_XNUM: the real count is elsewhere, libelf's).
+  const uint64_t phnum = eh->e_phnum == PN_XNUM ? nph : eh->e_phnum;
+  // libelf reads the table with the size of its own Elf32_Phdr; a file that
+  // says otherwise was not written for this layout.
+  if (phnum && eh->e_phentsize != sizeof(Elf32_Phdr))
+    f.fail("program header entry size " + std::to_string(eh->e_phentsize) + " (expected " +
+           std::to_string(sizeof(Elf32_Phdr)) + ")");
+  if (phnum && uint64_t(eh->e_phoff) + phnum * sizeof(Elf32_Phdr) > f.buf.size())
+    f.fail("program header table beyond the end of the file");
   Elf32_Phdr* ph = nph ? elf32_getphdr(e) : nullptr;
   if (nph && !ph) f.fail("truncated program header table");
   for (size_t i = 0; i < nph; ++i) {
@@ -71,6 +83,20 @@ ElfImage parse(ElfFile& f) {
         {static_cast<unsigned>(i), p.p_paddr, p.p_vaddr, p.p_filesz, p.p_memsz, p.p_flags});
   }
   if (img.segments.empty()) f.fail("no loadable segment");
+  // Two segments loading the same bytes: which one wins would depend on
+  // the order of the table.
+  std::vector<const ElfSegment*> by_addr;
+  for (const ElfSegment& s : img.segments) by_addr.push_back(&s);
+  std::sort(by_addr.begin(), by_addr.end(),
+            [](const ElfSegment* a, const ElfSegment* b) { return a->paddr < b->paddr; });
+  for (size_t i = 1; i < by_addr.size(); ++i) {
+    const ElfSegment& a = *by_addr[i - 1];
+    const ElfSegment& b = *by_addr[i];
+    if (uint64_t(a.paddr) + a.memsz > b.paddr)
+      f.fail("segments " + std::to_string(a.index) + " (" + hex(a.paddr) + ".." +
+             hex(uint64_t(a.paddr) + a.memsz - 1) + ") and " + std::to_string(b.index) + " (" + hex(b.paddr) +
+             "..) overlap");
+  }
 
   // Symbol table (optional: a stripped image simply has none).
   for (Elf_Scn* scn = elf_nextscn(e, nullptr); scn; scn = elf_nextscn(e, scn)) {

@@ -2,6 +2,8 @@
 
 #include <pcap/pcap.h>
 
+#include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <stdexcept>
 
@@ -30,11 +32,22 @@ void PcapWriter::open(const std::string& path, unsigned snaplen) {
   frames_ = 0;
 }
 
-void PcapWriter::close() {
-  if (dumper_) pcap_dump_close(dumper_);
+std::string PcapWriter::close() {
+  std::string why;
+  if (dumper_) {
+    // pcap_dump_close() reports nothing: flush and look at the stream first.
+    std::FILE* f = pcap_dump_file(dumper_);
+    errno = 0;
+    if (pcap_dump_flush(dumper_) != 0)
+      why = errno ? std::strerror(errno) : "write error";
+    else if (f && std::ferror(f))
+      why = "write error";
+    pcap_dump_close(dumper_);
+  }
   if (pd_) pcap_close(pd_);
   dumper_ = nullptr;
   pd_ = nullptr;
+  return why;
 }
 
 void PcapWriter::write(const uint8_t* data, size_t len, const sc_core::sc_time& ts) {

@@ -38,7 +38,10 @@ class PcapWriter {
 
   // Creates/truncates `path`; throws std::runtime_error on failure.
   void open(const std::string& path, unsigned snaplen = 65535);
-  void close();
+  // Flushes and closes the file. Returns "" when every record reached it,
+  // else the reason ("No space left on device"): a write that failed during
+  // the run (the stream's error state is sticky) or at this final flush.
+  std::string close();
   bool is_open() const { return dumper_ != nullptr; }
 
   // One record: `data` stamped with simulated time `ts`.

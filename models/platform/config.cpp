@@ -3,11 +3,11 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <type_traits>
 #include <variant>
 
+#include "input_file.h"
 #include "units.h"
 
 namespace l3vp {
@@ -527,11 +527,20 @@ PlatformConfig PlatformConfig::from_json(const json& j) {
 }
 
 PlatformConfig PlatformConfig::from_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw ConfigError(path + ": cannot open config file");
+  std::string text;
+  try {
+    text = read_input_file(path, kMaxJsonBytes, "config file");
+  } catch (const InputFileError& e) {
+    throw ConfigError(e.what());
+  }
   json j;
   try {
-    j = json::parse(in);
+    j = json::parse(text);
+  } catch (const json::out_of_range& e) {
+    // A number beyond double's range (1e400): nlohmann refuses it while parsing.
+    std::string m = e.what();
+    const auto p = m.find("] ");
+    throw ConfigError(path + ": number out of range: " + (p == std::string::npos ? m : m.substr(p + 2)));
   } catch (const json::parse_error& e) {
     // nlohmann's message is one line: "[json.exception.parse_error.101] parse error at line 3, ..."
     std::string m = e.what();

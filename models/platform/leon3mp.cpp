@@ -452,6 +452,10 @@ void Leon3mp::register_stats() {
   log.value("unimp", "int", StatUnit::Count, Y,
             "`Log::unimp` count (unmodelled features), printed or not (`--quiet`).",
             [] { return Log::count(LogCat::Unimp); });
+  log.value("suppressed", "int", StatUnit::Count, Y,
+            "Guest-error and unimp messages counted but not printed: beyond the first "
+            "`Log::kLinesPerKind` of each kind (`models/common/log.h`); 0 with `--quiet`.",
+            [] { return Log::suppressed(LogCat::GuestError) + Log::suppressed(LogCat::Unimp); });
   ahb.register_stats(root.sub("bus.ahb"), cfg_.period());
   greth.register_stats(root.sub("net.greth"));
   link.register_stats(root.sub("net.link"));

@@ -117,6 +117,9 @@ class Leon3mp : public sc_core::sc_module {
   bool profiling() const { return profiling_; }
   const Profiler& profiler() const { return profiler_; }
   const Regions& regions() const { return regions_; }
+  // The --uart-out / uart.out file (null for stdout or no output), for the
+  // caller to check for write errors at the end of the run.
+  std::FILE* uart_out_file() const { return uart_file_; }
   // Human-readable profile + region table (leon3vp --profile).
   std::string profile_report();
   // Per-PC histogram as text lines "pc function instructions cycles ic_misses dc_misses".

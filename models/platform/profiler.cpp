@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "log.h"
 #include "stats.h"
 
 namespace l3vp {
@@ -135,7 +136,18 @@ void Regions::read(std::vector<uint64_t>& out) const {
 }
 
 void Regions::mark(bool begin, uint32_t id) {
-  Region& r = regions_[id];
+  auto it = regions_.find(id);
+  if (it == regions_.end()) {
+    if (regions_.size() >= kMaxRegions) {
+      if (dropped_marks_++ == 0)
+        Log::guest_error("regions", "more than " + std::to_string(kMaxRegions) +
+                                        " distinct region ids: marks of further ids (first: " + std::to_string(id) +
+                                        ") are not accounted, only counted (--stats region_marks_dropped)");
+      return;
+    }
+    it = regions_.emplace(id, Region{}).first;
+  }
+  Region& r = it->second;
   r.id = id;
   if (begin) {
     if (r.open) ++r.unbalanced;  // nested BEGIN of the same id: restart
@@ -203,6 +215,9 @@ void Regions::register_stats(const StatsGroup& g) {
                                "' collides with regions[]." + fixed);
 
   const auto Y = StatInv::Yes;
+  g.counter("region_marks_dropped", &dropped_marks_, StatUnit::Count, Y,
+            "Region marker stores of ids beyond the first 1024 (`Regions::kMaxRegions`) distinct ones: "
+            "not accounted in `regions[]` (bounded table), only counted.");
   using R = const Region*;
   auto& t = g.table<R>("regions", Y,
                        "Per region id (firmware `REGION_BEGIN/END`, docs/timing.md), by id; empty when no "

@@ -98,9 +98,16 @@ class Regions {
   // id; fields id, entries, unbalanced, open, the figures, and the derived
   // cpi (when cycles, idle_cycles and instructions are figures).
   void register_stats(const StatsGroup& g);
+  // At most this many distinct region ids are accounted (the table and
+  // --stats stay bounded whatever ids a firmware stores); marks of further
+  // ids are only counted (dropped_marks(), --stats region_marks_dropped)
+  // and one guest-error line says so.
+  static constexpr size_t kMaxRegions = 1024;
+
   // A marker store: reads every figure now (after the registry's prepare
   // functions) and opens or closes region `id`.
   void mark(bool begin, uint32_t id);
+  uint64_t dropped_marks() const { return dropped_marks_; }
   const std::map<uint32_t, Region>& regions() const { return regions_; }
   // A region's sum of one figure by its per-region key ("instructions",
   // "stalls.bus", "by_class.load"); throws std::out_of_range for an unknown key.
@@ -115,6 +122,7 @@ class Regions {
   unsigned width_ = 0;                     // elements of all figures
   std::vector<uint64_t> now_;              // scratch of mark()
   std::map<uint32_t, Region> regions_;
+  uint64_t dropped_marks_ = 0;
 };
 
 }  // namespace l3vp

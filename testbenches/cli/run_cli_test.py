@@ -17,7 +17,12 @@
   run_cli_test.py LEON3VP progress FIRMWARE [--quiet] -- ARGS...
 
 In ARGS, "@trunc:PATH:N" is replaced by a temporary copy of the first N bytes
-of PATH and "@tmp:NAME" by a fresh temporary file name.
+of PATH and "@tmp:NAME" by a fresh temporary file name. Made in the test's
+temporary directory (nothing big is checked in): "@fifo:NAME" a FIFO,
+"@empty:NAME" an empty file, "@big:NAME:MIB" a sparse file of MIB MiB,
+"@elf:KIND:PATH" a copy of the ELF PATH with one defect (craft_elf()).
+
+  run_cli_test.py LEON3VP stdout-full ARGS...   (stdout is /dev/full: exit 2, one line)
 
 Every run must end with a normal exit (no signal: no crash, no abort).
 """
@@ -53,7 +58,78 @@ def expand(arg):
         return out
     if arg.startswith("@tmp:"):
         return os.path.join(TMP, arg[len("@tmp:"):])
+    if arg.startswith("@fifo:"):
+        out = os.path.join(TMP, arg[len("@fifo:"):])
+        os.mkfifo(out)
+        return out
+    if arg.startswith("@empty:"):
+        out = os.path.join(TMP, arg[len("@empty:"):])
+        open(out, "wb").close()
+        return out
+    if arg.startswith("@big:"):
+        name, mib = arg[len("@big:"):].rsplit(":", 1)
+        out = os.path.join(TMP, name)
+        with open(out, "wb") as f:
+            f.truncate(int(mib) << 20)  # sparse: costs no disk space
+        return out
+    if arg.startswith("@elf:"):
+        kind, path = arg[len("@elf:"):].split(":", 1)
+        return craft_elf(kind, path)
     return arg
+
+
+# ELF32 big-endian header fields (offsets into the file) and program
+# header fields (offsets into one 32-byte entry).
+EH_ENTRY, EH_PHOFF, EH_PHENTSIZE, EH_PHNUM = 24, 28, 42, 44
+PH_PADDR, PH_FILESZ, PH_MEMSZ = 12, 16, 20
+
+
+def craft_elf(kind, path):
+    """A copy of the (good) ELF `path` with one defect; pyelftools finds the
+    first PT_LOAD entry, struct patches the bytes."""
+    import struct
+    from elftools.elf.elffile import ELFFile
+    with open(path, "rb") as f:
+        data = bytearray(f.read())
+        elf = ELFFile(f)
+        phoff, phentsize = elf["e_phoff"], elf["e_phentsize"]
+        load = next(i for i, seg in enumerate(elf.iter_segments()) if seg["p_type"] == "PT_LOAD")
+        entry = elf["e_entry"]
+    ph = phoff + load * phentsize
+
+    def put(off, fmt, value):
+        struct.pack_into(">" + fmt, data, off, value)
+
+    def get(off, fmt):
+        return struct.unpack_from(">" + fmt, data, off)[0]
+    if kind == "phentsize":
+        put(EH_PHENTSIZE, "H", 40)
+    elif kind == "entry_unaligned":
+        put(EH_ENTRY, "I", entry + 2)
+    elif kind == "phdrs_past_eof":
+        put(EH_PHOFF, "I", len(data) - 8)
+    elif kind == "filesz_gt_memsz":
+        put(ph + PH_MEMSZ, "I", get(ph + PH_FILESZ, "I") - 4)
+    elif kind == "wraps":
+        put(ph + PH_PADDR, "I", 0xFFFFF000)
+    elif kind == "overlap":
+        # A new table at the end of the file: the load segment and a copy of
+        # it 0x800 bytes higher (the two overlap).
+        seg = bytes(data[ph:ph + phentsize])
+        second = bytearray(seg)
+        struct.pack_into(">I", second, PH_PADDR, get(ph + PH_PADDR, "I") + 0x800)
+        struct.pack_into(">I", second, PH_PADDR - 4, get(ph + PH_PADDR - 4, "I") + 0x800)  # p_vaddr
+        while len(data) % 4:
+            data.append(0)
+        put(EH_PHOFF, "I", len(data))
+        put(EH_PHNUM, "H", 2)
+        data += seg + bytes(second)
+    else:
+        fail("unknown ELF defect " + kind)
+    out = os.path.join(TMP, "%s_%s" % (kind, os.path.basename(path)))
+    with open(out, "wb") as f:
+        f.write(data)
+    return out
 
 
 def run(leon3vp, args, timeout=120):
@@ -75,14 +151,20 @@ def run(leon3vp, args, timeout=120):
 def cmd_check(a):
     args = list(a.args)
     stats = None
-    if a.stats_has:
+    if a.stats_has or a.stats_len:
         stats = os.path.join(TMP, "check_stats.json")
         args = ["--stats", stats] + args
     code, out, err = run(a.leon3vp, args)
     if stats:
         with open(stats) as f:
             s = json.load(f)
-        for item in a.stats_has:
+        for item in a.stats_len or []:
+            key, want = item.split("=", 1)
+            got = l3vp.stats_get(s, key)
+            if not isinstance(got, list) or len(got) != int(want):
+                fail("stats %s has %s entries, expected %s" % (
+                    key, len(got) if isinstance(got, list) else "no list of", want))
+        for item in a.stats_has or []:
             key, want = item.split("=", 1)
             got = l3vp.stats_get(s, key)
             if str(got) != want:
@@ -92,6 +174,8 @@ def cmd_check(a):
     lines = err.splitlines()
     if a.stderr_lines is not None and len(lines) != a.stderr_lines:
         fail("%d stderr lines, expected %d" % (len(lines), a.stderr_lines))
+    if a.stderr_max_lines is not None and len(lines) > a.stderr_max_lines:
+        fail("%d stderr lines, expected at most %d" % (len(lines), a.stderr_max_lines))
     for s in a.stderr_has or []:
         if s not in err:
             fail("stderr lacks %r" % s)
@@ -109,6 +193,26 @@ def cmd_check(a):
     print("PASS")
 
 
+
+
+def cmd_stdout_full(a):
+    """The UART output goes to stdout, and stdout is /dev/full: the lost
+    output must be reported (one line naming stdout, exit 2)."""
+    cmd = [a.leon3vp] + [expand(x) for x in a.args]
+    print("$ " + " ".join(cmd) + " > /dev/full")
+    with open("/dev/full", "wb") as full:
+        try:
+            p = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=full, stderr=subprocess.PIPE, timeout=120)
+        except subprocess.TimeoutExpired:
+            fail("timeout")
+    err = p.stderr.decode("utf-8", "replace")
+    print("exit %d\n--- stderr ---\n%s" % (p.returncode, err))
+    if p.returncode != 2:
+        fail("exit status %d, expected 2" % p.returncode)
+    lines = err.splitlines()
+    if len(lines) != 1 or "leon3vp: error: UART output: write to stdout failed" not in lines[0]:
+        fail("expected one line 'leon3vp: error: UART output: write to stdout failed: ...'")
+    print("PASS")
 
 
 def cmd_determinism(a):
@@ -732,6 +836,8 @@ def main():
     c.add_argument("--exit", type=int)
     c.add_argument("--stderr-has", action="append")
     c.add_argument("--stderr-lines", type=int)
+    c.add_argument("--stderr-max-lines", type=int)
+    c.add_argument("--stats-len", action="append")
     c.add_argument("--stdout")
     c.add_argument("--file-equals", nargs=2)
     c.add_argument("--stdout-has", action="append")
@@ -781,6 +887,8 @@ def main():
     pg.add_argument("firmware")
     pg.add_argument("--quiet", action="store_true")
     pg.add_argument("args", nargs=argparse.REMAINDER)
+    sf = sub.add_parser("stdout-full")
+    sf.add_argument("args", nargs=argparse.REMAINDER)
     a = p.parse_args()
     if a.mode == "progress" and a.args and a.args[0] == "--":
         a.args = a.args[1:]
@@ -808,6 +916,8 @@ def main():
         cmd_signal(a)
     elif a.mode == "progress":
         cmd_progress(a)
+    elif a.mode == "stdout-full":
+        cmd_stdout_full(a)
     else:
         cmd_trace(a)
 

@@ -1,9 +1,9 @@
 #include "scenario.h"
 
 #include <cctype>
-#include <fstream>
 #include <set>
 
+#include "input_file.h"
 #include "units.h"
 
 namespace l3vp::host {
@@ -115,6 +115,22 @@ sc_time parse_duration(const std::string& s) {
   return sc_time::from_value(ps * per_ps);
 }
 
+namespace {
+
+// The planned end of a schedule of `n` events `step` apart from `start`,
+// refused beyond kMaxScenarioPs (a scenario that would run for days).
+void check_schedule(const std::string& path, const sc_time& start, uint64_t n, const sc_time& step,
+                    const char* what) {
+  static const uint64_t per_ps = sc_time(1, sc_core::SC_PS).value();
+  const unsigned __int128 end_ps =
+      (unsigned __int128)(start.value() / per_ps) + (unsigned __int128)n * (step.value() / per_ps);
+  if (end_ps > kMaxScenarioPs)
+    fail(path, std::string("start + ") + what + " ends after " + l3vp::format_duration(kMaxScenarioPs) +
+                   " of simulated time (limit: docs/network.md \"Scenario limits\")");
+}
+
+}  // namespace
+
 Scenario parse_scenario(const json& j) {
   Scenario s;
   check_keys(j, "", {"host", "board", "link", "experiments", "duration", "comment"});
@@ -142,6 +158,7 @@ Scenario parse_scenario(const json& j) {
       s.board_params = j["board"]["params"];
     }
   }
+  s.has_link = j.contains("link");
   if (j.contains("link")) {
     const json& l = j["link"];
     check_keys(l, ".link", {"mbps", "prop_delay", "switch_hop", "switch_latency", "reorder_timeout",
@@ -156,8 +173,15 @@ Scenario parse_scenario(const json& j) {
     if (l.contains("to_board")) parse_imp(l["to_board"], ".link.to_board", s.link.imp[1]);
   }
   get_time(j, "duration", "", s.duration);
+  if (ps_of(s.duration) > kMaxScenarioPs)
+    fail(".duration", "at most " + l3vp::format_duration(kMaxScenarioPs) +
+                          " (limit: docs/network.md \"Scenario limits\")");
+  uint64_t connections = 0;  // over all experiments
   if (j.contains("experiments")) {
     if (!j["experiments"].is_array()) fail(".experiments", "must be an array");
+    if (j["experiments"].size() > kMaxExperiments)
+      fail(".experiments", "at most " + std::to_string(kMaxExperiments) + " experiments (got " +
+                               std::to_string(j["experiments"].size()) + ")");
     for (size_t i = 0; i < j["experiments"].size(); ++i) {
       const json& e = j["experiments"][i];
       const std::string p = ".experiments[" + std::to_string(i) + "]";
@@ -177,6 +201,7 @@ Scenario parse_scenario(const json& j) {
         get_time(e, "timeout", p, x.ping.timeout);
         get_time(e, "start", p, x.ping.start);
         get_uint(e, "id", p, x.ping.id, 65535);
+        check_schedule(p, x.ping.start, x.ping.count, x.ping.interval, "count * interval");
       } else if (type == "udp_send") {
         x.type = Experiment::Type::kUdpSend;
         check_keys(e, p, {"type", "name", "dst", "sport", "dport", "size", "count", "delay", "start"});
@@ -185,14 +210,15 @@ Scenario parse_scenario(const json& j) {
         get_uint(e, "sport", p, x.udp_send.sport, 65535);
         get_uint(e, "dport", p, x.udp_send.dport, 65535);
         get_uint(e, "size", p, x.udp_send.size, 1472);
-        get_uint(e, "count", p, x.udp_send.count, 100000000);
+        get_uint(e, "count", p, x.udp_send.count, kMaxDatagrams);
         get_time(e, "delay", p, x.udp_send.delay);
         get_time(e, "start", p, x.udp_send.start);
+        check_schedule(p, x.udp_send.start, x.udp_send.count, x.udp_send.delay, "count * delay");
       } else if (type == "udp_recv") {
         x.type = Experiment::Type::kUdpRecv;
         check_keys(e, p, {"type", "name", "port", "expect", "echo"});
         get_uint(e, "port", p, x.udp_recv.port, 65535);
-        get_uint(e, "expect", p, x.udp_recv.expect, 100000000);
+        get_uint(e, "expect", p, x.udp_recv.expect, kMaxDatagrams);
         get_bool(e, "echo", p, x.udp_recv.echo);
       } else if (type == "tcp_send") {
         x.type = Experiment::Type::kTcpSend;
@@ -201,9 +227,11 @@ Scenario parse_scenario(const json& j) {
         get_ip(e, "dst", p, x.tcp_send.dst);
         get_uint(e, "dport", p, x.tcp_send.dport, 65535);
         get_uint(e, "bytes", p, x.tcp_send.bytes, 0xFFFFFFFEull);
-        get_uint(e, "connections", p, x.tcp_send.connections, 1000);
+        get_uint(e, "connections", p, x.tcp_send.connections, kMaxConnections);
         get_time(e, "start", p, x.tcp_send.start);
         get_time(e, "stagger", p, x.tcp_send.stagger);
+        check_schedule(p, x.tcp_send.start, x.tcp_send.connections, x.tcp_send.stagger, "connections * stagger");
+        connections += x.tcp_send.connections;
       } else if (type == "tcp_recv") {
         x.type = Experiment::Type::kTcpRecv;
         check_keys(e, p, {"type", "name", "port", "send_bytes"});
@@ -219,13 +247,19 @@ Scenario parse_scenario(const json& j) {
         get_string(e, "request", p, x.tcp_request.request);
         get_string(e, "expect", p, x.tcp_request.expect);
         get_string(e, "prompt", p, x.tcp_request.prompt);
-        get_uint(e, "connections", p, x.tcp_request.connections, 1000);
+        get_uint(e, "connections", p, x.tcp_request.connections, kMaxConnections);
         get_time(e, "start", p, x.tcp_request.start);
         get_time(e, "stagger", p, x.tcp_request.stagger);
+        check_schedule(p, x.tcp_request.start, x.tcp_request.connections, x.tcp_request.stagger,
+                       "connections * stagger");
+        connections += x.tcp_request.connections;
       } else {
         fail(p + ".type",
              "unknown experiment '" + type + "' (ping, udp_send, udp_recv, tcp_send, tcp_recv, tcp_request)");
       }
+      if (connections > kMaxConnections)
+        fail(p, "more than " + std::to_string(kMaxConnections) +
+                    " TCP connections in all experiments together (limit: docs/network.md \"Scenario limits\")");
       s.experiments.push_back(x);
     }
   }
@@ -233,13 +267,19 @@ Scenario parse_scenario(const json& j) {
 }
 
 Scenario load_scenario(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw ScenarioError("scenario: cannot open '" + path + "'");
+  std::string text;
+  try {
+    text = l3vp::read_input_file(path, l3vp::kMaxJsonBytes, "scenario");
+  } catch (const l3vp::InputFileError& e) {
+    throw ScenarioError(e.what());
+  }
   json j;
   try {
-    j = json::parse(in);
-  } catch (const json::parse_error& e) {
-    throw ScenarioError("scenario '" + path + "': " + e.what());
+    j = json::parse(text);
+  } catch (const json::exception& e) {  // parse_error; out_of_range for a number such as 1e400
+    std::string m = e.what();
+    const auto p = m.find("] ");
+    throw ScenarioError("scenario '" + path + "': " + (p == std::string::npos ? m : m.substr(p + 2)));
   }
   return parse_scenario(j);
 }

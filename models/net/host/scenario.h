@@ -28,6 +28,15 @@ struct ScenarioError : std::runtime_error {
 // malformed or not a whole number of ps.
 sc_core::sc_time parse_duration(const std::string& s);
 
+// Limits checked when a scenario is loaded (docs/network.md "Scenario
+// limits"): a scenario that would exhaust the host's memory or run for days
+// is refused with an error naming the key, not discovered hours later.
+constexpr size_t kMaxExperiments = 64;
+constexpr unsigned kMaxConnections = 1000;   // TCP connections, all experiments together
+constexpr unsigned kMaxDatagrams = 1000000;  // udp_send count, udp_recv expect
+// duration, and every experiment's planned schedule (start + count * step).
+constexpr uint64_t kMaxScenarioPs = uint64_t(3600) * 1000000000000ull;  // 1 hour
+
 struct Experiment {
   enum class Type { kPing, kUdpSend, kUdpRecv, kTcpSend, kTcpRecv, kTcpRequest } type;
   std::string name;  // "type#index" unless given
@@ -51,6 +60,7 @@ struct Scenario {
   // Link: end 0 = board (GRETH), end 1 = host. imp[0] = board->host ("to_host"),
   // imp[1] = host->board ("to_board").
   EthLinkParams link;
+  bool has_link = false;  // the file has a "link" section (it replaces the configuration's net.*)
   sc_core::sc_time duration = sc_core::SC_ZERO_TIME;  // 0: until the experiments are done
   std::vector<Experiment> experiments;
 };
