@@ -5,7 +5,7 @@
 // stdout carries only the UART output (unless --uart-out redirects it).
 // Exit status: the firmware's exit code (error mode with tt 0x80, i.e.
 // "ta 0" with traps disabled: %o0 & 0xFF); 3 = any other error mode;
-// 4 = --max-time reached; 2 = bad input (files, options, configuration);
+// 4 = --max-time reached; 137 = killed by gdb (--gdb); 2 = bad input (files, options, configuration);
 // 1 = internal error. Every failure is one line on stderr.
 #include <CLI/CLI.hpp>
 #include <chrono>
