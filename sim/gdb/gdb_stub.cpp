@@ -206,6 +206,7 @@ void GdbStub::arm(Resume r) {
     watches_.clear();
     stepping_ = false;
   }
+  interrupted_ = false;  // a Ctrl-C typed while stopped is not for the next run
   first_event_ = true;
   resume_pc_ = core_.pc();
   step_done_ = false;

@@ -251,7 +251,7 @@ continue
 def case_invariance(a):
     """A run with breakpoints, watchpoints, single steps, register/memory
     reads and stops ends with exactly the statistics of the plain run."""
-    for extra in ([], ["--mode", "timed"], ["--mode", "functional", "--no-dmi"]):
+    for extra in ([], ["--mode", "functional"], ["--no-dmi"]):  # preset: timed, DMI
         stats = os.path.join(TMP, "gdb.json")
         out, code, uart, _ = gdb_session(a.vp, a.elf, """
 break bump
@@ -443,6 +443,25 @@ def case_protocol(a):
     if code != 137:
         fail("k: exit %d" % code)
     print("PASS: protocol: acks, qSupported, ?, g, p, m, X (escaped), Z0/z0, vCont, Ctrl-C -> T02, k")
+
+
+def case_bad_input(a):
+    """Bad --gdb values: one stderr line, exit 2, no hang."""
+    busy = socket.socket()
+    busy.bind(("127.0.0.1", 0))
+    busy.listen(1)
+    port = busy.getsockname()[1]
+    for args, why in ((["--gdb", str(port)], "Address already in use"),
+                      (["--gdb", "70000"], "out of range"),
+                      (["--gdb", "x1"], "--gdb"),
+                      (["--gdb-wait"], "--gdb-wait requires --gdb")):
+        p = subprocess.run([a.vp] + args + [a.elf], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True, timeout=TIMEOUT)
+        lines = p.stderr.splitlines()
+        if p.returncode != 2 or len(lines) != 1 or why not in lines[0] or "leon3vp: error: " not in lines[0]:
+            fail("%s: exit %d, stderr %r" % (args, p.returncode, p.stderr))
+    busy.close()
+    print("PASS: bad --gdb input gives one line and exit 2")
 
 
 CASES = {n[5:]: f for n, f in globals().items() if n.startswith("case_")}
