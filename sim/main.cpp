@@ -9,7 +9,8 @@
 // 3 = any other error mode; 4 = --max-time reached; 5 = idle for good (the
 // CPU powered down and nothing left that could wake it); 2 = bad input
 // (files, options, configuration); 1 = internal error; 128 + signal number
-// after SIGINT (130) or SIGTERM (143). Every failure is one line on stderr.
+// after SIGINT (130) or SIGTERM (143); 137 = killed by gdb (--gdb). Every
+// failure is one line on stderr.
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cmath>
@@ -27,6 +28,7 @@
 #include <vector>
 
 #include "format.h"
+#include "gdb_stub.h"
 #include "config.h"
 #include "elf_loader.h"
 #include "fw_params.h"
@@ -55,6 +57,7 @@ constexpr int kExitBadInput = 2;
 constexpr int kExitErrorMode = 3;
 constexpr int kExitMaxTime = 4;
 constexpr int kExitIdle = 5;
+constexpr int kExitKilled = 137;  // gdb "kill" (128 + SIGKILL)
 constexpr unsigned kExitTrap = 0x80;  // "ta 0" with ET = 0
 
 // Bad input: reported as "leon3vp: error: <what>", exit 2.
@@ -153,12 +156,13 @@ void register_run_stats(const l3vp::StatsGroup& root, const RunStats& r) {
              "`\"exit\"` (error mode with tt 0x80: the firmware exit convention), `\"error_mode\"` (any "
              "other trap with ET = 0), `\"scenario_end\"` (the scenario's duration reached with every "
              "experiment done), `\"max_time\"` (the time limit reached otherwise), `\"idle\"` (no limit; "
-             "the CPU powered down with nothing left that could wake it), `\"signal\"` (SIGINT/SIGTERM).",
+             "the CPU powered down with nothing left that could wake it), `\"signal\"` (SIGINT/SIGTERM), "
+             "`\"killed\"` (gdb's `kill`).",
              [&r] { return r.reason; });
   stop.value("exit_status", "int", StatUnit::Id, Y,
              "The process exit status: `%o0 & 0xFF` for `\"exit\"`, 0 for `\"scenario_end\"`, 3 for "
              "`\"error_mode\"`, 4 for `\"max_time\"`, 5 for `\"idle\"`, 128 + the signal number for "
-             "`\"signal\"` (docs/user-guide.md \"Exit status\").",
+             "`\"signal\"`, 137 for `\"killed\"` (docs/user-guide.md \"Exit status\").",
              [&r] { return r.status; });
   const l3vp::StatsGroup halted = stop.only_if([&r] { return r.halt && r.halt->halted; });
   halted.value("tt", "int", StatUnit::Id, Y, "Only when the CPU halted: trap type.", [&r] { return r.halt->tt; });
@@ -235,6 +239,9 @@ struct Options {
   bool list_stats = false;
   bool print_config = false;
   bool probe_all = false;  // hidden debug option (testbenches/cli cli.probes.*)
+  // GDB remote debugging (sim/gdb/README.md).
+  std::optional<unsigned> gdb_port;
+  bool gdb_wait = false;
 };
 
 // --list-stats: the schema comes from the registry of a default platform
@@ -305,6 +312,14 @@ int run(int argc, char** argv) {
                "Print the --stats schema (key, type, unit, invariance, meaning) as Markdown and exit");
   app.add_flag("--probe-all", o.probe_all, "Debug: listen to every probe of the platform (results must not change)")
       ->group("");
+  auto* gdb_opt = app.add_option("--gdb", o.gdb_port,
+                 "Serve the GDB remote protocol on 127.0.0.1:PORT (0 = pick a free port; the port is "
+                 "printed on stderr). The program runs until gdb attaches (it then stops), or from the "
+                 "start halted with --gdb-wait")
+      ->type_name("PORT");
+  app.add_flag("--gdb-wait", o.gdb_wait,
+               "With --gdb: wait for gdb to connect before the first instruction (start halted)")
+      ->needs(gdb_opt);
   app.add_flag("-q,--quiet", o.quiet,
                "Do not print model diagnostics (guest errors, unimplemented features)");
   try {
@@ -556,6 +571,15 @@ int run(int argc, char** argv) {
   if (profiling) plat->enable_profile(!o.profile_pc.empty());
   if (o.probe_all) plat->listen_all_probes();
   plat->set_end_time(max_time);
+  std::unique_ptr<l3vp::gdb::GdbStub> gdb;
+  if (o.gdb_port) {
+    try {
+      gdb = std::make_unique<l3vp::gdb::GdbStub>(plat->cpu, l3vp::gdb::GdbStub::Options{*o.gdb_port, o.gdb_wait});
+    } catch (const std::runtime_error& e) {
+      return fail(kExitBadInput, e.what());
+    }
+    plat->cpu.set_debug_agent(gdb.get());
+  }
 
   // Host wall time is measured only for the report; it never feeds back
   // into the simulation.
@@ -611,6 +635,9 @@ int run(int argc, char** argv) {
   } else if (h.halted) {
     reason = "error_mode";
     status = kExitErrorMode;
+  } else if (plat->cpu.stop() == l3vp::Leon3::Stop::Killed) {
+    reason = "killed";  // gdb's kill
+    status = kExitKilled;
   } else if (run_end == l3vp::sim::RunEnd::Signalled) {
     reason = "signal";
     status = 128 + l3vp::sim::signal_number();
@@ -624,6 +651,7 @@ int run(int argc, char** argv) {
     reason = "max_time";
     status = kExitMaxTime;
   }
+  if (gdb) gdb->finish(h.halted, h.tt, status);  // gdb sees the end ("W"/"X")
 
   if (stats_out.is_open()) {
     run_stats.reason = reason;

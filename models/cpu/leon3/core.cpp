@@ -516,8 +516,17 @@ void Cpu::loop() {
       lnpc = npc;
       continue;
     }
-    if constexpr (kObserved)
+    if constexpr (kObserved) {
       if (probes.execute.has_listeners()) probes.execute.notify(ExecuteEvent{pc, npc, cycles});
+      if (L3_UNLIKELY(brk)) {
+        // A debugger stops here: nothing of this instruction happened, so
+        // the half-open step record is dropped, not published.
+        brk = false;
+        obs_open = false;
+        broke = true;
+        return;
+      }
+    }
     uint32_t word;  // memory byte order
     bool fetched;
     if constexpr (kTimed)
@@ -746,6 +755,7 @@ StopReason Core::run(uint64_t cycle_limit) {
       c.probes.power.notify(PowerEvent{false, c.cycles, c.ctr.idle_cycles - c.pd_idle0});
   }
   c.yield = false;
+  c.broke = false;
   c.limit = cycle_limit;
   c.refresh_limit();
   // Observed when anybody listens to a per-instruction probe (fixed for
@@ -760,6 +770,7 @@ StopReason Core::run(uint64_t cycle_limit) {
   } else {
     c.loop<false, false>();
   }
+  if (c.broke) return StopReason::Break;
   if (c.error) return StopReason::ErrorMode;
   if (c.pd) {  // entered in this run(): the loop stops at once after %asr19
     c.pd_idle0 = c.ctr.idle_cycles;
@@ -778,6 +789,8 @@ void Core::request_yield() {
   impl_->yield = true;
   impl_->refresh_limit();
 }
+void Core::request_break() { impl_->brk = true; }
+bool Core::break_requested() const { return impl_->brk; }
 
 void Core::set_irl(unsigned level) { impl_->irl = level & 15; }
 unsigned Core::irl() const { return impl_->irl; }
@@ -837,6 +850,12 @@ void Core::set_pc(uint32_t pc, uint32_t npc) {
 }
 uint32_t Core::reg(unsigned r) const { return impl_->R(r & 31); }
 void Core::set_reg(unsigned r, uint32_t v) { impl_->W(r & 31, v); }
+uint32_t Core::window_reg(unsigned w, unsigned r) const {
+  return *impl_->rtab[(w % impl_->nwin) * 32 + (r & 31)];
+}
+void Core::set_window_reg(unsigned w, unsigned r, uint32_t v) {
+  *impl_->wtab[(w % impl_->nwin) * 32 + (r & 31)] = v;
+}
 uint32_t Core::psr() const { return impl_->psr(); }
 void Core::set_psr(uint32_t v) { impl_->write_psr(v); }
 uint32_t Core::wim() const { return impl_->wim; }

@@ -96,6 +96,7 @@ enum class StopReason {
   Yield,       // request_yield() was called (e.g. by the bus after a device access)
   PowerDown,   // %asr19 write: no instruction until an interrupt (see wake rules)
   ErrorMode,   // trap with ET=0: processor halted (see error_tt(), error_pc())
+  Break,       // request_break(): stopped before an instruction (pc/npc point at it)
 };
 
 // Memory interface of the core.
@@ -249,6 +250,15 @@ class Core {
   void set_cycle_limit(uint64_t limit);
   // Make the run() in progress return StopReason::Yield after the current instruction.
   void request_yield();
+  // Debugger seam: make run() return StopReason::Break before the next
+  // instruction it is about to execute. Called by an execute-probe listener,
+  // it stops before the very instruction of that event: the instruction is
+  // neither executed nor charged, no step record is published for it, and
+  // pc()/npc() point at it. Only the observed loop checks the request (it
+  // runs whenever the execute probe has listeners), so the plain loop pays
+  // nothing. The request stays pending until a run() honours it.
+  void request_break();
+  bool break_requested() const;
 
   // Interrupt request level from the IRQMP (0..15).
   void set_irl(unsigned level);
@@ -305,6 +315,10 @@ class Core {
   void set_pc(uint32_t pc, uint32_t npc);
   uint32_t reg(unsigned r) const;            // r0..r31 in the current window
   void set_reg(unsigned r, uint32_t v);      // writes to r0 ignored
+  // Register r (0..31) as seen from window w (0..nwin-1) whatever CWP is
+  // (debuggers: the windows of the callers still held in registers).
+  uint32_t window_reg(unsigned w, unsigned r) const;
+  void set_window_reg(unsigned w, unsigned r, uint32_t v);
   uint32_t psr() const;
   void set_psr(uint32_t v);                  // raw write (no trap checks)
   uint32_t wim() const;

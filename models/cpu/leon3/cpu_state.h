@@ -419,6 +419,10 @@ struct Cpu {
   uint64_t obs_i = 0, obs_traps = 0, obs_ints = 0, obs_annul = 0;
   uint64_t obs_ich = 0, obs_icm = 0, obs_dch = 0, obs_dcm = 0;
   bool obs_err = false;
+  // Core::request_break(): the observed loop stops before the instruction of
+  // the current (or next) execute event, without executing or charging it.
+  bool brk = false;
+  bool broke = false;  // the run() in progress stopped for brk
   uint64_t pd_idle0 = 0;  // idle_cycles when the current power-down began (PowerEvent)
   // Publishes the step in progress (if any).
   void obs_close();

@@ -70,13 +70,17 @@ void Leon3::dmi_transaction(const Transaction& t) {
 }
 
 bool Leon3::peek(uint32_t addr, uint8_t* data, unsigned len) {
+  return debug_access(false, addr, data, len) == len;
+}
+
+unsigned Leon3::debug_access(bool write, uint32_t addr, uint8_t* data, unsigned len) {
   tlm::tlm_generic_payload gp;
-  gp.set_command(tlm::TLM_READ_COMMAND);
+  gp.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
   gp.set_address(addr);
   gp.set_data_ptr(data);
   gp.set_data_length(len);
   gp.set_streaming_width(len);
-  return isock->transport_dbg(gp) == len;
+  return isock->transport_dbg(gp);
 }
 
 void Leon3::intack(unsigned level) {
@@ -123,7 +127,8 @@ void Leon3::account_idle() {
 
 void Leon3::run_thread() {
   sync();
-  for (;;) {
+  bool go_on = !agent_ || agent_->stopped(DebugAgent::Cause::Start);
+  for (; go_on;) {
     if (core_->in_error_mode()) {
       stop_ = Stop::ErrorMode;
       if (on_halt.has_listeners())
@@ -155,11 +160,21 @@ void Leon3::run_thread() {
     }
     const uint64_t lim = std::max(cycle_limit(), core_->cycles() + 1);
     core_->set_bus_reporting(dmi_wanted_ && dmi_report_ && dmi_wanted_());
-    core_->run(lim);
+    const leon3::StopReason why = core_->run(lim);
     // Every stop reason (limit reached, yield, power-down, error mode) needs
     // simulated time to catch up with the core first.
     sync();
+    // Debugger: stopped at an instruction boundary with every device up to
+    // date; serving it here (in this thread) freezes simulated time.
+    if (agent_) {
+      if (why == leon3::StopReason::Break)
+        go_on = agent_->stopped(DebugAgent::Cause::Break);
+      else if (!core_->in_error_mode() && agent_->poll())
+        go_on = agent_->stopped(DebugAgent::Cause::Poll);
+    }
   }
+  stop_ = Stop::Killed;
+  sc_core::sc_stop();
 }
 
 bool Leon3::access(Kind kind, uint32_t addr, uint8_t* data, unsigned len, uint8_t asi, uint64_t& cycles) {

@@ -35,11 +35,33 @@ struct Leon3Params {
 
 class StatsGroup;
 
+// A debugger attached to the CPU thread (Leon3::set_debug_agent; the GDB stub
+// in sim/gdb is one). It runs inside the CPU's SC_THREAD: while it serves the
+// debugger no other SystemC process runs, so simulated time stands still.
+class DebugAgent {
+ public:
+  enum class Cause {
+    Start,  // before the first instruction (after the initial sync)
+    Break,  // the core stopped for Core::request_break() (an execute listener asked)
+    Poll,   // poll() asked for a stop (e.g. Ctrl-C from the debugger)
+  };
+  virtual ~DebugAgent() = default;
+  // Called once per iteration of the CPU thread (between two runs of the
+  // core, i.e. at most every quantum): a cheap non-blocking check. True asks
+  // for a stop at the current instruction boundary.
+  virtual bool poll() = 0;
+  // The core is stopped at an instruction boundary and simulated time has
+  // caught up with it (every device is up to date). Serve the debugger and
+  // return true to let the core go on (continue, step, detach), false to end
+  // the run at once (kill: Leon3::stop() becomes Stop::Killed).
+  virtual bool stopped(Cause why) = 0;
+};
+
 class Leon3 : public sc_core::sc_module, public leon3::CoreBus, public IrlSink {
  public:
   using Params = Leon3Params;
   // How the CPU thread ended (None while running).
-  enum class Stop { None, ErrorMode, EndTime };
+  enum class Stop { None, ErrorMode, EndTime, Killed };  // Killed: by the debug agent
 
   tlm_utils::simple_initiator_socket<Leon3> isock;
 
@@ -101,6 +123,14 @@ class Leon3 : public sc_core::sc_module, public leon3::CoreBus, public IrlSink {
     dmi_wanted_ = std::move(wanted);
     dmi_report_ = std::move(fn);
   }
+
+  // Debugger seam (DebugAgent; README "Debugger seam"). nullptr detaches.
+  void set_debug_agent(DebugAgent* a) { agent_ = a; }
+  // Side-effect-free accesses for a debugger: TLM transport_dbg through the
+  // CPU's socket (no bus cycles, no device side effects, no DMI changes).
+  // Returns the number of bytes transferred (len when the whole range is
+  // mapped).
+  unsigned debug_access(bool write, uint32_t addr, uint8_t* data, unsigned len);
 
   // Brings the idle-cycle count up to date when the simulation ends while
   // the core is powered down. Call once after sc_start() returns.
@@ -164,6 +194,7 @@ class Leon3 : public sc_core::sc_module, public leon3::CoreBus, public IrlSink {
   ArbitrateFn arbiter_;
   std::function<bool()> dmi_wanted_;
   DmiReportFn dmi_report_;
+  DebugAgent* agent_ = nullptr;
 };
 
 }  // namespace l3vp

@@ -182,6 +182,70 @@ TEST_F(CoreTest, ExecuteProbeSeesStateBeforeEachInstruction) {
   EXPECT_EQ(seen[2], std::make_pair(kCode + 8, 7u));
 }
 
+// Core::request_break (debugger seam): an execute listener stops the core
+// before the instruction it was told about; nothing of it happens, and the
+// resumed run gives exactly the counts of an uninterrupted one.
+// The program is loop_prog() + ta 0, loaded; the break is at the load.
+void break_and_resume(Core& c) {
+  Recorder r(c);
+  const uint32_t at = kCode + 20;  // ld [g2], g3 (after the loop)
+  bool armed = true;
+  c.probes().execute.listen([&](const ExecuteEvent& e) {
+    if (armed && e.pc == at) {
+      c.request_break();
+      armed = false;  // the debugger resumes past it
+    }
+  });
+  ASSERT_EQ(c.run(c.cycles() + 100000), StopReason::Break);
+  EXPECT_EQ(c.pc(), at);
+  EXPECT_EQ(c.npc(), at + 4);
+  EXPECT_EQ(c.reg(G3), 0u);  // the load has not run
+  EXPECT_EQ(r.total.cycles, c.cycles());  // no half record for the stopped instruction
+  EXPECT_EQ(r.at(at).size(), 0u);
+  EXPECT_EQ(c.run(c.cycles() + 100000), StopReason::ErrorMode);
+  EXPECT_EQ(r.at(at).size(), 1u);
+  EXPECT_EQ(r.total.cycles, c.cycles());
+}
+
+TEST_F(CoreTest, RequestBreakStopsBeforeTheInstruction) {
+  std::vector<uint32_t> prog = loop_prog();
+  prog.push_back(enc_ta(0));
+  load(prog);
+  break_and_resume(*core);
+  expect_exit(6);
+  const uint64_t cycles = core->cycles(), insns = core->counters().instructions;
+  // The same program without the break: identical counts.
+  make(CoreConfig{});
+  exec(loop_prog());
+  expect_exit(6);
+  EXPECT_EQ(core->cycles(), cycles);
+  EXPECT_EQ(core->counters().instructions, insns);
+}
+
+TEST_F(TimedTest, RequestBreakStopsBeforeTheInstructionTimed) {
+  std::vector<uint32_t> prog = loop_prog();
+  prog.push_back(enc_ta(0));
+  load(prog);
+  break_and_resume(*core);
+  const uint64_t cycles = core->cycles();
+  make(tcfg);
+  exec(loop_prog());
+  EXPECT_EQ(core->cycles(), cycles);
+}
+
+TEST_F(CoreTest, WindowRegAccessReachesCallerWindows) {
+  // save: the caller's outs become the callee's ins.
+  core->set_reg(O6, 0x1000);
+  exec({enc_save(SP, SP, -96), enc_ori(L0, G0, 9)});
+  const unsigned cwp = core->psr() & 31;
+  const unsigned caller = (cwp + 1) % core->config().nwin;
+  EXPECT_EQ(core->window_reg(caller, O6), 0x1000u);
+  EXPECT_EQ(core->window_reg(cwp, L0), 9u);
+  core->set_window_reg(caller, L3, 0xabc);
+  core->set_psr((core->psr() & ~31u) | caller);
+  EXPECT_EQ(core->reg(L3), 0xabcu);
+}
+
 TEST_F(TimedTest, NoListenerMeansNoSteps) {
   Recorder r(*core);
   r.stop();
