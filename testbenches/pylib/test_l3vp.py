@@ -124,6 +124,10 @@ def test_stats_helpers(tmp_path):
     assert l3vp.stats_get(s, "cycles.x") is None
     assert l3vp.regions(s)[2]["cycles"] == 9
     assert l3vp.regions({}) == {}
+    assert l3vp.stats_differences(s, s) == []
+    other = {"cycles": 8, "net": {"greth": {}}, "regions": s["regions"]}
+    assert l3vp.stats_differences(s, other) == ["/cycles = 7, then 8",
+                                                "key /net/greth/tx_frames present in only one run"]
 
 
 # ---- ELF (a real firmware ELF of the build) ----------------------------------------

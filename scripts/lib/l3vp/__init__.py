@@ -15,5 +15,5 @@ scripts/:
     import l3vp
 """
 from .units import parse_duration_ps, duration_seconds, parse_mac, format_mac  # noqa: F401
-from .results import json_lines, lines_by_type, first_line, load_stats, stats_get, regions  # noqa: F401
+from .results import json_lines, lines_by_type, first_line, load_stats, stats_get, stats_differences, regions  # noqa: F401
 from .run import Result, RunError, RunTimeout, run, command  # noqa: F401

@@ -53,6 +53,21 @@ def stats_get(stats, path):
     return stats
 
 
+def stats_differences(x, y, path=""):
+    """Every difference of two --stats dicts (or sub-trees), as readable
+    lines: a key present in only one, or a value that differs (by path)."""
+    out = []
+    if isinstance(x, dict) and isinstance(y, dict):
+        for k in sorted(set(x) | set(y)):
+            if k not in x or k not in y:
+                out.append("key %s/%s present in only one run" % (path, k))
+            else:
+                out += stats_differences(x[k], y[k], path + "/" + k)
+    elif x != y:
+        out.append("%s = %r, then %r" % (path, x, y))
+    return out
+
+
 def regions(stats):
     """{region id: region record} of a --stats dict (docs/timing.md "Regions")."""
     return {r["id"]: r for r in stats.get("regions", [])}
