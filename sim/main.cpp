@@ -283,7 +283,8 @@ int run(int argc, char** argv) {
   app.add_option("--quantum", o.quantum, "CPU global quantum, e.g. 100us (results do not depend on it)");
   app.add_flag("--no-dmi", o.no_dmi, "Disable direct memory access (every access goes through the bus)");
   app.add_option("--boot", o.boot,
-                 "loader: the state a boot loader leaves (UART on, caches on, stack, traps on; "
+                 "loader: the state a boot loader leaves (UART and timer running, caches on, stack set, "
+                 "traps off until the program installs its trap table; "
                  "the default for an ELF entry in RAM); entry: reset state at the ELF entry (the "
                  "default otherwise); reset: reset state at PC 0 (docs/user-guide.md \"Boot modes\")")
       ->check(CLI::IsMember({"loader", "entry", "reset"}));
@@ -695,7 +696,7 @@ int run(int argc, char** argv) {
   else if (reason == "signal")
     std::fprintf(stderr, "leon3vp: interrupted by %s after %s simulated (pc=%s); outputs written\n",
                  l3vp::sim::signal_number() == SIGINT ? "SIGINT" : "SIGTERM",
-                 l3vp::format_duration(sc_core::sc_time_stamp().value()).c_str(),
+                 l3vp::format_duration(plat->cpu.cpu_time().value()).c_str(),
                  hex(plat->cpu.core().pc(), 8).c_str());
   for (const std::string& e : output_errors) fail(kExitBadInput, e);
   if (!output_errors.empty()) return kExitBadInput;
