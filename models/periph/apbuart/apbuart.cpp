@@ -1,12 +1,11 @@
 #include "apbuart.h"
+#include "input_file.h"
 #include "stats.h"
 
 #include <poll.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <fstream>
-#include <iterator>
 #include <ostream>
 #include <stdexcept>
 
@@ -234,10 +233,14 @@ void Apbuart::rx_push(const std::string& bytes) {
 }
 
 bool Apbuart::rx_load_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  rx_push(data);
+  // The same rules as every input file (a regular, non-empty file within
+  // the UART-input limit), so the model never reads a FIFO or /dev/zero
+  // whoever calls it; leon3vp checks first only to name its option.
+  try {
+    rx_push(read_input_file(path, kMaxUartInBytes, "UART input"));
+  } catch (const InputFileError&) {
+    return false;
+  }
   return true;
 }
 

@@ -66,7 +66,8 @@ class Apbuart : public ApbDevice {
   // --- host side: receive ---
   void rx_push(uint8_t byte);
   void rx_push(const std::string& bytes);
-  // Queues the whole content of a file; false if it cannot be read.
+  // Queues the whole content of a file; false if it cannot be read or is
+  // not a regular, non-empty file within kMaxUartInBytes (input_file.h).
   bool rx_load_file(const std::string& path);
   // Poll the process's stdin (non-blocking) for input while the receiver is
   // enabled and the queue is empty. Off by default: it makes the run depend

@@ -212,6 +212,8 @@ TEST_F(ApbuartTest, ReceiveFromFileAndStdin) {
   EXPECT_TRUE(b.uart.rx_load_file(path));
   ::unlink(path);
   EXPECT_FALSE(b.uart.rx_load_file(path));
+  EXPECT_FALSE(b.uart.rx_load_file("/tmp"));       // a directory
+  EXPECT_FALSE(b.uart.rx_load_file("/dev/zero"));  // a device: never read forever
   EXPECT_EQ(b.uart.rx_host_pending(), 2u);
   b.uart.rx_host_clear();
   // stdin: a pipe with data already in it, so the run stays deterministic.
