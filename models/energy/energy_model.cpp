@@ -97,7 +97,7 @@ uint64_t EnergyModel::master_energy(const MasterCounts& m) const {
 }
 
 uint64_t EnergyModel::stall_cycles() const {
-  const leon3::CoreTimingCounters& t = *core_.tctr;
+  const leon3::CoreTimingCounters& t = core_.tctr();
   return t.annul_cycles + t.trap_cycles + t.stall_load_use + t.stall_branch + t.stall_muldiv +
          t.stall_icache_miss + t.stall_dcache_miss + t.stall_write_buffer + t.stall_bus;
 }
@@ -109,7 +109,7 @@ uint64_t EnergyModel::static_energy(uint64_t cycles) const {
 }
 
 uint64_t EnergyModel::class_energy(unsigned c) const {
-  uint64_t e = core_.ctr->by_class[c] * p_.insn_fj[c];
+  uint64_t e = core_.ctr().by_class[c] * p_.insn_fj[c];
   if (!pair_count_.empty())
     for (unsigned a = 0; a < kClasses; ++a) e += pair_count_[a * kClasses + c] * p_.pair_fj[a * kClasses + c];
   return e;
@@ -128,8 +128,8 @@ uint64_t EnergyModel::component(unsigned c) const {
       for (unsigned k = 0; k < kClasses; ++k) e += class_energy(k);
       return e;
     }
-    case ICache: return core_.tctr->ic_misses * p_.icache_miss_fj;
-    case DCache: return core_.tctr->dc_read_misses * p_.dcache_miss_fj;
+    case ICache: return core_.tctr().ic_misses * p_.icache_miss_fj;
+    case DCache: return core_.tctr().dc_read_misses * p_.dcache_miss_fj;
     case Ahb:
     case Apb:
     case Sdram: {
@@ -142,7 +142,7 @@ uint64_t EnergyModel::component(unsigned c) const {
       return 0;
     }
     case Static: return static_energy(core_.cycles());
-    case Idle: return core_.ctr->idle_cycles * p_.idle_cycle_fj;
+    case Idle: return core_.ctr().idle_cycles * p_.idle_cycle_fj;
     case GrethDma: {
       uint64_t e = 0;
       for (const MasterCounts& m : masters_)

@@ -42,8 +42,10 @@ class EnergyModel {
 
   // What the model reads of the core (timed mode).
   struct CoreView {
-    const leon3::CoreCounters* ctr = nullptr;
-    const leon3::CoreTimingCounters* tctr = nullptr;
+    // The core's counters through its accessors (Core::counters() and
+    // timing_counters() bring lazily kept figures, e.g. annul_cycles, up to date).
+    std::function<const leon3::CoreCounters&()> ctr;
+    std::function<const leon3::CoreTimingCounters&()> tctr;
     std::function<uint64_t()> cycles;  // the core's cycles(), idle included
     uint64_t clock_hz = 0;
   };

@@ -271,8 +271,8 @@ Leon3mp::Leon3mp(sc_core::sc_module_name name, const PlatformConfig& cfg)
       throw ConfigError("energy.profile: the energy model needs timed mode (mode=timed): functional mode "
                         "has no cache or stall figures");
     energy::EnergyModel::CoreView cv;
-    cv.ctr = &cpu.core().counters();
-    cv.tctr = &cpu.core().timing_counters();
+    cv.ctr = [this]() -> const leon3::CoreCounters& { return cpu.core().counters(); };
+    cv.tctr = [this]() -> const leon3::CoreTimingCounters& { return cpu.core().timing_counters(); };
     cv.cycles = [this] { return cpu.cycles(); };
     cv.clock_hz = cfg.clock_hz;
     energy::EnergyModel::BusView bv;
@@ -284,6 +284,7 @@ Leon3mp::Leon3mp(sc_core::sc_module_name name, const PlatformConfig& cfg)
     for (const AhbCtrl::MasterStats& m : ahb.master_stats()) bv.masters.emplace_back(m.hindex, m.name);
     energy_ = std::make_unique<energy::EnergyModel>(energy::load_profile(cfg.energy_profile), cv, bv);
     energy_->attach(cpu.core(), ahb);
+    profiler_.set_energy([this] { return energy_->cpu_total(); });
   }
   register_stats();
 }
@@ -500,24 +501,29 @@ std::string Leon3mp::profile_report() {
   if (profiling_) {
     const Profiler::Counts& tot = profiler_.total();
     s += "\nFlat profile (cycles include stalls, cache misses and trap entry; idle excluded):\n";
-    std::snprintf(line, sizeof line, "%12s %6s %6s %12s %7s %8s %8s  %s\n", "cycles", "%", "cum%", "instrs",
-                  "CPI", "I-miss", "D-miss", "function");
+    const bool en = profiler_.has_energy();
+    std::snprintf(line, sizeof line, "%12s %6s %6s %12s %7s %8s %8s%s  %s\n", "cycles", "%", "cum%", "instrs",
+                  "CPI", "I-miss", "D-miss", en ? "     energy-nJ" : "", "function");
     s += line;
     double cum = 0;
     for (const Profiler::Row& r : profiler_.functions()) {
       const double pct = tot.cycles ? 100.0 * double(r.c.cycles) / double(tot.cycles) : 0.0;
       cum += pct;
-      std::snprintf(line, sizeof line, "%12llu %6.2f %6.2f %12llu %7.3f %8llu %8llu  %s\n",
+      char energy[32] = "";
+      if (en) std::snprintf(energy, sizeof energy, " %14.3f", double(r.c.energy_fj) / 1e6);
+      std::snprintf(line, sizeof line, "%12llu %6.2f %6.2f %12llu %7.3f %8llu %8llu%s  %s\n",
                     (unsigned long long)r.c.cycles, pct, cum, (unsigned long long)r.c.instructions,
                     r.c.instructions ? double(r.c.cycles) / double(r.c.instructions) : 0.0,
-                    (unsigned long long)r.c.ic_misses, (unsigned long long)r.c.dc_misses, r.name.c_str());
+                    (unsigned long long)r.c.ic_misses, (unsigned long long)r.c.dc_misses, energy, r.name.c_str());
       s += line;
     }
   }
   if (!regions_.regions().empty()) {
     s += "\nRegions (REGION_BEGIN .. REGION_END, firmware/bsp/region.h):\n";
-    std::snprintf(line, sizeof line, "%8s %8s %12s %12s %7s %8s %8s %10s %10s %10s\n", "region", "entries",
-                  "cycles", "instrs", "CPI", "I-miss", "D-miss", "stall-mem", "stall-pipe", "idle");
+    const bool en = energy_ != nullptr;
+    std::snprintf(line, sizeof line, "%8s %8s %12s %12s %7s %8s %8s %10s %10s %10s%s\n", "region", "entries",
+                  "cycles", "instrs", "CPI", "I-miss", "D-miss", "stall-mem", "stall-pipe", "idle",
+                  en ? "      energy-nJ" : "");
     s += line;
     for (const auto& [id, r] : regions_.regions()) {
       auto x = [&, &r = r](const char* key) { return regions_.sum(r, key); };
@@ -525,11 +531,13 @@ std::string Leon3mp::profile_report() {
                            x("stalls.bus");
       const uint64_t pipe = x("stalls.load_use") + x("stalls.branch") + x("stalls.muldiv");
       const uint64_t cycles = x("cycles"), idle = x("idle_cycles"), instrs = x("instructions");
-      std::snprintf(line, sizeof line, "%8u %8llu %12llu %12llu %7.3f %8llu %8llu %10llu %10llu %10llu%s\n", id,
+      char energy[32] = "";
+      if (en) std::snprintf(energy, sizeof energy, " %14.3f", double(x("energy_fj")) / 1e6);
+      std::snprintf(line, sizeof line, "%8u %8llu %12llu %12llu %7.3f %8llu %8llu %10llu %10llu %10llu%s%s\n", id,
                     (unsigned long long)r.entries, (unsigned long long)cycles, (unsigned long long)instrs,
                     instrs ? double(cycles - idle) / double(instrs) : 0.0,
                     (unsigned long long)x("icache_misses"), (unsigned long long)x("dcache_misses"),
-                    (unsigned long long)mem, (unsigned long long)pipe, (unsigned long long)idle,
+                    (unsigned long long)mem, (unsigned long long)pipe, (unsigned long long)idle, energy,
                     r.open || r.unbalanced ? "  (unbalanced markers)" : "");
       s += line;
     }
