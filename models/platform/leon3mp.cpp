@@ -275,15 +275,34 @@ Leon3mp::Leon3mp(sc_core::sc_module_name name, const PlatformConfig& cfg)
     cv.tctr = [this]() -> const leon3::CoreTimingCounters& { return cpu.core().timing_counters(); };
     cv.cycles = [this] { return cpu.cycles(); };
     cv.clock_hz = cfg.clock_hz;
+    // Bus counts: the AHB controller's routed transactions by slave and
+    // bar, plus (CPU) the core's DMI-served beats inside/outside SDRAM.
+    cpu.core().set_bus_counting(true, kSdramBase, cfg.sdram_size);
     energy::EnergyModel::BusView bv;
     bv.cpu_master = 0;
-    bv.mctrl_slave = int(mctrl.params().hindex);
-    bv.apb_slave = int(apb.params().hindex);
-    bv.sdram_base = kSdramBase;
-    bv.sdram_size = cfg.sdram_size;
     for (const AhbCtrl::MasterStats& m : ahb.master_stats()) bv.masters.emplace_back(m.hindex, m.name);
+    const unsigned mctrl_slave = mctrl.params().hindex, apb_slave = apb.params().hindex;
+    bv.read = [this, mctrl_slave, apb_slave](std::vector<energy::EnergyModel::MasterCounts>& out) {
+      const auto& ms = ahb.master_stats();
+      for (size_t i = 0; i < ms.size() && i < out.size(); ++i) {
+        const AhbCtrl::MasterStats& m = ms[i];
+        energy::EnergyModel::MasterCounts& c = out[i];
+        c.beats = c.sdram_read_words = c.sdram_write_words = 0;
+        for (const auto& slave : m.beats)
+          for (const auto& bar : slave) c.beats += bar[0] + bar[1];
+        c.sdram_read_words = m.beats[mctrl_slave][Mctrl::BAR_RAM][0];
+        c.sdram_write_words = m.beats[mctrl_slave][Mctrl::BAR_RAM][1];
+        c.apb_accesses = m.txns[apb_slave];
+        if (m.hindex == 0) {  // the CPU: its DMI-served transactions
+          const auto& d = cpu.core().timing_counters().dmi_beats;
+          c.beats += d[0][0] + d[0][1] + d[1][0] + d[1][1];
+          c.sdram_read_words += d[0][1];
+          c.sdram_write_words += d[1][1];
+        }
+      }
+    };
     energy_ = std::make_unique<energy::EnergyModel>(energy::load_profile(cfg.energy_profile), cv, bv);
-    energy_->attach(cpu.core(), ahb);
+    energy_->attach(cpu.core());
     profiler_.set_energy([this] { return energy_->cpu_total(); });
   }
   register_stats();

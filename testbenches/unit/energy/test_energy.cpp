@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ahb_ctrl.h"
 #include "energy_model.h"
 #include "profiler.h"
 #include "stats.h"
@@ -43,8 +44,6 @@ json scaled(json j, unsigned k) {
   return j;
 }
 
-constexpr int kMctrl = 0, kApb = 1;
-
 // A board: counters the test sets, an energy model over them.
 struct Board {
   l3vp::leon3::CoreCounters ctr;
@@ -60,22 +59,27 @@ struct Board {
     cv.clock_hz = 40000000;
     EnergyModel::BusView bv;
     bv.cpu_master = 0;
-    bv.mctrl_slave = kMctrl;
-    bv.apb_slave = kApb;
-    bv.sdram_base = 0x40000000;
-    bv.sdram_size = 64u << 20;
     bv.masters = {{0, "leon3"}, {4, "greth"}};
+    bv.read = [this](std::vector<EnergyModel::MasterCounts>& out) {
+      for (size_t i = 0; i < out.size(); ++i) {
+        out[i].beats = counts[i].beats;
+        out[i].sdram_read_words = counts[i].sdram_read_words;
+        out[i].sdram_write_words = counts[i].sdram_write_words;
+        out[i].apb_accesses = counts[i].apb_accesses;
+      }
+    };
     model = std::make_unique<EnergyModel>(l3vp::energy::parse_profile(profile, "test"), cv, bv);
   }
-  void bus(unsigned master, int slave, AhbTransaction::Kind k, uint32_t addr, unsigned bytes) {
-    AhbTransaction t;
-    t.master = master;
-    t.slave = slave;
-    t.kind = k;
-    t.addr = addr;
-    t.bytes = bytes;
-    t.beats = (bytes + 3) / 4;
-    model->on_transaction(t);
+  // The platform's counts of one transaction (what Leon3mp's reader sums):
+  // every beat on the AHB; SDRAM words for the RAM bar; one APB access.
+  enum class To { Sdram, Prom, Apb };
+  EnergyModel::MasterCounts counts[2];
+  void bus(unsigned master, To to, AhbTransaction::Kind k, unsigned bytes) {
+    EnergyModel::MasterCounts& c = counts[master == 0 ? 0 : 1];
+    const unsigned beats = (bytes + 3) / 4;
+    c.beats += beats;
+    if (to == To::Sdram) (k == AhbTransaction::Kind::Write ? c.sdram_write_words : c.sdram_read_words) += beats;
+    if (to == To::Apb) ++c.apb_accesses;
   }
   void step(l3vp::leon3::InsnClass c) {
     l3vp::leon3::StepRecord s;
@@ -101,11 +105,11 @@ struct Board {
     ctr.idle_cycles = 100;
     cycles = 200;
     using K = AhbTransaction::Kind;
-    bus(0, kMctrl, K::Fetch, 0x40000100, 16);
-    bus(0, kMctrl, K::Write, 0x40000200, 4);
-    bus(0, kApb, K::Read, 0x80000100, 4);
-    bus(0, kMctrl, K::Read, 0x00000100, 4);  // PROM: AHB beat, no SDRAM word
-    bus(4, kMctrl, K::Write, 0x40001000, 16);
+    bus(0, To::Sdram, K::Fetch, 16);
+    bus(0, To::Sdram, K::Write, 4);
+    bus(0, To::Apb, K::Read, 4);
+    bus(0, To::Prom, K::Read, 4);  // PROM: AHB beat, no SDRAM word
+    bus(4, To::Sdram, K::Write, 16);
   }
 };
 
@@ -220,12 +224,12 @@ TEST(EnergyModel, RegionsAddUpToTheTotal) {
   regions.mark(false, 1);
   regions.mark(true, 2);
   b.tctr.ic_misses += 1;
-  b.bus(0, kMctrl, AhbTransaction::Kind::Fetch, 0x40000000, 32);
+  b.bus(0, Board::To::Sdram, AhbTransaction::Kind::Fetch, 32);
   b.cycles += 30;
   regions.mark(false, 2);
   regions.mark(true, 1);
   b.ctr.by_class[unsigned(C::Store)] += 2;
-  b.bus(0, kApb, AhbTransaction::Kind::Write, 0x80000C00, 4);
+  b.bus(0, Board::To::Apb, AhbTransaction::Kind::Write, 4);
   b.cycles += 7;
   regions.mark(false, 1);
   uint64_t sum = 0;
