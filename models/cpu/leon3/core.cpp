@@ -3,6 +3,7 @@
 #include "core.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -12,6 +13,20 @@
 namespace l3vp::leon3 {
 
 #define L3_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+namespace {
+// Miss injection: the threshold of a rate (validated 0..1) and the
+// generator's seed. The salts ("ICforce", "DCforce") keep the two caches'
+// streams apart from each other and from the random-replacement generator,
+// which uses the plain seed.
+uint64_t force_threshold(double rate, const char* key) {
+  if (!(rate >= 0.0 && rate <= 1.0))
+    throw std::invalid_argument(std::string("leon3: ") + key + " must be 0..1");
+  return uint64_t(std::llround(rate * 4294967296.0));
+}
+constexpr uint64_t kIcForceSalt = 0x004943666F726365ull;
+constexpr uint64_t kDcForceSalt = 0x004443666F726365ull;
+}  // namespace
 
 // ---------------------------------------------------------------------------
 // Construction and register file
@@ -43,6 +58,14 @@ Cpu::Cpu(const CoreConfig& config, CoreBus& b)
   ic_mru = ic_mru_v.data();
   dc_mru = dc_mru_v.data();
   cacheable = cfg.cacheable;
+  const uint64_t ic_thr = force_threshold(cfg.icache.force_miss_rate, "icache.force_miss_rate");
+  const uint64_t dc_thr = force_threshold(cfg.dcache.force_miss_rate, "dcache.force_miss_rate");
+  if (timed) {  // functional mode has no caches to miss in
+    ic_force.thr = ic_thr;
+    dc_force.thr = dc_thr;
+  }
+  ic_force.seed = (uint64_t(cfg.icache.seed) << 32) ^ kIcForceSalt;
+  dc_force.seed = (uint64_t(cfg.dcache.seed) << 32) ^ kDcForceSalt;
   nwin = cfg.nwin;
   wim_mask = nwin == 32 ? 0xFFFFFFFFu : (1u << nwin) - 1;
   win.assign(16 * nwin, 0);
@@ -236,12 +259,17 @@ bool Cpu::fetch_t_slow(uint32_t a, uint32_t& w) {
   unsigned fill = 0;  // line size when the access fills an I-cache line
   uint64_t* bucket = &tctr.stall_bus;
   const uint32_t line = a >> ic_shift;
+  bool forced = false;  // a hit turned into a miss (README "Forced misses")
   if ((ics() & 1) && is_cacheable(a)) {  // enabled or frozen
     if (ic_model.lookup(a)) {
-      peek_mem(fetch_w, a, reinterpret_cast<uint8_t*>(&w), 4, CoreBus::Kind::Fetch, asi);
-      ++tctr.ic_hits;
-      set_ic_mru(line);
-      return true;
+      if (!ic_force.thr || !ic_force.draw()) {
+        peek_mem(fetch_w, a, reinterpret_cast<uint8_t*>(&w), 4, CoreBus::Kind::Fetch, asi);
+        ++tctr.ic_hits;
+        set_ic_mru(line);
+        return true;
+      }
+      forced = true;
+      ++tctr.ic_forced;
     }
     ++tctr.ic_misses;
     bucket = &tctr.stall_icache_miss;
@@ -260,6 +288,9 @@ bool Cpu::fetch_t_slow(uint32_t a, uint32_t& w) {
   }
   add_hold(cfg.timing.icache_miss_cycles + lat, *bucket);
   if (fill) {
+    // A forced miss re-fills its line: dropped first, so the fill takes an
+    // invalid way (its own, unless a lower way is invalid) like a real miss.
+    if (forced) ic_model.invalidate_range(a, 1);
     ic_model.fill(a);
     ++tctr.ic_fills;
     set_ic_mru(line);
@@ -279,12 +310,17 @@ bool Cpu::read_timed(uint32_t a, uint8_t asi, uint8_t* out, unsigned n, bool cac
   unsigned fill = 0;  // line size when the access fills a D-cache line
   uint64_t* bucket = &tctr.stall_bus;
   const uint32_t line = a >> dc_shift;
+  bool forced = false;  // a hit turned into a miss (README "Forced misses")
   if (cached && (dcs() & 1) && is_cacheable(a)) {
     if (dc_model.lookup(a)) {
-      peek_mem(tread_w, a, out, n, CoreBus::Kind::Read, asi);
-      ++tctr.dc_read_hits;
-      set_dc_mru(line);
-      return true;
+      if (!dc_force.thr || !dc_force.draw()) {
+        peek_mem(tread_w, a, out, n, CoreBus::Kind::Read, asi);
+        ++tctr.dc_read_hits;
+        set_dc_mru(line);
+        return true;
+      }
+      forced = true;
+      ++tctr.dc_forced;
     }
     ++tctr.dc_read_misses;
     bucket = &tctr.stall_dcache_miss;
@@ -302,6 +338,7 @@ bool Cpu::read_timed(uint32_t a, uint8_t asi, uint8_t* out, unsigned n, bool cac
   }
   add_hold(cfg.timing.dcache_miss_cycles + lat, *bucket);
   if (fill) {
+    if (forced) dc_model.invalidate_range(a, 1);  // re-fill, as in fetch_t_slow
     dc_model.fill(a);
     ++tctr.dc_fills;
     set_dc_mru(line);
@@ -688,6 +725,8 @@ void Cpu::reset_timing() {
   wb_free = 0;
   ic_model.reset();
   dc_model.reset();
+  ic_force.reset();
+  dc_force.reset();
   forget_ic();
   forget_dc();
 }

@@ -47,6 +47,10 @@ struct CacheConfig {
   CacheRepl repl = CacheRepl::Lru;
   uint32_t seed = 1;         // seed of the deterministic generator (CacheRepl::Random)
   bool snoop = false;        // snooping implemented (D-cache; active when CCR.DS = 1)
+  // Miss injection (README "Forced misses"): the fraction 0..1 of read hits
+  // (I-cache fetches, D-cache loads) turned into misses, drawn from a
+  // generator seeded from `seed`. 0 = off; non-zero disables the fast path.
+  double force_miss_rate = 0;
 };
 
 // Multiplier options of hw-reference §7.3.
@@ -225,6 +229,9 @@ struct CoreTimingCounters {
   uint64_t ic_hits = 0, ic_misses = 0, ic_uncached = 0, ic_fills = 0;
   uint64_t dc_read_hits = 0, dc_read_misses = 0, dc_uncached_reads = 0, dc_fills = 0;
   uint64_t dc_write_hits = 0, dc_write_misses = 0, dc_uncached_writes = 0;
+  // Injected misses (CacheConfig::force_miss_rate), also counted in
+  // ic_misses / dc_read_misses.
+  uint64_t ic_forced = 0, dc_forced = 0;
   uint64_t wb_stalls = 0;           // number of write-buffer stall events
   uint64_t snoop_invalidations = 0; // D-cache lines invalidated by snoop_write()
   uint64_t ic_flushes = 0, dc_flushes = 0;

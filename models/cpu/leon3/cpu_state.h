@@ -286,14 +286,21 @@ struct Cpu {
   // replacement state (exactly what CacheModel::lookup would do). Every
   // lookup/fill goes through set_*_mru; anything else that may change tags
   // or CCR (flushes, CCR writes, snoops, reset) clears the table.
+  // A cache that injects misses (ic_force/dc_force) never records a line:
+  // its table stays empty, so every access takes the slow path, where the
+  // draw is made, and the inline fast paths need no test of their own.
   std::vector<uint32_t> ic_mru_v, dc_mru_v;
   uint32_t* ic_mru = nullptr;
   uint32_t* dc_mru = nullptr;
   uint32_t ic_smask = 0, dc_smask = 0;
   bool ic_fast(uint32_t line) const { return ic_mru[line & ic_smask] == line; }
   bool dc_fast(uint32_t line) const { return dc_mru[line & dc_smask] == line; }
-  void set_ic_mru(uint32_t line) { ic_mru[line & ic_smask] = line; }
-  void set_dc_mru(uint32_t line) { dc_mru[line & dc_smask] = line; }
+  void set_ic_mru(uint32_t line) {
+    if (!ic_force.thr) ic_mru[line & ic_smask] = line;
+  }
+  void set_dc_mru(uint32_t line) {
+    if (!dc_force.thr) dc_mru[line & dc_smask] = line;
+  }
   void forget_ic() { std::fill(ic_mru_v.begin(), ic_mru_v.end(), kNoLine); }
   void forget_dc() { std::fill(dc_mru_v.begin(), dc_mru_v.end(), kNoLine); }
   DmiWin tread_w, twrite_w;        // timed-mode data DMI windows
@@ -329,6 +336,28 @@ struct Cpu {
   }
   uint64_t arb_dmi_report(uint64_t dur, CoreBus::Kind k, uint32_t a, unsigned n);
   std::vector<AddrRange> cacheable;
+  // Miss injection of one cache (CacheConfig::force_miss_rate; README
+  // "Forced misses"): a read hit becomes a miss when the next 32-bit draw is
+  // below thr = round(rate * 2^32) (0 = off, 2^32 = every hit). The
+  // generator is SplitMix64, seeded from the cache's seed mixed with a
+  // per-cache constant, so it is independent of the random-replacement
+  // stream and of the other cache; reset() reseeds it. One draw per lookup
+  // hit, so the sequence depends only on the program's accesses (not on
+  // DMI, the quantum or probes).
+  struct MissInjector {
+    uint64_t thr = 0;
+    uint64_t seed = 0;
+    uint64_t state = 0;
+    void reset() { state = seed; }
+    bool draw() {
+      uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+      z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+      z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+      z ^= z >> 31;
+      return (z >> 32) < thr;
+    }
+  };
+  MissInjector ic_force, dc_force;
 
   unsigned ics() const { return ccr & 3; }         // 3 enabled, 1 frozen, x0 disabled
   unsigned dcs() const { return (ccr >> 2) & 3; }

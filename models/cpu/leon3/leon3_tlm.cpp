@@ -322,6 +322,8 @@ void Leon3::register_stats(const StatsGroup& g) {
   ic.counter("hits", &t.ic_hits, U, Y, "I-cache hits.");
   ic.counter("misses", &t.ic_misses, U, Y, "I-cache misses.")
       .per_region("icache_misses", "I-cache misses.");
+  ic.counter("forced_misses", &t.ic_forced, U, Y,
+             "I-cache hits turned into misses by `icache.force_miss_rate` (included in `misses`).");
   ic.counter("uncached", &t.ic_uncached, U, Y, "Fetches that bypass the I-cache.");
   ic.counter("line_fills", &t.ic_fills, U, Y, "I-cache line fills.");
   ic.counter("flushes", &t.ic_flushes, U, Y, "I-cache flushes.");
@@ -334,6 +336,9 @@ void Leon3::register_stats(const StatsGroup& g) {
   dc.counter("read_hits", &t.dc_read_hits, U, Y, "D-cache read hits.");
   dc.counter("read_misses", &t.dc_read_misses, U, Y, "D-cache read misses.")
       .per_region("dcache_misses", "D-cache read misses.");
+  dc.counter("forced_misses", &t.dc_forced, U, Y,
+             "D-cache read hits turned into misses by `dcache.force_miss_rate` (included in "
+             "`read_misses`).");
   dc.counter("uncached_reads", &t.dc_uncached_reads, U, Y, "Reads that bypass the D-cache.");
   dc.counter("write_hits", &t.dc_write_hits, U, Y, "Stores that hit the D-cache.");
   dc.counter("write_misses", &t.dc_write_misses, U, Y, "Stores that miss the D-cache.");
