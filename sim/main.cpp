@@ -219,6 +219,7 @@ struct Options {
   std::string config;
   std::string max_time;  // empty: the scenario's duration, else no limit
   std::string uart_out, uart_in;
+  std::string energy;  // --energy (energy.profile)
   std::string stats, trace;
   std::string quantum;
   bool no_dmi = false;
@@ -247,7 +248,8 @@ struct Options {
 // --list-stats: the schema comes from the registry of a default platform
 // plus the run's own statistics (docs/stats-schema.md is generated from it).
 int list_stats() {
-  const PlatformConfig cfg = PlatformConfig::preset("gr-xc3s-1500");
+  PlatformConfig cfg = PlatformConfig::preset("gr-xc3s-1500");
+  cfg.energy_profile = "flat";  // so that the energy.* and regions[].energy* rows are listed too
   l3vp::Leon3mp plat("leon3mp", cfg);
   RunStats r;
   register_run_stats(plat.stats_registry().root(), r);
@@ -274,6 +276,11 @@ int run(int argc, char** argv) {
   auto* uo = app.add_option("--uart-out", o.uart_out, "UART output file ('-' = stdout, the default)");
   auto* ui = app.add_option("--uart-in", o.uart_in, "UART input file ('-' = stdin; not deterministic)");
   app.add_option("--stats", o.stats, "Write run statistics as JSON to this file");
+  app.add_option("--energy", o.energy,
+                 "Energy model: a shipped profile (leon3-90nm-estimate, flat) or a JSON profile file "
+                 "(= --set energy.profile=PROFILE; figures in --stats energy.*, regions[], --profile; "
+                 "docs/energy.md)")
+      ->type_name("PROFILE");
   app.add_option("--trace", o.trace, "Write a per-instruction trace to this file");
   app.add_option("--set", o.sets,
                  "Set one configuration key, e.g. --set dcache.way_kib=8 --set cpu.lddel=2 (repeatable; "
@@ -369,6 +376,7 @@ int run(int argc, char** argv) {
   }
   if (o.uart_out_set) cfg.uart_out = o.uart_out;
   if (o.uart_in_set) cfg.uart_in = o.uart_in;
+  if (!o.energy.empty()) cfg.energy_profile = o.energy;
   if (o.no_dmi) cfg.dmi = false;
   if (!o.mode.empty()) cfg.set("mode", o.mode);  // CLI::IsMember checked the name
   if (!o.quantum.empty()) {
@@ -455,6 +463,17 @@ int run(int argc, char** argv) {
       return fail(kExitBadInput, std::string(o.uart_in_set ? "--uart-in: " : "config: uart.in: ") + e.what());
     }
   }
+  // The energy profile: one line naming the key or the problem (exit 2).
+  if (!cfg.energy_profile.empty()) {
+    const std::string what = !o.energy.empty() ? "--energy: " : "config: energy.profile: ";
+    if (!cfg.timed())
+      return fail(kExitBadInput, what + "the energy model needs timed mode (mode=timed)");
+    try {
+      l3vp::energy::load_profile(cfg.energy_profile);
+    } catch (const l3vp::energy::ProfileError& e) {
+      return fail(kExitBadInput, what + e.what());
+    }
+  }
   // Validate the firmware before building anything.
   try {
     l3vp::read_elf(o.firmware);
@@ -501,6 +520,8 @@ int run(int argc, char** argv) {
     return fail(kExitBadInput, o.firmware + ": " + e.what());
   } catch (const ConfigError& e) {
     return fail(kExitBadInput, std::string("config: ") + e.what());
+  } catch (const l3vp::energy::ProfileError& e) {
+    return fail(kExitBadInput, (!o.energy.empty() ? "--energy: " : "config: energy.profile: ") + std::string(e.what()));
   } catch (const ElfError& e) {
     return fail(kExitBadInput, e.what());
   }

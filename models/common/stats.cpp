@@ -21,6 +21,8 @@ const char* stat_unit_name(StatUnit u) {
     case StatUnit::Flag: return "flag";
     case StatUnit::Text: return "text";
     case StatUnit::Object: return "-";
+    case StatUnit::Fj: return "fJ";
+    case StatUnit::Mw: return "mW";
   }
   return "?";
 }

@@ -54,6 +54,8 @@ enum class StatUnit {
   Flag,     // a boolean
   Text,     // a string
   Object,   // a JSON object or array described in the text
+  Fj,       // energy, femtojoules (models/energy)
+  Mw,       // power, milliwatts
 };
 const char* stat_unit_name(StatUnit u);
 

@@ -113,6 +113,10 @@ const Param kParams[] = {
    "model in the GPTIMER slot (APB slot 3, IRQ 8/9): `tlm` (built in) or a registered variant "
    "(`SlotVariants`, e.g. an RTL co-simulation)",
    AT(gptimer_model)},
+  {"energy.profile", Type::String, Check::Range, 0, 0, Show::Plain, nullptr, "",
+   "energy model profile (`--energy`): a shipped name (`leon3-90nm-estimate`, `flat`) or a JSON file; "
+   "empty = no energy model (docs/energy.md)",
+   AT(energy_profile)},
   {"quantum_ns", Type::Ns, Check::Range, 0, 10 * kOneSecondNs, Show::Time, nullptr, "100000",
    "CPU global quantum (0 = synchronise after every instruction; results do not depend on it)",
    AT(quantum_ns)},

@@ -265,6 +265,26 @@ Leon3mp::Leon3mp(sc_core::sc_module_name name, const PlatformConfig& cfg)
     sdram.set_latency(clk * double(cfg.sdram_ws.read_ws), clk * double(cfg.sdram_ws.write_ws));
     apb.set_access_delay(clk * double(cfg.apb_access_cycles));
   }
+  // --- energy model (energy.profile / --energy; models/energy) -------------
+  if (!cfg.energy_profile.empty()) {
+    if (!cfg.timed())
+      throw ConfigError("energy.profile: the energy model needs timed mode (mode=timed): functional mode "
+                        "has no cache or stall figures");
+    energy::EnergyModel::CoreView cv;
+    cv.ctr = &cpu.core().counters();
+    cv.tctr = &cpu.core().timing_counters();
+    cv.cycles = [this] { return cpu.cycles(); };
+    cv.clock_hz = cfg.clock_hz;
+    energy::EnergyModel::BusView bv;
+    bv.cpu_master = 0;
+    bv.mctrl_slave = int(mctrl.params().hindex);
+    bv.apb_slave = int(apb.params().hindex);
+    bv.sdram_base = kSdramBase;
+    bv.sdram_size = cfg.sdram_size;
+    for (const AhbCtrl::MasterStats& m : ahb.master_stats()) bv.masters.emplace_back(m.hindex, m.name);
+    energy_ = std::make_unique<energy::EnergyModel>(energy::load_profile(cfg.energy_profile), cv, bv);
+    energy_->attach(cpu.core(), ahb);
+  }
   register_stats();
 }
 
@@ -439,6 +459,7 @@ void Leon3mp::register_stats() {
   root.value("mode", "string", StatUnit::Text, Y, "`\"timed\"` or `\"functional\"` (docs/timing.md).",
              [this] { return PlatformConfig::mode_name(cfg_.mode); });
   cpu.register_stats(root);
+  if (energy_) energy_->register_stats(root.sub("energy").only_if([this] { return energy_ != nullptr; }));
   regions_.register_stats(root);  // after every counter marked .per_region()
   const StatsGroup dev = root.sub("devices");
   uart.register_stats(dev.sub("uart"));

@@ -37,6 +37,7 @@
 #include "apbuart.h"
 #include "config.h"
 #include "elf_loader.h"
+#include "energy_model.h"
 #include "eth_link.h"
 #include "gptimer.h"
 #include "greth.h"
@@ -116,6 +117,8 @@ class Leon3mp : public sc_core::sc_module {
   void enable_profile(bool per_pc);
   bool profiling() const { return profiling_; }
   const Profiler& profiler() const { return profiler_; }
+  // The energy model (energy.profile / --energy), or null.
+  const energy::EnergyModel* energy() const { return energy_.get(); }
   const Regions& regions() const { return regions_; }
   // The --uart-out / uart.out file (null for stdout or no output), for the
   // caller to check for write errors at the end of the run.
@@ -189,6 +192,7 @@ class Leon3mp : public sc_core::sc_module {
   ApbDevice* timer_slot_ = nullptr;
   Gptimer* gptimer_ = nullptr;
   StatsRegistry stats_;
+  std::unique_ptr<energy::EnergyModel> energy_;  // before profiler_: it reads the model
   Profiler profiler_;
   Regions regions_;
   bool profiling_ = false;

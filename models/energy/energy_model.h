@@ -1,0 +1,115 @@
+// The energy model (README.md): energy of a run, exact in femtojoules,
+// from the core's counters, the AHB transaction probe and, in the fine-grain
+// mode, the core's step probe.
+//
+// The energy is linear in invariant counts, so it is kept as counts and
+// multiplied out when read (gem5's "power as expressions over statistics"):
+//   CPU core  sum_c N_c E_c + sum_(a,b) P_ab E_ab + S E_stall
+//   I-cache   Mi E_imiss          D-cache  Md E_dmiss
+//   AHB/APB/SDRAM  the CPU master's beats, APB accesses and SDRAM words
+//   GRETH DMA every other master's beats, SDRAM words (and APB accesses)
+//   static    P_static * cycles / clock      idle  I E_idle
+// with N_c retired instructions of class c, P_ab pairs of consecutive
+// retired instructions (fine mode only), Mi I-cache misses, Md D-cache read
+// misses, S stall cycles (annulled slots, trap entry and every stall
+// bucket of the timing model: cycles - idle - issue cycles) and I idle
+// (powered-down) cycles. Counting costs the core nothing (it counts these
+// anyway); the AHB listener costs one call per bus transaction; only the
+// fine mode needs the (slower) observed loop.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "ahb_ctrl.h"
+#include "core.h"
+#include "energy_profile.h"
+#include "stats.h"
+
+namespace l3vp::energy {
+
+class EnergyModel {
+ public:
+  enum Comp : unsigned { Core, ICache, DCache, Ahb, Apb, Sdram, Static, Idle, GrethDma, kComps };
+  // Components caused by the CPU (the first kCpuComps): what regions and
+  // the profile's functions measure. GRETH DMA runs beside the CPU and is
+  // only reported for the whole run (per region it would depend on where
+  // the quantum cut the run).
+  static constexpr unsigned kCpuComps = 8;
+  static const std::array<const char*, kComps> kCompNames;
+
+  // What the model reads of the core (timed mode).
+  struct CoreView {
+    const leon3::CoreCounters* ctr = nullptr;
+    const leon3::CoreTimingCounters* tctr = nullptr;
+    std::function<uint64_t()> cycles;  // the core's cycles(), idle included
+    uint64_t clock_hz = 0;
+  };
+  // How AHB transactions are classified.
+  struct BusView {
+    unsigned cpu_master = 0;           // AHB master index of the CPU
+    int mctrl_slave = -1;              // AHB slave index of the memory controller
+    int apb_slave = -1;                // AHB slave index of the APB bridge
+    uint32_t sdram_base = 0;
+    uint64_t sdram_size = 0;
+    std::vector<std::pair<unsigned, std::string>> masters;  // hindex, name
+  };
+  // Per AHB master: what it did on the bus.
+  struct MasterCounts {
+    unsigned hindex = 0;
+    std::string name;
+    uint64_t beats = 0, sdram_read_words = 0, sdram_write_words = 0, apb_accesses = 0;
+    uint64_t ahb_fj_per_beat = 0;
+  };
+
+  // Throws ProfileError when the profile names an AHB master the bus lacks.
+  EnergyModel(Profile p, CoreView core, BusView bus);
+  ~EnergyModel() { detach(); }
+  EnergyModel(const EnergyModel&) = delete;
+  EnergyModel& operator=(const EnergyModel&) = delete;
+
+  // Listens to the AHB transaction probe and, in the fine mode, to the
+  // core's step probe (attach the energy model before other step listeners
+  // that read it, e.g. the profiler).
+  void attach(leon3::Core& core, AhbCtrl& ahb);
+  void detach();
+
+  // The listeners (public for unit tests).
+  void on_step(const leon3::StepRecord& s);
+  void on_transaction(const AhbTransaction& t);
+
+  // Energies now, in fJ.
+  uint64_t component(unsigned c) const;
+  uint64_t class_energy(unsigned c) const;  // base energy + pair overheads ending in class c
+  uint64_t pairs_energy() const;
+  uint64_t cpu_total() const;               // the kCpuComps components
+  uint64_t total() const;                   // every component
+  uint64_t stall_cycles() const;
+  uint64_t static_energy(uint64_t cycles) const;  // floor(P * cycles / clock)
+  const std::vector<MasterCounts>& masters() const { return masters_; }
+  const Profile& profile() const { return p_; }
+
+  // energy.* under `g` and the per-region figures energy_fj and
+  // energy.{core,...} (call before Regions::register_stats).
+  void register_stats(const StatsGroup& g);
+
+ private:
+  MasterCounts* master(unsigned hindex);
+  uint64_t master_energy(const MasterCounts& m) const;
+
+  Profile p_;
+  CoreView core_;
+  BusView bus_;
+  std::vector<MasterCounts> masters_;
+  int master_index_[AhbCtrl::kMaxMasters];  // hindex -> masters_ position, -1 none
+  std::vector<uint64_t> pair_count_;        // fine mode: [prev * kClasses + cur]
+  unsigned prev_class_ = kClasses;          // class of the last retired instruction
+  leon3::Core* core_probe_ = nullptr;
+  AhbCtrl* ahb_probe_ = nullptr;
+  Probe<leon3::StepRecord>::Id step_id_ = 0;
+  Probe<AhbTransaction>::Id ahb_id_ = 0;
+};
+
+}  // namespace l3vp::energy
