@@ -53,15 +53,20 @@ leakage over the longer run) and the fill's bus beats and SDRAM words.
 Write-through stores are one AHB beat and one SDRAM word each.
 
 Not in the model, so a prediction at a run's own measured rates is close
-to, not equal to, the run's measured energy (scripts/energy-sweep checks
-within `SELF_TOLERANCE`): pair (inter-instruction) overheads of the fine
-mode, uncached reads and APB accesses (their bus and APB energy; the region
-markers and the phase timer), the annulled-slot and trap-entry cycles that
-the energy model counts as stall cycles but the region statistics cannot
-separate from base cycles, the second beat of STD, and stores to APB
-counted as SDRAM words. When the mix comes from regions, the fetch accesses
-are the retired instructions and the D-cache read accesses the loads
-(uncached loads included): regions carry no access counts.
+to, not equal to, the run's measured energy (within `SELF_TOLERANCE`;
+scripts/energy-sweep measures 0.3-1.4 % low on the UDP receive path with
+leon3-90nm-estimate):
+  * non-miss bus traffic the instruction mix does not show: the second
+    word of STD (the libc memcpy copies with LDD/STD, so at 1024 bytes
+    about 250 AHB beats and SDRAM words per datagram, the largest part),
+    stores to APB (the region BEGIN markers: APB accesses, not SDRAM
+    words), uncached reads;
+  * when the mix comes from regions: annulled-slot and trap-entry cycles,
+    which the energy model charges as stall cycles but the region figures
+    cannot separate from issue cycles; fetch accesses are taken as the
+    retired instructions and D-cache read accesses as the loads (uncached
+    loads included): regions carry no access counts;
+  * pair (inter-instruction) overheads of the fine mode.
 """
 import json
 import os
