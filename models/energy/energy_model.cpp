@@ -14,14 +14,12 @@ EnergyModel::EnergyModel(Profile p, CoreView core, BusView bus)
     : p_(std::move(p)), core_(std::move(core)), bus_(std::move(bus)) {
   if (!core_.ctr || !core_.tctr || !core_.cycles || core_.clock_hz == 0)
     throw std::logic_error("EnergyModel: incomplete CoreView");
-  for (int& i : master_index_) i = -1;
+  if (!bus_.read) throw std::logic_error("EnergyModel: BusView without a reader");
   for (const auto& [h, name] : bus_.masters) {
-    if (h >= AhbCtrl::kMaxMasters) throw std::logic_error("EnergyModel: bad master index");
     MasterCounts m;
     m.hindex = h;
     m.name = name;
     m.ahb_fj_per_beat = p_.ahb_fj(name);
-    master_index_[h] = int(masters_.size());
     masters_.push_back(m);
   }
   for (const auto& [name, fj] : p_.ahb_master_fj) {
@@ -38,10 +36,8 @@ EnergyModel::EnergyModel(Profile p, CoreView core, BusView bus)
   if (p_.fine()) pair_count_.assign(kClasses * kClasses, 0);
 }
 
-void EnergyModel::attach(leon3::Core& core, AhbCtrl& ahb) {
+void EnergyModel::attach(leon3::Core& core) {
   detach();
-  ahb_probe_ = &ahb;
-  ahb_id_ = ahb.on_transaction.listen([this](const AhbTransaction& t) { on_transaction(t); });
   if (p_.fine()) {
     core_probe_ = &core;
     step_id_ = core.probes().step.listen([this](const leon3::StepRecord& s) { on_step(s); });
@@ -49,9 +45,7 @@ void EnergyModel::attach(leon3::Core& core, AhbCtrl& ahb) {
 }
 
 void EnergyModel::detach() {
-  if (ahb_probe_) ahb_probe_->on_transaction.unlisten(ahb_id_);
   if (core_probe_) core_probe_->probes().step.unlisten(step_id_);
-  ahb_probe_ = nullptr;
   core_probe_ = nullptr;
 }
 
@@ -62,33 +56,9 @@ void EnergyModel::on_step(const leon3::StepRecord& s) {
   prev_class_ = c;
 }
 
-EnergyModel::MasterCounts* EnergyModel::master(unsigned hindex) {
-  if (hindex >= AhbCtrl::kMaxMasters) return nullptr;
-  const int i = master_index_[hindex];
-  return i < 0 ? nullptr : &masters_[unsigned(i)];
-}
-
-void EnergyModel::on_transaction(const AhbTransaction& t) {
-  MasterCounts* m = master(t.master);
-  if (!m) {  // a master the platform did not name: counted under its index
-    master_index_[t.master % AhbCtrl::kMaxMasters] = int(masters_.size());
-    MasterCounts n;
-    n.hindex = t.master;
-    n.name = "master" + std::to_string(t.master);
-    n.ahb_fj_per_beat = p_.ahb_default_fj;
-    masters_.push_back(n);
-    m = &masters_.back();
-  }
-  m->beats += t.beats;
-  if (t.slave >= 0 && t.slave == bus_.mctrl_slave && t.addr >= bus_.sdram_base &&
-      uint64_t(t.addr) - bus_.sdram_base < bus_.sdram_size) {
-    if (t.kind == AhbTransaction::Kind::Write)
-      m->sdram_write_words += t.beats;
-    else
-      m->sdram_read_words += t.beats;
-  } else if (t.slave >= 0 && t.slave == bus_.apb_slave) {
-    ++m->apb_accesses;
-  }
+const std::vector<EnergyModel::MasterCounts>& EnergyModel::masters() const {
+  bus_.read(masters_);
+  return masters_;
 }
 
 uint64_t EnergyModel::master_energy(const MasterCounts& m) const {
@@ -97,7 +67,7 @@ uint64_t EnergyModel::master_energy(const MasterCounts& m) const {
 }
 
 uint64_t EnergyModel::stall_cycles() const {
-  const leon3::CoreTimingCounters& t = *core_.tctr;
+  const leon3::CoreTimingCounters& t = core_.tctr();
   return t.annul_cycles + t.trap_cycles + t.stall_load_use + t.stall_branch + t.stall_muldiv +
          t.stall_icache_miss + t.stall_dcache_miss + t.stall_write_buffer + t.stall_bus;
 }
@@ -109,7 +79,7 @@ uint64_t EnergyModel::static_energy(uint64_t cycles) const {
 }
 
 uint64_t EnergyModel::class_energy(unsigned c) const {
-  uint64_t e = core_.ctr->by_class[c] * p_.insn_fj[c];
+  uint64_t e = core_.ctr().by_class[c] * p_.insn_fj[c];
   if (!pair_count_.empty())
     for (unsigned a = 0; a < kClasses; ++a) e += pair_count_[a * kClasses + c] * p_.pair_fj[a * kClasses + c];
   return e;
@@ -128,12 +98,12 @@ uint64_t EnergyModel::component(unsigned c) const {
       for (unsigned k = 0; k < kClasses; ++k) e += class_energy(k);
       return e;
     }
-    case ICache: return core_.tctr->ic_misses * p_.icache_miss_fj;
-    case DCache: return core_.tctr->dc_read_misses * p_.dcache_miss_fj;
+    case ICache: return core_.tctr().ic_misses * p_.icache_miss_fj;
+    case DCache: return core_.tctr().dc_read_misses * p_.dcache_miss_fj;
     case Ahb:
     case Apb:
     case Sdram: {
-      for (const MasterCounts& m : masters_)
+      for (const MasterCounts& m : masters())
         if (m.hindex == bus_.cpu_master) {
           if (c == Ahb) return m.beats * m.ahb_fj_per_beat;
           if (c == Apb) return m.apb_accesses * p_.apb_access_fj;
@@ -142,10 +112,10 @@ uint64_t EnergyModel::component(unsigned c) const {
       return 0;
     }
     case Static: return static_energy(core_.cycles());
-    case Idle: return core_.ctr->idle_cycles * p_.idle_cycle_fj;
+    case Idle: return core_.ctr().idle_cycles * p_.idle_cycle_fj;
     case GrethDma: {
       uint64_t e = 0;
-      for (const MasterCounts& m : masters_)
+      for (const MasterCounts& m : masters())
         if (m.hindex != bus_.cpu_master) e += master_energy(m);
       return e;
     }
@@ -207,12 +177,13 @@ void EnergyModel::register_stats(const StatsGroup& g) {
   using R = const MasterCounts*;
   auto& t = g.table<R>("by_master", Y, "Per AHB master: its bus activity and the energy it costs.", [this] {
     std::vector<R> rows;
-    for (const MasterCounts& m : masters_) rows.push_back(&m);
+    for (const MasterCounts& m : masters()) rows.push_back(&m);
     return rows;
   });
   t.field("hindex", "int", StatUnit::Id, Y, "AHB master index.", [](R m) { return m->hindex; });
   t.field("name", "string", StatUnit::Text, Y, "Master name.", [](R m) { return m->name; });
-  t.field("beats", "int", StatUnit::Count, Y, "32-bit AHB data beats (every transaction, DMI-served included).",
+  t.field("beats", "int", StatUnit::Count, Y,
+          "32-bit AHB data beats of every transaction (DMI-served, routed, P&P and ERROR responses).",
           [](R m) { return m->beats; });
   t.field("sdram_read_words", "int", StatUnit::Count, Y, "Beats read from SDRAM.",
           [](R m) { return m->sdram_read_words; });

@@ -13,9 +13,10 @@
 // retired instructions (fine mode only), Mi I-cache misses, Md D-cache read
 // misses, S stall cycles (annulled slots, trap entry and every stall
 // bucket of the timing model: cycles - idle - issue cycles) and I idle
-// (powered-down) cycles. Counting costs the core nothing (it counts these
-// anyway); the AHB listener costs one call per bus transaction; only the
-// fine mode needs the (slower) observed loop.
+// (powered-down) cycles. Bus counts come from the AHB controller (routed
+// transactions, by slave and bar) and the core (DMI-served beats, in or
+// out of SDRAM). Counting costs the core one out-of-line call per DMI-served
+// bus transaction; only the fine mode needs the (slower) observed loop.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -23,7 +24,6 @@
 #include <string>
 #include <vector>
 
-#include "ahb_ctrl.h"
 #include "core.h"
 #include "energy_profile.h"
 #include "stats.h"
@@ -42,26 +42,27 @@ class EnergyModel {
 
   // What the model reads of the core (timed mode).
   struct CoreView {
-    const leon3::CoreCounters* ctr = nullptr;
-    const leon3::CoreTimingCounters* tctr = nullptr;
+    // The core's counters through its accessors (Core::counters() and
+    // timing_counters() bring lazily kept figures, e.g. annul_cycles, up to date).
+    std::function<const leon3::CoreCounters&()> ctr;
+    std::function<const leon3::CoreTimingCounters&()> tctr;
     std::function<uint64_t()> cycles;  // the core's cycles(), idle included
     uint64_t clock_hz = 0;
-  };
-  // How AHB transactions are classified.
-  struct BusView {
-    unsigned cpu_master = 0;           // AHB master index of the CPU
-    int mctrl_slave = -1;              // AHB slave index of the memory controller
-    int apb_slave = -1;                // AHB slave index of the APB bridge
-    uint32_t sdram_base = 0;
-    uint64_t sdram_size = 0;
-    std::vector<std::pair<unsigned, std::string>> masters;  // hindex, name
   };
   // Per AHB master: what it did on the bus.
   struct MasterCounts {
     unsigned hindex = 0;
     std::string name;
     uint64_t beats = 0, sdram_read_words = 0, sdram_write_words = 0, apb_accesses = 0;
-    uint64_t ahb_fj_per_beat = 0;
+    uint64_t ahb_fj_per_beat = 0;  // set by the model from the profile
+  };
+  // The bus side: the masters (hindex, name) and a reader that fills their
+  // counts now (the platform sums the AHB controller's routed counts and the
+  // core's DMI-served beats; see Leon3mp).
+  struct BusView {
+    unsigned cpu_master = 0;  // AHB master index of the CPU
+    std::vector<std::pair<unsigned, std::string>> masters;
+    std::function<void(std::vector<MasterCounts>&)> read;  // fills beats..apb_accesses, same order
   };
 
   // Throws ProfileError when the profile names an AHB master the bus lacks.
@@ -70,15 +71,14 @@ class EnergyModel {
   EnergyModel(const EnergyModel&) = delete;
   EnergyModel& operator=(const EnergyModel&) = delete;
 
-  // Listens to the AHB transaction probe and, in the fine mode, to the
-  // core's step probe (attach the energy model before other step listeners
-  // that read it, e.g. the profiler).
-  void attach(leon3::Core& core, AhbCtrl& ahb);
+  // Fine mode: listens to the core's step probe (attach the energy model
+  // before other step listeners that read it, e.g. the profiler). The coarse
+  // mode listens to nothing: it only reads counters.
+  void attach(leon3::Core& core);
   void detach();
 
-  // The listeners (public for unit tests).
+  // The step listener (public for unit tests).
   void on_step(const leon3::StepRecord& s);
-  void on_transaction(const AhbTransaction& t);
 
   // Energies now, in fJ.
   uint64_t component(unsigned c) const;
@@ -88,7 +88,7 @@ class EnergyModel {
   uint64_t total() const;                   // every component
   uint64_t stall_cycles() const;
   uint64_t static_energy(uint64_t cycles) const;  // floor(P * cycles / clock)
-  const std::vector<MasterCounts>& masters() const { return masters_; }
+  const std::vector<MasterCounts>& masters() const;  // read now
   const Profile& profile() const { return p_; }
 
   // energy.* under `g` and the per-region figures energy_fj and
@@ -96,20 +96,16 @@ class EnergyModel {
   void register_stats(const StatsGroup& g);
 
  private:
-  MasterCounts* master(unsigned hindex);
   uint64_t master_energy(const MasterCounts& m) const;
 
   Profile p_;
   CoreView core_;
   BusView bus_;
-  std::vector<MasterCounts> masters_;
-  int master_index_[AhbCtrl::kMaxMasters];  // hindex -> masters_ position, -1 none
+  mutable std::vector<MasterCounts> masters_;  // refreshed by masters()
   std::vector<uint64_t> pair_count_;        // fine mode: [prev * kClasses + cur]
   unsigned prev_class_ = kClasses;          // class of the last retired instruction
   leon3::Core* core_probe_ = nullptr;
-  AhbCtrl* ahb_probe_ = nullptr;
   Probe<leon3::StepRecord>::Id step_id_ = 0;
-  Probe<AhbTransaction>::Id ahb_id_ = 0;
 };
 
 }  // namespace l3vp::energy

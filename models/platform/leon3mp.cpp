@@ -271,19 +271,39 @@ Leon3mp::Leon3mp(sc_core::sc_module_name name, const PlatformConfig& cfg)
       throw ConfigError("energy.profile: the energy model needs timed mode (mode=timed): functional mode "
                         "has no cache or stall figures");
     energy::EnergyModel::CoreView cv;
-    cv.ctr = &cpu.core().counters();
-    cv.tctr = &cpu.core().timing_counters();
+    cv.ctr = [this]() -> const leon3::CoreCounters& { return cpu.core().counters(); };
+    cv.tctr = [this]() -> const leon3::CoreTimingCounters& { return cpu.core().timing_counters(); };
     cv.cycles = [this] { return cpu.cycles(); };
     cv.clock_hz = cfg.clock_hz;
+    // Bus counts: the AHB controller's routed transactions by slave and
+    // bar, plus (CPU) the core's DMI-served beats inside/outside SDRAM.
+    cpu.core().set_bus_counting(true, kSdramBase, cfg.sdram_size);
     energy::EnergyModel::BusView bv;
     bv.cpu_master = 0;
-    bv.mctrl_slave = int(mctrl.params().hindex);
-    bv.apb_slave = int(apb.params().hindex);
-    bv.sdram_base = kSdramBase;
-    bv.sdram_size = cfg.sdram_size;
     for (const AhbCtrl::MasterStats& m : ahb.master_stats()) bv.masters.emplace_back(m.hindex, m.name);
+    const unsigned mctrl_slave = mctrl.params().hindex, apb_slave = apb.params().hindex;
+    bv.read = [this, mctrl_slave, apb_slave](std::vector<energy::EnergyModel::MasterCounts>& out) {
+      const auto& ms = ahb.master_stats();
+      for (size_t i = 0; i < ms.size() && i < out.size(); ++i) {
+        const AhbCtrl::MasterStats& m = ms[i];
+        energy::EnergyModel::MasterCounts& c = out[i];
+        c.beats = c.sdram_read_words = c.sdram_write_words = 0;
+        for (const auto& slave : m.beats)
+          for (const auto& bar : slave) c.beats += bar[0] + bar[1];
+        c.sdram_read_words = m.beats[mctrl_slave][Mctrl::BAR_RAM][0];
+        c.sdram_write_words = m.beats[mctrl_slave][Mctrl::BAR_RAM][1];
+        c.apb_accesses = m.txns[apb_slave];
+        if (m.hindex == 0) {  // the CPU: its DMI-served transactions
+          const auto& d = cpu.core().timing_counters().dmi_beats;
+          c.beats += d[0][0] + d[0][1] + d[1][0] + d[1][1];
+          c.sdram_read_words += d[0][1];
+          c.sdram_write_words += d[1][1];
+        }
+      }
+    };
     energy_ = std::make_unique<energy::EnergyModel>(energy::load_profile(cfg.energy_profile), cv, bv);
-    energy_->attach(cpu.core(), ahb);
+    energy_->attach(cpu.core());
+    profiler_.set_energy([this] { return energy_->cpu_total(); });
   }
   register_stats();
 }
@@ -500,24 +520,29 @@ std::string Leon3mp::profile_report() {
   if (profiling_) {
     const Profiler::Counts& tot = profiler_.total();
     s += "\nFlat profile (cycles include stalls, cache misses and trap entry; idle excluded):\n";
-    std::snprintf(line, sizeof line, "%12s %6s %6s %12s %7s %8s %8s  %s\n", "cycles", "%", "cum%", "instrs",
-                  "CPI", "I-miss", "D-miss", "function");
+    const bool en = profiler_.has_energy();
+    std::snprintf(line, sizeof line, "%12s %6s %6s %12s %7s %8s %8s%s  %s\n", "cycles", "%", "cum%", "instrs",
+                  "CPI", "I-miss", "D-miss", en ? "     energy-nJ" : "", "function");
     s += line;
     double cum = 0;
     for (const Profiler::Row& r : profiler_.functions()) {
       const double pct = tot.cycles ? 100.0 * double(r.c.cycles) / double(tot.cycles) : 0.0;
       cum += pct;
-      std::snprintf(line, sizeof line, "%12llu %6.2f %6.2f %12llu %7.3f %8llu %8llu  %s\n",
+      char energy[32] = "";
+      if (en) std::snprintf(energy, sizeof energy, " %14.3f", double(r.c.energy_fj) / 1e6);
+      std::snprintf(line, sizeof line, "%12llu %6.2f %6.2f %12llu %7.3f %8llu %8llu%s  %s\n",
                     (unsigned long long)r.c.cycles, pct, cum, (unsigned long long)r.c.instructions,
                     r.c.instructions ? double(r.c.cycles) / double(r.c.instructions) : 0.0,
-                    (unsigned long long)r.c.ic_misses, (unsigned long long)r.c.dc_misses, r.name.c_str());
+                    (unsigned long long)r.c.ic_misses, (unsigned long long)r.c.dc_misses, energy, r.name.c_str());
       s += line;
     }
   }
   if (!regions_.regions().empty()) {
     s += "\nRegions (REGION_BEGIN .. REGION_END, firmware/bsp/region.h):\n";
-    std::snprintf(line, sizeof line, "%8s %8s %12s %12s %7s %8s %8s %10s %10s %10s\n", "region", "entries",
-                  "cycles", "instrs", "CPI", "I-miss", "D-miss", "stall-mem", "stall-pipe", "idle");
+    const bool en = energy_ != nullptr;
+    std::snprintf(line, sizeof line, "%8s %8s %12s %12s %7s %8s %8s %10s %10s %10s%s\n", "region", "entries",
+                  "cycles", "instrs", "CPI", "I-miss", "D-miss", "stall-mem", "stall-pipe", "idle",
+                  en ? "      energy-nJ" : "");
     s += line;
     for (const auto& [id, r] : regions_.regions()) {
       auto x = [&, &r = r](const char* key) { return regions_.sum(r, key); };
@@ -525,11 +550,13 @@ std::string Leon3mp::profile_report() {
                            x("stalls.bus");
       const uint64_t pipe = x("stalls.load_use") + x("stalls.branch") + x("stalls.muldiv");
       const uint64_t cycles = x("cycles"), idle = x("idle_cycles"), instrs = x("instructions");
-      std::snprintf(line, sizeof line, "%8u %8llu %12llu %12llu %7.3f %8llu %8llu %10llu %10llu %10llu%s\n", id,
+      char energy[32] = "";
+      if (en) std::snprintf(energy, sizeof energy, " %14.3f", double(x("energy_fj")) / 1e6);
+      std::snprintf(line, sizeof line, "%8u %8llu %12llu %12llu %7.3f %8llu %8llu %10llu %10llu %10llu%s%s\n", id,
                     (unsigned long long)r.entries, (unsigned long long)cycles, (unsigned long long)instrs,
                     instrs ? double(cycles - idle) / double(instrs) : 0.0,
                     (unsigned long long)x("icache_misses"), (unsigned long long)x("dcache_misses"),
-                    (unsigned long long)mem, (unsigned long long)pipe, (unsigned long long)idle,
+                    (unsigned long long)mem, (unsigned long long)pipe, (unsigned long long)idle, energy,
                     r.open || r.unbalanced ? "  (unbalanced markers)" : "");
       s += line;
     }

@@ -68,11 +68,28 @@ void Profiler::attach(leon3::Core& core) {
   detach();
   core_ = &core;
   listener_ = core.probes().step.listen([this](const leon3::StepRecord& s) { step(s); });
+  if (energy_now_) {
+    energy_last_ = energy_now_();
+    power_listener_ = core.probes().power.listen([this](const leon3::PowerEvent& e) {
+      if (e.enter) return;
+      const uint64_t now = energy_now_();
+      energy_jumps_ += now - energy_last_;
+      energy_last_ = now;
+    });
+  }
 }
 
 void Profiler::detach() {
-  if (core_) core_->probes().step.unlisten(listener_);
+  if (core_) {
+    core_->probes().step.unlisten(listener_);
+    if (power_listener_) core_->probes().power.unlisten(power_listener_);
+  }
+  power_listener_ = 0;
   core_ = nullptr;
+}
+
+uint64_t Profiler::energy_unattributed() const {
+  return energy_now_ ? energy_jumps_ + (energy_now_() - energy_last_) : 0;
 }
 
 void Profiler::step(const leon3::StepRecord& s) {
@@ -90,12 +107,21 @@ void Profiler::step(const leon3::StepRecord& s) {
   total_.instructions += retired;
   total_.ic_misses += ic_misses;
   total_.dc_misses += dc_misses;
+  uint64_t energy = 0;
+  if (energy_now_) {
+    const uint64_t now = energy_now_();
+    energy = now - energy_last_;
+    energy_last_ = now;
+    c.energy_fj += energy;
+    total_.energy_fj += energy;
+  }
   if (per_pc_on_) {
     Counts& p = per_pc_[pc];
     p.cycles += cycles;
     p.instructions += retired;
     p.ic_misses += ic_misses;
     p.dc_misses += dc_misses;
+    p.energy_fj += energy;
   }
 }
 
@@ -192,6 +218,16 @@ void Profiler::register_stats(const StatsGroup& g) const {
   t.field("instructions", "int", U, Y, "Instructions retired.", [](const R& r) { return r.c.instructions; });
   t.field("icache_misses", "int", U, Y, "I-cache misses.", [](const R& r) { return r.c.ic_misses; });
   t.field("dcache_misses", "int", U, Y, "D-cache misses.", [](const R& r) { return r.c.dc_misses; });
+  if (energy_now_) {  // with --energy (the platform sets it before registering)
+    t.field("energy_fj", "int", StatUnit::Fj, Y,
+            "With --energy: energy caused by the function's steps (growth of `energy.cpu_fj` over them).",
+            [](const R& r) { return r.c.energy_fj; });
+    g.counter("energy_fj", &total_.energy_fj, StatUnit::Fj, Y,
+              "With --energy: energy of all profiled steps (the sum of `functions[].energy_fj`).");
+    g.counter("energy_unattributed_fj", [this] { return energy_unattributed(); }, StatUnit::Fj, Y,
+              "With --energy: CPU energy outside any step (power-down: idle cycles and their static "
+              "energy); `energy_fj` + this = `energy.cpu_fj`.");
+  }
 }
 
 void Regions::register_stats(const StatsGroup& g) {

@@ -14,6 +14,7 @@
 //    .per_region() in its registration, models/common/stats.h).
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <nlohmann/json_fwd.hpp>
 #include <string>
@@ -30,6 +31,7 @@ class Profiler {
  public:
   struct Counts {
     uint64_t cycles = 0, instructions = 0, ic_misses = 0, dc_misses = 0;
+    uint64_t energy_fj = 0;  // with set_energy(): the energy the steps caused
   };
   struct Row {
     std::string name;
@@ -43,6 +45,14 @@ class Profiler {
   Profiler& operator=(const Profiler&) = delete;
 
   void set_symbols(const ElfImage& img);
+  // Energy per function: `now` is the CPU-side energy so far (fJ, e.g.
+  // EnergyModel::cpu_total); each step gets its growth over the step, so the
+  // functions' energies add up to the CPU's energy except what grows between
+  // steps (power-down: idle cycles and their static energy), which is
+  // energy_unattributed(). Call before attach().
+  void set_energy(std::function<uint64_t()> now) { energy_now_ = std::move(now); }
+  bool has_energy() const { return bool(energy_now_); }
+  uint64_t energy_unattributed() const;
   void enable_pc_histogram(bool on) { per_pc_on_ = on; }
   bool pc_histogram_enabled() const { return per_pc_on_; }
 
@@ -79,6 +89,10 @@ class Profiler {
   std::unordered_map<uint32_t, Counts> per_pc_;
   leon3::Core* core_ = nullptr;
   Probe<leon3::StepRecord>::Id listener_ = 0;
+  Probe<leon3::PowerEvent>::Id power_listener_ = 0;
+  std::function<uint64_t()> energy_now_;
+  uint64_t energy_last_ = 0;   // the energy after the last step (or power-down)
+  uint64_t energy_jumps_ = 0;  // growth during power-downs
 };
 
 class Regions {

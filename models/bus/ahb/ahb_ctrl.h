@@ -112,6 +112,11 @@ class AhbCtrl : public sc_core::sc_module {
     uint64_t bursts = 0;                                    // accesses longer than one word
     sc_core::sc_time wait = sc_core::SC_ZERO_TIME;          // arbitration waits (contention)
     uint64_t waits = 0;                                     // accesses that had to wait
+    // Routed (not DMI-served) transactions by target, for the energy model:
+    // 32-bit data beats per [slave hindex][bar][read 0 / write 1] and
+    // transactions per slave; index kMaxSlaves: P&P area or no slave.
+    uint64_t beats[kMaxSlaves + 1][4][2] = {};
+    uint64_t txns[kMaxSlaves + 1] = {};
   };
 
   // Built-in AHB timing (all zero = untimed, the default).

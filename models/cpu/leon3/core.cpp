@@ -457,7 +457,9 @@ void Cpu::take_interrupt() {
 
 uint64_t Cpu::arb_dmi_report(uint64_t dur, CoreBus::Kind k, uint32_t a, unsigned n) {
   const uint64_t w = (arb_mode & kArbArbitrate) ? arb_own(dur) : 0;
-  bus.dmi_transaction(CoreBus::Transaction{k, a, n, cycles + w, w, dur});
+  if (arb_mode & kArbCount)
+    tctr.dmi_beats[k == CoreBus::Kind::Write][uint64_t(uint32_t(a - count_base)) < count_size] += (n + 3) / 4;
+  if (arb_mode & kArbReport) bus.dmi_transaction(CoreBus::Transaction{k, a, n, cycles + w, w, dur});
   return w;
 }
 
@@ -824,6 +826,11 @@ void Core::set_bus_arbitration(bool on) {
 }
 void Core::set_bus_reporting(bool on) {
   impl_->arb_mode = uint8_t((impl_->arb_mode & ~Cpu::kArbReport) | (on ? Cpu::kArbReport : 0));
+}
+void Core::set_bus_counting(bool on, uint32_t base, uint64_t size) {
+  impl_->arb_mode = uint8_t((impl_->arb_mode & ~Cpu::kArbCount) | (on ? Cpu::kArbCount : 0));
+  impl_->count_base = base;
+  impl_->count_size = size;
 }
 bool Core::take_bus_interval(uint64_t& start, uint64_t& end) {
   if (!impl_->arb_mine) return false;

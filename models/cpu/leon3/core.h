@@ -231,6 +231,10 @@ struct CoreTimingCounters {
   // Real AHB transactions of the CPU (line fills, uncached and forced-miss
   // reads, write-buffer drains): the same with DMI on or off.
   uint64_t ahb_reads = 0, ahb_writes = 0;
+  // With Core::set_bus_counting(): 32-bit beats of the DMI-served ones among
+  // them, [read 0 / write 1][outside 0 / inside 1 the counting range] (the
+  // energy model's SDRAM words; routed ones are counted by the AHB controller).
+  uint64_t dmi_beats[2][2] = {};
 };
 
 class Core {
@@ -298,6 +302,11 @@ class Core {
   // turns it on only while somebody listens (one more flag test per such
   // transaction while arbitration is on, none otherwise).
   void set_bus_reporting(bool on);
+  // Count the beats of DMI-served real AHB transactions in
+  // CoreTimingCounters::dmi_beats, split by [base, base + size) (the energy
+  // model: SDRAM or not). Off by default; costs an out-of-line call per
+  // DMI-served transaction (a store, a line fill) while on.
+  void set_bus_counting(bool on, uint32_t base = 0, uint64_t size = 0);
 
   // Probes of the core (see CoreProbes). Listening to `step` or `execute`
   // makes the next run() use the observed loop; without listeners it runs

@@ -298,7 +298,9 @@ struct Cpu {
   void forget_dc() { std::fill(dc_mru_v.begin(), dc_mru_v.end(), kNoLine); }
   DmiWin tread_w, twrite_w;        // timed-mode data DMI windows
   // AHB arbitration side-band (Core::set_bus_arbitration, set_bus_reporting).
-  static constexpr uint8_t kArbArbitrate = 1, kArbReport = 2;
+  static constexpr uint8_t kArbArbitrate = 1, kArbReport = 2, kArbCount = 4;
+  uint32_t count_base = 0;         // kArbCount: the range split in tctr.dmi_beats
+  uint64_t count_size = 0;
   uint8_t arb_mode = 0;            // kArb* bits; 0 = side-band off
   bool arb_mine = false;           // the latest bus occupation is the core's own DMI transaction
   uint64_t arb_s = 0, arb_e = 0;   // ... and its interval [arb_s, arb_e) in cycles
