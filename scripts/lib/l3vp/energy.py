@@ -15,7 +15,8 @@ misses, so it plotted energy against m.)
 The mix
 -------
 A dict of additive counts (so the mix of N datagrams is the difference of
-two runs' mixes, `mix_sub`) and two constants:
+two runs' mixes, `mix_sub`, and the mix of one datagram that divided by N,
+`mix_scale`) and three constants:
 
     by_class            retired instructions per class
     cycles, idle_cycles
@@ -208,6 +209,15 @@ def mix_sub(a, b):
     out = {k: a[k] - b[k] for k in _ADDITIVE}
     out["by_class"] = {c: a["by_class"].get(c, 0) - b["by_class"].get(c, 0) for c in CLASSES}
     out.update({k: a[k] for k in _CONSTANT})
+    return out
+
+
+def mix_scale(mix, k):
+    """Every count times k (e.g. 1 / datagrams: a mix per datagram, with
+    fractional counts; the miss rates and cycles per fill stay the same)."""
+    out = {key: mix[key] * k for key in _ADDITIVE}
+    out["by_class"] = {c: v * k for c, v in mix["by_class"].items()}
+    out.update({key: mix[key] for key in _CONSTANT})
     return out
 
 
