@@ -10,7 +10,7 @@
   run_cli_test.py LEON3VP net FIRMWARE --scenario FILE [--extra=ARG]... [--expect-mbps N]
   run_cli_test.py LEON3VP tap FIRMWARE --netns-tap SCRIPT
   run_cli_test.py LEON3VP profile FIRMWARE   (firmware/apps/prof_regions only)
-  run_cli_test.py LEON3VP set-changes FIRMWARE --set KEY=VALUE --stat PATH
+  run_cli_test.py LEON3VP set-changes FIRMWARE --set KEY=VALUE --stat PATH [--expect-more]
   run_cli_test.py LEON3VP version FIRMWARE OTHER_FIRMWARE
   run_cli_test.py LEON3VP schema FIRMWARE [--extra=ARG]...
   run_cli_test.py LEON3VP signal FIRMWARE --scenario FILE --signal INT|TERM [--twice]
@@ -528,6 +528,8 @@ def cmd_set_changes(a):
     v0, v1 = l3vp.stats_get(s0, a.stat), l3vp.stats_get(s1, a.stat)
     if v0 is None or v0 == v1:
         fail("%s = %r with and without --set %s" % (a.stat, v0, a.set))
+    if a.expect_more and not v1 > v0:
+        fail("%s = %r with --set %s, not more than %r without" % (a.stat, v1, a.set, v0))
     print("%s: %r -> %r" % (a.stat, v0, v1))
     print("PASS")
 
@@ -866,6 +868,7 @@ def main():
     sc.add_argument("firmware")
     sc.add_argument("--set", required=True)
     sc.add_argument("--stat", required=True)
+    sc.add_argument("--expect-more", action="store_true", help="the statistic must rise")
     v = sub.add_parser("version")
     v.add_argument("firmware")
     v.add_argument("other")
