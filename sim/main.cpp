@@ -463,17 +463,6 @@ int run(int argc, char** argv) {
       return fail(kExitBadInput, std::string(o.uart_in_set ? "--uart-in: " : "config: uart.in: ") + e.what());
     }
   }
-  // The energy profile: one line naming the key or the problem (exit 2).
-  if (!cfg.energy_profile.empty()) {
-    const std::string what = !o.energy.empty() ? "--energy: " : "config: energy.profile: ";
-    if (!cfg.timed())
-      return fail(kExitBadInput, what + "the energy model needs timed mode (mode=timed)");
-    try {
-      l3vp::energy::load_profile(cfg.energy_profile);
-    } catch (const l3vp::energy::ProfileError& e) {
-      return fail(kExitBadInput, what + e.what());
-    }
-  }
   // Validate the firmware before building anything.
   try {
     l3vp::read_elf(o.firmware);

@@ -91,7 +91,9 @@ uint64_t EnergyModel::pairs_energy() const {
   return e;
 }
 
-uint64_t EnergyModel::component(unsigned c) const {
+uint64_t EnergyModel::component(unsigned c) const { return component(c, masters()); }
+
+uint64_t EnergyModel::component(unsigned c, const std::vector<MasterCounts>& ms) const {
   switch (c) {
     case Core: {
       uint64_t e = stall_cycles() * p_.stall_cycle_fj;
@@ -103,7 +105,7 @@ uint64_t EnergyModel::component(unsigned c) const {
     case Ahb:
     case Apb:
     case Sdram: {
-      for (const MasterCounts& m : masters())
+      for (const MasterCounts& m : ms)
         if (m.hindex == bus_.cpu_master) {
           if (c == Ahb) return m.beats * m.ahb_fj_per_beat;
           if (c == Apb) return m.apb_accesses * p_.apb_access_fj;
@@ -115,7 +117,7 @@ uint64_t EnergyModel::component(unsigned c) const {
     case Idle: return core_.ctr().idle_cycles * p_.idle_cycle_fj;
     case GrethDma: {
       uint64_t e = 0;
-      for (const MasterCounts& m : masters())
+      for (const MasterCounts& m : ms)
         if (m.hindex != bus_.cpu_master) e += master_energy(m);
       return e;
     }
@@ -124,12 +126,18 @@ uint64_t EnergyModel::component(unsigned c) const {
 }
 
 uint64_t EnergyModel::cpu_total() const {
+  const std::vector<MasterCounts>& ms = masters();
   uint64_t e = 0;
-  for (unsigned c = 0; c < kCpuComps; ++c) e += component(c);
+  for (unsigned c = 0; c < kCpuComps; ++c) e += component(c, ms);
   return e;
 }
 
-uint64_t EnergyModel::total() const { return cpu_total() + component(GrethDma); }
+uint64_t EnergyModel::total() const {
+  const std::vector<MasterCounts>& ms = masters();
+  uint64_t e = 0;
+  for (unsigned c = 0; c < kComps; ++c) e += component(c, ms);
+  return e;
+}
 
 void EnergyModel::register_stats(const StatsGroup& g) {
   const auto Y = StatInv::Yes;

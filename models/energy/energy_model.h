@@ -97,6 +97,9 @@ class EnergyModel {
 
  private:
   uint64_t master_energy(const MasterCounts& m) const;
+  // Component c with the bus counts `m` already read (cpu_total() and
+  // total() read the bus once for all components).
+  uint64_t component(unsigned c, const std::vector<MasterCounts>& m) const;
 
   Profile p_;
   CoreView core_;

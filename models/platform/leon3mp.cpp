@@ -268,8 +268,8 @@ Leon3mp::Leon3mp(sc_core::sc_module_name name, const PlatformConfig& cfg)
   // --- energy model (energy.profile / --energy; models/energy) -------------
   if (!cfg.energy_profile.empty()) {
     if (!cfg.timed())
-      throw ConfigError("energy.profile: the energy model needs timed mode (mode=timed): functional mode "
-                        "has no cache or stall figures");
+      throw energy::ProfileError("the energy model needs timed mode (mode=timed): functional mode has no "
+                                 "cache or stall figures");
     energy::EnergyModel::CoreView cv;
     cv.ctr = [this]() -> const leon3::CoreCounters& { return cpu.core().counters(); };
     cv.tctr = [this]() -> const leon3::CoreTimingCounters& { return cpu.core().timing_counters(); };
@@ -287,7 +287,7 @@ Leon3mp::Leon3mp(sc_core::sc_module_name name, const PlatformConfig& cfg)
       for (size_t i = 0; i < ms.size() && i < out.size(); ++i) {
         const AhbCtrl::MasterStats& m = ms[i];
         energy::EnergyModel::MasterCounts& c = out[i];
-        c.beats = c.sdram_read_words = c.sdram_write_words = 0;
+        c.beats = 0;
         for (const auto& slave : m.beats)
           for (const auto& bar : slave) c.beats += bar[0] + bar[1];
         c.sdram_read_words = m.beats[mctrl_slave][Mctrl::BAR_RAM][0];

@@ -28,10 +28,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "scripts", "lib"))
 import l3vp  # noqa: E402
+import l3vp.energy  # noqa: E402
 
-PROFILES = os.path.join(ROOT, "models", "energy", "profiles")
-CLASSES = ["alu", "load", "store", "branch", "call_jmpl", "mul", "div", "save_restore", "trap", "other"]
-CPU_COMPS = ["core", "icache", "dcache", "ahb", "apb", "sdram", "static", "idle"]
+CLASSES = l3vp.energy.CLASSES
+load_profile = l3vp.energy.load_profile  # a shipped name or a path
 PHASES = ["driver", "copy", "ipchk", "l4chk", "proto", "appcopy", "app"]
 PHASE_REGION_BASE = 0x50480001
 
@@ -46,10 +46,9 @@ def fj(pj):
     return round(pj * 1000)
 
 
-def load_profile(name):
-    path = name if os.path.exists(name) else os.path.join(PROFILES, name + ".json")
-    with open(path) as f:
-        return json.load(f)
+def static_fj(p, cycles, clock_hz):
+    """P [nW] * cycles * 1e6 / f [Hz] fJ, floor (as the model computes it)."""
+    return round(p["static_mw"] * 1e6) * cycles * 10**6 // clock_hz
 
 
 def run(a, elf, profile, extra=(), **kw):
@@ -77,8 +76,7 @@ def expected(profile, stats):
         "apb": cpu["apb_accesses"] * fj(p["apb_access_pj"]),
         "sdram": cpu["sdram_read_words"] * fj(p["sdram_read_word_pj"]) +
                  cpu["sdram_write_words"] * fj(p["sdram_write_word_pj"]),
-        # P [nW] * cycles * 1e6 / f [Hz] fJ, floor
-        "static": round(p["static_mw"] * 1e6) * stats["cycles"] * 10**6 // stats["clock_hz"],
+        "static": static_fj(p, stats["cycles"], stats["clock_hz"]),
         "idle": stats["idle_cycles"] * fj(p["idle_cycle_pj"]),
     }
     dma = 0
@@ -91,10 +89,10 @@ def expected(profile, stats):
     return e
 
 
-def region_expected(profile, stats, r):
-    """A region's CPU-side energy from its own figures (no bus counts per
-    region: those are checked through the components' sum)."""
-    p = profile
+def region_expected(p, r):
+    """A region's instruction base energy and I-cache miss energy from its
+    own figures (no bus counts per region: those are checked through the
+    components' sum)."""
     core = sum(r["by_class"][c] * fj(p["instruction_pj"][c]) for c in CLASSES)
     icache = r["icache_misses"] * fj(p["icache_miss_pj"])
     return core, icache
@@ -115,7 +113,7 @@ def cmd_flat(a):
 
 def cmd_formula(a):
     prof = load_profile(a.profile)
-    s = run(a, a.elf, a.profile, fw_params=None).stats
+    s = run(a, a.elf, a.profile).stats
     e = s["energy"]
     want = expected(prof, s)
     if e["by_component"] != want:
@@ -127,9 +125,11 @@ def cmd_formula(a):
             fail(f"by_class.{c}")
     regions = s.get("regions", [])
     for r in regions:
-        core, icache = region_expected(prof, s, r)
+        core, icache = region_expected(prof, r)
+        # The rest of the core energy is stall cycles x stall_cycle_pj.
         stall = r["energy"]["core"] - core
-        if stall < 0 or stall % fj(prof["stall_cycle_pj"] or 1) if prof["stall_cycle_pj"] else stall:
+        e_stall = fj(prof["stall_cycle_pj"])
+        if stall < 0 or (stall % e_stall != 0 if e_stall else stall != 0):
             fail(f"region {r['id']:#x}: core energy {r['energy']['core']} vs instructions {core}")
         if r["energy"]["icache"] != icache or r["energy"]["idle"] != r["idle_cycles"] * fj(prof["idle_cycle_pj"]):
             fail(f"region {r['id']:#x}: icache/idle energy")
@@ -220,7 +220,7 @@ def cmd_profile(a):
     # energy plus their static energy (floors: at most 1 fJ per step).
     prof = load_profile(a.profile)
     idle = s["idle_cycles"]
-    want = idle * fj(prof["idle_cycle_pj"]) + round(prof["static_mw"] * 1e6) * idle * 10**6 // s["clock_hz"]
+    want = idle * fj(prof["idle_cycle_pj"]) + static_fj(prof, idle, s["clock_hz"])
     if not (want - p["cycles"] <= p["energy_unattributed_fj"] <= want + p["cycles"]):
         fail(f"unattributed {p['energy_unattributed_fj']} fJ, expected about {want} ({idle} idle cycles)")
     if a.expect_idle and idle == 0:

@@ -270,10 +270,13 @@ void AhbCtrl::route(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time& de
     busy_end_ = stamp + delay;  // = now + delay unless the slave waited
     busy_port_ = port;
   };
-  const unsigned wr = gp.is_write() ? 1 : 0;
+  // Routed beats by target (MasterStats::beats; slave kMaxSlaves = none).
+  auto count = [&ms, words, wr = gp.is_write() ? 1u : 0u](unsigned slave, unsigned bar) {
+    ms.beats[slave][bar][wr] += words;
+    ++ms.txns[slave];
+  };
   if (in_pnp_area(addr)) {
-    ms.beats[kMaxSlaves][0][wr] += words;
-    ++ms.txns[kMaxSlaves];
+    count(kMaxSlaves, 0);
     delay += timing_.clock * (timing_.transfer_cycles ? 1.0 : 0.0);  // 2-cycle OKAY response
     gp.set_response_status(pnp_access(gp, false, "master " + std::to_string(ms.hindex)));
     if (!gp.is_response_ok()) ++ms.errors;
@@ -284,16 +287,14 @@ void AhbCtrl::route(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time& de
   if (!r || addr + len - 1 > r->end()) {
     // The default slave answers with an AHB ERROR (two cycles); the master
     // decides what that means (the CPU takes an access exception).
-    ms.beats[kMaxSlaves][0][wr] += words;
-    ++ms.txns[kMaxSlaves];
+    count(kMaxSlaves, 0);
     delay += timing_.clock * (timing_.transfer_cycles ? 1.0 : 0.0);
     gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     ++ms.errors;
     occupy(-1);
     return;
   }
-  ms.beats[r->hindex][r->bar][wr] += words;
-  ++ms.txns[r->hindex];
+  count(r->hindex, r->bar);
   delay += timing_.clock * double(uint64_t(words - 1) * timing_.burst_cycles_per_word);
   if (delay_fn_) delay += delay_fn_(ms.hindex, r->hindex, gp);
   gp.set_address(addr - r->start);
