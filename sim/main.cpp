@@ -13,6 +13,8 @@
 // failure is one line on stderr.
 #include <CLI/CLI.hpp>
 #include <chrono>
+#include <filesystem>
+#include <tuple>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
@@ -43,6 +45,8 @@
 #include "tap.h"
 #include "trap_names.h"
 #include "units.h"
+#include "vcd/board_waves.h"
+#include "vcd/tools.h"
 #include "version.h"
 
 namespace {
@@ -231,6 +235,7 @@ struct Options {
   bool uart_out_set = false, uart_in_set = false;
   // Network far end and capture (docs/network.md).
   std::string scenario, tap, pcap, net_results;
+  std::string vcd, vcd_signals, vcd_start, vcd_end;  // --vcd*
   bool max_time_set = false;
   // Per-run firmware parameters (fw_params block), KEY=VALUE in order.
   std::vector<std::string> fw_params;
@@ -310,6 +315,14 @@ int run(int argc, char** argv) {
                             "(scripts/netns-tap up NAME; real-time pacing; not deterministic)");
   sc->excludes(tp);
   app.add_option("--pcap", o.pcap, "Network: record every frame on the link (both directions) to this pcap file");
+  app.add_option("--vcd", o.vcd,
+                 "Write a waveform of the board (VCD; a name ending in .fst: FST through vcd2fst) at exact "
+                 "simulated times (docs/waveforms.md)");
+  app.add_option("--vcd-signals", o.vcd_signals,
+                 "Signal groups of --vcd: cpu,irq,timer,uart,greth,link,regions (= default); ahb (every "
+                 "bus transaction), cpu.pc, cpu.class (every instruction): heavy, add them by name; all");
+  app.add_option("--vcd-start", o.vcd_start, "--vcd: write changes from this simulated time on (e.g. 10ms)");
+  app.add_option("--vcd-end", o.vcd_end, "--vcd: write changes up to this simulated time");
   app.add_option("--net-results", o.net_results, "Network: write the scenario results (JSON) to this file");
   app.add_option("--fw-param", o.fw_params,
                  "Firmware parameter KEY=VALUE written into the ELF's fw_params block before the start "
@@ -379,6 +392,38 @@ int run(int argc, char** argv) {
   if (!o.energy.empty()) cfg.energy_profile = o.energy;
   if (o.no_dmi) cfg.dmi = false;
   if (!o.mode.empty()) cfg.set("mode", o.mode);  // CLI::IsMember checked the name
+  // --vcd: everything checked before the run starts.
+  l3vp::vcd::Selection vcd_sel = l3vp::vcd::default_signals();
+  uint64_t vcd_start_ps = 0, vcd_end_ps = l3vp::vcd::Writer::kForever;
+  bool vcd_fst = false;
+  if (o.vcd.empty()) {
+    for (const auto& [opt, val] : {std::pair<const char*, const std::string*>{"--vcd-signals", &o.vcd_signals},
+                                   {"--vcd-start", &o.vcd_start}, {"--vcd-end", &o.vcd_end}})
+      if (!val->empty()) return fail(kExitBadInput, std::string(opt) + " needs --vcd FILE");
+  } else {
+    if (!o.vcd_signals.empty()) {
+      try {
+        vcd_sel = l3vp::vcd::parse_signals(o.vcd_signals);
+      } catch (const std::invalid_argument& e) {
+        return fail(kExitBadInput, "--vcd-signals: " + std::string(e.what()));
+      }
+    }
+    for (const auto& [opt, val, out] :
+         {std::tuple<const char*, const std::string*, uint64_t*>{"--vcd-start", &o.vcd_start, &vcd_start_ps},
+          {"--vcd-end", &o.vcd_end, &vcd_end_ps}}) {
+      if (val->empty()) continue;
+      try {
+        *out = l3vp::parse_duration_ps(*val, true);
+      } catch (const l3vp::UnitsError& e) {
+        return fail(kExitBadInput, std::string(opt) + ": " + e.what());
+      }
+    }
+    if (vcd_end_ps < vcd_start_ps)
+      return fail(kExitBadInput, "--vcd-end: " + o.vcd_end + " is before --vcd-start " + o.vcd_start);
+    vcd_fst = o.vcd.size() > 4 && o.vcd.compare(o.vcd.size() - 4, 4, ".fst") == 0;
+    if (vcd_fst && l3vp::vcd::find_program("vcd2fst").empty())
+      return fail(kExitBadInput, "--vcd: FST output needs vcd2fst on PATH (Debian package gtkwave)");
+  }
   if (!o.quantum.empty()) {
     try {
       const uint64_t ps = l3vp::parse_duration_ps(o.quantum);
@@ -581,6 +626,23 @@ int run(int argc, char** argv) {
   plat->set_trace(trace.get());
   if (profiling) plat->enable_profile(!o.profile_pc.empty());
   if (o.probe_all) plat->listen_all_probes();
+  std::unique_ptr<l3vp::vcd::BoardWaves> waves;
+  const std::string vcd_file = vcd_fst ? o.vcd + ".tmp.vcd" : o.vcd;
+  if (!o.vcd.empty()) {
+    waves = std::make_unique<l3vp::vcd::BoardWaves>(*plat, vcd_sel, plat->image().region_names);
+    waves->set_window(vcd_start_ps, vcd_end_ps);
+    std::vector<std::string> comments = {
+        std::string("leon3vp ") + leon3vp_version(),
+        "firmware: " + std::filesystem::path(o.firmware).filename().string(),
+        "signals: " + l3vp::vcd::to_string(vcd_sel),
+        std::string("view: ") + (scenario || !o.tap.empty() ? "net" : "board")};
+    if (scenario) comments.push_back("scenario: " + std::filesystem::path(o.scenario).filename().string());
+    try {
+      waves->open(vcd_file, comments);
+    } catch (const std::exception& e) {
+      return fail(kExitBadInput, "--vcd: " + std::string(e.what()));
+    }
+  }
   plat->set_end_time(max_time);
   std::unique_ptr<l3vp::gdb::GdbStub> gdb;
   if (o.gdb_port) {
@@ -620,13 +682,24 @@ int run(int argc, char** argv) {
     check_output("--trace", o.trace, l3vp::finish_output(trace.release(), true));
   }
   if (pcap) check_output("--pcap", o.pcap, pcap->close());
+  if (waves) {
+    std::string why = waves->close();
+    if (waves->late())
+      std::fprintf(stderr, "leon3vp: warning: --vcd: %llu changes arrived after their time was written\n",
+                   (unsigned long long)waves->late());
+    if (why.empty() && vcd_fst) {
+      why = l3vp::vcd::run_program({"vcd2fst", vcd_file, o.vcd});
+      std::remove(vcd_file.c_str());
+    }
+    check_output("--vcd", o.vcd, why);
+  }
   if (o.probe_all) {
     const auto& n = plat->probe_counts();
     std::fprintf(stderr,
-                 "leon3vp: probe-all: step=%llu execute=%llu power=%llu halt=%llu ahb=%llu ahb_dmi=%llu "
+                 "leon3vp: probe-all: step=%llu execute=%llu power=%llu trap=%llu psr=%llu halt=%llu ahb=%llu ahb_dmi=%llu "
                  "marks=%llu link=%llu irq=%llu timer=%llu uart=%llu greth=%llu\n",
                  (unsigned long long)n.step, (unsigned long long)n.execute, (unsigned long long)n.power,
-                 (unsigned long long)n.halt, (unsigned long long)n.ahb, (unsigned long long)n.ahb_dmi,
+                 (unsigned long long)n.trap, (unsigned long long)n.psr, (unsigned long long)n.halt, (unsigned long long)n.ahb, (unsigned long long)n.ahb_dmi,
                  (unsigned long long)n.marks, (unsigned long long)n.link, (unsigned long long)n.irq,
                  (unsigned long long)n.timer, (unsigned long long)n.uart, (unsigned long long)n.greth);
   }

@@ -14,6 +14,13 @@
  * Ids are any 32-bit values; different ids may nest or overlap. The slot is
  * not in the plug&play table, so scans do not see it. Usable from assembly
  * too (REGION_MARKER_BASE, REGION_BEGIN_OFF, REGION_END_OFF).
+ *
+ *   REGION_NAME(id, "name");   at file scope
+ *
+ * names a region for the tools (the waveform's region signals, leon3vp
+ * --vcd): a 64-byte record in the section ".l3vp.regions", which the linker
+ * script keeps out of memory (INFO), so it costs the board nothing. Names are
+ * 1..59 characters of A-Za-z0-9_.- (leon3vp rejects others).
  */
 #ifndef REGION_H
 #define REGION_H
@@ -29,6 +36,16 @@
   (*(volatile uint32_t*)(REGION_MARKER_BASE + REGION_BEGIN_OFF) = (uint32_t)(id))
 #define REGION_END(id) \
   (*(volatile uint32_t*)(REGION_MARKER_BASE + REGION_END_OFF) = (uint32_t)(id))
+
+struct region_name_rec {
+  uint32_t id;
+  char name[60];
+};
+#define REGION_NAME_CAT2(a, b) a##b
+#define REGION_NAME_CAT(a, b) REGION_NAME_CAT2(a, b)
+#define REGION_NAME(id, str)                                                              \
+  static const struct region_name_rec REGION_NAME_CAT(region_name_rec_, __LINE__)        \
+      __attribute__((section(".l3vp.regions"), used, aligned(4))) = {(uint32_t)(id), str}
 #endif
 
 #endif /* REGION_H */

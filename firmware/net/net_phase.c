@@ -10,6 +10,15 @@ const char *const net_phase_names[NET_PH_N] = {
 #if NET_PHASES
 #include "region.h"
 
+/* Names of the phase regions for the tools (leon3vp --vcd regions.*). */
+REGION_NAME(NET_PH_REGION(NET_PH_DRIVER), "net.driver");
+REGION_NAME(NET_PH_REGION(NET_PH_COPY), "net.copy");
+REGION_NAME(NET_PH_REGION(NET_PH_IPCHK), "net.ipchk");
+REGION_NAME(NET_PH_REGION(NET_PH_L4CHK), "net.l4chk");
+REGION_NAME(NET_PH_REGION(NET_PH_PROTO), "net.proto");
+REGION_NAME(NET_PH_REGION(NET_PH_APPCOPY), "net.appcopy");
+REGION_NAME(NET_PH_REGION(NET_PH_APP), "net.app");
+
 struct net_phases net_phases;
 
 /* All run-time state in one place: one address to form per hook. */

@@ -65,6 +65,14 @@ class ApbDevice : public sc_core::sc_module {
   // Registers the device's statistics under `g` (models/common/stats.h); the
   // platform calls it for whatever model sits in a slot. Default: none.
   virtual void register_stats(const StatsGroup& g) {}
+  // Analytical models that publish some probe events only when they bring
+  // their snapshot forward (GPTIMER underflows without side effect, APBUART
+  // line events) publish, here, every event dated at or before `t`. `t` lies
+  // at least one clock before sc_time_stamp(): every event with a side
+  // effect up to `t` has already been processed at its own time, so this
+  // changes nothing a later access or event could see (the waveform writer
+  // calls it before writing out a stretch of time). Default: nothing late.
+  virtual void catch_up(const sc_core::sc_time& t) { (void)t; }
 
  protected:
   // Time of the access being served (valid inside register hooks).

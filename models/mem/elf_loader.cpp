@@ -5,6 +5,7 @@
 #include <libelf.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -44,6 +45,40 @@ void open_elf(ElfFile& f) {
   if (!id || n < EI_NIDENT) f.fail("truncated ELF header");
   if (id[EI_CLASS] != ELFCLASS32) f.fail("not a 32-bit ELF (expected ELF32 big-endian SPARC)");
   if (id[EI_DATA] != ELFDATA2MSB) f.fail("not a big-endian ELF (expected ELF32 big-endian SPARC)");
+}
+
+// Region names (ElfImage::region_names): section ".l3vp.regions".
+constexpr size_t kRegionNameRecord = 64;  // firmware/bsp/region.h struct region_name_rec
+void parse_region_names(ElfFile& f, Elf* e, ElfImage& img) {
+  size_t shstrndx = 0;
+  if (elf_getshdrstrndx(e, &shstrndx) != 0) return;  // no section names: no table
+  for (Elf_Scn* scn = elf_nextscn(e, nullptr); scn; scn = elf_nextscn(e, scn)) {
+    GElf_Shdr sh;
+    if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS) continue;
+    const char* nm = elf_strptr(e, shstrndx, sh.sh_name);
+    if (!nm || std::string(nm) != ".l3vp.regions") continue;
+    const std::string where = "section .l3vp.regions";
+    if (uint64_t(sh.sh_offset) + sh.sh_size > f.buf.size()) f.fail(where + ": beyond the end of the file");
+    const uint8_t* p = reinterpret_cast<const uint8_t*>(f.buf.data()) + sh.sh_offset;
+    if (sh.sh_size % kRegionNameRecord != 0)
+      f.fail(where + ": size " + std::to_string(sh.sh_size) + " is not a multiple of " +
+             std::to_string(kRegionNameRecord));
+    for (size_t at = 0; at < sh.sh_size; at += kRegionNameRecord) {
+      const uint8_t* r = p + at;
+      const uint32_t id = (uint32_t(r[0]) << 24) | (uint32_t(r[1]) << 16) | (uint32_t(r[2]) << 8) | r[3];
+      std::string name;
+      size_t k = 4;
+      while (k < kRegionNameRecord && r[k] != 0) name += char(r[k++]);
+      const bool ok = k < kRegionNameRecord && !name.empty() &&
+                      std::all_of(name.begin(), name.end(), [](char c) {
+                        return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-';
+                      });
+      if (!ok)
+        f.fail(where + ": bad region name in the record at offset " + std::to_string(at) +
+               " (1..59 characters of A-Za-z0-9_.-, NUL-terminated)");
+      img.region_names[id] = name;  // a later record for the same id wins
+    }
+  }
 }
 
 ElfImage parse(ElfFile& f) {
@@ -133,6 +168,7 @@ ElfImage parse(ElfFile& f) {
   }
   std::stable_sort(img.symbols.begin(), img.symbols.end(),
                    [](const ElfSymbol& a, const ElfSymbol& b) { return a.value < b.value; });
+  parse_region_names(f, e, img);
   return img;
 }
 

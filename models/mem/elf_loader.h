@@ -10,6 +10,7 @@
 // trailing newline, suitable for "leon3vp: error: <what>".
 #pragma once
 #include <cstdint>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -44,6 +45,11 @@ struct ElfImage {
   // Defined FUNC, OBJECT and NOTYPE symbols (assembler labels are NOTYPE),
   // sorted by value; section/file symbols and undefined symbols are dropped.
   std::vector<ElfSymbol> symbols;
+  // Names of measured regions (firmware/bsp/region.h REGION_NAME): the
+  // non-allocated section ".l3vp.regions", 64-byte records of a big-endian
+  // 32-bit id and a NUL-terminated name of 1..59 characters of [A-Za-z0-9_.-].
+  // Empty when the section is absent; malformed: an ElfError.
+  std::map<uint32_t, std::string> region_names;
 };
 
 // One memory the loader may write into: global addresses [base, base+size).

@@ -330,6 +330,8 @@ void Leon3mp::listen_all_probes() {
   cp.step.listen([&n](const leon3::StepRecord&) { ++n.step; });
   cp.execute.listen([&n](const leon3::ExecuteEvent&) { ++n.execute; });
   cp.power.listen([&n](const leon3::PowerEvent&) { ++n.power; });
+  cp.trap.listen([&n](const leon3::TrapEvent&) { ++n.trap; });
+  cp.psr.listen([&n](const leon3::PsrEvent&) { ++n.psr; });
   cpu.on_halt.listen([&n](const Leon3::HaltEvent&) { ++n.halt; });
   ahb.on_transaction.listen([&n](const AhbTransaction& t) { ++(t.dmi ? n.ahb_dmi : n.ahb); });
   marker.on_mark.listen([&n](const RegionMark&) { ++n.marks; });

@@ -132,7 +132,7 @@ class Leon3mp : public sc_core::sc_module {
   // CPU, the AHB, the region marker and the link, to prove that listening
   // changes no result (testbenches/cli, cli.probes.*). counts: events seen.
   struct ProbeCounts {
-    uint64_t step = 0, execute = 0, power = 0, halt = 0, ahb = 0, ahb_dmi = 0, marks = 0, link = 0;
+    uint64_t step = 0, execute = 0, power = 0, trap = 0, psr = 0, halt = 0, ahb = 0, ahb_dmi = 0, marks = 0, link = 0;
     uint64_t irq = 0, timer = 0, uart = 0, greth = 0;  // device probes (all of each device)
   };
   void listen_all_probes();

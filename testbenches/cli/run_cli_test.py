@@ -685,7 +685,7 @@ def cmd_probes(a):
     if not m:
         fail("--probe-all printed no event counts")
     counts = dict(kv.split("=") for kv in m.group(1).split())
-    for k in ("step", "execute", "ahb", "halt"):
+    for k in ("step", "execute", "ahb", "halt", "trap"):
         if int(counts.get(k, 0)) == 0:
             fail("--probe-all: no %s event seen (%s)" % (k, m.group(1)))
     if int(counts["step"]) < s0["instructions"]["total"]:

@@ -19,6 +19,10 @@ uint32_t sum_words(const uint32_t* p, uint32_t n);
 /* 64 words = 16 D-cache lines of 16 bytes, never read before sum_words. */
 static uint32_t buf[64] __attribute__((aligned(32)));
 
+REGION_NAME(1, "loop_cold");
+REGION_NAME(2, "loop_warm");
+REGION_NAME(3, "sum_words");
+
 int main(void) {
   uint32_t a = region_loop(1, 100);
   uint32_t b = region_loop(2, 100);

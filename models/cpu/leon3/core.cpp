@@ -463,8 +463,10 @@ void Cpu::enter_trap(unsigned t) {
     err_npc = npc;
     tt = t & 0xFF;
     refresh_limit();
+    if (probes.trap.has_listeners()) probes.trap.notify(TrapEvent{cycles, uint8_t(tt), pc, true});
     return;
   }
+  const uint32_t trapped_pc = pc;
   et = false;
   ps = s;
   s = true;
@@ -476,6 +478,7 @@ void Cpu::enter_trap(unsigned t) {
   npc = pc + 4;
   ++ctr.traps;
   update_irq();
+  if (probes.trap.has_listeners()) probes.trap.notify(TrapEvent{cycles, uint8_t(tt), trapped_pc, false});
 }
 
 void Cpu::take_interrupt() {

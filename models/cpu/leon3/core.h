@@ -189,10 +189,30 @@ struct PowerEvent {
   uint64_t idle_cycles = 0;  // leave: idle cycles of this power-down
 };
 
+// A trap was taken (or error mode entered): the PSR, PC and TBR now hold
+// the handler's state. cycle: cycles() once trap entry is done (the first
+// handler instruction may issue then).
+struct TrapEvent {
+  uint64_t cycle = 0;
+  uint8_t tt = 0;       // trap type (interrupts: 0x10 + level)
+  uint32_t pc = 0;      // PC of the trapped instruction (interrupt: the interrupted one)
+  bool error = false;   // ET was 0: the core entered error mode and stops
+};
+
+// PSR.PIL or PSR.ET may have changed (WRPSR, trap entry, RETT, reset): the
+// new values. Published on every such write, also when the values stayed.
+struct PsrEvent {
+  uint64_t cycle = 0;  // cycles() at the write
+  uint8_t pil = 0;
+  bool et = false;
+};
+
 struct CoreProbes {
   Probe<StepRecord> step;        // every loop step (observed loop)
   Probe<ExecuteEvent> execute;   // before each executed instruction (observed loop)
   Probe<PowerEvent> power;       // power-down enter/leave (any loop; not per instruction)
+  Probe<TrapEvent> trap;         // every trap entry and error mode (any loop)
+  Probe<PsrEvent> psr;           // every write of PIL/ET (any loop)
 };
 
 // Writes the text trace line of the state before the instruction at the

@@ -168,7 +168,11 @@ struct Cpu {
     std::memcpy(rr, &rtab[w * 32], sizeof rr);
     std::memcpy(wr, &wtab[w * 32], sizeof wr);
   }
-  void update_irq() { irq_thresh = et ? (pil == 15 ? 14 : pil) : 15; }
+  // Every change of PIL or ET goes through here (the psr probe publishes it).
+  void update_irq() {
+    irq_thresh = et ? (pil == 15 ? 14 : pil) : 15;
+    if (__builtin_expect(probes.psr.has_listeners(), 0)) probes.psr.notify(PsrEvent{cycles, uint8_t(pil), et});
+  }
   bool wake_ok() const { return irl != 0 && (irl == 15 || irl > pil); }
   void refresh_limit() { eff_limit = (yield || pd || error) ? 0 : limit; }
   void annul_next() {

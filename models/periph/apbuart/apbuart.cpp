@@ -303,7 +303,10 @@ void Apbuart::rx_deliver(uint8_t ch) {
     rx_shift_ = ch;
   }
   // c0_ is the cycle being processed (sync() sets it before each boundary).
-  if (on_rx.has_listeners()) on_rx.notify({cyc_time(c0_), ch, overrun});
+  if (on_rx.has_listeners()) {
+    const cyc_t ct = static_cast<cyc_t>(char_cycles());
+    on_rx.notify({cyc_time(c0_ > ct ? c0_ - ct : 0), cyc_time(c0_), ch, overrun});
+  }
   if (ctrl(C_RI)) pulse_irq(p_.pirq);
 }
 

@@ -29,6 +29,7 @@ struct UartTxEvent {
   bool loopback;           // looped back into the receiver (TXD held idle)
 };
 struct UartRxEvent {
+  sc_core::sc_time start;  // its start bit began (t - one character time at the current settings)
   sc_core::sc_time t;  // the stop bit has been received
   uint8_t ch;
   bool overrun;        // this arrival overwrote a waiting character (one lost)

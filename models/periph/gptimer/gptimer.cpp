@@ -279,7 +279,17 @@ void Gptimer::publish_underflows(cyc_t c) {
     for (uint64_t k = 1; k <= u; ++k) ev.emplace_back(uflow_time(n, k), n);
   }
   std::sort(ev.begin(), ev.end());
-  for (const auto& e : ev) on_underflow.notify({cyc_time(e.first), e.second});
+  for (const auto& e : ev) {
+    const Timer& t = t_[e.second];
+    on_underflow.notify({cyc_time(e.first), e.second, t.rs() ? t.reload : 0xFFFFFFFFu});
+  }
+}
+
+void Gptimer::catch_up(const sc_core::sc_time& t) {
+  // Only side-effect-free underflows can be pending before sc_time_stamp()
+  // (the others had their event); advance() never goes past the next one.
+  const cyc_t c = std::min<cyc_t>(static_cast<cyc_t>(t.value() / clk_ps_), next_action() - 1);
+  if (!muted_) advance(c);
 }
 
 void Gptimer::advance(cyc_t c) {

@@ -21,6 +21,7 @@ namespace l3vp {
 struct TimerUnderflowEvent {
   sc_core::sc_time t;  // clock edge of the underflow
   unsigned timer;      // 1..ntimers
+  uint32_t value;      // counter value after it: the reload value (RS=1) or all-ones (RS=0, stopped)
 };
 struct TimerIpEvent {
   sc_core::sc_time t;  // time of the change
@@ -58,6 +59,8 @@ class Gptimer : public ApbDevice {
   uint64_t underflows(unsigned n);
   // Registers `underflows` (one element per timer) under `g` (devices.gptimer).
   void register_stats(const StatsGroup& g) override;
+  // Publishes the underflows up to `t` (ApbDevice::catch_up).
+  void catch_up(const sc_core::sc_time& t) override;
   // IRQ line used by timer n.
   unsigned irq_line(unsigned n) const { return p_.sepirq ? p_.pirq + n - 1 : p_.pirq; }
   const Params& params() const { return p_; }
