@@ -24,3 +24,13 @@ counter:
         .size   buf, 64
 buf:
         .skip   64
+
+        /* Region names (firmware/bsp/region.h REGION_NAME): 64-byte records,
+         * not allocated. */
+        .section .l3vp.regions,"",@progbits
+        .word   7
+        .asciz  "phase_a"
+        .fill   52, 1, 0
+        .word   0x50480001
+        .asciz  "net.driver"
+        .fill   49, 1, 0

@@ -1,5 +1,6 @@
 // Memory target (lengths, bounds, byte enables, ROM, DMI grant/invalidate)
 // and the ELF loader (valid image, placement errors, malformed files).
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
@@ -207,6 +208,29 @@ TEST(ElfLoader, LoadsSegmentsZeroFillsBssAndReadsSymbols) {
   EXPECT_EQ(symbol_at(img, buf->value + 63), "buf");
   EXPECT_EQ(symbol_at(img, 0x50000000), "");
   for (size_t i = 1; i < img.symbols.size(); ++i) EXPECT_LE(img.symbols[i - 1].value, img.symbols[i].value);
+}
+
+TEST(ElfLoader, ReadsRegionNamesAndRejectsBadOnes) {
+  const ElfImage img = read_elf(elf("ok.elf"));
+  ASSERT_EQ(img.region_names.size(), 2u);
+  EXPECT_EQ(img.region_names.at(7), "phase_a");
+  EXPECT_EQ(img.region_names.at(0x50480001u), "net.driver");
+  // The names are not loaded: the only segment is the code/data one.
+  EXPECT_EQ(img.segments.size(), 1u);
+
+  std::vector<char> b = slurp(elf("ok.elf"));
+  const std::string key = "phase_a";
+  auto at = std::search(b.begin(), b.end(), key.begin(), key.end());
+  ASSERT_NE(at, b.end());
+  *at = ' ';  // a space is not allowed in a name
+  const std::string m = load_error(write_tmp("badname.elf", b));
+  EXPECT_NE(m.find(".l3vp.regions"), std::string::npos) << m;
+  EXPECT_NE(m.find("bad region name"), std::string::npos) << m;
+  // A name that fills its record without a terminating NUL.
+  b = slurp(elf("ok.elf"));
+  at = std::search(b.begin(), b.end(), key.begin(), key.end());
+  std::fill(at, at + 60, 'x');
+  EXPECT_NE(load_error(write_tmp("nonul.elf", b)).find("bad region name"), std::string::npos);
 }
 
 TEST(ElfLoader, SegmentOutsideMemoryNamesSegmentAndAddress) {
