@@ -629,6 +629,9 @@ int run(int argc, char** argv) {
   std::unique_ptr<l3vp::vcd::BoardWaves> waves;
   const std::string vcd_file = vcd_fst ? o.vcd + ".tmp.vcd" : o.vcd;
   if (!o.vcd.empty()) {
+    if (vcd_sel.timer && !plat->gptimer())
+      std::fprintf(stderr, "leon3vp: warning: --vcd: the GPTIMER slot holds gptimer.model=%s, which has no "
+                   "timer probes: the timer group stays empty\n", cfg.gptimer_model.c_str());
     waves = std::make_unique<l3vp::vcd::BoardWaves>(*plat, vcd_sel, plat->image().region_names);
     waves->set_window(vcd_start_ps, vcd_end_ps);
     std::vector<std::string> comments = {
