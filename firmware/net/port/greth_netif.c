@@ -8,6 +8,11 @@
 #include "net_phase.h"
 #include "region.h"
 
+/* Names of the network programs' regions for the tools (leon3vp --vcd). */
+REGION_NAME(REGION_NET_RX, "net_rx");
+REGION_NAME(REGION_NET_TX, "net_tx");
+REGION_NAME(REGION_NET_TIMER, "net_timer");
+
 void greth_netif_init(struct netif *nif, struct greth *g)
 {
   memcpy(nif->hwaddr, g->mac, 6);
