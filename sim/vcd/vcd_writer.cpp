@@ -163,8 +163,9 @@ void Writer::dump_all(uint64_t t) {
 
 void Writer::apply_group(std::vector<Change>& g) {
   // One time: by signal (declaration order), the last change of a signal wins.
-  if (g.size() > 1)
-    std::stable_sort(g.begin(), g.end(), [](const Change& a, const Change& b) { return a.sig < b.sig; });
+  // Groups are small (a few changes): a stable insertion sort, no allocation.
+  for (size_t i = 1; i < g.size(); ++i)
+    for (size_t j = i; j > 0 && g[j].sig < g[j - 1].sig; --j) std::swap(g[j], g[j - 1]);
   const uint64_t t = g.front().t;
   for (size_t i = 0; i < g.size();) {
     const Sig sig = g[i].sig;
