@@ -20,33 +20,41 @@ proc view_signals {path} {
   return $names
 }
 
-set problems 0
-set view $env(L3VP_VIEW)
-set wanted [view_signals $view]
+proc check {} {
+  global env
+  set problems 0
+  set view $env(L3VP_VIEW)
+  set wanted [view_signals $view]
 
-set facs [dict create]
-set n [gtkwave::getNumFacs]
-for {set i 0} {$i < $n} {incr i} { dict set facs [gtkwave::getFacName $i] 1 }
-set shown [dict create]
-foreach s [gtkwave::getDisplayedSignals] { dict set shown $s 1 }
+  set facs [dict create]
+  set n [gtkwave::getNumFacs]
+  for {set i 0} {$i < $n} {incr i} { dict set facs [gtkwave::getFacName $i] 1 }
+  set shown [dict create]
+  foreach s [gtkwave::getDisplayedSignals] { dict set shown $s 1 }
 
-foreach s $wanted {
-  if {![dict exists $facs $s]} {
-    puts "gtkwave-check: $s: named by the view, not in the dump"
-    incr problems
-  } elseif {![dict exists $shown $s]} {
-    puts "gtkwave-check: $s: in the dump but not displayed"
+  foreach s $wanted {
+    if {![dict exists $facs $s]} {
+      puts "gtkwave-check: $s: named by the view, not in the dump"
+      incr problems
+    } elseif {![dict exists $shown $s]} {
+      puts "gtkwave-check: $s: in the dump but not displayed"
+      incr problems
+    }
+  }
+  if {[llength $wanted] == 0} {
+    puts "gtkwave-check: the view names no signal"
     incr problems
   }
+  if {$problems == 0} {
+    puts "gtkwave-check: ok [llength $wanted] signals of [file tail $view], $n in the dump"
+  } else {
+    puts "gtkwave-check: FAILED $problems"
+  }
 }
-if {[llength $wanted] == 0} {
-  puts "gtkwave-check: the view names no signal"
-  incr problems
-}
-if {$problems == 0} {
-  puts "gtkwave-check: ok [llength $wanted] signals of [file tail $view], $n in the dump"
-} else {
-  puts "gtkwave-check: FAILED $problems"
+
+# A Tcl error would leave GTKWave running: report it and quit all the same.
+if {[catch check err]} {
+  puts "gtkwave-check: FAILED: Tcl error: $err"
 }
 flush stdout
 gtkwave::/File/Quit
