@@ -1,7 +1,8 @@
 # Run inside GTKWave (gtkwave -S check_view.tcl DUMP VIEW.gtkw) by
 # run_gtkwave_test.py: every signal the view names must be a signal of the
 # dump (gtkwave::getFacName) and on display (gtkwave::getDisplayedSignals,
-# i.e. the save file's line was matched and loaded). The view's path comes
+# i.e. the save file's line was matched and loaded), and the window must
+# start where the view's [timestart] says. The view's path comes
 # in L3VP_VIEW (a script started with -S gets no arguments). Prints one
 # "gtkwave-check:" line per problem and a last "gtkwave-check: ok N" or
 # "gtkwave-check: FAILED N", then quits.
@@ -40,6 +41,18 @@ proc check {} {
       puts "gtkwave-check: $s: in the dump but not displayed"
       incr problems
     }
+  }
+  # The view's initial window was applied: it starts at [timestart].
+  set f [open $view r]
+  set start ""
+  foreach line [split [read $f] "\n"] {
+    if {[regexp {^\[timestart\] (\d+)} $line -> t]} { set start $t }
+  }
+  close $f
+  set shown_start [gtkwave::getWindowStartTime]
+  if {$start ne "" && $shown_start != $start} {
+    puts "gtkwave-check: the window starts at $shown_start, the view says $start"
+    incr problems
   }
   if {[llength $wanted] == 0} {
     puts "gtkwave-check: the view names no signal"
