@@ -6,6 +6,8 @@
     w.rises("board.irq.line8")         # times of 0 -> nonzero
     w.spans("board.link.to_host.wire") # [(start, end), ...]; end None: still high
     w.at("board.irq.irl", t)           # the value after every change at <= t
+
+Loading raises AssertionError when the time stamps do not increase.
 """
 import bisect
 import sys
@@ -61,6 +63,11 @@ class Wave:
                     self.widths[name] = "string" if v.type_.value == "string" else v.size
                 elif k is TokenKind.CHANGE_TIME:
                     t = tok.time_change * scale
+                    # A VCD's time stamps increase (IEEE 1364 18.2.1): an
+                    # unsorted file reads fine here but not in GTKWave.
+                    if self.times and t <= self.times[-1]:
+                        raise AssertionError(f"{path}:{tok.span.start.line}: time #{tok.time_change} "
+                                             f"after #{self.times[-1] // scale}")
                     self.times.append(t)
                 elif k is TokenKind.DUMPVARS:
                     self.dump_time = t
