@@ -32,8 +32,11 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts", "lib"))
 from wavelib import Wave  # noqa: E402  (exits naming scripts/setup without pyvcd)
+from l3vp.units import parse_duration_ps  # noqa: E402
 
 MS = 10**9  # ps
 
@@ -143,8 +146,10 @@ def cmd_irqchain(c, a):
     check(len(acks) == stats["interrupts"], f"{len(acks)} acknowledges, --stats interrupts {stats['interrupts']}")
     for t, lv, wd in acks:
         # The CPU acknowledges the level IRQMP drives, and takes trap 0x10 + level then.
-        check(w.at("board.irq.irl", t - 1) == lv, f"ack of level {lv} at {t} ps while IRL was {w.at('board.irq.irl', t - 1)}")
-        check(traps.get(t) == 0x10 + lv, f"ack of level {lv} at {t} ps without trap 0x{0x10 + lv:x} (got {traps.get(t)})")
+        irl = w.at("board.irq.irl", t - 1)
+        check(irl == lv, f"ack of level {lv} at {t} ps while IRL was {irl}")
+        check(traps.get(t) == 0x10 + lv,
+              f"ack of level {lv} at {t} ps without trap 0x{0x10 + lv:x} (got {traps.get(t)})")
         check(wd == clk, f"ack pulse at {t} ps is {wd} ps wide")
     per_line = {}
     for _, lv, _ in acks:
@@ -156,16 +161,19 @@ def cmd_irqchain(c, a):
         # run: always), and the first level-6 acknowledge follows.
         before = w.at("board.irq.irl", t - 1)
         if before < level:
-            check(w.at("board.irq.irl", t) == level, f"GRETH IRQ at {t} ps: IRL {before} -> {w.at('board.irq.irl', t)}")
+            after = w.at("board.irq.irl", t)
+            check(after == level, f"GRETH IRQ at {t} ps: IRL {before} -> {after}")
         ack = next((x for x, lv, _ in acks if x >= t and lv == level), None)
         check(ack is not None, f"GRETH IRQ at {t} ps never acknowledged")
         lat.append(ack - t)
-    check(per_line.get(level, 0) == len(girq), f"{per_line.get(level, 0)} level-6 acknowledges for {len(girq)} GRETH IRQs")
+    check(per_line.get(level, 0) == len(girq),
+          f"{per_line.get(level, 0)} level-6 acknowledges for {len(girq)} GRETH IRQs")
     # Every GRETH IRQ was taken by a sleeping (power-down) or idle CPU with
     # ET=1, PIL=0: the wake-up and trap entry take a few clocks, never more
     # than 1 us (40 clocks).
     check(min(lat) >= 0 and max(lat) <= 40 * clk, f"GRETH IRQ -> ack latency {min(lat)}..{max(lat)} ps")
-    return (f"{len(girq)} GRETH IRQs -> IRL 6 -> ack 6 + trap 0x16 ({min(lat) / clk:.1f}..{max(lat) / clk:.1f} clocks); "
+    return (f"{len(girq)} GRETH IRQs -> IRL 6 -> ack 6 + trap 0x16 "
+            f"({min(lat) / clk:.1f}..{max(lat) / clk:.1f} clocks); "
             f"{len(acks)} acks = --stats interrupts, {len(irl_tr) - 1} IRL changes = --stats")
 
 
@@ -185,7 +193,7 @@ def ping_scenario(c, mbps):
     p = c.path(f"ping{mbps}.scenario.json")
     with open(p, "w") as f:
         json.dump(s, f)
-    return p
+    return p, parse_duration_ps(s["link"]["prop_delay"])
 
 
 def frames(w, d):
@@ -197,23 +205,31 @@ def frames(w, d):
 
 def cmd_link(c, a):
     mbps = a.mbps
-    args = [c.fw("net_ping.elf"), "--scenario", ping_scenario(c, mbps), "--max-time", "450ms"]
+    scen, prop = ping_scenario(c, mbps)
+    args = [c.fw("net_ping.elf"), "--scenario", scen, "--max-time", "450ms"]
     stats, w = c.run_stats(f"link{mbps}", args, expect=None)
-    check(stats["config"]["net"]["speed_mbps"] == mbps, f"config.net.speed_mbps {stats['config']['net']['speed_mbps']}")
+    used = stats["config"]["net"]["speed_mbps"]
+    check(used == mbps, f"config.net.speed_mbps {used}")
     sizes = set()
     for d, key in (("to_host", "tx_frames"), ("to_board", "rx_frames")):
         fr = frames(w, d)
-        check(len(fr) == stats["net"]["greth"][key], f"{d}: {len(fr)} frames, --stats net.greth.{key} {stats['net']['greth'][key]}")
+        n_stat = stats["net"]["greth"][key]
+        check(len(fr) == n_stat, f"{d}: {len(fr)} frames, --stats net.greth.{key} {n_stat}")
         for s, e, rs, re, n in fr:
             check(e is not None and e - s == wire_ps(n, mbps),
-                  f"{d} frame of {n} B at {s} ps: on the wire {None if e is None else e - s} ps, expected {wire_ps(n, mbps)}")
-            check(re - rs == e - s, f"{d} frame at {s} ps: received over {re - rs} ps, sent over {e - s}")
+                  f"{d} frame of {n} B at {s} ps: on the wire {None if e is None else e - s} ps, "
+                  f"expected {wire_ps(n, mbps)}")
+            # No switch hop: the receiver sees it one propagation delay later.
+            check((rs - s, re - e) == (prop, prop),
+                  f"{d} frame at {s} ps: received over [{rs}, {re}), sent over [{s}, {e}), prop_delay {prop} ps")
             sizes.add(n)
         # Frames do not overlap on one segment and keep the inter-frame gap (12 bytes).
         for (s0, e0, *_), (s1, *_) in zip(fr, fr[1:]):
-            check(s1 >= e0 + 12 * (8000 // mbps) * 1000, f"{d}: frame at {s1} ps starts within the IFG of the one ending {e0}")
+            check(s1 >= e0 + 12 * (8000 // mbps) * 1000,
+                  f"{d}: frame at {s1} ps starts within the IFG of the one ending {e0}")
     check({60, 1066, 1514} <= sizes, f"frame sizes {sorted(sizes)}: expected the ARP (60) and the 1024/1472-B pings")
-    return f"{mbps} Mbit/s: every frame's wire span = (8 + max(len,60) + 4) x {8000 // mbps} ns, sizes {sorted(sizes)}"
+    return (f"{mbps} Mbit/s: every frame's wire span = (8 + max(len,60) + 4) x {8000 // mbps} ns, "
+            f"received {prop} ps later, sizes {sorted(sizes)}")
 
 
 # ---- pcap -------------------------------------------------------------------
@@ -263,7 +279,7 @@ def cmd_regions(c, a):
         want = {"net_" + k for k in ("driver", "copy", "ipchk", "l4chk", "proto", "appcopy", "app")}
     stats, w = c.run_stats(a.workload, args, expect=0)
     clk = clock_ps(stats)
-    names = {n.split(".")[-1]: n for n in w.names("board.regions.")} 
+    names = {n.split(".")[-1]: n for n in w.names("board.regions.")}
     check(want <= set(names), f"region wires {sorted(names)}: missing {sorted(want - set(names))}")
     by_id = {r["id"]: r for r in stats["regions"]}
     # The region names of the ELF (.l3vp.regions) map to ids through the
@@ -302,7 +318,8 @@ def cmd_regions(c, a):
         check(w.at("board.regions.depth", t) >= len(open_named),
               f"at {t} ps: depth {w.at('board.regions.depth', t)} < {len(open_named)} open named regions")
         if not v and w.at("board.regions.depth", t) == 0:
-            check(w.at("board.regions.current", t) == "-", f"at {t} ps: depth 0 but current {w.at('board.regions.current', t)}")
+            cur_name = w.at("board.regions.current", t)
+            check(cur_name == "-", f"at {t} ps: depth 0 but current {cur_name}")
     return f"{a.workload}: " + ", ".join(out) + " = --stats regions (entries x cycles); nesting consistent"
 
 
