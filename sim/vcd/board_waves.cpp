@@ -352,11 +352,13 @@ void BoardWaves::flush_now() {
   // Everything dated at least one clock before now has been published (the
   // GPTIMER's free-running underflows once it has caught up).
   const uint64_t now = ps(sc_core::sc_time_stamp());
-  if (now <= clk_ps_) return;
-  const uint64_t h = now - clk_ps_;
-  const sc_core::sc_time th = sc_core::sc_time::from_value(h / unit_ps_);
-  plat_.timer_slot().catch_up(th);
-  w_.flush(h);
+  if (now > clk_ps_) {
+    const uint64_t h = now - clk_ps_;
+    const sc_core::sc_time th = sc_core::sc_time::from_value(h / unit_ps_);
+    plat_.timer_slot().catch_up(th);
+    w_.flush(h);
+  }
+  flush_at_ = w_.pending() + kFlushAt;
 }
 
 std::string BoardWaves::close() {
