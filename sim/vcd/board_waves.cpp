@@ -123,13 +123,20 @@ BoardWaves::BoardWaves(Leon3mp& plat, const Selection& sel, const std::map<uint3
     });
     if (sel.pc || sel.iclass) {
       const bool pc = sel.pc, cls = sel.iclass;
-      auto d = cp.step.listen([this, pc, cls](const leon3::StepRecord& r) {
+      // Steps come in time order: their own stream, and the class names as
+      // precomputed string values (no lookup per step).
+      step_stream_ = w_.add_stream();
+      const unsigned nc = static_cast<unsigned>(leon3::InsnClass::Count);
+      for (unsigned c = 0; c < nc; ++c)
+        class_v_.push_back(w_.string_value(leon3::insn_class_name(static_cast<leon3::InsnClass>(c))));
+      class_v_.push_back(w_.string_value("none"));       // nothing fetched
+      class_v_.push_back(w_.string_value("interrupt"));  // an interrupt entry
+      auto d = cp.step.listen([this, pc, cls, nc](const leon3::StepRecord& r) {
         const uint64_t t = cyc_ps(r.start_cycle);
-        if (pc) w_.change(t, pc_, r.pc);
+        if (pc) w_.change(step_stream_, t, pc_, r.pc);
         if (cls) {
-          const char* n = r.cls == leon3::InsnClass::Count ? (r.interrupt ? "interrupt" : "none")
-                                                          : leon3::insn_class_name(r.cls);
-          w_.change(t, cls_, n);
+          const unsigned c = static_cast<unsigned>(r.cls);
+          w_.change(step_stream_, t, cls_, class_v_[c < nc ? c : r.interrupt ? nc + 1 : nc]);
         }
         maybe_flush();
       });

@@ -86,6 +86,8 @@ class BoardWaves {
 
   // cpu
   Sig pil_ = 0, et_ = 0, trap_ = 0, error_ = 0, pd_ = 0, pc_ = 0, cls_ = 0;
+  Writer::Stream step_stream_ = 0;
+  std::vector<uint64_t> class_v_;  // string values of the class names
   // irq
   Sig line_[16] = {}, irl_ = 0, ack_ = 0;
   // timer (index 1..7)

@@ -15,9 +15,12 @@
 //   std::string err = w.close(end_ps);          // "" or the reason
 //
 // Within one time, changes are written by signal (declaration order), and
-// the last change of a signal at that time wins, so the file does not
-// depend on the order in which simultaneous changes were recorded (the
-// quantum of temporal decoupling changes that order, not the file).
+// the last change of a signal at that time wins: the general buffer's in
+// recording order, then each ordered stream's (in creation order), so a
+// stream's change beats a general one at the same time. A source records in
+// its own order, so the file does not depend on the order in which
+// simultaneous changes of different sources were recorded (the quantum of
+// temporal decoupling changes that order, not the file).
 #pragma once
 #include <cstdint>
 #include <cstdio>
