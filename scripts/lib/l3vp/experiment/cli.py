@@ -122,10 +122,10 @@ def _energy(run, exp):
             with open(path, "rb") as f:
                 return e, f.read()
         except OSError as err:
-            raise UsageError(f"board.energy: {e}: {err.strerror}") from None
+            raise _spec.SpecError(f"board.energy: {e}: {err.strerror}") from None
     if not os.path.exists(os.path.join(PROFILE_DIR, e + ".json")):
         names = sorted(n[:-5] for n in os.listdir(PROFILE_DIR) if n.endswith(".json"))
-        raise UsageError(f"board.energy: '{e}' is not a shipped profile ({', '.join(names)}) or a .json file")
+        raise _spec.SpecError(f"board.energy: '{e}' is not a shipped profile ({', '.join(names)}) or a .json file")
     return e, None
 
 
@@ -136,12 +136,12 @@ def _set_value(v):
 def validate(exp, runs):
     """Checks that need the grid filled in (exit 2 on failure)."""
     if not _program_exists(exp.fw["program"]):
-        raise UsageError(f"firmware.program: no program '{exp.fw['program']}' in firmware/apps")
+        raise _spec.SpecError(f"firmware.program: no program '{exp.fw['program']}' in firmware/apps")
     for r in runs:
         try:
             _fw.check_options(r.firmware["build"])
         except ValueError as e:
-            raise UsageError(str(e)) from None
+            raise _spec.SpecError(str(e)) from None
         _energy(r, exp)
 
 
@@ -171,7 +171,7 @@ def prepare(exp, runs, args, out, log):
     known = set(info["params"])
     for k in exp.board["set"]:
         if k not in known:
-            raise UsageError(f"board.set.{k}: not a configuration key (leon3vp --list-params)")
+            raise _spec.SpecError(f"board.set.{k}: not a configuration key (leon3vp --list-params)")
     out_runs = []
     for r in runs:
         variant = _fw.variant_name(r.firmware["build"])

@@ -17,6 +17,15 @@ from ..run import run as _l3vp_run, RunError
 from .. import results as _results
 
 
+def _worker_name():
+    """The Dask worker's name (None in the client: TAP runs)."""
+    try:
+        from distributed import get_worker
+        return str(get_worker().name)
+    except (ImportError, ValueError):
+        return None
+
+
 def execute(task):
     """Run one task dict (cli.make_task) and return the record's "result"."""
     with tempfile.TemporaryDirectory(prefix="l3vp-exp-") as d:
@@ -40,13 +49,15 @@ def execute(task):
                 json.dump(task["scenario"], f, indent=1)
         if task.get("tap"):
             extra += ["--tap", task["tap"]]
-        out = {"host": socket.gethostname(), "returncode": None, "error": None}
+        out = {"host": socket.gethostname(), "worker": _worker_name(), "returncode": None, "error": None}
         if not os.access(task["vp"], os.X_OK):
             out["error"] = f"leon3vp {task['vp']} not found or not executable on {out['host']}"
             return out
+        # the UART output comes on stdout (-q: nothing else there): an
+        # --uart-out path would enter `config` and so the config hash
         try:
             r = _l3vp_run(task["vp"], elf, quiet=True, scenario=scenario, net_results=scenario is not None,
-                           stats=True, uart=True, max_time=task.get("max_time"), mode=task["mode"],
+                           stats=True, uart=False, max_time=task.get("max_time"), mode=task["mode"],
                            fw_params=task["fw_params"], extra=extra, workdir=d, timeout=task["timeout"])
         except RunError as e:
             out["error"] = str(e)
