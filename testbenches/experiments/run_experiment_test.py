@@ -365,7 +365,7 @@ def test_example(a, work):
           "1472-byte pings are not slower than 64-byte ones")
     for ext in ("png", "svg"):
         path = os.path.join(out, "plots", f"rtt.{ext}")
-        check(os.path.getsize(path) > 1000, f"plot {path} missing or empty")
+        check(os.path.exists(path) and os.path.getsize(path) > 1000, f"plot {path} missing or empty")
     check(len(os.listdir(os.path.join(out, "runs"))) == 4, "runs/ does not hold 4 files")
 
 

@@ -447,3 +447,8 @@ def main(argv=None):
     except Failure as e:
         print(f"experiment: {e}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        # outside the runs (building, writing the plots): every finished
+        # run is already in DIR/runs/, the next run takes it from the cache
+        print("experiment: interrupted", file=sys.stderr)
+        return 130
