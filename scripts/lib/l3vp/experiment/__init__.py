@@ -1,0 +1,10 @@
+"""l3vp.experiment: declarative sweeps of leon3vp runs (scripts/experiment,
+docs/experiments.md).
+
+  spec      the experiment file (YAML): strict validation, the grid of runs
+  firmware  compile-time variants built on demand (CMake + Ninja), ELF hash
+  execute   one run of leon3vp (what a Dask worker calls)
+  metrics   named dotted paths into --stats, net results, UART lines
+  plots     matplotlib figures (PNG + SVG)
+  cli       the command line: run / list, cache, Dask, the table
+"""

@@ -1,0 +1,454 @@
+"""scripts/experiment: run an experiment file (docs/experiments.md).
+
+    experiment run FILE [--out DIR] [--vp PATH] [--fw-dir DIR] [--scheduler tcp://HOST:PORT]
+                        [--workers N] [--no-cache] [--dry-run] [--quiet]
+    experiment list FILE
+
+Exit status: 0 every run succeeded; 1 a run failed or a firmware build
+failed (one line each on stderr, the finished rows are in the table); 2 a
+bad experiment file or bad options (one line); 130 interrupted (the
+finished rows are in the table).
+"""
+import argparse
+import hashlib
+import json
+import logging
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import zipfile
+
+from . import spec as _spec
+from . import firmware as _fw
+from . import metrics as _metrics
+from .execute import execute
+
+ROOT = _fw.ROOT
+LIB = os.path.join(ROOT, "scripts", "lib")
+DEFAULT_VP = os.path.join(ROOT, "build", "sim", "leon3vp")
+PROFILE_DIR = os.path.join(ROOT, "models", "energy", "profiles")
+
+
+class UsageError(Exception):
+    """Bad input: exit 2 with this one line."""
+
+
+class Failure(Exception):
+    """Could not run (firmware build, leon3vp probe): exit 1 with this one line."""
+
+
+def _say(quiet, msg):
+    if not quiet:
+        print(f"experiment: {msg}", file=sys.stderr)
+
+
+def _sha256_file(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def _atomic_write(path, text):
+    tmp = f"{path}.tmp{os.getpid()}"
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+# -- leon3vp: version and configuration keys ---------------------------------
+def probe_vp(vp, elf, cache_dir):
+    """{"version", "params": [keys]} of the leon3vp binary, cached by the
+    binary's SHA-256 (so a rerun with the same binary runs nothing). The
+    version is --stats version.leon3vp of a 1 ns run; a "-dirty" build
+    says nothing about its sources, so the binary's hash is appended."""
+    sha = _sha256_file(vp)
+    path = os.path.join(cache_dir, f"leon3vp-{sha[:16]}.json")
+    try:
+        with open(path) as f:
+            info = json.load(f)
+        if info.get("sha256") == sha:
+            return info
+    except (OSError, ValueError):
+        pass
+    p = subprocess.run([vp, "--list-params"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       stdin=subprocess.DEVNULL, text=True)
+    if p.returncode != 0:
+        raise Failure(f"{vp} --list-params failed: {(p.stderr.strip().splitlines() or ['?'])[-1]}")
+    keys = []
+    for line in p.stdout.splitlines():
+        cells = line.split("|")
+        if len(cells) > 2 and cells[1].strip().startswith("`"):
+            keys.append(cells[1].strip().strip("`"))
+    with tempfile.TemporaryDirectory(prefix="l3vp-exp-probe-") as d:
+        st = os.path.join(d, "stats.json")
+        p = subprocess.run([vp, "-q", "--stats", st, "--max-time", "1ns", elf], stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
+        try:
+            with open(st) as f:
+                version = json.load(f)["version"]["leon3vp"]
+        except (OSError, ValueError, KeyError):
+            raise Failure(f"{vp} wrote no --stats version: {(p.stderr.strip().splitlines() or ['?'])[-1]}") \
+                from None
+    if version.endswith("-dirty"):
+        version += f"+sha256:{sha[:16]}"
+    info = {"sha256": sha, "version": version, "params": keys}
+    os.makedirs(cache_dir, exist_ok=True)
+    _atomic_write(path, json.dumps(info, indent=1))
+    return info
+
+
+# -- preparing the runs --------------------------------------------------------
+def _program_exists(program):
+    fw = _fw.FW_SRC
+    if os.path.isdir(os.path.join(fw, "apps", program)):
+        return True
+    if program.startswith("stream_") and os.path.exists(os.path.join(fw, "isa-stream", program[7:] + ".S")):
+        return True
+    return program in ("isa_selfcheck_strict", "net_selftest")
+
+
+def _energy(run, exp):
+    """(name for the table and id, file bytes to ship or None)."""
+    e = run.board["energy"]
+    if e is None:
+        return None, None
+    if "/" in e or e.endswith(".json"):
+        path = os.path.join(exp.dir, e)
+        try:
+            with open(path, "rb") as f:
+                return e, f.read()
+        except OSError as err:
+            raise _spec.SpecError(f"board.energy: {e}: {err.strerror}") from None
+    if not os.path.exists(os.path.join(PROFILE_DIR, e + ".json")):
+        names = sorted(n[:-5] for n in os.listdir(PROFILE_DIR) if n.endswith(".json"))
+        raise _spec.SpecError(f"board.energy: '{e}' is not a shipped profile ({', '.join(names)}) or a .json file")
+    return e, None
+
+
+def _set_value(v):
+    return ("true" if v else "false") if isinstance(v, bool) else str(v)
+
+
+def validate(exp, runs):
+    """Checks that need the grid filled in (exit 2 on failure)."""
+    if not _program_exists(exp.fw["program"]):
+        raise _spec.SpecError(f"firmware.program: no program '{exp.fw['program']}' in firmware/apps")
+    for r in runs:
+        try:
+            _fw.check_options(r.firmware["build"])
+        except ValueError as e:
+            raise _spec.SpecError(str(e)) from None
+        _energy(r, exp)
+
+
+def prepare(exp, runs, args, out, log):
+    """Build the variants, probe leon3vp, and make every run's spec, id
+    and task. Returns [(run, spec, run_id, task)] in grid order and the
+    probe info."""
+    elves = {}
+    for r in runs:
+        key = _fw.variant_name(r.firmware["build"])
+        if key in elves:
+            continue
+        if key == "default" and args.fw_dir:
+            elf = os.path.join(args.fw_dir, exp.fw["program"] + ".elf")
+            if not os.path.exists(elf):
+                raise UsageError(f"--fw-dir: {elf} not found")
+        else:
+            try:
+                elf = _fw.build_program(os.path.join(out, "fw"), r.firmware["build"], exp.fw["program"], log)
+            except _fw.BuildError as e:
+                raise Failure(str(e)) from None
+        with open(elf, "rb") as f:
+            data = f.read()
+        elves[key] = (elf, data, _fw.fnv1a64(data))
+    first_elf = next(iter(elves.values()))[0]
+    info = probe_vp(args.vp, first_elf, os.path.join(out, "cache"))
+    known = set(info["params"])
+    for k in exp.board["set"]:
+        if k not in known:
+            raise _spec.SpecError(f"board.set.{k}: not a configuration key (leon3vp --list-params)")
+    out_runs = []
+    for r in runs:
+        variant = _fw.variant_name(r.firmware["build"])
+        elf, data, fw_hash = elves[variant]
+        energy, energy_file = _energy(r, exp)
+        sets = {k: _set_value(v) for k, v in r.board["set"].items()}
+        fw_params = {k: _set_value(v) for k, v in r.firmware["params"].items()}
+        spec = {"program": exp.fw["program"], "variant": _fw.normalise(r.firmware["build"]),
+                "firmware_hash": fw_hash, "leon3vp": info["version"], "mode": r.board["mode"],
+                "max_time": r.board["max_time"], "energy": energy,
+                "energy_sha256": hashlib.sha256(energy_file).hexdigest() if energy_file else None,
+                "set": sets, "fw_params": fw_params, "scenario": r.network.get("scenario"),
+                "tap": r.network.get("tap"), "params": r.params}
+        canon = json.dumps(spec, sort_keys=True, separators=(",", ":"))
+        run_id = hashlib.sha256(canon.encode()).hexdigest()[:16]
+        task = {"id": run_id, "vp": args.vp, "program": exp.fw["program"], "elf": data, "set": sets,
+                "fw_params": fw_params, "energy": energy, "energy_file": energy_file,
+                "scenario": spec["scenario"], "tap": spec["tap"], "mode": r.board["mode"],
+                "max_time": r.board["max_time"], "timeout": r.board["timeout"]}
+        out_runs.append((r, spec, run_id, task))
+    return out_runs, info
+
+
+# -- records ---------------------------------------------------------------------
+def check_result(result, spec, expect_exit):
+    """The run's failure as one line, or None when it succeeded."""
+    if result.get("error"):
+        return result["error"]
+    rc = result.get("returncode")
+    if rc not in expect_exit:
+        tail = (result.get("stderr") or ["(no message)"])[-1]
+        return f"leon3vp exit {rc} (expected {', '.join(map(str, expect_exit))}): {tail}"
+    ver = (result.get("stats") or {}).get("version", {})
+    if ver.get("firmware_hash") != spec["firmware_hash"]:
+        return f"ran firmware {ver.get('firmware_hash')}, expected {spec['firmware_hash']}"
+    if not spec["leon3vp"].startswith(ver.get("leon3vp", "?")):
+        return f"{result.get('host')} ran leon3vp {ver.get('leon3vp')}, expected {spec['leon3vp']}"
+    return None
+
+
+def load_cached(runs_dir, run_id):
+    try:
+        with open(os.path.join(runs_dir, run_id + ".json")) as f:
+            rec = json.load(f)
+    except (OSError, ValueError):
+        return None
+    if rec.get("id") != run_id or not rec.get("ok"):
+        return None
+    return rec
+
+
+def make_record(run, spec, run_id, result):
+    err = check_result(result, spec, run.board["expect_exit"])
+    return {"id": run_id, "index": run.index, "ok": err is None, "error": err, "params": run.params,
+            "spec": spec, "result": result}
+
+
+# -- the table -------------------------------------------------------------------
+def table_rows(exp, prepared, records):
+    """One row per finished run, grid order; metric errors go to `error`."""
+    import pandas as pd
+
+    rows = []
+    for r, spec, run_id, _ in prepared:
+        rec = records.get(run_id)
+        if rec is None:
+            continue
+        res = rec["result"]
+        stats = res.get("stats") or {}
+        ver = stats.get("version", {})
+        row = {"run_id": run_id, "program": spec["program"], "variant": _fw.variant_name(spec["variant"]),
+               "mode": spec["mode"], "energy": spec["energy"] or ""}
+        row.update(r.params)
+        row.update({f"build.{k}": v for k, v in spec["variant"].items()})
+        row.update({f"fw.{k}": v for k, v in spec["fw_params"].items()})
+        row.update({f"set.{k}": v for k, v in spec["set"].items()})
+        error = rec.get("error")
+        vals = {m.name: None for m in exp.metrics}
+        if rec.get("ok"):
+            try:
+                vals = _metrics.extract(exp.metrics, res)
+            except _metrics.MetricError as e:
+                error = str(e)
+        row.update(vals)
+        row.update({"exit_status": res.get("returncode"), "sim_time_ps": stats.get("sim_time_ps"),
+                    "leon3vp_version": ver.get("leon3vp"), "config_hash": ver.get("config_hash"),
+                    "firmware_hash": ver.get("firmware_hash"), "error": error or ""})
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def write_outputs(exp, prepared, records, out, draw_plots=True):
+    df = table_rows(exp, prepared, records)
+    path = os.path.join(out, "results.csv")
+    tmp = path + ".tmp"
+    df.to_csv(tmp, index=False)
+    os.replace(tmp, path)
+    errors = [e for e in df.get("error", []) if e]
+    if draw_plots and exp.plots and len(df) and not errors:
+        from . import plots as _plots
+        for p in exp.plots:
+            _plots.draw(p, df, os.path.join(out, "plots"))
+    return df, errors
+
+
+# -- execution -------------------------------------------------------------------
+def _lib_zip(d):
+    """scripts/lib/l3vp as a zip for client.upload_file: the workers of an
+    existing cluster import execute() from it and need no checkout."""
+    path = os.path.join(d, "l3vp_experiment_lib.zip")
+    with zipfile.ZipFile(path, "w") as z:
+        for base, _, files in os.walk(os.path.join(LIB, "l3vp")):
+            for n in sorted(files):
+                if n.endswith(".py"):
+                    full = os.path.join(base, n)
+                    z.write(full, os.path.relpath(full, LIB))
+    return path
+
+
+def run_dask(tasks, args, on_result):
+    """Run the tasks on a Dask cluster, calling on_result(task, result) in
+    the client as each finishes."""
+    from distributed import Client, LocalCluster, as_completed
+
+    logging.getLogger("distributed").setLevel(logging.ERROR)
+    cluster = None
+    if args.scheduler:
+        try:
+            client = Client(args.scheduler, timeout=30)
+        except (OSError, TimeoutError) as e:
+            raise Failure(f"--scheduler {args.scheduler}: cannot connect ({e})") from None
+        with tempfile.TemporaryDirectory(prefix="l3vp-exp-lib-") as d:
+            client.upload_file(_lib_zip(d))
+    else:
+        n = min(args.workers or os.cpu_count() or 1, len(tasks))
+        cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
+                               silence_logs=logging.ERROR)
+        client = Client(cluster)
+    futures = []
+    try:
+        futures = [client.submit(execute, t, key=f"l3vp-run-{t['id']}", pure=False) for t in tasks]
+        by_key = {f.key: t for f, t in zip(futures, tasks)}
+        for fut in as_completed(futures):
+            t = by_key[fut.key]
+            try:
+                res = fut.result()
+            except Exception as e:  # a worker died or the task raised
+                res = {"returncode": None, "error": f"task failed on the cluster: {type(e).__name__}: {e}"}
+            on_result(t, res)
+    finally:
+        for f in futures:
+            f.cancel()
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def cmd_list(exp, runs):
+    names = exp.axis_names
+    print("\t".join(["#", "variant"] + names))
+    for r in runs:
+        print("\t".join([str(r.index), _fw.variant_name(r.firmware["build"])] + [str(r.params[n]) for n in names]))
+    print(f"{len(runs)} runs", file=sys.stderr)
+    return 0
+
+
+def cmd_run(exp, runs, args):
+    from tqdm import tqdm
+
+    out = os.path.abspath(args.out or os.path.join("experiments-out", exp.name))
+    runs_dir = os.path.join(out, "runs")
+    os.makedirs(runs_dir, exist_ok=True)
+    validate(exp, runs)
+    log = lambda m: _say(args.quiet, m)  # noqa: E731
+    prepared, info = prepare(exp, runs, args, out, log)
+    shutil.copyfile(exp.path, os.path.join(out, "experiment.yaml"))
+    records, todo = {}, []
+    for r, spec, run_id, task in prepared:
+        rec = None
+        # TAP runs depend on a real kernel: never reused
+        if not args.no_cache and spec["tap"] is None:
+            rec = load_cached(runs_dir, run_id)
+        if rec is not None:
+            records[run_id] = rec
+        elif all(t[2] != run_id for t in todo):
+            todo.append((r, spec, run_id, task))
+    log(f"{exp.name}: {len(prepared)} runs, {len(prepared) - len(todo)} cached, {len(todo)} to run "
+        f"(leon3vp {info['version']})")
+    if args.dry_run:
+        done = {rid for rid in records}
+        for r, spec, run_id, _ in prepared:
+            state = "cached" if run_id in done else "run"
+            print(f"{run_id}\t{state}\t{_fw.variant_name(spec['variant'])}\t"
+                  + "\t".join(f"{k}={v}" for k, v in r.params.items()))
+        return 0
+    by_id = {run_id: (r, spec) for r, spec, run_id, _ in todo}
+    bar = tqdm(total=len(todo), desc=exp.name, unit="run", disable=True if args.quiet else None, file=sys.stderr)
+
+    def on_result(task, result):
+        r, spec = by_id[task["id"]]
+        rec = make_record(r, spec, task["id"], result)
+        _atomic_write(os.path.join(runs_dir, task["id"] + ".json"), json.dumps(rec, indent=1))
+        records[task["id"]] = rec
+        bar.update(1)
+
+    interrupted = False
+    try:
+        tap = [t for t in todo if t[1]["tap"] is not None]
+        sim = [t for t in todo if t[1]["tap"] is None]
+        if sim:
+            run_dask([t[3] for t in sim], args, on_result)
+        for t in tap:  # real time against a real kernel: one at a time, in the client
+            on_result(t[3], execute(t[3]))
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        bar.close()
+        df, errors = write_outputs(exp, prepared, records, out, draw_plots=not interrupted)
+    failed = [(rid, rec["error"]) for rid, rec in records.items() if not rec.get("ok")]
+    for rid, err in failed[:5]:
+        print(f"experiment: run {rid}: {err}", file=sys.stderr)
+    if len(failed) > 5:
+        print(f"experiment: ... and {len(failed) - 5} more failed runs (error column of the table)",
+              file=sys.stderr)
+    metric_errors = [e for e in errors if not any(e == f[1] for f in failed)]
+    for e in metric_errors:
+        print(f"experiment: {e}", file=sys.stderr)
+    log(f"{len(df)} rows in {os.path.join(out, 'results.csv')}")
+    if interrupted:
+        print(f"experiment: interrupted: {len(records)} of {len(prepared)} runs finished", file=sys.stderr)
+        return 130
+    return 1 if failed or metric_errors else 0
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="experiment", description="Declarative leon3vp sweeps "
+                                 "(docs/experiments.md).")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    pr = sub.add_parser("run", help="run an experiment file")
+    pr.add_argument("file")
+    pr.add_argument("--out", help="output directory (default experiments-out/<experiment>)")
+    pr.add_argument("--vp", default=DEFAULT_VP, help="leon3vp binary (default build/sim/leon3vp)")
+    pr.add_argument("--fw-dir", help="prebuilt firmware for the default variant (e.g. build/firmware); "
+                    "default: built on demand under DIR/fw")
+    pr.add_argument("--scheduler", help="an existing Dask scheduler, tcp://HOST:PORT")
+    pr.add_argument("--workers", type=int, help="local Dask workers (default: the number of cores)")
+    pr.add_argument("--no-cache", action="store_true", help="run every run again")
+    pr.add_argument("--dry-run", action="store_true", help="build, compute the run ids, print them, run nothing")
+    pr.add_argument("--quiet", "-q", action="store_true")
+    pl = sub.add_parser("list", help="print the runs of the grid")
+    pl.add_argument("file")
+    args = ap.parse_args(argv)
+    try:
+        exp = _spec.load(args.file)
+        runs = exp.runs()
+        if args.cmd == "list":
+            return cmd_list(exp, runs)
+        if args.workers is not None and args.workers < 1:
+            raise UsageError("--workers must be at least 1")
+        if args.scheduler and not args.scheduler.startswith(("tcp://", "tls://")):
+            raise UsageError(f"--scheduler {args.scheduler}: expected tcp://HOST:PORT")
+        args.vp = os.path.abspath(args.vp)
+        if not os.access(args.vp, os.X_OK):
+            raise UsageError(f"--vp {args.vp}: not found or not executable")
+        return cmd_run(exp, runs, args)
+    except _spec.SpecError as e:
+        msg = str(e) if str(e).startswith(args.file) else f"{args.file}: {e}"
+        print(f"experiment: {msg}", file=sys.stderr)
+        return 2
+    except UsageError as e:
+        print(f"experiment: {e}", file=sys.stderr)
+        return 2
+    except Failure as e:
+        print(f"experiment: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        # outside the runs (building, writing the plots): every finished
+        # run is already in DIR/runs/, the next run takes it from the cache
+        print("experiment: interrupted", file=sys.stderr)
+        return 130

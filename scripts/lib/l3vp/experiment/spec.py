@@ -1,0 +1,414 @@
+"""Experiment files: loading, strict validation, and the grid of runs.
+
+An experiment file (YAML, docs/experiments.md) is checked completely before
+anything runs: every problem raises SpecError with one line naming the key
+(`grid.size: ...`). Expanding the grid gives one Run per point: the axis
+values, and the firmware, board and network settings with every
+`{placeholder}` filled in. Nothing here runs leon3vp or touches the
+firmware build; firmware.py and cli.py add the hashes that make a run id.
+"""
+import copy
+import itertools
+import json
+import os
+import re
+import string
+
+import yaml
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_EXPERIMENT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*\Z")
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}\Z")
+_MODES = ("timed", "functional")
+
+# Columns the table always has: an axis or a metric may not take their names.
+FIXED_COLUMNS = ("run_id", "program", "variant", "mode", "energy", "exit_status", "error",
+                 "sim_time_ps", "leon3vp_version", "config_hash", "firmware_hash")
+PLOT_KINDS = ("line", "bar")
+
+
+class SpecError(Exception):
+    """A bad experiment file: the message is one line naming the problem."""
+
+
+def _fail(where, msg):
+    raise SpecError(f"{where}: {msg}")
+
+
+def _keys(obj, where, allowed, required=()):
+    if not isinstance(obj, dict):
+        _fail(where, "must be a mapping")
+    for k in obj:
+        if not isinstance(k, str) or k not in allowed:
+            _fail(f"{where}.{k}" if where else str(k), f"unknown key (known: {', '.join(allowed)})")
+    for k in required:
+        if k not in obj:
+            _fail(f"{where}.{k}" if where else k, "missing")
+
+
+def _scalar(v):
+    return isinstance(v, (str, int, float, bool)) and v is not None
+
+
+def _scalar_map(obj, where):
+    """{str: scalar} (firmware params, --set keys, CMake options)."""
+    if obj is None:
+        return {}
+    if not isinstance(obj, dict):
+        _fail(where, "must be a mapping of keys to values")
+    for k, v in obj.items():
+        if not isinstance(k, str) or not k:
+            _fail(where, f"key {k!r} is not a string")
+        if not _scalar(v):
+            _fail(f"{where}.{k}", "must be a string, number or boolean")
+    return dict(obj)
+
+
+class Metric:
+    def __init__(self, name, path, scale=None, optional=False):
+        self.name, self.path, self.scale, self.optional = name, path, scale, optional
+
+
+class Plot:
+    def __init__(self, d):
+        self.__dict__.update(d)
+
+
+class Run:
+    """One point of the grid, placeholders filled in."""
+
+    def __init__(self, index, params, firmware, board, network):
+        self.index = index          # position in the grid (the table's row order)
+        self.params = params        # {axis: value}
+        self.firmware = firmware    # {"program", "build": {...}, "params": {...}}
+        self.board = board          # {"set": {...}, "mode", "energy", "max_time", "timeout", "expect_exit"}
+        self.network = network      # {"scenario": dict} | {"tap": name} | {}
+
+
+class Experiment:
+    """A validated experiment file."""
+
+    def __init__(self, path, doc):
+        self.path = path
+        self.dir = os.path.dirname(os.path.abspath(path))
+        _keys(doc, "", ("experiment", "description", "firmware", "board", "network", "grid", "zip",
+                        "metrics", "plots"), required=("experiment", "firmware", "metrics"))
+        self.name = doc["experiment"]
+        if not isinstance(self.name, str) or not _EXPERIMENT_NAME.match(self.name):
+            _fail("experiment", "must be a name of letters, digits, '_', '.', '-'")
+        self.description = doc.get("description", "")
+        if not isinstance(self.description, str):
+            _fail("description", "must be a string")
+        self._firmware(doc["firmware"])
+        self._board(doc.get("board") or {})
+        self._network(doc.get("network") or {})
+        self._grid(doc.get("grid") or {}, doc.get("zip") or [])
+        self._metrics(doc["metrics"])
+        self._plots(doc.get("plots") or [])
+        self._check_placeholders()
+
+    # -- sections ----------------------------------------------------------
+    def _firmware(self, fw):
+        _keys(fw, "firmware", ("program", "build", "params"), required=("program",))
+        if not isinstance(fw["program"], str) or not re.fullmatch(r"[A-Za-z0-9_]+", fw["program"]):
+            _fail("firmware.program", "must be a program name such as net_ping (firmware/apps/)")
+        self.fw = {"program": fw["program"],
+                   "build": _scalar_map(fw.get("build"), "firmware.build"),
+                   "params": _scalar_map(fw.get("params"), "firmware.params")}
+
+    def _board(self, b):
+        _keys(b, "board", ("set", "mode", "energy", "max_time", "timeout", "expect_exit"))
+        out = {"set": _scalar_map(b.get("set"), "board.set"),
+               "mode": b.get("mode", "timed"), "energy": b.get("energy"),
+               "max_time": b.get("max_time"), "timeout": b.get("timeout", 600),
+               "expect_exit": b.get("expect_exit", [0])}
+        for k in ("mode", "energy", "max_time"):
+            if out[k] is not None and not isinstance(out[k], str):
+                _fail(f"board.{k}", "must be a string")
+        if not _PLACEHOLDER.match(out["mode"]) and out["mode"] not in _MODES:
+            _fail("board.mode", f"'{out['mode']}' is not timed or functional")
+        t = out["timeout"]
+        if isinstance(t, bool) or not isinstance(t, (int, float)) or t <= 0:
+            _fail("board.timeout", "must be a positive number of wall-clock seconds")
+        ee = out["expect_exit"]
+        if isinstance(ee, int) and not isinstance(ee, bool):
+            ee = out["expect_exit"] = [ee]
+        if not isinstance(ee, list) or not ee or not all(
+                isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= 255 for x in ee):
+            _fail("board.expect_exit", "must be an exit status 0..255 or a list of them")
+        self.board = out
+
+    def _network(self, n):
+        _keys(n, "network", ("scenario", "patch", "tap"))
+        if "scenario" in n and "tap" in n:
+            _fail("network", "scenario and tap exclude each other")
+        self.scenario = None
+        self.patch = {}
+        self.tap = None
+        if "tap" in n:
+            if not isinstance(n["tap"], str) or not n["tap"]:
+                _fail("network.tap", "must be the name of a TAP device (scripts/netns-tap)")
+            self.tap = n["tap"]
+        if "scenario" in n:
+            s = n["scenario"]
+            if isinstance(s, str):
+                path = os.path.join(self.dir, s)
+                try:
+                    with open(path) as f:
+                        self.scenario = json.load(f)
+                except OSError as e:
+                    _fail("network.scenario", f"{s}: {e.strerror}")
+                except ValueError as e:
+                    _fail("network.scenario", f"{s}: not JSON ({e})")
+                self.scenario_source = os.path.relpath(path, self.dir)
+            elif isinstance(s, dict):
+                self.scenario = copy.deepcopy(s)
+                self.scenario_source = "inline"
+            else:
+                _fail("network.scenario", "must be a scenario file path or an inline scenario mapping")
+            if not isinstance(self.scenario, dict):
+                _fail("network.scenario", "must be a JSON object")
+        if "patch" in n:
+            if self.scenario is None:
+                _fail("network.patch", "needs network.scenario")
+            p = n["patch"]
+            if not isinstance(p, dict):
+                _fail("network.patch", "must be a mapping of scenario paths to values")
+            for k, v in p.items():
+                if not isinstance(k, str) or not k:
+                    _fail("network.patch", f"key {k!r} is not a path such as experiments.ping64.size")
+                try:
+                    _patch(copy.deepcopy(self.scenario), k, v)
+                except KeyError as e:
+                    _fail(f"network.patch.{k}", str(e.args[0]))
+            self.patch = dict(p)
+
+    def _grid(self, grid, zips):
+        """Axes: each grid key is one axis; each zip group is one axis of
+        tuples (its lists have the same length). The product runs in file
+        order, the last axis fastest."""
+        if not isinstance(grid, dict):
+            _fail("grid", "must be a mapping of axis names to lists of values")
+        if not isinstance(zips, list):
+            _fail("zip", "must be a list of mappings of axis names to lists of equal length")
+        self.axes = []          # [(names tuple, [value tuples])]
+        seen = set()
+
+        def values(where, name, vals):
+            if not isinstance(name, str) or not _NAME.match(name):
+                _fail(where, f"axis name {name!r} must be an identifier (letters, digits, _)")
+            if name in seen:
+                _fail(where, f"axis {name} declared twice")
+            if name in FIXED_COLUMNS:
+                _fail(where, f"axis name {name} is a fixed column of the table")
+            seen.add(name)
+            if not isinstance(vals, list) or not vals:
+                _fail(where, "must be a non-empty list of values")
+            for v in vals:
+                if not _scalar(v):
+                    _fail(where, f"value {v!r} is not a string, number or boolean")
+            if len(set(map(repr, vals))) != len(vals):
+                _fail(where, "has a value twice")
+            return vals
+
+        for name, vals in grid.items():
+            self.axes.append(((name,), [(v,) for v in values(f"grid.{name}", name, vals)]))
+        for i, group in enumerate(zips):
+            where = f"zip[{i}]"
+            if not isinstance(group, dict) or len(group) < 2:
+                _fail(where, "must map two or more axis names to lists of equal length")
+            cols = [values(f"{where}.{n}", n, v) for n, v in group.items()]
+            if len({len(c) for c in cols}) != 1:
+                _fail(where, "lists have different lengths")
+            self.axes.append((tuple(group), list(zip(*cols))))
+        self.axis_names = [n for names, _ in self.axes for n in names]
+
+    def _metrics(self, m):
+        if not isinstance(m, dict) or not m:
+            _fail("metrics", "must map metric names to paths (stats.cycles, net.experiments.NAME.rtt_avg_ps)")
+        self.metrics = []
+        for name, v in m.items():
+            where = f"metrics.{name}"
+            if not isinstance(name, str) or not _NAME.match(name):
+                _fail("metrics", f"metric name {name!r} must be an identifier")
+            if name in self.axis_names or name in FIXED_COLUMNS:
+                _fail(where, "name taken by an axis or a fixed column")
+            if isinstance(v, str):
+                v = {"path": v}
+            _keys(v, where, ("path", "scale", "optional"), required=("path",))
+            path = v["path"]
+            if not isinstance(path, str) or path.split(".")[0] not in ("stats", "net", "uart") \
+                    or len(path.split(".")) < 2 or "" in path.split("."):
+                _fail(f"{where}.path", "must be a dotted path starting with stats., net. or uart.")
+            scale = v.get("scale")
+            if scale is not None and (isinstance(scale, bool) or not isinstance(scale, (int, float))):
+                _fail(f"{where}.scale", "must be a number")
+            if not isinstance(v.get("optional", False), bool):
+                _fail(f"{where}.optional", "must be true or false")
+            self.metrics.append(Metric(name, path, scale, v.get("optional", False)))
+
+    def _plots(self, plots):
+        if not isinstance(plots, list):
+            _fail("plots", "must be a list")
+        columns = set(self.axis_names) | {m.name for m in self.metrics} | set(FIXED_COLUMNS)
+        names = set()
+        self.plots = []
+        for i, p in enumerate(plots):
+            where = f"plots[{i}]"
+            _keys(p, where, ("name", "x", "y", "hue", "facet", "kind", "title", "xlabel", "ylabel",
+                             "logx", "logy"), required=("name", "x", "y"))
+            d = {"hue": None, "facet": None, "kind": "line", "title": None, "xlabel": None,
+                 "ylabel": None, "logx": False, "logy": False}
+            d.update(p)
+            if not isinstance(d["name"], str) or not _EXPERIMENT_NAME.match(d["name"]) or d["name"] in names:
+                _fail(f"{where}.name", "must be a unique file name (letters, digits, _ . -)")
+            names.add(d["name"])
+            for k in ("x", "y", "hue", "facet"):
+                if d[k] is not None and d[k] not in columns:
+                    _fail(f"{where}.{k}", f"'{d[k]}' is not an axis or metric of this experiment")
+            if d["kind"] not in PLOT_KINDS:
+                _fail(f"{where}.kind", f"must be one of {', '.join(PLOT_KINDS)}")
+            for k in ("logx", "logy"):
+                if not isinstance(d[k], bool):
+                    _fail(f"{where}.{k}", "must be true or false")
+            self.plots.append(Plot(d))
+
+    def _check_placeholders(self):
+        """Every {name} refers to an axis, and every axis is used somewhere
+        (an unused axis would only repeat identical deterministic runs)."""
+        used = set()
+        for where, obj in self._templated():
+            for name in _placeholders(obj, where):
+                if name not in self.axis_names:
+                    _fail(where, f"placeholder {{{name}}} is not an axis of the grid")
+                used.add(name)
+        for name in self.axis_names:
+            if name not in used:
+                _fail(f"grid.{name}", "axis is used by no {placeholder} (firmware, board or network)")
+
+    def _templated(self):
+        yield "firmware.build", self.fw["build"]
+        yield "firmware.params", self.fw["params"]
+        for k in ("set", "mode", "energy", "max_time"):
+            yield f"board.{k}", self.board[k]
+        if self.scenario is not None:
+            yield "network.scenario", self.scenario
+        yield "network.patch", self.patch
+
+    # -- the grid ----------------------------------------------------------
+    def runs(self):
+        """Every point of the grid as a Run, in grid order."""
+        out = []
+        for i, combo in enumerate(itertools.product(*[vals for _, vals in self.axes])):
+            params = {}
+            for (names, _), tup in zip(self.axes, combo):
+                params.update(zip(names, tup))
+            fill = lambda obj: _fill(obj, params)  # noqa: E731
+            board = {k: fill(self.board[k]) for k in ("set", "mode", "energy", "max_time")}
+            board["timeout"] = self.board["timeout"]
+            board["expect_exit"] = list(self.board["expect_exit"])
+            if board["mode"] not in _MODES:
+                raise SpecError(f"board.mode: '{board['mode']}' (from the grid) is not timed or functional")
+            network = {}
+            if self.scenario is not None:
+                scen = fill(self.scenario)
+                for k, v in self.patch.items():
+                    _patch(scen, k, fill(v))
+                network["scenario"] = scen
+            if self.tap is not None:
+                network["tap"] = self.tap
+            fw = {"program": self.fw["program"], "build": fill(self.fw["build"]),
+                  "params": fill(self.fw["params"])}
+            out.append(Run(i, params, fw, board, network))
+        return out
+
+
+def _placeholders(obj, where):
+    if isinstance(obj, str):
+        try:
+            fields = [f for _, f, _, _ in string.Formatter().parse(obj) if f is not None]
+        except ValueError as e:
+            _fail(where, f"'{obj}': {e} (write {{{{ and }}}} for literal braces)")
+        for f in fields:
+            if not _NAME.match(f):
+                _fail(where, f"'{obj}': placeholder {{{f}}} must be a plain axis name")
+        return fields
+    if isinstance(obj, dict):
+        return [n for k, v in obj.items() for n in _placeholders(v, f"{where}.{k}")]
+    if isinstance(obj, list):
+        return [n for i, v in enumerate(obj) for n in _placeholders(v, f"{where}[{i}]")]
+    return []
+
+
+def _fill(obj, params):
+    """Placeholders filled: a string that is exactly "{axis}" becomes the
+    axis value with its type (64 stays a number); any other string is
+    formatted (str.format) with the axis values."""
+    if isinstance(obj, str):
+        m = _PLACEHOLDER.match(obj)
+        if m:
+            return params[m.group(1)]
+        return obj.format_map(params)
+    if isinstance(obj, dict):
+        return {k: _fill(v, params) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_fill(v, params) for v in obj]
+    return obj
+
+
+def _patch(doc, path, value):
+    """doc[path] = value for a dotted path; a list element is chosen by its
+    index or by its "name" (experiments.ping64.size). The parent must exist."""
+    keys = path.split(".")
+    cur = doc
+    for i, k in enumerate(keys[:-1]):
+        cur = _step(cur, k, ".".join(keys[:i + 1]))
+        if cur is None:
+            raise KeyError(f"no {'.'.join(keys[:i + 1])} in the scenario")
+    last = keys[-1]
+    if isinstance(cur, list):
+        idx = _list_index(cur, last)
+        if idx is None:
+            raise KeyError(f"no {path} in the scenario")
+        cur[idx] = value
+    elif isinstance(cur, dict):
+        cur[last] = value
+    else:
+        raise KeyError(f"{'.'.join(keys[:-1])} is not an object")
+
+
+def _list_index(lst, key):
+    if re.fullmatch(r"\d+", key):
+        i = int(key)
+        return i if i < len(lst) else None
+    for i, e in enumerate(lst):
+        if isinstance(e, dict) and e.get("name") == key:
+            return i
+    return None
+
+
+def _step(cur, key, where):
+    if isinstance(cur, dict):
+        return cur.get(key)
+    if isinstance(cur, list):
+        i = _list_index(cur, key)
+        return None if i is None else cur[i]
+    return None
+
+
+def load(path):
+    """Read and validate an experiment file -> Experiment (SpecError)."""
+    try:
+        with open(path) as f:
+            text = f.read()
+    except OSError as e:
+        raise SpecError(f"{path}: {e.strerror}") from None
+    try:
+        doc = yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        where = f"line {mark.line + 1}" if mark is not None else "?"
+        raise SpecError(f"{path}: not YAML ({where}: {getattr(e, 'problem', None) or e})") from None
+    if not isinstance(doc, dict):
+        raise SpecError(f"{path}: must be a YAML mapping (experiment:, firmware:, metrics:, ...)")
+    return Experiment(path, doc)

@@ -1,0 +1,402 @@
+#!/usr/bin/python3
+"""Tests of scripts/experiment (docs/experiments.md), one per --test NAME:
+
+  local_sweep  ping at 2 sizes x 2 intervals on a local Dask cluster: the
+               table's rows and columns, every metric against a direct
+               leon3vp run; a rerun invokes leon3vp not once (a wrapper
+               counts the invocations) and gives the same table;
+               --no-cache runs again.
+  set_sweep    bench_compute_short with dcache.way_kib 1/4 x icache.ways
+               1/2 (--set): cycles and D-cache misses against direct runs.
+  variant      net_ping with NET_PHASES ON/OFF built on demand: two build
+               directories, two firmware hashes, the phases line only in
+               the ON build.
+  cluster      a real dask-scheduler and two dask-worker processes on
+               localhost (free ports, 1 process x 1 thread each): the
+               local_sweep grid through --scheduler gives the same table
+               as the local run; every run ran on one of the two workers.
+  bad_files    broken experiment files: exit 2 and exactly one line that
+               names the problem.
+  example      experiments/examples/ping-sizes.yaml with a reduced grid:
+               table, raw runs, plots (PNG and SVG).
+
+    run_experiment_test.py --vp build/sim/leon3vp --fw-dir build/firmware --test NAME
+    run_experiment_test.py --list
+"""
+import argparse
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "scripts", "lib"))
+import l3vp  # noqa: E402
+import pandas as pd  # noqa: E402
+import yaml  # noqa: E402
+
+TOOL = os.path.join(ROOT, "scripts", "experiment")
+TEMPLATE = os.path.join(ROOT, "experiments", "examples", "ping.scenario.json")
+EXAMPLE = os.path.join(ROOT, "experiments", "examples", "ping-sizes.yaml")
+
+
+class Fail(Exception):
+    pass
+
+
+def check(cond, msg):
+    if not cond:
+        raise Fail(msg)
+
+
+def tool(args, cwd=None, timeout=120):
+    p = subprocess.run([sys.executable, TOOL] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True, stdin=subprocess.DEVNULL, timeout=timeout, cwd=cwd)
+    return p
+
+
+def counting_vp(vp, work):
+    """A wrapper that appends a line to a counter file at every leon3vp
+    invocation, then runs the real leon3vp."""
+    counter = os.path.join(work, "invocations")
+    wrapper = os.path.join(work, "leon3vp-counted")
+    with open(wrapper, "w") as f:
+        f.write(f"#!/bin/sh\necho x >> '{counter}'\nexec '{vp}' \"$@\"\n")
+    os.chmod(wrapper, 0o755)
+    return wrapper, counter
+
+
+def count(counter):
+    try:
+        with open(counter) as f:
+            return len(f.read().splitlines())
+    except OSError:
+        return 0
+
+
+def write_yaml(path, doc):
+    with open(path, "w") as f:
+        yaml.safe_dump(doc, f, sort_keys=False)
+    return path
+
+
+PING_SIZES, PING_INTERVALS, PING_COUNT = (64, 1024), ("1ms", "10ms"), 3
+
+
+def ping_doc():
+    return {"experiment": "ping-small",
+            "firmware": {"program": "net_ping"},
+            "network": {"scenario": TEMPLATE},
+            "grid": {"size": list(PING_SIZES), "interval": list(PING_INTERVALS), "count": [PING_COUNT]},
+            "metrics": {"rtt_avg_us": {"path": "net.experiments.ping.rtt_avg_ps", "scale": 1e-6},
+                        "rtt_max_ps": "net.experiments.ping.rtt_max_ps",
+                        "received": "net.experiments.ping.received",
+                        "cycles": "stats.cycles",
+                        "icache_misses": "stats.timing.icache.misses"},
+            "plots": [{"name": "rtt", "x": "size", "y": "rtt_avg_us", "hue": "interval"}]}
+
+
+def direct_ping(a, work, size, interval):
+    """The same run without the tool: the scenario filled in by hand."""
+    with open(TEMPLATE) as f:
+        scen = json.load(f)
+    e = scen["experiments"][0]
+    e.update(size=size, interval=interval, count=PING_COUNT)
+    d = tempfile.mkdtemp(dir=work)
+    path = os.path.join(d, "scenario.json")
+    with open(path, "w") as f:
+        json.dump(scen, f)
+    r = l3vp.run(a.vp, os.path.join(a.fw_dir, "net_ping.elf"), quiet=True, scenario=path, stats=True,
+                 net_results=True, workdir=d)
+    check(r.returncode == 0, f"direct run size {size} interval {interval}: exit {r.returncode}")
+    return r.stats, r.net_results["experiments"][0]
+
+
+def read_csv(out):
+    return pd.read_csv(os.path.join(out, "results.csv"), keep_default_na=False)
+
+
+def check_ping_table(a, work, df):
+    want_cols = ["run_id", "program", "variant", "size", "interval", "count", "rtt_avg_us", "rtt_max_ps",
+                 "received", "cycles", "icache_misses", "exit_status", "leon3vp_version", "config_hash",
+                 "firmware_hash"]
+    for c in want_cols:
+        check(c in df.columns, f"column {c} missing from the table ({list(df.columns)})")
+    check(len(df) == 4, f"{len(df)} rows, expected 4")
+    check(list(zip(df["size"], df["interval"])) == [(s, i) for s in PING_SIZES for i in PING_INTERVALS],
+          f"rows not in grid order: {list(zip(df['size'], df['interval']))}")
+    check(df["run_id"].nunique() == 4, "run ids not distinct")
+    fw_hash = l3vp_fnv(os.path.join(a.fw_dir, "net_ping.elf"))
+    for _, row in df.iterrows():
+        stats, ping = direct_ping(a, work, int(row["size"]), row["interval"])
+        where = f"size {row['size']} interval {row['interval']}"
+        check(row["error"] == "", f"{where}: error {row['error']}")
+        check(row["received"] == PING_COUNT == ping["received"], f"{where}: received {row['received']}")
+        check(row["rtt_max_ps"] == ping["rtt_max_ps"], f"{where}: rtt_max_ps {row['rtt_max_ps']} != "
+              f"direct {ping['rtt_max_ps']}")
+        check(abs(row["rtt_avg_us"] - ping["rtt_avg_ps"] / 1e6) < 1e-9, f"{where}: rtt_avg_us {row['rtt_avg_us']}"
+              f" != direct {ping['rtt_avg_ps'] / 1e6}")
+        check(row["cycles"] == stats["cycles"], f"{where}: cycles {row['cycles']} != direct {stats['cycles']}")
+        check(row["icache_misses"] == stats["timing"]["icache"]["misses"], f"{where}: icache misses differ")
+        check(row["config_hash"] == stats["version"]["config_hash"], f"{where}: config hash differs")
+        check(row["firmware_hash"] == stats["version"]["firmware_hash"] == fw_hash, f"{where}: firmware hash")
+        check(str(row["leon3vp_version"]) == stats["version"]["leon3vp"], f"{where}: leon3vp version")
+
+
+def l3vp_fnv(path):
+    from l3vp.experiment.firmware import file_fnv1a64
+    return file_fnv1a64(path)
+
+
+def test_local_sweep(a, work):
+    vp, counter = counting_vp(a.vp, work)
+    f = write_yaml(os.path.join(work, "ping.yaml"), ping_doc())
+    out = os.path.join(work, "out")
+    p = tool(["run", f, "--out", out, "--vp", vp, "--fw-dir", a.fw_dir, "--workers", "2", "-q"])
+    check(p.returncode == 0, f"run: exit {p.returncode}: {p.stderr.strip()[-500:]}")
+    first = count(counter)
+    check(first >= 4, f"{first} leon3vp invocations for 4 runs")
+    df = read_csv(out)
+    check_ping_table(a, work, df)
+    for rid in df["run_id"]:
+        with open(os.path.join(out, "runs", rid + ".json")) as fh:
+            rec = json.load(fh)
+        check(rec["id"] == rid and rec["ok"] and rec["result"]["stats"]["cycles"] > 0, f"runs/{rid}.json")
+    check(os.path.exists(os.path.join(out, "plots", "rtt.png")), "plots/rtt.png missing")
+    # rerun: everything from the cache, leon3vp not invoked
+    p = tool(["run", f, "--out", out, "--vp", vp, "--fw-dir", a.fw_dir])
+    check(p.returncode == 0, f"rerun: exit {p.returncode}: {p.stderr.strip()[-300:]}")
+    check(count(counter) == first, f"rerun invoked leon3vp {count(counter) - first} times (expected 0)")
+    check("4 cached, 0 to run" in p.stderr, f"rerun did not report 4 cached runs: {p.stderr.strip()}")
+    check(read_csv(out).equals(df), "rerun's table differs from the first")
+    # --no-cache runs everything again
+    p = tool(["run", f, "--out", out, "--vp", vp, "--fw-dir", a.fw_dir, "--no-cache", "--workers", "1", "-q"])
+    check(p.returncode == 0, f"--no-cache: exit {p.returncode}")
+    check(count(counter) == first + 4, f"--no-cache: {count(counter) - first} invocations, expected 4")
+    check(read_csv(out).equals(df), "--no-cache table differs (with 1 worker instead of 2)")
+
+
+def test_set_sweep(a, work):
+    doc = {"experiment": "dcache",
+           "firmware": {"program": "bench_compute_short"},
+           "board": {"set": {"dcache.way_kib": "{dkib}", "icache.ways": "{iways}"}},
+           "grid": {"dkib": [1, 4], "iways": [1, 2]},
+           "metrics": {"cycles": "stats.cycles", "dmisses": "stats.timing.dcache.read_misses",
+                       "instructions": "stats.instructions.total"}}
+    f = write_yaml(os.path.join(work, "dcache.yaml"), doc)
+    out = os.path.join(work, "out")
+    p = tool(["run", f, "--out", out, "--vp", a.vp, "--fw-dir", a.fw_dir, "-q"])
+    check(p.returncode == 0, f"run: exit {p.returncode}: {p.stderr.strip()[-500:]}")
+    df = read_csv(out)
+    check(len(df) == 4, f"{len(df)} rows, expected 4")
+    for c in ("set.dcache.way_kib", "set.icache.ways", "dkib", "iways"):
+        check(c in df.columns, f"column {c} missing")
+    elf = os.path.join(a.fw_dir, "bench_compute_short.elf")
+    seen = set()
+    for _, row in df.iterrows():
+        r = l3vp.run(a.vp, elf, quiet=True, stats=True, extra=["--set", f"dcache.way_kib={row['dkib']}",
+                                                                "--set", f"icache.ways={row['iways']}"])
+        st = r.stats
+        where = f"dkib {row['dkib']} iways {row['iways']}"
+        check(row["cycles"] == st["cycles"], f"{where}: cycles {row['cycles']} != direct {st['cycles']}")
+        check(row["dmisses"] == st["timing"]["dcache"]["read_misses"], f"{where}: D-cache misses differ")
+        check(row["instructions"] == st["instructions"]["total"], f"{where}: instructions differ")
+        seen.add(row["cycles"])
+    check(len(seen) > 1, "the cache geometry changed no cycle count (the --set values did not arrive)")
+
+
+def test_variant(a, work):
+    doc = {"experiment": "phases",
+           # idle_ms: the program stops 300 ms after the last frame and prints its result lines
+           "firmware": {"program": "net_ping", "build": {"NET_PHASES": "{phases}"}, "params": {"idle_ms": 300}},
+           "network": {"scenario": TEMPLATE},
+           "grid": {"phases": ["ON", "OFF"], "size": [64], "interval": ["10ms"], "count": [2]},
+           "metrics": {"received": "net.experiments.ping.received",
+                       "stack_lines": "uart.stack.0.type",
+                       "phase_lines": {"path": "uart.phases.0.type", "optional": True}}}
+    f = write_yaml(os.path.join(work, "phases.yaml"), doc)
+    out = os.path.join(work, "out")
+    p = tool(["run", f, "--out", out, "--vp", a.vp, "-q"], timeout=300)
+    check(p.returncode == 0, f"run: exit {p.returncode}: {p.stderr.strip()[-500:]}")
+    df = read_csv(out)
+    check(list(df["phases"]) == ["ON", "OFF"], f"rows {list(df['phases'])}")
+    check(list(df["variant"]) == ["NET_PHASES=ON", "NET_PHASES=OFF"], f"variants {list(df['variant'])}")
+    check(df["firmware_hash"].nunique() == 2, "both variants ran the same firmware")
+    check(list(df["phase_lines"]) == ["phases", ""], f"phases lines {list(df['phase_lines'])}")
+    dirs = sorted(os.listdir(os.path.join(out, "fw")))
+    check(len(dirs) == 2 and all(os.path.exists(os.path.join(out, "fw", d, "net_ping.elf")) for d in dirs),
+          f"build directories {dirs}")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_cluster(a, work):
+    from distributed import Client
+
+    procs = []
+
+    def start(cmd, name):
+        log = open(os.path.join(work, name + ".log"), "w")
+        procs.append((subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                       cwd=work, start_new_session=True), name))
+
+    f = write_yaml(os.path.join(work, "ping.yaml"), ping_doc())
+    try:
+        port = free_port()
+        addr = f"tcp://127.0.0.1:{port}"
+        start(["dask-scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"], "scheduler")
+        for w in ("w1", "w2"):
+            start(["dask-worker", addr, "--nworkers", "1", "--nthreads", "1", "--no-dashboard", "--name", w,
+                   "--host", "127.0.0.1", "--death-timeout", "60"], w)
+        deadline = time.monotonic() + 45
+        client = None
+        while client is None:
+            try:
+                client = Client(addr, timeout=5)
+            except OSError:
+                check(time.monotonic() < deadline, "the scheduler did not come up")
+                time.sleep(0.5)
+        client.wait_for_workers(2, timeout=max(1, deadline - time.monotonic()))
+        client.close()
+        vp, counter = counting_vp(a.vp, work)
+        cl = os.path.join(work, "cluster")
+        p = tool(["run", f, "--out", cl, "--vp", vp, "--fw-dir", a.fw_dir, "--scheduler", addr, "-q"])
+        check(p.returncode == 0, f"cluster run: exit {p.returncode}: {p.stderr.strip()[-500:]}")
+        workers = []
+        for n in sorted(os.listdir(os.path.join(cl, "runs"))):
+            with open(os.path.join(cl, "runs", n)) as fh:
+                workers.append(json.load(fh)["result"]["worker"])
+        check(len(workers) == 4 and set(workers) <= {"w1", "w2"}, f"runs ran on {workers}, not w1/w2")
+        print(f"runs per worker: w1 {workers.count('w1')}, w2 {workers.count('w2')}")
+    finally:
+        for proc, name in procs:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGTERM)
+        for proc, name in procs:
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+    loc = os.path.join(work, "local")
+    p = tool(["run", f, "--out", loc, "--vp", a.vp, "--fw-dir", a.fw_dir, "-q"])
+    check(p.returncode == 0, f"local run: exit {p.returncode}: {p.stderr.strip()[-500:]}")
+    dl, dc = read_csv(loc), read_csv(cl)
+    check(list(dl.columns) == list(dc.columns), "the two tables have different columns")
+    check(len(dl) == 4, f"local table has {len(dl)} rows")
+    for c in dl.columns:
+        check(list(dl[c]) == list(dc[c]), f"column {c}: local {list(dl[c])} != cluster {list(dc[c])}")
+
+
+BAD = [
+    # (file text, words the one error line must contain)
+    ("experiment: x\nfirmware: {program: net_ping}\nmetrics: {c: stats.cycles}\ngrid: {size: [64]}\n",
+     ["grid.size", "used by no"]),
+    ("experiment: x\nfirmware: {program: net_ping, params: {count: '{n}'}}\nmetrics: {c: stats.cycles}\n",
+     ["firmware.params", "{n}", "not an axis"]),
+    ("experiment: x\nfirmware: {program: nosuchprog}\nmetrics: {c: stats.cycles}\n",
+     ["firmware.program", "nosuchprog"]),
+    ("experiment: x\nfirmware: {program: net_ping, build: {NET_CHECKSUM: crc64}}\nmetrics: {c: stats.cycles}\n",
+     ["firmware.build.NET_CHECKSUM", "crc64"]),
+    ("experiment: x\nfirmware: {program: net_ping, build: {NO_SUCH: ON}}\nmetrics: {c: stats.cycles}\n",
+     ["firmware.build.NO_SUCH"]),
+    ("experiment: x\nfirmware: {program: hello}\nboard: {set: {dcache.nope: 1}}\nmetrics: {c: stats.cycles}\n",
+     ["board.set.dcache.nope"]),
+    ("experiment: x\nfirmware: {program: hello}\nboard: {energy: nope}\nmetrics: {c: stats.cycles}\n",
+     ["board.energy", "nope"]),
+    ("experiment: x\nfirmware: {program: hello}\nmetrics: {c: cycles}\n", ["metrics.c.path"]),
+    ("experiment: x\nfirmware: {program: hello}\nmetrics: {c: stats.cycles}\nplots: [{name: p, x: size, y: c}]\n",
+     ["plots[0].x", "size"]),
+    ("experiment: x\nfirmware: {program: hello}\nmetrics: {c: stats.cycles}\nfoo: 1\n", ["foo", "unknown key"]),
+    ("experiment: x\nfirmware: {program: hello}\nmetrics: {c: stats.cycles}\nzip: [{a: [1, 2], b: [1]}]\n",
+     ["zip[0]", "different lengths"]),
+    ("experiment: x\nfirmware: {program: hello\n", ["not YAML"]),
+    ("experiment: x\nfirmware: {program: net_ping}\nnetwork: {scenario: nofile.json}\nmetrics: {c: stats.cycles}\n",
+     ["network.scenario", "nofile.json"]),
+    ("experiment: x\nfirmware: {program: net_ping}\nnetwork: {scenario: %s, patch: {experiments.nope.size: 1}}\n"
+     "metrics: {c: stats.cycles}\n" % TEMPLATE, ["network.patch.experiments.nope.size"]),
+    ("experiment: x\nfirmware: {program: hello}\nmetrics: {c: stats.cycles}\ngrid: {run_id: [1]}\n",
+     ["grid.run_id", "fixed column"]),
+]
+
+
+def test_bad_files(a, work):
+    for i, (text, words) in enumerate(BAD):
+        f = os.path.join(work, f"bad{i}.yaml")
+        with open(f, "w") as fh:
+            fh.write(text)
+        p = tool(["run", f, "--out", os.path.join(work, f"out{i}"), "--vp", a.vp, "--fw-dir", a.fw_dir])
+        lines = p.stderr.strip().splitlines()
+        check(p.returncode == 2, f"bad{i}: exit {p.returncode}, expected 2 ({p.stderr.strip()[-300:]})")
+        check(len(lines) == 1, f"bad{i}: {len(lines)} lines on stderr, expected 1: {p.stderr.strip()[-300:]}")
+        for w in words:
+            check(w in lines[0], f"bad{i}: '{w}' not in the error line: {lines[0]}")
+        print(f"bad{i}: {lines[0]}")
+    p = tool(["run", EXAMPLE, "--vp", os.path.join(work, "no-vp"), "--out", os.path.join(work, "o")])
+    check(p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1 and "--vp" in p.stderr,
+          f"missing --vp: exit {p.returncode}: {p.stderr.strip()}")
+
+
+def test_example(a, work):
+    with open(EXAMPLE) as fh:
+        doc = yaml.safe_load(fh)
+    doc["network"]["scenario"] = TEMPLATE  # the copy lives elsewhere
+    doc["grid"] = {"size": [64, 1472], "interval": ["500us", "100ms"], "count": [2]}
+    f = write_yaml(os.path.join(work, "ping-sizes.yaml"), doc)
+    p = tool(["list", f])
+    check(p.returncode == 0 and len(p.stdout.splitlines()) == 5, f"list: {p.stdout}")
+    out = os.path.join(work, "out")
+    p = tool(["run", f, "--out", out, "--vp", a.vp, "--fw-dir", a.fw_dir, "-q"])
+    check(p.returncode == 0, f"run: exit {p.returncode}: {p.stderr.strip()[-500:]}")
+    df = read_csv(out)
+    check(len(df) == 4 and (df["received"] == 2).all(), f"table: {df[['size', 'interval', 'received']]}")
+    check((df["energy_uj"] > 0).all() and (df["energy"] == "leon3-90nm-estimate").all(), "energy column")
+    check(df.groupby("size")["rtt_avg_us"].mean()[1472] > df.groupby("size")["rtt_avg_us"].mean()[64],
+          "1472-byte pings are not slower than 64-byte ones")
+    for ext in ("png", "svg"):
+        path = os.path.join(out, "plots", f"rtt.{ext}")
+        check(os.path.exists(path) and os.path.getsize(path) > 1000, f"plot {path} missing or empty")
+    check(len(os.listdir(os.path.join(out, "runs"))) == 4, "runs/ does not hold 4 files")
+
+
+TESTS = {"local_sweep": test_local_sweep, "set_sweep": test_set_sweep, "variant": test_variant,
+         "cluster": test_cluster, "bad_files": test_bad_files, "example": test_example}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--vp")
+    ap.add_argument("--fw-dir")
+    ap.add_argument("--test")
+    ap.add_argument("--list", action="store_true")
+    a = ap.parse_args()
+    if a.list:
+        print("\n".join(TESTS))
+        return 0
+    if a.test not in TESTS or not a.vp or not a.fw_dir:
+        ap.error("need --vp, --fw-dir and --test NAME (--list)")
+    a.vp, a.fw_dir = os.path.abspath(a.vp), os.path.abspath(a.fw_dir)
+    work = tempfile.mkdtemp(prefix=f"l3vp-exptest-{a.test}-")
+    t0 = time.monotonic()
+    try:
+        TESTS[a.test](a, work)
+    except Fail as e:
+        print(f"FAIL {a.test}: {e} (work directory {work})")
+        return 1
+    print(f"PASS {a.test} ({time.monotonic() - t0:.1f} s)")
+    shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
