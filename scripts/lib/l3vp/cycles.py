@@ -162,6 +162,8 @@ def load(path, names=None):
     try:
         with open(path) as f:
             d = json.load(f)
+    except OSError as e:
+        raise OSError(f"{path}: {e.strerror or e}") from None
     except ValueError as e:
         raise ValueError(f"{path}: not valid JSON ({e})") from None
     try:
@@ -304,6 +306,8 @@ def _fmt_pct(p):
         return ""
     if math.isinf(p):
         return "+inf%" if p > 0 else "-inf%"
+    if p and abs(p) < 0.1:  # small but not zero: keep three significant digits
+        return "%+.3g%%" % p
     return "%+.2f%%" % p
 
 
@@ -334,9 +338,12 @@ def summary(rows):
     for r in rows:
         n[r.verdict] = n.get(r.verdict, 0) + 1
     regions = len({r.region for r in rows if r.region != "(run)"})
+    where = [f"{regions} region" + ("" if regions == 1 else "s")] if regions else []
+    if any(r.region == "(run)" for r in rows):
+        where.insert(0, "the whole run")
+    where = " and ".join(where) or "nothing"
     parts = [f"{n[v]} {v}" for v in (REGRESSION, MISSING, IMPROVEMENT, CHANGED, NEW, WITHIN) if n.get(v)]
-    return (f"{len(rows)} figures (whole run and {regions} regions): "
-            + (", ".join(parts) or "all identical"))
+    return f"{len(rows)} figures of {where}: " + (", ".join(parts) or "all identical")
 
 
 # ---- goldens of the regression set (testbenches/cycles) --------------------
