@@ -50,7 +50,9 @@ def main():
     def rows(out):
         """{(region, metric): verdict} of a printed table (verdict last, '' if unchanged)."""
         got = {}
-        for line in out.splitlines()[1:-2]:  # header; table; summary, verdict
+        for line in out.splitlines()[1:]:  # header, table, then the summary line
+            if " figures of " in line:
+                break
             f = line.split()
             if len(f) >= 6:  # unchanged rows (--all) have no verdict
                 got[(f[0], f[1])] = " ".join(f[6:])
@@ -67,6 +69,8 @@ def main():
             fail(f"{key}: {r.get(key)!r}, expected REGRESSION")
     if not p.stdout.rstrip().endswith("REGRESSION"):
         fail("last line is not REGRESSION")
+    if "largest cycles changes by region: sum_words " not in p.stdout:
+        fail("the hotspot line does not name sum_words (the region with most D-cache misses)")
     b, s = json.load(open(base)), json.load(open(slow))
     line = [ln for ln in p.stdout.splitlines() if ln.split()[:2] == ["(run)", "cycles"]][0].split()
     if line[2:5] != [str(b["cycles"]), str(s["cycles"]), "%+d" % (s["cycles"] - b["cycles"])]:

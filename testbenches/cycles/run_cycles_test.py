@@ -13,8 +13,11 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.join(HERE, "..", "..")
 sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts", "lib"))
 from l3vp import cycles  # noqa: E402
+
+MAX_ROWS = 150  # the whole table: scripts/bless-cycles --dry-run PROGRAM
 
 
 def main():
@@ -37,10 +40,15 @@ def main():
         print(f"cycles.{prog}: " + cycles.summary(rows))
         print(cycles.format_table([r for r in rows if r.region == "(run)"], all_rows=True))
         return 0
-    print(f"cycles.{prog}: FAILED, the figures differ from {os.path.relpath(a.golden)}")
-    print(cycles.format_table(rows))
+    print(f"cycles.{prog}: FAILED, the figures differ from {os.path.relpath(a.golden, REPO)}")
+    print(cycles.format_table(rows, max_rows=MAX_ROWS))
     print(cycles.summary(rows))
-    print(f"If the change is intended and reviewed: scripts/bless-cycles {prog}")
+    for m in ("instructions", "cycles"):
+        h = cycles.hotspots(rows, m)
+        if h:
+            print(f"largest {m} changes by region: {h}")
+    print(f"If the change is intended and reviewed: scripts/bless-cycles {prog}"
+          f" (scripts/bless-cycles --dry-run {prog} shows the whole table)")
     return 1
 
 

@@ -215,3 +215,16 @@ def test_region_names_none_and_not_elf(tmp_path):
     p.write_bytes(b"not an elf")
     with pytest.raises(ValueError, match="not an ELF"):
         cycles.region_names(str(p))
+
+
+def test_hotspots_and_row_limit():
+    names = {1: "net.ipchk", 2: "net.l4chk", 3: "net.app"}
+    old = cycles.figures(stats(regions=[region(1, 100), region(2, 200), region(3, 300)]), names)
+    new = cycles.figures(stats(regions=[region(1, 108), region(2, 190), region(3, 300, instructions=81)]), names)
+    rows = cycles.compare(old, new)
+    assert cycles.hotspots(rows, "cycles") == "net.ipchk +8 (+8.00%), net.l4chk -10 (-5.00%)"
+    assert cycles.hotspots(rows, "cycles", n=1) == "net.ipchk +8 (+8.00%)"
+    assert cycles.hotspots(rows, "instructions") == "net.app +1 (+1.25%)"
+    assert cycles.hotspots(rows, "traps") == ""
+    lines = cycles.format_table(rows, max_rows=2).splitlines()
+    assert len(lines) == 4 and lines[-1] == "... 1 more rows"

@@ -311,10 +311,15 @@ def _fmt_pct(p):
     return "%+.2f%%" % p
 
 
-def format_table(rows, all_rows=False):
+def format_table(rows, all_rows=False, max_rows=None):
     """The table people read: region, metric, old, new, change, %, verdict.
-    Unchanged rows only with all_rows."""
+    Unchanged rows only with all_rows; at most max_rows rows (a last line
+    says how many were left out)."""
     shown = [r for r in rows if all_rows or r.verdict != SAME]
+    left_out = 0
+    if max_rows is not None and len(shown) > max_rows:
+        left_out = len(shown) - max_rows
+        shown = shown[:max_rows]
     head = ("region", "metric", "old", "new", "change", "%", "")
     cells = [head]
     for r in shown:
@@ -329,7 +334,20 @@ def format_table(rows, all_rows=False):
     for c in cells:
         lines.append("  ".join([c[0].ljust(w[0]), c[1].ljust(w[1])]
                                + [c[i].rjust(w[i]) for i in range(2, 6)] + [c[6]]).rstrip())
+    if left_out:
+        lines.append(f"... {left_out} more rows")
     return "\n".join(lines)
+
+
+def hotspots(rows, metric, n=3):
+    """The regions whose `metric` changed most (by |%|), as one line:
+    "net.ipchk +284 (+7.83%), ..."; "" if none changed. Where a slowdown
+    sits: cache-layout shifts move every region's cycles a little, a new
+    loop moves the instructions of its own region (and of the regions
+    around it) only."""
+    ch = [r for r in rows if r.metric == metric and r.region != "(run)" and r.change]
+    ch.sort(key=lambda r: (-abs(r.percent), r.region))
+    return ", ".join("%s %+d (%s)" % (r.region, r.change, _fmt_pct(r.percent)) for r in ch[:n])
 
 
 def summary(rows):
