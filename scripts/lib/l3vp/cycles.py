@@ -387,9 +387,14 @@ def golden_argv(vp, fw_dir, golden_dir, command, stats_path, uart_path):
 def run_golden(vp, fw_dir, golden_path, timeout=300):
     """Run what a golden's "command" says; returns (golden dict, new
     figures). RuntimeError with one line if leon3vp writes no --stats."""
-    with open(golden_path) as f:
-        g = json.load(f)
-    cmd = g.get("command")
+    try:
+        with open(golden_path) as f:
+            g = json.load(f)
+    except OSError as e:
+        raise OSError(f"{golden_path}: {e.strerror or e}") from None
+    except ValueError as e:
+        raise ValueError(f"{golden_path}: not valid JSON ({e})") from None
+    cmd = g.get("command") if isinstance(g, dict) else None
     if not isinstance(cmd, dict) or not isinstance(cmd.get("elf"), str):
         raise ValueError(f"{golden_path}: no \"command\" with an \"elf\"")
     elf = os.path.join(fw_dir, cmd["elf"])
