@@ -10,6 +10,8 @@ One library for what every script needs (scripts/lib/README.md):
   l3vp.elf      ELF symbols, sections and entry point (pyelftools)
   l3vp.energy   energy profiles and the analytical energy-versus-miss-rate
                 model (import l3vp.energy)
+  l3vp.cycles   cycle-count figures, goldens and the comparison table
+                (from l3vp import cycles; docs/cycles.md)
 
 Scripts import it with two lines relative to their own file, e.g. from
 scripts/:
