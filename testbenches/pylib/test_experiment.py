@@ -82,3 +82,29 @@ def test_variants_and_hash():
     # FNV-1a-64 reference values (the empty input is the offset basis)
     assert firmware.fnv1a64(b"") == "cbf29ce484222325"
     assert firmware.fnv1a64(b"a") == "af63dc4c8601ec8c"
+
+
+def test_metric_sum_per():
+    """sum adds paths, per divides by a count, scale after; exact decimals."""
+    res = {"uart_lines": [{"type": "phases", "driver": 130.0, "proto": 300.5, "ipchk": 56.5},
+                          {"type": "result", "sent": 10, "zero": 0}]}
+    m = spec.Metric("t", "x", paths=["uart.phases.0.proto", "uart.phases.0.ipchk"], per="uart.result.0.sent")
+    assert metrics.extract([m], res) == {"t": 35.7}
+    m = spec.Metric("t", "uart.phases.0.driver", scale=1000, per="uart.result.0.sent")
+    assert metrics.extract([m], res) == {"t": 13000.0}
+    m = spec.Metric("t", "uart.phases.0.driver", per="uart.result.0.zero")
+    assert metrics.extract([m], res) == {"t": None}
+    with pytest.raises(metrics.MetricError, match="uart.result.0.nope"):
+        metrics.extract([spec.Metric("t", "uart.phases.0.driver", per="uart.result.0.nope")], res)
+
+
+def test_metric_sum_spec():
+    doc = {"experiment": "t", "firmware": {"program": "net_ping"},
+           "metrics": {"a": {"sum": ["stats.cycles", "stats.instructions.total"], "per": "net.x"}}}
+    exp = spec.Experiment("/tmp/t.yaml", doc)
+    assert exp.metrics[0].paths == ["stats.cycles", "stats.instructions.total"] and exp.metrics[0].per == "net.x"
+    for bad, where in (({"path": "stats.a", "sum": ["stats.b"]}, "exactly one"), ({"sum": []}, "metrics.a.sum"),
+                       ({"sum": ["foo.b"]}, r"metrics.a.sum\[0\]"), ({"path": "stats.a", "per": "x"}, "metrics.a.per")):
+        doc["metrics"] = {"a": bad}
+        with pytest.raises(spec.SpecError, match=where):
+            spec.Experiment("/tmp/t.yaml", doc)

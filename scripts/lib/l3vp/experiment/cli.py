@@ -3,6 +3,7 @@
     experiment run FILE [--out DIR] [--vp PATH] [--fw-dir DIR] [--scheduler tcp://HOST:PORT]
                         [--workers N] [--no-cache] [--dry-run] [--quiet]
     experiment list FILE
+    experiment report DIR... [--published FILE.yaml] --out report.md [--html report.html]
 
 Exit status: 0 every run succeeded; 1 a run failed or a firmware build
 failed (one line each on stderr, the finished rows are in the table); 2 a
@@ -329,6 +330,22 @@ def run_dask(tasks, args, on_result):
             cluster.close()
 
 
+def subset(exp, runs, specs):
+    """The runs whose axis values are among those given by --subset AXIS=V1,V2."""
+    for text in specs:
+        axis, eq, vals = text.partition("=")
+        if not eq or axis not in exp.axis_names or not vals:
+            raise UsageError(f"--subset {text}: expected AXIS=V1,V2 with an axis of the grid "
+                             f"({', '.join(exp.axis_names)})")
+        want = vals.split(",")
+        known = {str(r.params[axis]) for r in runs}
+        for v in want:
+            if v not in known:
+                raise UsageError(f"--subset {text}: {v} is not a value of {axis} ({', '.join(sorted(known))})")
+        runs = [r for r in runs if str(r.params[axis]) in want]
+    return runs
+
+
 def cmd_list(exp, runs):
     names = exp.axis_names
     print("\t".join(["#", "variant"] + names))
@@ -421,12 +438,32 @@ def main(argv=None):
     pr.add_argument("--no-cache", action="store_true", help="run every run again")
     pr.add_argument("--dry-run", action="store_true", help="build, compute the run ids, print them, run nothing")
     pr.add_argument("--quiet", "-q", action="store_true")
+    pr.add_argument("--subset", action="append", default=[], metavar="AXIS=V1,V2",
+                    help="run only the grid points whose AXIS is one of these values (repeatable); "
+                    "the run ids and the cache are those of the full grid")
     pl = sub.add_parser("list", help="print the runs of the grid")
     pl.add_argument("file")
+    pl.add_argument("--subset", action="append", default=[], metavar="AXIS=V1,V2")
+    prep = sub.add_parser("report", help="one Markdown/HTML report of finished experiments, "
+                          "optionally beside published figures")
+    prep.add_argument("dirs", nargs="+", metavar="DIR", help="output directories of `experiment run`")
+    prep.add_argument("--published", help="published figures (YAML, experiments/seed-study/published.yaml)")
+    prep.add_argument("--out", required=True, help="the Markdown report")
+    prep.add_argument("--html", help="also a self-contained HTML report")
     args = ap.parse_args(argv)
+    if args.cmd == "report":
+        from . import report as _report
+        try:
+            return _report.main(args)
+        except _report.ReportError as e:
+            print(f"experiment: {e}", file=sys.stderr)
+            return 2
+        except OSError as e:
+            print(f"experiment: {e.filename}: {e.strerror}", file=sys.stderr)
+            return 2
     try:
         exp = _spec.load(args.file)
-        runs = exp.runs()
+        runs = subset(exp, exp.runs(), args.subset)
         if args.cmd == "list":
             return cmd_list(exp, runs)
         if args.workers is not None and args.workers < 1:

@@ -4,6 +4,9 @@
     net.<path>     the simulated host's results JSON (docs/network.md)
     uart.<type>... the firmware's JSON result lines of that type, a list
 
+A metric is one path, or `sum` of several paths, optionally divided by the
+value at `per` (a total per packet) and multiplied by `scale`.
+
 A path step into an object takes the key; into a list, an index (0, 1, ...)
 or the element whose "name" (scenario experiments) or "id" (regions, also
 as 0x... hex) matches: net.experiments.ping.rtt_avg_ps,
@@ -69,23 +72,37 @@ def extract(metrics, result):
     out = {}
     for m in metrics:
         try:
-            v = lookup(doc, m.path)
+            parts = [lookup(doc, p) for p in m.paths]
+            per = lookup(doc, m.per) if m.per is not None else None
         except KeyError as e:
             if m.optional:
                 out[m.name] = None
                 continue
             raise MetricError(f"metric {m.name}: {e.args[0]} not found in the run's outputs") from None
-        if isinstance(v, (dict, list)):
-            raise MetricError(f"metric {m.name}: {m.path} is an {'object' if isinstance(v, dict) else 'array'}, "
-                              "not a value")
+        for p, v in zip(m.paths + [m.per], parts + [per]):
+            if isinstance(v, (dict, list)):
+                raise MetricError(f"metric {m.name}: {p} is an {'object' if isinstance(v, dict) else 'array'}, "
+                                  "not a value")
+        arith = len(parts) > 1 or m.per is not None or m.scale is not None
+        if not arith:
+            out[m.name] = parts[0]
+            continue
+        if any(v is None for v in parts) or (m.per is not None and per is None):
+            out[m.name] = None
+            continue
+        for p, v in zip(m.paths + [m.per], parts + [per]):
+            if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))):
+                what = "scale" if len(parts) == 1 and m.per is None else "sum/per"
+                raise MetricError(f"metric {m.name}: {p} = {v!r} is not a number ({what})")
+        # exact decimal arithmetic, then the nearest float: 149115000 ps
+        # x 1e-6 gives 149.115, not 149.11499999999998
+        v = sum(Decimal(x) for x in parts)
+        if m.per is not None:
+            if per == 0:
+                out[m.name] = None  # nothing to divide by (no packet): an empty cell, not an error
+                continue
+            v = v / Decimal(per)
         if m.scale is not None:
-            if v is None:
-                pass
-            elif isinstance(v, bool) or not isinstance(v, (int, float)):
-                raise MetricError(f"metric {m.name}: {m.path} = {v!r} is not a number (scale)")
-            else:
-                # exact decimal product, then the nearest float: 149115000 ps
-                # x 1e-6 gives 149.115, not 149.11499999999998
-                v = float(Decimal(v) * Decimal(repr(m.scale)))
-        out[m.name] = v
+            v = v * Decimal(repr(m.scale))
+        out[m.name] = float(v)
     return out

@@ -64,9 +64,21 @@ def _scalar_map(obj, where):
     return dict(obj)
 
 
+def _check_path(path, where):
+    if not isinstance(path, str) or path.split(".")[0] not in ("stats", "net", "uart") \
+            or len(path.split(".")) < 2 or "" in path.split("."):
+        _fail(where, "must be a dotted path starting with stats., net. or uart.")
+
+
 class Metric:
-    def __init__(self, name, path, scale=None, optional=False):
+    """A named value of a run: one path, or the sum of several (`sum`),
+    optionally divided by another path (`per`: a per-packet figure from a
+    total and a count), then multiplied by `scale`."""
+
+    def __init__(self, name, path, scale=None, optional=False, paths=None, per=None):
         self.name, self.path, self.scale, self.optional = name, path, scale, optional
+        self.paths = paths if paths is not None else [path]
+        self.per = per
 
 
 class Plot:
@@ -235,17 +247,30 @@ class Experiment:
                 _fail(where, "name taken by an axis or a fixed column")
             if isinstance(v, str):
                 v = {"path": v}
-            _keys(v, where, ("path", "scale", "optional"), required=("path",))
-            path = v["path"]
-            if not isinstance(path, str) or path.split(".")[0] not in ("stats", "net", "uart") \
-                    or len(path.split(".")) < 2 or "" in path.split("."):
-                _fail(f"{where}.path", "must be a dotted path starting with stats., net. or uart.")
+            if not isinstance(v, dict):
+                _fail(where, "must be a path or a mapping with path (or sum), scale, per, optional")
+            _keys(v, where, ("path", "sum", "per", "scale", "optional"))
+            if ("path" in v) == ("sum" in v):
+                _fail(where, "needs exactly one of path and sum")
+            if "sum" in v:
+                paths = v["sum"]
+                if not isinstance(paths, list) or not paths:
+                    _fail(f"{where}.sum", "must be a non-empty list of paths")
+                for i, p in enumerate(paths):
+                    _check_path(p, f"{where}.sum[{i}]")
+            else:
+                paths = [v["path"]]
+                _check_path(v["path"], f"{where}.path")
+            per = v.get("per")
+            if per is not None:
+                _check_path(per, f"{where}.per")
             scale = v.get("scale")
             if scale is not None and (isinstance(scale, bool) or not isinstance(scale, (int, float))):
                 _fail(f"{where}.scale", "must be a number")
             if not isinstance(v.get("optional", False), bool):
                 _fail(f"{where}.optional", "must be true or false")
-            self.metrics.append(Metric(name, path, scale, v.get("optional", False)))
+            self.metrics.append(Metric(name, v.get("path", "+".join(paths)), scale, v.get("optional", False),
+                                       paths=paths, per=per))
 
     def _plots(self, plots):
         if not isinstance(plots, list):

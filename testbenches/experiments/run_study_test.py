@@ -1,0 +1,270 @@
+#!/usr/bin/python3
+"""The reference study (experiments/seed-study/, docs/experiments.md "The
+reference study"): run its experiment files and `scripts/experiment
+report --published`, then check the report against the tables it was
+made from:
+
+  quick  a few cells (--subset) of udp-rx, tcp-window, energy and
+         delayed-ack: < 60 s on 2 cores (scripts/test)
+  full   every file, the whole grid (label long: scripts/test --long)
+
+Checks: every published table has its section, how its quantity was
+measured and its summary row; every printed VP value equals the CSV's
+(derived improvements recomputed here from the CSV rows); every compared
+cell's ratio is VP / published recomputed here and is marked MISMATCH
+exactly when it is outside the table's tolerance; the summary's counts
+agree; the HTML embeds the plots and marks the same mismatches; bad
+input exits 2 with one line.
+
+    run_study_test.py --vp build/sim/leon3vp --fw-dir build/firmware --test quick|full [--keep DIR]
+"""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+TOOL = os.path.join(ROOT, "scripts", "experiment")
+STUDY = os.path.join(ROOT, "experiments", "seed-study")
+sys.path.insert(0, os.path.join(ROOT, "scripts", "lib"))
+import pandas as pd  # noqa: E402
+import yaml  # noqa: E402
+
+FILES = ["udp-tx", "udp-rx", "udp-burst", "tcp-window", "tcp-conns", "ping-rtt", "energy", "delayed-ack"]
+QUICK = {"udp-rx": ["size=64,1024"], "tcp-window": ["window=500,1500"], "energy": ["size=64", "rate=0"],
+         "delayed-ack": ["added_ms=0", "window=450"]}
+
+
+class Fail(Exception):
+    pass
+
+
+def check(cond, msg):
+    if not cond:
+        raise Fail(msg)
+
+
+def tool(args, timeout):
+    return subprocess.run([sys.executable, TOOL] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True, stdin=subprocess.DEVNULL, timeout=timeout)
+
+
+def sections(md):
+    """{table id: section text} from the '## caption (id)' headings."""
+    out = {}
+    parts = re.split(r"^## ", md, flags=re.M)
+    for p in parts[1:]:
+        m = re.match(r".*\(([A-Za-z0-9_]+)\)\n", p)
+        if m:
+            out[m.group(1)] = p
+    return out
+
+
+def md_tables(text):
+    """The Markdown tables of a section: [[row cells]] each (header first)."""
+    tables, cur = [], []
+    for line in text.splitlines():
+        if line.startswith("|"):
+            if not line.startswith("|---"):
+                cur.append([c.strip() for c in line.strip().strip("|").split(" | ")])
+        elif cur:
+            tables.append(cur)
+            cur = []
+    if cur:
+        tables.append(cur)
+    return tables
+
+
+def same(a, b):
+    try:
+        return float(a) == float(b)
+    except (TypeError, ValueError):
+        return str(a) == str(b)
+
+
+def close(printed, value):
+    """A printed number (4 significant digits) against the exact one."""
+    p = float(printed)
+    return abs(p - value) <= max(abs(value) * 6e-3, 6e-3)
+
+
+def expected_frame(t, df):
+    """The table's VP values recomputed from results.csv (not by the report code)."""
+    metrics = t["metric"] if isinstance(t["metric"], list) else [t["metric"]]
+    for k, v in (t.get("where") or {}).items():
+        df = df[[same(x, v) for x in df[k]]]
+    if t.get("vp_scale") is not None:
+        df = df.copy()
+        for m in metrics:
+            df[m] = df[m] * t["vp_scale"]
+    der = (t.get("derive") or {}).get("improvement")
+    if not der:
+        return df, metrics
+    keys = [k for k in list(t["rows"]) + ([t["columns"]] if t.get("columns") else []) if k != der["axis"]]
+    rows = []
+    for vals in {tuple(r[k] for k in keys) for _, r in df.iterrows()}:
+        g = df
+        for k, v in zip(keys, vals):
+            g = g[[same(x, v) for x in g[k]]]
+        b = g[[same(x, der["base"]) for x in g[der["axis"]]]].iloc[0]
+        o = g[[same(x, der["other"]) for x in g[der["axis"]]]].iloc[0]
+        row = dict(zip(keys, vals))
+        for m in metrics:
+            row[m] = (b[m] - o[m]) / b[m] * 100
+        rows.append(row)
+    return pd.DataFrame(rows), metrics
+
+
+def check_table(t, sec, df):
+    """Every cell of every metric table of one section; returns (compared, mismatches)."""
+    frame, metrics = expected_frame(t, df)
+    tables = md_tables(sec)
+    check(len(tables) == len(metrics), f"{t['id']}: {len(tables)} tables in the report, {len(metrics)} metrics")
+    tol = t.get("tolerance", 0.2)
+    cells = t.get("cells") or []
+    compared = mism = 0
+    col = t.get("columns")
+    for m, tab in zip(metrics, tables):
+        header, body = tab[0], tab[1:]
+        nrow = len(t["rows"])
+        check(header[:nrow] == list(t["rows"]), f"{t['id']}: header {header}")
+        check(len(body) == len({tuple(r[a] for a in t["rows"]) for _, r in frame.iterrows()}),
+              f"{t['id']}.{m}: {len(body)} rows in the report")
+        for line in body:
+            key = line[:nrow]
+            for j, text in enumerate(line[nrow:]):
+                sel = frame
+                coords = {}
+                for a, v in zip(t["rows"], key):
+                    sel = sel[[same(x, v) for x in sel[a]]]
+                    coords[a] = v
+                if col:
+                    cv = header[nrow + j].split("=", 1)[1]
+                    sel = sel[[same(x, cv) for x in sel[col]]]
+                    coords[col] = cv
+                check(len(sel) == 1, f"{t['id']}: no CSV row for {coords}")
+                vp = float(sel.iloc[0][m])
+                first = text.split(" / ")[0]
+                check(close(first, vp), f"{t['id']}.{m} {coords}: report says {first}, CSV gives {vp}")
+                pub = [c for c in cells if all(same(coords.get(k), v) for k, v in c.items()
+                                               if k not in ("value", "range", "approx", "source"))]
+                if not pub:
+                    check(" / " not in text, f"{t['id']} {coords}: a comparison without a published cell")
+                    continue
+                c = pub[0]
+                if "range" in c:
+                    lo, hi = c["range"]
+                    r = vp / lo if vp < lo else vp / hi if vp > hi else 1.0
+                else:
+                    r = vp / c["value"]
+                m_ = re.search(r"\(([0-9.]+)( MISMATCH)?\)$", text)
+                check(m_ is not None, f"{t['id']} {coords}: no ratio in '{text}'")
+                check(abs(float(m_.group(1)) - r) <= 0.005 + 1e-9,
+                      f"{t['id']} {coords}: ratio {m_.group(1)}, expected {r:.4f}")
+                bad = abs(r - 1) > tol
+                check(bool(m_.group(2)) == bad, f"{t['id']} {coords}: ratio {r:.3f} MISMATCH mark wrong")
+                compared += 1
+                mism += bad
+    return compared, mism
+
+
+def run_study(args, work, quick):
+    dirs = []
+    files = list(QUICK) if quick else FILES
+    for f in files:
+        out = os.path.join(work, f)
+        cmd = ["run", os.path.join(STUDY, f + ".yaml"), "--out", out, "--vp", args.vp, "--quiet",
+               "--workers", "2"]
+        if args.fw_dir:
+            cmd += ["--fw-dir", args.fw_dir]
+        for s in (QUICK.get(f, []) if quick else []):
+            cmd += ["--subset", s]
+        p = tool(cmd, timeout=3000)
+        check(p.returncode == 0, f"experiment run {f}: exit {p.returncode}: {p.stderr.strip()[-400:]}")
+        dirs.append(out)
+    return dirs
+
+
+def check_report(work, dirs):
+    md, htm = os.path.join(work, "report.md"), os.path.join(work, "report.html")
+    pubfile = os.path.join(STUDY, "published.yaml")
+    p = tool(["report"] + dirs + ["--published", pubfile, "--out", md, "--html", htm], timeout=300)
+    check(p.returncode == 0, f"report: exit {p.returncode}: {p.stderr.strip()}")
+    with open(md) as f:
+        text = f.read()
+    with open(htm) as f:
+        html_text = f.read()
+    with open(pubfile) as f:
+        pub = yaml.safe_load(f)
+    names = {}
+    for d in dirs:
+        with open(os.path.join(d, "experiment.yaml")) as f:
+            names[yaml.safe_load(f)["experiment"]] = d
+    secs = sections(text)
+    summary = {r[0]: r for r in md_tables(text.split("## Summary", 1)[1].split("\n## ", 1)[0])[0][1:]}
+    total_mism = 0
+    checked = 0
+    measured = {"board_timer": "on the board, with its timer", "pc": "from the PC",
+                "board_counter": "on the board, by counting", "model": "not measured", "unknown": "not known"}
+    for t in pub["tables"]:
+        check(t["id"] in secs, f"no section for table {t['id']}")
+        sec = secs[t["id"]]
+        check(f"Published quantity measured {measured[t['measured_with']]}" in sec,
+              f"{t['id']}: how the published quantity was measured is not stated")
+        check(t["id"] in summary, f"{t['id']}: no summary row")
+        if t["experiment"] not in names:
+            check("was not given" in sec and summary[t["id"]][5] == "not run", f"{t['id']}: missing run not said")
+            continue
+        df = pd.read_csv(os.path.join(names[t["experiment"]], "results.csv"))
+        compared, mism = check_table(t, sec, df)
+        check(summary[t["id"]][3] == str(compared) and summary[t["id"]][4] == str(mism),
+              f"{t['id']}: summary says {summary[t['id']][3:5]}, cells give {compared}, {mism}")
+        total_mism += mism
+        checked += 1
+    check(checked >= 3, f"only {checked} tables had runs")
+    check(html_text.count('class="bad"') == text.count("MISMATCH") - text.count("marked MISMATCH"),
+          "HTML and Markdown mark different numbers of mismatches")
+    check("data:image/png;base64," in html_text, "HTML embeds no plot")
+    imgs = re.findall(r"!\[[^]]*\]\(([^)]+)\)", text)
+    check(imgs and all(os.path.exists(os.path.join(work, i)) for i in imgs), "Markdown plots missing")
+    # bad input: one line, exit 2
+    p = tool(["report", os.path.join(work, "nope"), "--out", md], timeout=60)
+    check(p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1, f"bad DIR: {p.returncode} {p.stderr}")
+    bad = os.path.join(work, "bad.yaml")
+    with open(bad, "w") as f:
+        yaml.safe_dump({"tables": [dict(pub["tables"][0], measured_with="guess")]}, f)
+    p = tool(["report"] + dirs[:1] + ["--published", bad, "--out", md], timeout=60)
+    check(p.returncode == 2 and "measured_with" in p.stderr and len(p.stderr.strip().splitlines()) == 1,
+          f"bad published file: {p.returncode} {p.stderr}")
+    return checked, total_mism
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--vp", required=True)
+    ap.add_argument("--fw-dir")
+    ap.add_argument("--test", choices=("quick", "full"), required=True)
+    ap.add_argument("--keep", help="work in this directory and keep it")
+    args = ap.parse_args()
+    args.vp = os.path.abspath(args.vp)
+    work = args.keep or tempfile.mkdtemp(prefix="l3vp-study-")
+    os.makedirs(work, exist_ok=True)
+    try:
+        dirs = run_study(args, work, args.test == "quick")
+        n, mism = check_report(work, dirs)
+        print(f"PASS study.{args.test}: {n} tables checked cell by cell, {mism} published mismatches shown")
+        return 0
+    except (Fail, subprocess.TimeoutExpired) as e:
+        print(f"FAIL study.{args.test}: {e}")
+        return 1
+    finally:
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
