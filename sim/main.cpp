@@ -315,8 +315,8 @@ int run(int argc, char** argv) {
                             "Network: the far end of the link is TAP device NAME in network namespace NAME "
                             "(scripts/netns-tap up NAME; real-time pacing; not deterministic)");
   sc->excludes(tp);
-  auto* pcap_opt =
-      app.add_option("--pcap", o.pcap, "Network: record every frame on the link (both directions) to this pcap file");
+  auto* pcap_opt = app.add_option("--pcap", o.pcap,
+                                  "Network: record every frame on the link (both directions) to this pcap file");
   app.add_option("--pcap-at", o.pcap_at,
                  "Network: where --pcap captures: board (the board's side of the wire, the default) or host "
                  "(the simulated PC's network card, as a Wireshark on the PC sees it; needs --scenario)")

@@ -26,7 +26,8 @@ void SimHost::frame_in(const EthFrame& f) {
   // it after the receive latency, in arrival order.
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   bool woke = false;
-  const sc_core::sc_time ready = ready_time(cfg_.rx_latency, cfg_.rx_per_byte, f.data.size(), rx_ready_, woke);
+  const sc_core::sc_time ready =
+      ready_time(cfg_.rx_latency, cfg_.rx_per_byte, f.data.size(), rx_ready_, woke);
   if (ready == now && rx_pending_ == 0) {  // no latency (the default): at once, as always
     publish(false, f, sc_core::SC_ZERO_TIME, false);
     handle(f);
@@ -40,8 +41,8 @@ void SimHost::frame_in(const EthFrame& f) {
   });
 }
 
-sc_core::sc_time SimHost::ready_time(const sc_core::sc_time& fixed, const sc_core::sc_time& per_byte, size_t bytes,
-                                     sc_core::sc_time& prev, bool& woke) {
+sc_core::sc_time SimHost::ready_time(const sc_core::sc_time& fixed, const sc_core::sc_time& per_byte,
+                                     size_t bytes, sc_core::sc_time& prev, bool& woke) {
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   sc_core::sc_time t = now + fixed + sc_core::sc_time::from_value(per_byte.value() * bytes);
   // Idle: nothing in either pipeline for longer than the threshold.
@@ -252,25 +253,26 @@ void SimHost::udp_send(uint32_t dst, uint16_t sport, uint16_t dport, const Bytes
 }
 
 nlohmann::json SimHost::stats_json() const {
-  nlohmann::json j = {{"rx_frames", st_.rx_frames},
-          {"tx_frames", st_.tx_frames},
-          {"rx_bytes", st_.rx_bytes},
-          {"tx_bytes", st_.tx_bytes},
-          {"rx_crc_error", st_.rx_crc_error},
-          {"rx_not_for_us", st_.rx_not_for_us},
-          {"rx_bad", st_.rx_bad},
-          {"rx_fragments", st_.rx_fragments},
-          {"rx_unknown_proto", st_.rx_unknown_proto},
-          {"udp_no_port", st_.udp_no_port},
-          {"arp_requests_sent", st_.arp_requests_sent},
-          {"arp_replies_sent", st_.arp_replies_sent},
-          {"arp_replies_rcvd", st_.arp_replies_rcvd},
-          {"arp_drops", st_.arp_drops},
-          {"icmp_echo_req_rcvd", st_.icmp_echo_req_rcvd},
-          {"icmp_echo_rep_sent", st_.icmp_echo_rep_sent},
-          {"no_route", st_.no_route},
-          {"tcp_rst_sent", tcp_->rst_sent()},
-          {"tcp_bad_segments", tcp_->bad_segments()}};
+  nlohmann::json j = {
+      {"rx_frames", st_.rx_frames},
+      {"tx_frames", st_.tx_frames},
+      {"rx_bytes", st_.rx_bytes},
+      {"tx_bytes", st_.tx_bytes},
+      {"rx_crc_error", st_.rx_crc_error},
+      {"rx_not_for_us", st_.rx_not_for_us},
+      {"rx_bad", st_.rx_bad},
+      {"rx_fragments", st_.rx_fragments},
+      {"rx_unknown_proto", st_.rx_unknown_proto},
+      {"udp_no_port", st_.udp_no_port},
+      {"arp_requests_sent", st_.arp_requests_sent},
+      {"arp_replies_sent", st_.arp_replies_sent},
+      {"arp_replies_rcvd", st_.arp_replies_rcvd},
+      {"arp_drops", st_.arp_drops},
+      {"icmp_echo_req_rcvd", st_.icmp_echo_req_rcvd},
+      {"icmp_echo_rep_sent", st_.icmp_echo_rep_sent},
+      {"no_route", st_.no_route},
+      {"tcp_rst_sent", tcp_->rst_sent()},
+      {"tcp_bad_segments", tcp_->bad_segments()}};
   // Only with a wake-up latency configured (the results of other scenarios
   // stay as they were).
   if (cfg_.wake_latency != sc_core::SC_ZERO_TIME) j["wakeups"] = st_.wakeups;

@@ -116,7 +116,9 @@ sc_time times(const sc_time& t, uint64_t n) { return sc_time::from_value(t.value
 // An echo request/reply of `size` data bytes: 14 + 20 + 8 + size frame bytes.
 size_t echo_frame(size_t size) { return 42 + size; }
 // RTT with no host latency: both wire times, both propagation delays, the board.
-sc_time bare_rtt(size_t size) { return wire(echo_frame(size)) + kProp + kBoardLatency + wire(echo_frame(size)) + kProp; }
+sc_time bare_rtt(size_t size) {
+  return wire(echo_frame(size)) + kProp + kBoardLatency + wire(echo_frame(size)) + kProp;
+}
 
 std::vector<sc_time> ping_rtts(Pair& p, size_t size, unsigned count, const sc_time& interval,
                                const sc_time& start = sc_time(3, SC_US)) {
@@ -248,7 +250,8 @@ std::vector<Record> read_pcap(const std::string& path) {
   pcap_pkthdr* h;
   const u_char* d;
   while (pcap_next_ex(pd, &h, &d) == 1)
-    r.push_back({uint64_t(h->ts.tv_sec) * 1000000000u + uint64_t(h->ts.tv_usec), std::vector<uint8_t>(d, d + h->caplen)});
+    r.push_back({uint64_t(h->ts.tv_sec) * 1000000000u + uint64_t(h->ts.tv_usec),
+                 std::vector<uint8_t>(d, d + h->caplen)});
   pcap_close(pd);
   return r;
 }
@@ -293,7 +296,8 @@ TEST(HostLatency, HostCaptureDiffersFromBoardCaptureByTheLatencies) {
     // latency (of the unpadded frame) and the wire; the board's capture
     // stamps the last bit's arrival.
     const size_t n = h_down[k].data.size();
-    EXPECT_TRUE(std::equal(h_down[k].data.begin(), h_down[k].data.end(), b_down[k].data.begin())) << "request " << k;
+    EXPECT_TRUE(std::equal(h_down[k].data.begin(), h_down[k].data.end(), b_down[k].data.begin()))
+        << "request " << k;
     EXPECT_EQ(b_down[k].ns - h_down[k].ns,
               ns(kTx + times(kTxPerByte, n) + (woke ? kWake : sc_time()) + wire(n) + kProp))
         << "request " << k;

@@ -137,12 +137,14 @@ TEST(Scenario, HostLatencyKeysParse) {
                 .host.wake_latency,
             sc_time(1, SC_US));
   const std::pair<const char*, const char*> bad[] = {
-      {R"({"host": {"rx_per_byte": 8}})", "scenario .host.rx_per_byte: must be a duration string such as \"40us\""},
+      {R"({"host": {"rx_per_byte": 8}})",
+       "scenario .host.rx_per_byte: must be a duration string such as \"40us\""},
       {R"({"host": {"tx_per_byte": "8"}})", "scenario .host.tx_per_byte: "},
       {R"({"host": {"rx_per_byte": "2ms"}})", "scenario .host.rx_per_byte: at most 1ms"},
       {R"({"host": {"tx_per_byte": "-1ns"}})", "scenario .host.tx_per_byte: "},
       {R"({"host": {"wake_latency": "2h"}})", "scenario .host.wake_latency: "},
-      {R"({"host": {"wake_latency": "3601s", "idle_threshold": "1ms"}})", "scenario .host.wake_latency: at most 3600s"},
+      {R"({"host": {"wake_latency": "3601s", "idle_threshold": "1ms"}})",
+       "scenario .host.wake_latency: at most 3600s"},
       {R"({"host": {"idle_threshold": "3601s"}})", "scenario .host.idle_threshold: at most 3600s"},
       {R"({"host": {"wake_latency": "100us"}})", "scenario .host.wake_latency: needs idle_threshold"},
       {R"({"host": {"wake_latncy": "100us"}})", "scenario .host.wake_latncy: unknown key"},
