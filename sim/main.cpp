@@ -235,6 +235,7 @@ struct Options {
   bool uart_out_set = false, uart_in_set = false;
   // Network far end and capture (docs/network.md).
   std::string scenario, tap, pcap, net_results;
+  std::string pcap_at = "board";  // --pcap-at: board (the wire at the GRETH) | host (the PC's card)
   std::string vcd, vcd_signals, vcd_start, vcd_end;  // --vcd*
   bool max_time_set = false;
   // Per-run firmware parameters (fw_params block), KEY=VALUE in order.
@@ -314,7 +315,13 @@ int run(int argc, char** argv) {
                             "Network: the far end of the link is TAP device NAME in network namespace NAME "
                             "(scripts/netns-tap up NAME; real-time pacing; not deterministic)");
   sc->excludes(tp);
-  app.add_option("--pcap", o.pcap, "Network: record every frame on the link (both directions) to this pcap file");
+  auto* pcap_opt = app.add_option("--pcap", o.pcap,
+                                  "Network: record every frame on the link (both directions) to this pcap file");
+  app.add_option("--pcap-at", o.pcap_at,
+                 "Network: where --pcap captures: board (the board's side of the wire, the default) or host "
+                 "(the simulated PC's network card, as a Wireshark on the PC sees it; needs --scenario)")
+      ->check(CLI::IsMember({"board", "host"}))
+      ->needs(pcap_opt);
   app.add_option("--vcd", o.vcd,
                  "Write a waveform of the board (VCD; a name ending in .fst: FST through vcd2fst) at exact "
                  "simulated times (docs/waveforms.md)");
@@ -472,6 +479,8 @@ int run(int argc, char** argv) {
   }
   if (!o.net_results.empty() && !scenario)
     return fail(kExitBadInput, "--net-results: needs --scenario");
+  if (o.pcap_at == "host" && !scenario)
+    return fail(kExitBadInput, "--pcap-at host: needs --scenario (the simulated PC)");
   if (!o.tap.empty()) {
     const std::string why = l3vp::TapEndpoint::unavailable_reason();
     if (!why.empty()) return fail(kExitBadInput, "--tap: " + why);
@@ -591,7 +600,10 @@ int run(int argc, char** argv) {
     } catch (const std::exception& e) {
       return fail(kExitBadInput, "--pcap: " + std::string(e.what()));
     }
-    pcap->attach(plat->link, l3vp::PcapWriter::Point::kDeliver);
+    if (o.pcap_at == "host")  // the PC's stack boundary (models/net/README.md "Host latency model")
+      pc->on_stack.listen([p = pcap.get()](const l3vp::host::HostFrameEvent& e) { p->write(e.frame, e.t); });
+    else
+      pcap->attach(plat->link, l3vp::PcapWriter::Point::kDeliver);
   }
 
   // --stats: what the run adds to the platform's statistics.

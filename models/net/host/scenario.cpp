@@ -53,6 +53,11 @@ void get_time(const json& j, const char* k, const std::string& path, sc_time& ou
     fail(path + "." + k, e.what());
   }
 }
+// A duration of at most `max_ps`.
+void get_time_max(const json& j, const char* k, const std::string& path, sc_time& out, uint64_t max_ps) {
+  get_time(j, k, path, out);
+  if (ps_of(out) > max_ps) fail(path + "." + k, "at most " + l3vp::format_duration(max_ps));
+}
 void get_string(const json& j, const char* k, const std::string& path, std::string& out) {
   if (!j.contains(k)) return;
   if (!j[k].is_string()) fail(path + "." + k, "must be a string");
@@ -136,13 +141,20 @@ Scenario parse_scenario(const json& j) {
   check_keys(j, "", {"host", "board", "link", "experiments", "duration", "comment"});
   if (j.contains("host")) {
     const json& h = j["host"];
-    check_keys(h, ".host", {"mac", "ip", "netmask", "rx_latency", "tx_latency", "ttl", "seed", "arp_retry",
-                            "arp_tries", "tcp"});
+    check_keys(h, ".host", {"mac", "ip", "netmask", "rx_latency", "tx_latency", "rx_per_byte", "tx_per_byte",
+                            "wake_latency", "idle_threshold", "ttl", "seed", "arp_retry", "arp_tries", "tcp"});
     get_mac(h, "mac", ".host", s.host.mac);
     get_ip(h, "ip", ".host", s.host.ip);
     get_ip(h, "netmask", ".host", s.host.netmask);
     get_time(h, "rx_latency", ".host", s.host.rx_latency);
     get_time(h, "tx_latency", ".host", s.host.tx_latency);
+    // The latency model's other terms (docs/network.md "Host latency model").
+    get_time_max(h, "rx_per_byte", ".host", s.host.rx_per_byte, kMaxPerBytePs);
+    get_time_max(h, "tx_per_byte", ".host", s.host.tx_per_byte, kMaxPerBytePs);
+    get_time_max(h, "wake_latency", ".host", s.host.wake_latency, kMaxScenarioPs);
+    get_time_max(h, "idle_threshold", ".host", s.host.idle_threshold, kMaxScenarioPs);
+    if (s.host.wake_latency != sc_time() && !h.contains("idle_threshold"))
+      fail(".host.wake_latency", "needs idle_threshold (how long the host must be idle before it applies)");
     get_uint(h, "ttl", ".host", s.host.ttl, 255);
     get_uint(h, "seed", ".host", s.host.seed, UINT64_MAX);
     get_time(h, "arp_retry", ".host", s.host.arp_retry);

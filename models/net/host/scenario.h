@@ -36,6 +36,8 @@ constexpr unsigned kMaxConnections = 1000;   // TCP connections, all experiments
 constexpr unsigned kMaxDatagrams = 1000000;  // udp_send count, udp_recv expect
 // duration, and every experiment's planned schedule (start + count * step).
 constexpr uint64_t kMaxScenarioPs = uint64_t(3600) * 1000000000000ull;  // 1 hour
+// host.rx_per_byte / tx_per_byte (a 1514-byte frame then waits 1.5 s at most).
+constexpr uint64_t kMaxPerBytePs = 1000000000ull;  // 1 ms
 
 struct Experiment {
   enum class Type { kPing, kUdpSend, kUdpRecv, kTcpSend, kTcpRecv, kTcpRequest } type;

@@ -22,11 +22,41 @@ void SimHost::frame_in(const EthFrame& f) {
     ++st_.rx_crc_error;
     return;
   }
-  if (cfg_.rx_latency == sc_core::SC_ZERO_TIME) {
+  // The card has the whole frame now (its last bit arrived): the stack gets
+  // it after the receive latency, in arrival order.
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  bool woke = false;
+  const sc_core::sc_time ready =
+      ready_time(cfg_.rx_latency, cfg_.rx_per_byte, f.data.size(), rx_ready_, woke);
+  if (ready == now && rx_pending_ == 0) {  // no latency (the default): at once, as always
+    publish(false, f, sc_core::SC_ZERO_TIME, false);
     handle(f);
     return;
   }
-  sched_.after(cfg_.rx_latency, [this, f] { handle(f); });
+  ++rx_pending_;
+  sched_.at(ready, [this, f, lat = ready - now, woke] {
+    --rx_pending_;
+    publish(false, f, lat, woke);
+    handle(f);
+  });
+}
+
+sc_core::sc_time SimHost::ready_time(const sc_core::sc_time& fixed, const sc_core::sc_time& per_byte,
+                                     size_t bytes, sc_core::sc_time& prev, bool& woke) {
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  sc_core::sc_time t = now + fixed + sc_core::sc_time::from_value(per_byte.value() * bytes);
+  // Idle: nothing in either pipeline for longer than the threshold.
+  woke = cfg_.wake_latency != sc_core::SC_ZERO_TIME && now > active_until_ + cfg_.idle_threshold;
+  if (woke) {
+    t += cfg_.wake_latency;
+    ++st_.wakeups;
+  }
+  // A FIFO: a short frame after a long one leaves with it, not before it
+  // (the per-byte term is a delay, not a service time).
+  if (t < prev) t = prev;
+  prev = t;
+  if (active_until_ < t) active_until_ = t;
+  return t;
 }
 
 void SimHost::handle(const EthFrame& f) {
@@ -131,7 +161,17 @@ void SimHost::handle_udp(const Ip4View& ip) {
 }
 
 void SimHost::send_frame(Bytes frame) {
-  auto go = [this, fr = std::move(frame)]() {
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  bool woke = false;
+  const sc_core::sc_time ready = ready_time(cfg_.tx_latency, cfg_.tx_per_byte, frame.size(), tx_ready_, woke);
+  if (tx_ && on_stack.has_listeners()) {
+    EthFrame f;
+    f.data = frame;
+    publish(true, f, ready - now, woke);
+  }
+  const bool queued = !(ready == now && tx_pending_ == 0);
+  auto go = [this, fr = std::move(frame), queued]() {
+    if (queued) --tx_pending_;
     if (!tx_) return;
     EthFrame f;
     f.data = fr;
@@ -143,10 +183,12 @@ void SimHost::send_frame(Bytes frame) {
       hook_(true, f);
     }
   };
-  if (cfg_.tx_latency == sc_core::SC_ZERO_TIME)
+  if (!queued) {  // no latency (the default): on the wire queue at once
     go();
-  else
-    sched_.after(cfg_.tx_latency, std::move(go));
+    return;
+  }
+  ++tx_pending_;
+  sched_.at(ready, std::move(go));
 }
 
 void SimHost::transmit_ip(uint32_t dst, const Mac& mac, const Bytes& packet) {
@@ -211,25 +253,30 @@ void SimHost::udp_send(uint32_t dst, uint16_t sport, uint16_t dport, const Bytes
 }
 
 nlohmann::json SimHost::stats_json() const {
-  return {{"rx_frames", st_.rx_frames},
-          {"tx_frames", st_.tx_frames},
-          {"rx_bytes", st_.rx_bytes},
-          {"tx_bytes", st_.tx_bytes},
-          {"rx_crc_error", st_.rx_crc_error},
-          {"rx_not_for_us", st_.rx_not_for_us},
-          {"rx_bad", st_.rx_bad},
-          {"rx_fragments", st_.rx_fragments},
-          {"rx_unknown_proto", st_.rx_unknown_proto},
-          {"udp_no_port", st_.udp_no_port},
-          {"arp_requests_sent", st_.arp_requests_sent},
-          {"arp_replies_sent", st_.arp_replies_sent},
-          {"arp_replies_rcvd", st_.arp_replies_rcvd},
-          {"arp_drops", st_.arp_drops},
-          {"icmp_echo_req_rcvd", st_.icmp_echo_req_rcvd},
-          {"icmp_echo_rep_sent", st_.icmp_echo_rep_sent},
-          {"no_route", st_.no_route},
-          {"tcp_rst_sent", tcp_->rst_sent()},
-          {"tcp_bad_segments", tcp_->bad_segments()}};
+  nlohmann::json j = {
+      {"rx_frames", st_.rx_frames},
+      {"tx_frames", st_.tx_frames},
+      {"rx_bytes", st_.rx_bytes},
+      {"tx_bytes", st_.tx_bytes},
+      {"rx_crc_error", st_.rx_crc_error},
+      {"rx_not_for_us", st_.rx_not_for_us},
+      {"rx_bad", st_.rx_bad},
+      {"rx_fragments", st_.rx_fragments},
+      {"rx_unknown_proto", st_.rx_unknown_proto},
+      {"udp_no_port", st_.udp_no_port},
+      {"arp_requests_sent", st_.arp_requests_sent},
+      {"arp_replies_sent", st_.arp_replies_sent},
+      {"arp_replies_rcvd", st_.arp_replies_rcvd},
+      {"arp_drops", st_.arp_drops},
+      {"icmp_echo_req_rcvd", st_.icmp_echo_req_rcvd},
+      {"icmp_echo_rep_sent", st_.icmp_echo_rep_sent},
+      {"no_route", st_.no_route},
+      {"tcp_rst_sent", tcp_->rst_sent()},
+      {"tcp_bad_segments", tcp_->bad_segments()}};
+  // Only with a wake-up latency configured (the results of other scenarios
+  // stay as they were).
+  if (cfg_.wake_latency != sc_core::SC_ZERO_TIME) j["wakeups"] = st_.wakeups;
+  return j;
 }
 
 }  // namespace l3vp::host

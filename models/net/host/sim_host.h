@@ -4,11 +4,14 @@
 // sent), ICMP echo (RFC 792: answers echo requests, delivers echo replies
 // to a ping client), UDP (RFC 768) ports and TCP (tcp.h).
 //
-// Host-stack latency: a received frame is handled `rx_latency` after its
-// last bit arrived, and a packet the stack sends reaches the wire
-// `tx_latency` after it was sent (both constant, so order is kept). An echo
-// request from the board is therefore answered rx_latency + tx_latency
-// after it arrived.
+// Host latency model (README "Host latency model"): the PC's card stores a
+// whole frame, so the stack sees a received frame only after its last bit
+// plus rx_latency + rx_per_byte * length; a frame the stack sends enters the
+// link's queue tx_latency + tx_per_byte * length after it was handed over.
+// After the host was idle (no frame in the rx or tx pipeline) longer than
+// idle_threshold, the next frame also waits wake_latency. Each direction is
+// a FIFO: a frame never overtakes the one before it. An echo request from
+// the board is answered rx + tx latency after it arrived.
 //
 // Wiring on an EthLink end e: `link.attach(e, &host); host.connect(&link.port(e));`
 #pragma once
@@ -22,6 +25,7 @@
 
 #include "eth_frame.h"
 #include "event_scheduler.h"
+#include "probe.h"
 #include "wire.h"
 
 namespace l3vp::host {
@@ -34,8 +38,15 @@ struct HostConfig {
   Mac mac = {0x02, 0x00, 0x00, 0x00, 0x00, 0x55};
   uint32_t ip = 0xC0A80037;       // 192.168.0.55
   uint32_t netmask = 0xFFFFFF00;  // /24; off-subnet destinations are dropped (no gateway)
-  sc_core::sc_time rx_latency = sc_core::SC_ZERO_TIME;
-  sc_core::sc_time tx_latency = sc_core::SC_ZERO_TIME;
+  // Latency model (all zero: the stack sees frames at their last bit and
+  // sends them at once). Per-byte terms count the frame's bytes without FCS
+  // (as delivered: a received short frame is padded to 60).
+  sc_core::sc_time rx_latency = sc_core::SC_ZERO_TIME;   // last bit in -> the stack has the frame
+  sc_core::sc_time rx_per_byte = sc_core::SC_ZERO_TIME;
+  sc_core::sc_time tx_latency = sc_core::SC_ZERO_TIME;   // the stack sends -> the frame is queued on the link
+  sc_core::sc_time tx_per_byte = sc_core::SC_ZERO_TIME;
+  sc_core::sc_time wake_latency = sc_core::SC_ZERO_TIME;    // extra, on the first frame after an idle period
+  sc_core::sc_time idle_threshold = sc_core::SC_ZERO_TIME;  // idle longer than this: wake_latency applies
   uint8_t ttl = 64;
   sc_core::sc_time arp_retry = sc_core::sc_time(1, sc_core::SC_SEC);  // request interval
   unsigned arp_tries = 3;          // requests before queued packets are dropped
@@ -52,6 +63,18 @@ struct HostStats {
   uint64_t arp_drops = 0;  // packets dropped: unresolved or queue full
   uint64_t icmp_echo_req_rcvd = 0, icmp_echo_rep_sent = 0;
   uint64_t no_route = 0;
+  uint64_t wakeups = 0;  // frames that paid wake_latency
+};
+
+// A frame crossing the boundary between the PC's network card (with its
+// driver) and its stack: where a capture on the PC (Wireshark on Linux,
+// stamped by the kernel) sees it.
+struct HostFrameEvent {
+  bool tx;                   // false: the stack takes a received frame; true: it hands one to the card
+  const EthFrame& frame;     // received: as delivered (padded); sent: as built (not padded)
+  sc_core::sc_time t;        // exact: the current simulated time
+  sc_core::sc_time latency;  // received: last bit in -> t; sent: t -> queued on the link
+  bool woke;                 // the latency includes wake_latency
 };
 
 class SimHost : public sc_core::sc_module, public EthPort {
@@ -79,7 +102,7 @@ class SimHost : public sc_core::sc_module, public EthPort {
 
   // IPv4 send: resolved through ARP, queued while resolving.
   void send_ip(uint32_t dst, uint8_t proto, const Bytes& payload, bool df = false);
-  // Sends a raw Ethernet frame after tx_latency (used by ARP and IP).
+  // Sends a raw Ethernet frame after the tx latency (used by ARP and IP).
   void send_frame(Bytes frame);
 
   // ICMP echo: requests to the board; replies go to the handler of their id.
@@ -97,6 +120,11 @@ class SimHost : public sc_core::sc_module, public EthPort {
   // Times the link returned for the last frame sent.
   const EthTx::Times& last_tx() const { return last_tx_; }
 
+  // Published when the stack takes a received frame (after the receive
+  // latency; frames with a bad FCS never get there) and when it hands a frame
+  // to the card (before the transmit latency): `--pcap-at host`.
+  Probe<HostFrameEvent> on_stack;
+
   nlohmann::json stats_json() const;
 
  private:
@@ -106,6 +134,15 @@ class SimHost : public sc_core::sc_module, public EthPort {
     EventScheduler::Id timer = 0;
   };
   void handle(const EthFrame& f);
+  // The latency model: when a frame of `bytes` starting its `fixed` +
+  // per-byte delay now leaves the pipeline whose previous frame leaves at
+  // `prev` (updated); sets `woke`.
+  sc_core::sc_time ready_time(const sc_core::sc_time& fixed, const sc_core::sc_time& per_byte, size_t bytes,
+                              sc_core::sc_time& prev, bool& woke);
+  void publish(bool tx, const EthFrame& f, const sc_core::sc_time& latency, bool woke) const {
+    if (on_stack.has_listeners())
+      on_stack.notify(HostFrameEvent{tx, f, sc_core::sc_time_stamp(), latency, woke});
+  }
   void handle_arp(const uint8_t* p, size_t n);
   void handle_ip(const uint8_t* p, size_t n);
   void handle_icmp(const Ip4View& ip);
@@ -126,6 +163,11 @@ class SimHost : public sc_core::sc_module, public EthPort {
   HostStats st_;
   FrameHook hook_;
   EthTx::Times last_tx_;
+  // Latency model state: when the last frame leaves the rx / tx pipeline,
+  // frames still in each, and the end of the last activity (idle detection;
+  // the host counts as active at time 0).
+  sc_core::sc_time rx_ready_, tx_ready_, active_until_;
+  unsigned rx_pending_ = 0, tx_pending_ = 0;
 };
 
 }  // namespace l3vp::host

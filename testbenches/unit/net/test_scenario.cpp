@@ -113,6 +113,49 @@ TEST(Scenario, TcpRequestParses) {
             std::string::npos);
 }
 
+// The host latency model's keys: exact values, defaults zero (today's
+// behaviour), the old keys unchanged, and one-line errors naming the key.
+TEST(Scenario, HostLatencyKeysParse) {
+  const host::Scenario d = host::parse_scenario(json::object());
+  EXPECT_EQ(d.host.rx_per_byte, sc_time());
+  EXPECT_EQ(d.host.tx_per_byte, sc_time());
+  EXPECT_EQ(d.host.wake_latency, sc_time());
+  EXPECT_EQ(d.host.idle_threshold, sc_time());
+  const host::Scenario s = host::parse_scenario(json::parse(
+      R"({"host": {"rx_latency": "20us", "rx_per_byte": "8ns", "tx_latency": "12.5us", "tx_per_byte": "1.25ns",
+                   "wake_latency": "150us", "idle_threshold": "1ms"}})"));
+  EXPECT_EQ(s.host.rx_latency, sc_time(20, SC_US));
+  EXPECT_EQ(s.host.rx_per_byte, sc_time(8, SC_NS));
+  EXPECT_EQ(s.host.tx_latency, sc_time(12500, SC_NS));
+  EXPECT_EQ(s.host.tx_per_byte, sc_time(1250, SC_PS));
+  EXPECT_EQ(s.host.wake_latency, sc_time(150, SC_US));
+  EXPECT_EQ(s.host.idle_threshold, sc_time(1, SC_MS));
+  // A threshold alone is harmless; "0" is a valid threshold (any idle gap).
+  EXPECT_EQ(host::parse_scenario(json::parse(R"({"host": {"idle_threshold": "2ms"}})")).host.idle_threshold,
+            sc_time(2, SC_MS));
+  EXPECT_EQ(host::parse_scenario(json::parse(R"({"host": {"wake_latency": "1us", "idle_threshold": "0"}})"))
+                .host.wake_latency,
+            sc_time(1, SC_US));
+  const std::pair<const char*, const char*> bad[] = {
+      {R"({"host": {"rx_per_byte": 8}})",
+       "scenario .host.rx_per_byte: must be a duration string such as \"40us\""},
+      {R"({"host": {"tx_per_byte": "8"}})", "scenario .host.tx_per_byte: "},
+      {R"({"host": {"rx_per_byte": "2ms"}})", "scenario .host.rx_per_byte: at most 1ms"},
+      {R"({"host": {"tx_per_byte": "-1ns"}})", "scenario .host.tx_per_byte: "},
+      {R"({"host": {"wake_latency": "2h"}})", "scenario .host.wake_latency: "},
+      {R"({"host": {"wake_latency": "3601s", "idle_threshold": "1ms"}})",
+       "scenario .host.wake_latency: at most 3600s"},
+      {R"({"host": {"idle_threshold": "3601s"}})", "scenario .host.idle_threshold: at most 3600s"},
+      {R"({"host": {"wake_latency": "100us"}})", "scenario .host.wake_latency: needs idle_threshold"},
+      {R"({"host": {"wake_latncy": "100us"}})", "scenario .host.wake_latncy: unknown key"},
+  };
+  for (const auto& [text, want] : bad) {
+    const std::string e = error_of(text);
+    EXPECT_EQ(e.rfind(want, 0), 0u) << text << " -> " << e;
+    EXPECT_EQ(e.find('\n'), std::string::npos) << e;  // one line
+  }
+}
+
 const std::string kExample = std::string(L3VP_SCENARIO_DIR) + "/basic.json";
 
 TEST(Scenario, ExampleFileParses) {
