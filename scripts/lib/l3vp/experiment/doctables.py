@@ -1,0 +1,381 @@
+"""Measurement tables of the docs, generated from experiment files.
+
+A Markdown file holds a generated table between two marker comments:
+
+    <!-- table: experiments/docs/net-ping.yaml#rtt -->
+    | Configuration | 64 B | ... |
+    |---|---|
+    | default | 150.8 / 151.2 / 152.3 | ... |
+    <!-- /table -->
+
+The path (relative to the repository) names an experiment file; `#rtt` one
+entry of its `tables:` section, which says how the tidy table of the
+experiment (one row per run, docs/experiments.md) becomes the Markdown
+table: rows and columns select runs by their axis values (`where`), and a
+cell is a format string whose fields are Python expressions over the
+selected run's metrics and axes (`{rtt_avg_us:.1f}`), or over several runs
+of the selection (`{(at(echoes=11).cyc - at(echoes=1).cyc) / 10:.0f}`).
+
+Everything around the markers is kept as it is. `rewrite` replaces the
+tables in the files; `check` only compares and returns the differences.
+The runs go through the experiment tool (one Dask cluster for all files,
+the run cache of the tool), so a second check with unchanged sources and
+binary starts no leon3vp at all.
+"""
+import difflib
+import glob
+import json
+import math
+import os
+import re
+import string
+import sys
+
+from . import cli as _cli
+from . import firmware as _fw
+from . import spec as _spec
+
+ROOT = _fw.ROOT
+BEGIN = re.compile(r"^<!-- table: (\S+?)#([A-Za-z0-9_.-]+) -->\s*$")
+END = "<!-- /table -->"
+TABLE_KEYS = ("corner", "rows", "columns", "cell", "where", "align")
+LINE_KEYS = ("label", "where", "cell", "axis")
+
+
+class TableError(Exception):
+    """A bad marker or table spec: one line naming it."""
+
+
+# -- the table spec ------------------------------------------------------------
+def _check_where(w, where):
+    if w is None:
+        return {}
+    if not isinstance(w, dict) or not all(isinstance(k, str) and _spec._scalar(v) for k, v in w.items()):
+        raise TableError(f"{where}: must map axis (or column) names to values")
+    return dict(w)
+
+
+def _lines(exp, spec, where):
+    """Rows or columns: a list of {label, where, cell}, or {axis: NAME,
+    label: "{NAME} B"} for one line per value of the axis (grid order)."""
+    if isinstance(spec, dict) and "axis" in spec:
+        _spec._keys(spec, where, LINE_KEYS, required=("axis",))
+        axis = spec["axis"]
+        vals = None
+        for names, tuples in exp.axes:
+            if axis in names:
+                i = names.index(axis)
+                vals = []
+                for t in tuples:
+                    if t[i] not in vals:
+                        vals.append(t[i])
+        if vals is None:
+            raise TableError(f"{where}.axis: '{axis}' is not an axis of {exp.name}")
+        label = spec.get("label", "{" + axis + "}")
+        return [{"label": label.format(**{axis: v}), "where": {axis: v}, "cell": spec.get("cell")}
+                for v in vals]
+    if not isinstance(spec, list) or not spec:
+        raise TableError(f"{where}: must be a non-empty list of {{label, where, cell}} or {{axis: NAME}}")
+    out = []
+    for i, ln in enumerate(spec):
+        w = f"{where}[{i}]"
+        _spec._keys(ln, w, LINE_KEYS, required=("label",))
+        if not isinstance(ln["label"], str):
+            raise TableError(f"{w}.label: must be a string")
+        out.append({"label": ln["label"], "where": _check_where(ln.get("where"), f"{w}.where"),
+                    "cell": ln.get("cell")})
+    return out
+
+
+def table_spec(exp, raw_tables, name):
+    where = f"tables.{name}"
+    if not isinstance(raw_tables, dict) or name not in raw_tables:
+        raise TableError(f"{exp.path}: no table '{name}' under tables:")
+    t = raw_tables[name]
+    try:
+        _spec._keys(t, where, TABLE_KEYS, required=("rows", "columns"))
+    except _spec.SpecError as e:
+        raise TableError(str(e)) from None
+    rows = _lines(exp, t["rows"], f"{where}.rows")
+    cols = _lines(exp, t["columns"], f"{where}.columns")
+    align = t.get("align", "---")
+    if isinstance(align, str):
+        align = [align] * (len(cols) + 1)
+    if not isinstance(align, list) or len(align) != len(cols) + 1 or \
+            not all(isinstance(a, str) and re.fullmatch(r":?-+:?", a) for a in align):
+        raise TableError(f"{where}.align: one '---' / '---:' for the corner column and each column")
+    for ln in rows:
+        for c in cols:
+            if (ln["cell"] or c["cell"] or t.get("cell")) is None:
+                raise TableError(f"{where}: no cell format for row '{ln['label']}', column '{c['label']}'")
+    return {"corner": str(t.get("corner", "")), "rows": rows, "cols": cols, "cell": t.get("cell"),
+            "where": _check_where(t.get("where"), f"{where}.where"), "align": align}
+
+
+# -- cells ---------------------------------------------------------------------------
+class _Row:
+    """One run's row: metrics and axes as attributes."""
+
+    def __init__(self, d):
+        self.__dict__.update(d)
+
+
+def _select(df, where, ctx):
+    sel = df
+    for k, v in where.items():
+        if k not in df.columns:
+            raise TableError(f"{ctx}: where: '{k}' is not a column of the table (axes, metrics, variant)")
+        sel = sel[sel[k].map(lambda x: x == v or str(x) == str(v))]
+    return sel
+
+
+def _record(sel_row):
+    d = {}
+    for k, v in sel_row.items():
+        if isinstance(v, float) and math.isnan(v):
+            v = None
+        d[k.replace(".", "_")] = v
+    return d
+
+
+def render_cell(fmt, df, where, ctx):
+    sel = _select(df, where, ctx)
+    names = {}
+    if len(sel) == 1:
+        names.update(_record(sel.iloc[0]))
+
+    def at(**w):
+        s = _select(sel, w, ctx)
+        if len(s) != 1:
+            raise TableError(f"{ctx}: at({w}) selects {len(s)} runs, expected one")
+        return _Row(_record(s.iloc[0]))
+
+    def runs(**w):
+        return [_Row(_record(r)) for _, r in _select(sel, w, ctx).iterrows()]
+
+    env = {"at": at, "runs": runs, "abs": abs, "min": min, "max": max, "sum": sum, "len": len,
+           "round": round}
+    out = []
+    try:
+        parsed = list(string.Formatter().parse(fmt))
+    except ValueError as e:
+        raise TableError(f"{ctx}: cell format {fmt!r}: {e}") from None
+    for literal, field, spec, conv in parsed:
+        out.append(literal)
+        if field is None:
+            continue
+        if conv:  # Formatter splits "a != b" at "!": use "not a == b"
+            raise TableError(f"{ctx}: cell field {{{field}!{conv}}}: no conversions ('!')")
+        try:
+            v = eval(field, {"__builtins__": {}}, dict(env, **names))  # noqa: S307 (repository files)
+        except TableError:
+            raise
+        except NameError as e:
+            n = len(sel)
+            hint = f" (the cell selects {n} runs: use at(axis=value).name)" if n != 1 else ""
+            raise TableError(f"{ctx}: {{{field}}}: {e}{hint}") from None
+        except Exception as e:  # noqa: BLE001 - any error in a cell expression is one line
+            raise TableError(f"{ctx}: {{{field}}}: {type(e).__name__}: {e}") from None
+        if v is None:
+            raise TableError(f"{ctx}: {{{field}}} is empty (failed run or missing metric)")
+        try:
+            out.append(format(v, spec))
+        except (ValueError, TypeError) as e:
+            raise TableError(f"{ctx}: {{{field}:{spec}}}: {e}") from None
+    return "".join(out)
+
+
+def render_table(t, df, ctx):
+    lines = ["| " + " | ".join([t["corner"]] + [c["label"] for c in t["cols"]]) + " |",
+             "|" + "|".join(t["align"]) + "|"]
+    for r in t["rows"]:
+        cells = [r["label"]]
+        for c in t["cols"]:
+            fmt = r["cell"] or c["cell"] or t["cell"]
+            w = dict(t["where"], **r["where"], **c["where"])
+            cells.append(render_cell(fmt, df, w, f"{ctx}: row '{r['label']}', column '{c['label']}'"))
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines
+
+
+# -- markers in the docs ----------------------------------------------------------------
+def find_markers(path):
+    """[(begin line index, end line index, experiment file, table name)]."""
+    with open(path) as f:
+        lines = f.read().split("\n")
+    rel = os.path.relpath(path, ROOT)
+    out, open_at = [], None
+    for i, ln in enumerate(lines):
+        m = BEGIN.match(ln)
+        if m:
+            if open_at is not None:
+                raise TableError(f"{rel}:{i + 1}: table marker inside the table opened at line {open_at + 1}")
+            open_at = i
+            cur = (m.group(1), m.group(2))
+        elif ln.strip() == END:
+            if open_at is None:
+                raise TableError(f"{rel}:{i + 1}: '{END}' without a '<!-- table: FILE#NAME -->' line")
+            out.append((open_at, i) + cur)
+            open_at = None
+    if open_at is not None:
+        raise TableError(f"{rel}:{open_at + 1}: table marker without '{END}'")
+    return lines, out
+
+
+def doc_files(paths):
+    if paths:
+        return [os.path.abspath(p) for p in paths]
+    return sorted(glob.glob(os.path.join(ROOT, "docs", "*.md")))
+
+
+def collect(docs, only=None):
+    """{experiment file: set(table names)} used by the docs (all, or the
+    experiment files in `only`)."""
+    need = {}
+    for d in docs:
+        _, markers = find_markers(d)
+        for _, _, exp_file, name in markers:
+            if only and not any(os.path.abspath(os.path.join(ROOT, exp_file)) == os.path.abspath(o)
+                                for o in only):
+                continue
+            need.setdefault(exp_file, set()).add(name)
+    return need
+
+
+def run_experiments(exp_files, args, log):
+    """Run (or take from the cache) every experiment; {file: (Experiment,
+    raw tables, DataFrame)}. Failure on a failed run."""
+    loaded, prepared_all, todo = {}, {}, []
+    out = os.path.abspath(args.out)
+    runs_dir = os.path.join(out, "runs")
+    os.makedirs(runs_dir, exist_ok=True)
+    for ef in sorted(exp_files):
+        path = os.path.join(ROOT, ef)
+        exp = _spec.load(path)
+        raw = exp.tables
+        runs = exp.runs()
+        _cli.validate(exp, runs)
+        prepared, info = _cli.prepare(exp, runs, args, out, log)
+        loaded[ef] = (exp, raw, prepared)
+        for r, spec, run_id, task in prepared:
+            rec = None if args.no_cache else _cli.load_cached(runs_dir, run_id)
+            if rec is not None:
+                prepared_all[run_id] = rec
+            elif run_id not in {t[2] for t in todo}:
+                todo.append((r, spec, run_id, task))
+    log(f"doc-tables: {sum(len(p) for _, _, p in loaded.values())} runs in {len(loaded)} experiment files, "
+        f"{len(todo)} to run")
+    by_id = {run_id: (r, spec) for r, spec, run_id, _ in todo}
+
+    def on_result(task, result):
+        r, spec = by_id[task["id"]]
+        rec = _cli.make_record(r, spec, task["id"], result)
+        _cli._atomic_write(os.path.join(runs_dir, task["id"] + ".json"), json.dumps(rec, indent=1))
+        prepared_all[task["id"]] = rec
+
+    if todo:
+        _cli.run_dask([t[3] for t in todo], args, on_result)
+    result = {}
+    for ef, (exp, raw, prepared) in loaded.items():
+        df = _cli.table_rows(exp, prepared, prepared_all)
+        bad = [e for e in df.get("error", []) if e]
+        if bad:
+            raise _cli.Failure(f"{ef}: {len(bad)} failed runs, first: {bad[0]}")
+        result[ef] = (exp, raw, df)
+    return result
+
+
+def regenerate(docs, tables):
+    """{doc path: (old text, new text)}."""
+    out = {}
+    for d in docs:
+        lines, markers = find_markers(d)
+        if not markers:
+            continue
+        new = list(lines)
+        for b, e, ef, name in reversed(markers):
+            if ef not in tables:
+                continue
+            exp, raw, df = tables[ef]
+            t = table_spec(exp, raw, name)
+            body = render_table(t, df, f"{ef}#{name}")
+            new[b + 1:e] = body
+        out[d] = ("\n".join(lines), "\n".join(new))
+    return out
+
+
+def diff(path, old, new):
+    rel = os.path.relpath(path, ROOT)
+    return "".join(difflib.unified_diff(old.splitlines(True), new.splitlines(True),
+                                        f"{rel} (committed)", f"{rel} (fresh run)", n=1))
+
+
+def main(argv=None):
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="doc-tables", description="Regenerate (or --check) the measurement "
+                                 "tables of the docs from their experiment files (docs/developer-guide.md).")
+    ap.add_argument("docs", nargs="*", help="Markdown files (default: docs/*.md)")
+    ap.add_argument("--check", action="store_true", help="only compare; exit 1 and show a diff when a table differs")
+    ap.add_argument("--only", action="append", metavar="EXPERIMENT",
+                    help="only the tables of this experiment file (repeatable)")
+    ap.add_argument("--exclude", action="append", metavar="EXPERIMENT", default=[],
+                    help="skip the tables of this experiment file (repeatable)")
+    ap.add_argument("--vp", default=_cli.DEFAULT_VP, help="leon3vp binary (default build/sim/leon3vp)")
+    ap.add_argument("--out", default=os.path.join(ROOT, "build", "doc-tables"),
+                    help="run cache and firmware variants (default build/doc-tables)")
+    ap.add_argument("--workers", type=int, help="local Dask workers (default: the number of cores)")
+    ap.add_argument("--scheduler", help="an existing Dask scheduler, tcp://HOST:PORT")
+    ap.add_argument("--no-cache", action="store_true", help="run every run again")
+    ap.add_argument("--list", action="store_true", help="print the tables the docs hold and exit")
+    ap.add_argument("--quiet", "-q", action="store_true")
+    a = ap.parse_args(argv)
+    a.fw_dir = None  # every variant (the default one too) is built from firmware/ under --out
+    a.dry_run = False
+    log = (lambda m: None) if a.quiet else (lambda m: print(m, file=sys.stderr))  # noqa: E731
+    try:
+        docs = doc_files(a.docs)
+        for d in docs:
+            if not os.path.isfile(d):
+                raise _cli.UsageError(f"{d}: no such file")
+        need = collect(docs, a.only)
+        excl = {os.path.abspath(os.path.join(ROOT, e)) if not os.path.isabs(e) else e for e in a.exclude}
+        need = {k: v for k, v in need.items() if os.path.abspath(os.path.join(ROOT, k)) not in excl
+                and os.path.abspath(k) not in excl}
+        if a.list:
+            for ef in sorted(need):
+                print(f"{ef}: {', '.join(sorted(need[ef]))}")
+            return 0
+        if not need:
+            raise _cli.UsageError("no '<!-- table: FILE#NAME -->' markers selected")
+        for ef in need:
+            if not os.path.isfile(os.path.join(ROOT, ef)):
+                raise TableError(f"{ef}: experiment file not found (named by a table marker)")
+        a.vp = os.path.abspath(a.vp)
+        if not os.access(a.vp, os.X_OK):
+            raise _cli.UsageError(f"--vp {a.vp}: not found or not executable")
+        tables = run_experiments(need, a, log)
+        changed = 0
+        for path, (old, new) in regenerate(docs, tables).items():
+            rel = os.path.relpath(path, ROOT)
+            if old == new:
+                log(f"{rel}: tables up to date")
+                continue
+            changed += 1
+            if a.check:
+                sys.stdout.write(diff(path, old, new))
+            else:
+                with open(path, "w") as f:
+                    f.write(new)
+                log(f"rewrote {rel}")
+        if a.check and changed:
+            print(f"doc-tables: {changed} file(s) differ from a fresh run (scripts/doc-tables rewrites them)",
+                  file=sys.stderr)
+            return 1
+        return 0
+    except (_spec.SpecError, TableError, _cli.UsageError) as e:
+        print(f"doc-tables: {e}", file=sys.stderr)
+        return 2
+    except _cli.Failure as e:
+        print(f"doc-tables: {e}", file=sys.stderr)
+        return 1
