@@ -251,7 +251,10 @@ def run_experiments(exp_files, args, log):
     os.makedirs(runs_dir, exist_ok=True)
     for ef in sorted(exp_files):
         path = os.path.join(ROOT, ef)
-        exp = _spec.load(path)
+        try:
+            exp = _spec.load(path)
+        except _spec.SpecError as e:
+            raise TableError(str(e) if str(e).startswith(path) else f"{ef}: {e}") from None
         raw = exp.tables
         runs = exp.runs()
         _cli.validate(exp, runs)
