@@ -33,13 +33,14 @@ import sys
 
 from . import cli as _cli
 from . import firmware as _fw
+from . import metrics as _metrics
 from . import spec as _spec
 
 ROOT = _fw.ROOT
 BEGIN = re.compile(r"^<!-- table: (\S+?)#([A-Za-z0-9_.-]+) -->\s*$")
 END = "<!-- /table -->"
-TABLE_KEYS = ("corner", "rows", "columns", "cell", "where", "align")
-LINE_KEYS = ("label", "where", "cell", "axis")
+TABLE_KEYS = ("corner", "rows", "columns", "cell", "where", "vars", "align")
+LINE_KEYS = ("label", "where", "cell", "vars", "axis")
 
 
 class TableError(Exception):
@@ -72,8 +73,8 @@ def _lines(exp, spec, where):
         if vals is None:
             raise TableError(f"{where}.axis: '{axis}' is not an axis of {exp.name}")
         label = spec.get("label", "{" + axis + "}")
-        return [{"label": label.format(**{axis: v}), "where": {axis: v}, "cell": spec.get("cell")}
-                for v in vals]
+        return [{"label": label.format(**{axis: v}), "where": {axis: v}, "cell": spec.get("cell"),
+                 "vars": {}} for v in vals]
     if not isinstance(spec, list) or not spec:
         raise TableError(f"{where}: must be a non-empty list of {{label, where, cell}} or {{axis: NAME}}")
     out = []
@@ -83,7 +84,7 @@ def _lines(exp, spec, where):
         if not isinstance(ln["label"], str):
             raise TableError(f"{w}.label: must be a string")
         out.append({"label": ln["label"], "where": _check_where(ln.get("where"), f"{w}.where"),
-                    "cell": ln.get("cell")})
+                    "cell": ln.get("cell"), "vars": _check_where(ln.get("vars"), f"{w}.vars")})
     return out
 
 
@@ -101,15 +102,18 @@ def table_spec(exp, raw_tables, name):
     align = t.get("align", "---")
     if isinstance(align, str):
         align = [align] * (len(cols) + 1)
-    if not isinstance(align, list) or len(align) != len(cols) + 1 or \
+    # a list: one entry per Markdown column (a corner may span several:
+    # "variant | bytes", its row labels then hold as many cells)
+    if not isinstance(align, list) or not align or \
             not all(isinstance(a, str) and re.fullmatch(r":?-+:?", a) for a in align):
-        raise TableError(f"{where}.align: one '---' / '---:' for the corner column and each column")
+        raise TableError(f"{where}.align: '---' or a list of '---' / '---:', one per Markdown column")
     for ln in rows:
         for c in cols:
             if (ln["cell"] or c["cell"] or t.get("cell")) is None:
                 raise TableError(f"{where}: no cell format for row '{ln['label']}', column '{c['label']}'")
     return {"corner": str(t.get("corner", "")), "rows": rows, "cols": cols, "cell": t.get("cell"),
-            "where": _check_where(t.get("where"), f"{where}.where"), "align": align}
+            "where": _check_where(t.get("where"), f"{where}.where"),
+            "vars": _check_where(t.get("vars"), f"{where}.vars"), "align": align}
 
 
 # -- cells ---------------------------------------------------------------------------
@@ -138,20 +142,48 @@ def _record(sel_row):
     return d
 
 
-def render_cell(fmt, df, where, ctx):
+class _Run(_Row):
+    """A run's row plus its raw outputs: get("stats.cycles"), region(id)."""
+
+    def __init__(self, d, raw, ctx):
+        super().__init__(d)
+        self._raw, self._ctx = raw, ctx
+
+    def get(self, path):
+        try:
+            return _metrics.lookup(self._raw, path)
+        except KeyError as e:
+            raise TableError(f"{self._ctx}: get('{path}'): {e.args[0]} not in the run's outputs") from None
+
+    def region(self, rid):
+        for g in (self._raw.get("stats") or {}).get("regions", []):
+            if g.get("id") == rid:
+                return g
+        raise TableError(f"{self._ctx}: region({rid:#x}): not in the run's --stats regions")
+
+
+def render_cell(fmt, df, where, ctx, records=None, extra=None):
     sel = _select(df, where, ctx)
-    names = {}
+    records = records or {}
+
+    def run_of(row):
+        rec = records.get(row["run_id"]) or {}
+        return _Run(_record(row), _metrics.sources(rec.get("result") or {}), ctx)
+
+    names = dict(extra or {})
     if len(sel) == 1:
+        one = run_of(sel.iloc[0])
         names.update(_record(sel.iloc[0]))
+        names.update(get=one.get, region=one.region)
 
     def at(**w):
         s = _select(sel, w, ctx)
         if len(s) != 1:
             raise TableError(f"{ctx}: at({w}) selects {len(s)} runs, expected one")
-        return _Row(_record(s.iloc[0]))
+        return run_of(s.iloc[0])
 
     def runs(**w):
-        return [_Row(_record(r)) for _, r in _select(sel, w, ctx).iterrows()]
+        return [run_of(r) for _, r in _select(sel, w, ctx).iterrows()]
 
     env = {"at": at, "runs": runs, "abs": abs, "min": min, "max": max, "sum": sum, "len": len,
            "round": round}
@@ -185,7 +217,7 @@ def render_cell(fmt, df, where, ctx):
     return "".join(out)
 
 
-def render_table(t, df, ctx):
+def render_table(t, df, ctx, records=None):
     lines = ["| " + " | ".join([t["corner"]] + [c["label"] for c in t["cols"]]) + " |",
              "|" + "|".join(t["align"]) + "|"]
     for r in t["rows"]:
@@ -193,7 +225,9 @@ def render_table(t, df, ctx):
         for c in t["cols"]:
             fmt = r["cell"] or c["cell"] or t["cell"]
             w = dict(t["where"], **r["where"], **c["where"])
-            cells.append(render_cell(fmt, df, w, f"{ctx}: row '{r['label']}', column '{c['label']}'"))
+            v = dict(t["vars"], **r["vars"], **c["vars"])
+            cells.append(render_cell(fmt, df, w, f"{ctx}: row '{r['label']}', column '{c['label']}'",
+                                     records, v))
         lines.append("| " + " | ".join(cells) + " |")
     return lines
 
@@ -285,6 +319,7 @@ def run_experiments(exp_files, args, log):
         if bad:
             raise _cli.Failure(f"{ef}: {len(bad)} failed runs, first: {bad[0]}")
         result[ef] = (exp, raw, df)
+    result["_records"] = prepared_all
     return result
 
 
@@ -301,7 +336,7 @@ def regenerate(docs, tables):
                 continue
             exp, raw, df = tables[ef]
             t = table_spec(exp, raw, name)
-            body = render_table(t, df, f"{ef}#{name}")
+            body = render_table(t, df, f"{ef}#{name}", tables.get("_records"))
             new[b + 1:e] = body
         out[d] = ("\n".join(lines), "\n".join(new))
     return out
