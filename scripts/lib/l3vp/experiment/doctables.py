@@ -262,6 +262,14 @@ def doc_files(paths):
     return sorted(glob.glob(os.path.join(ROOT, "docs", "*.md")))
 
 
+def resolve(p):
+    """An experiment file given on the command line: as given, or relative
+    to the repository (the tests run from the build directory)."""
+    if os.path.isabs(p) or os.path.exists(p):
+        return os.path.abspath(p)
+    return os.path.join(ROOT, p)
+
+
 def collect(docs, only=None):
     """{experiment file: set(table names)} used by the docs (all, or the
     experiment files in `only`)."""
@@ -269,8 +277,7 @@ def collect(docs, only=None):
     for d in docs:
         _, markers = find_markers(d)
         for _, _, exp_file, name in markers:
-            if only and not any(os.path.abspath(os.path.join(ROOT, exp_file)) == os.path.abspath(o)
-                                for o in only):
+            if only and not any(os.path.join(ROOT, exp_file) == resolve(o) for o in only):
                 continue
             need.setdefault(exp_file, set()).add(name)
     return need
@@ -345,7 +352,7 @@ def regenerate(docs, tables):
 def diff(path, old, new):
     rel = os.path.relpath(path, ROOT)
     return "".join(difflib.unified_diff(old.splitlines(True), new.splitlines(True),
-                                        f"{rel} (committed)", f"{rel} (fresh run)", n=1))
+                                        f"{rel} (as written)", f"{rel} (fresh run)", n=1))
 
 
 def main(argv=None):
@@ -377,9 +384,8 @@ def main(argv=None):
             if not os.path.isfile(d):
                 raise _cli.UsageError(f"{d}: no such file")
         need = collect(docs, a.only)
-        excl = {os.path.abspath(os.path.join(ROOT, e)) if not os.path.isabs(e) else e for e in a.exclude}
-        need = {k: v for k, v in need.items() if os.path.abspath(os.path.join(ROOT, k)) not in excl
-                and os.path.abspath(k) not in excl}
+        excl = {resolve(e) for e in a.exclude}
+        need = {k: v for k, v in need.items() if os.path.join(ROOT, k) not in excl}
         if a.list:
             for ef in sorted(need):
                 print(f"{ef}: {', '.join(sorted(need[ef]))}")
