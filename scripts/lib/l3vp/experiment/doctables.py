@@ -186,7 +186,7 @@ def render_cell(fmt, df, where, ctx, records=None, extra=None):
         return [run_of(r) for _, r in _select(sel, w, ctx).iterrows()]
 
     env = {"at": at, "runs": runs, "abs": abs, "min": min, "max": max, "sum": sum, "len": len,
-           "round": round}
+           "round": round, "range": range}
     out = []
     try:
         parsed = list(string.Formatter().parse(fmt))
@@ -199,7 +199,8 @@ def render_cell(fmt, df, where, ctx, records=None, extra=None):
         if conv:  # Formatter splits "a != b" at "!": use "not a == b"
             raise TableError(f"{ctx}: cell field {{{field}!{conv}}}: no conversions ('!')")
         try:
-            v = eval(field, {"__builtins__": {}}, dict(env, **names))  # noqa: S307 (repository files)
+            # one namespace as globals: generator expressions see it too
+            v = eval(field, dict(env, __builtins__={}, **names))  # noqa: S307 (repository files)
         except TableError:
             raise
         except NameError as e:
