@@ -102,3 +102,11 @@ def test_unbalanced_markers(tmp_path):
     doc.write_text("| a |\n<!-- /table -->\n")
     with pytest.raises(doctables.TableError, match="without a '<!-- table"):
         doctables.find_markers(str(doc))
+
+
+def test_markers_in_code_blocks_are_examples(tmp_path):
+    doc = tmp_path / "d.md"
+    doc.write_text("```markdown\n<!-- table: x.yaml#t -->\n| a |\n<!-- /table -->\n```\n"
+                   "<!-- table: e.yaml#t -->\n| b |\n<!-- /table -->\n")
+    _, markers = doctables.find_markers(str(doc))
+    assert markers == [(5, 7, "e.yaml", "t")]

@@ -239,8 +239,14 @@ def find_markers(path):
     with open(path) as f:
         lines = f.read().split("\n")
     rel = os.path.relpath(path, ROOT)
-    out, open_at = [], None
+    out, open_at, fence = [], None, None
     for i, ln in enumerate(lines):
+        f = re.match(r"\s*(```+|~~~+)", ln)
+        if f and (fence is None or f.group(1)[0] == fence[0] and len(f.group(1)) >= len(fence)):
+            fence = f.group(1) if fence is None else None   # markers in code blocks are examples
+            continue
+        if fence is not None:
+            continue
         m = BEGIN.match(ln)
         if m:
             if open_at is not None:
@@ -284,6 +290,32 @@ def collect(docs, only=None):
     return need
 
 
+def command_table(cmd, name, ctx):
+    """The name-th (1-based) Markdown table of a script's output: for the
+    tables that come from the build, not from a run (scripts/fw-size-table)."""
+    import subprocess
+
+    if not re.fullmatch(r"\d+", name):
+        raise TableError(f"{ctx}: a script's table is named by its number (#1)")
+    p = subprocess.run([sys.executable, os.path.join(ROOT, cmd)], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    if p.returncode != 0:
+        tail = (p.stderr.strip().splitlines() or ["(no message)"])[-1]
+        raise _cli.Failure(f"{ctx}: {cmd} exit {p.returncode}: {tail}")
+    tables, cur = [], None
+    for ln in p.stdout.splitlines():
+        if ln.startswith("|"):
+            if cur is None:
+                cur = []
+                tables.append(cur)
+            cur.append(ln)
+        else:
+            cur = None
+    if int(name) < 1 or int(name) > len(tables):
+        raise TableError(f"{ctx}: {cmd} printed {len(tables)} tables")
+    return tables[int(name) - 1]
+
+
 def run_experiments(exp_files, args, log):
     """Run (or take from the cache) every experiment; {file: (Experiment,
     raw tables, DataFrame)}. Failure on a failed run."""
@@ -292,6 +324,8 @@ def run_experiments(exp_files, args, log):
     runs_dir = os.path.join(out, "runs")
     os.makedirs(runs_dir, exist_ok=True)
     for ef in sorted(exp_files):
+        if not ef.endswith((".yaml", ".yml")):
+            continue  # a script's table (command_table)
         path = os.path.join(ROOT, ef)
         try:
             exp = _spec.load(path)
@@ -331,8 +365,9 @@ def run_experiments(exp_files, args, log):
     return result
 
 
-def regenerate(docs, tables):
-    """{doc path: (old text, new text)}."""
+def regenerate(docs, tables, wanted=None):
+    """{doc path: (old text, new text)}; only the tables of the experiment
+    files (or scripts) in `wanted` (default: those in `tables`)."""
     out = {}
     for d in docs:
         lines, markers = find_markers(d)
@@ -340,6 +375,11 @@ def regenerate(docs, tables):
             continue
         new = list(lines)
         for b, e, ef, name in reversed(markers):
+            if wanted is not None and ef not in wanted:
+                continue
+            if not ef.endswith((".yaml", ".yml")):
+                new[b + 1:e] = command_table(ef, name, f"{os.path.relpath(d, ROOT)}:{b + 1}")
+                continue
             if ef not in tables:
                 continue
             exp, raw, df = tables[ef]
@@ -401,7 +441,7 @@ def main(argv=None):
             raise _cli.UsageError(f"--vp {a.vp}: not found or not executable")
         tables = run_experiments(need, a, log)
         changed = 0
-        for path, (old, new) in regenerate(docs, tables).items():
+        for path, (old, new) in regenerate(docs, tables, set(need)).items():
             rel = os.path.relpath(path, ROOT)
             if old == new:
                 log(f"{rel}: tables up to date")
