@@ -39,8 +39,8 @@ from . import spec as _spec
 ROOT = _fw.ROOT
 BEGIN = re.compile(r"^<!-- table: (\S+?)#([A-Za-z0-9_.-]+) -->\s*$")
 END = "<!-- /table -->"
-TABLE_KEYS = ("corner", "rows", "columns", "cell", "where", "vars", "align")
-LINE_KEYS = ("label", "where", "cell", "vars", "axis")
+TABLE_KEYS = ("corner", "rows", "columns", "cell", "where", "vars", "align", "join")
+LINE_KEYS = ("label", "where", "cell", "cells", "vars", "axis")
 
 
 class TableError(Exception):
@@ -54,6 +54,17 @@ def _check_where(w, where):
     if not isinstance(w, dict) or not all(isinstance(k, str) and _spec._scalar(v) for k, v in w.items()):
         raise TableError(f"{where}: must map axis (or column) names to values")
     return dict(w)
+
+
+def _check_vars(v, where):
+    """Names for the cells: scalars or lists of scalars."""
+    if v is None:
+        return {}
+    if not isinstance(v, dict) or not all(
+            isinstance(k, str) and (_spec._scalar(x) or isinstance(x, list) and all(map(_spec._scalar, x)))
+            for k, x in v.items()):
+        raise TableError(f"{where}: must map names to values or lists of values")
+    return dict(v)
 
 
 def _lines(exp, spec, where):
@@ -74,7 +85,7 @@ def _lines(exp, spec, where):
             raise TableError(f"{where}.axis: '{axis}' is not an axis of {exp.name}")
         label = spec.get("label", "{" + axis + "}")
         return [{"label": label.format(**{axis: v}), "where": {axis: v}, "cell": spec.get("cell"),
-                 "vars": {}} for v in vals]
+                 "cells": {}, "vars": {}} for v in vals]
     if not isinstance(spec, list) or not spec:
         raise TableError(f"{where}: must be a non-empty list of {{label, where, cell}} or {{axis: NAME}}")
     out = []
@@ -83,9 +94,24 @@ def _lines(exp, spec, where):
         _spec._keys(ln, w, LINE_KEYS, required=("label",))
         if not isinstance(ln["label"], str):
             raise TableError(f"{w}.label: must be a string")
+        cells = ln.get("cells") or {}
+        if not isinstance(cells, dict) or not all(isinstance(v, str) for v in cells.values()):
+            raise TableError(f"{w}.cells: must map column labels to cell formats")
         out.append({"label": ln["label"], "where": _check_where(ln.get("where"), f"{w}.where"),
-                    "cell": ln.get("cell"), "vars": _check_where(ln.get("vars"), f"{w}.vars")})
+                    "cell": ln.get("cell"), "cells": cells,
+                    "vars": _check_vars(ln.get("vars"), f"{w}.vars")})
     return out
+
+
+def joined(exp, t, where):
+    """The other experiment files a table takes runs from (`join:`, paths
+    relative to this file), as repository-relative paths: their rows are
+    added to this experiment's, and the column `experiment` (each file's
+    `experiment:` name) tells them apart in `where`."""
+    j = t.get("join") or []
+    if not isinstance(j, list) or not all(isinstance(x, str) and x.endswith((".yaml", ".yml")) for x in j):
+        raise TableError(f"{exp.path}: {where}.join: must be a list of experiment files")
+    return [os.path.relpath(os.path.normpath(os.path.join(exp.dir, x)), ROOT) for x in j]
 
 
 def table_spec(exp, raw_tables, name):
@@ -107,13 +133,18 @@ def table_spec(exp, raw_tables, name):
     if not isinstance(align, list) or not align or \
             not all(isinstance(a, str) and re.fullmatch(r":?-+:?", a) for a in align):
         raise TableError(f"{where}.align: '---' or a list of '---' / '---:', one per Markdown column")
+    labels = [c["label"] for c in cols]
     for ln in rows:
+        for k in ln.get("cells") or {}:
+            if k not in labels:
+                raise TableError(f"{where}: row '{ln['label']}': cells: no column '{k}'")
         for c in cols:
-            if (ln["cell"] or c["cell"] or t.get("cell")) is None:
+            if (ln["cells"].get(c["label"]) or ln["cell"] or c["cell"] or t.get("cell")) is None:
                 raise TableError(f"{where}: no cell format for row '{ln['label']}', column '{c['label']}'")
     return {"corner": str(t.get("corner", "")), "rows": rows, "cols": cols, "cell": t.get("cell"),
+            "join": joined(exp, t, where),
             "where": _check_where(t.get("where"), f"{where}.where"),
-            "vars": _check_where(t.get("vars"), f"{where}.vars"), "align": align}
+            "vars": _check_vars(t.get("vars"), f"{where}.vars"), "align": align}
 
 
 # -- cells ---------------------------------------------------------------------------
@@ -155,10 +186,13 @@ class _Run(_Row):
         except KeyError as e:
             raise TableError(f"{self._ctx}: get('{path}'): {e.args[0]} not in the run's outputs") from None
 
-    def region(self, rid):
+    def region(self, rid, or_zero=False):
         for g in (self._raw.get("stats") or {}).get("regions", []):
             if g.get("id") == rid:
                 return g
+        if or_zero:   # a region never entered in this run
+            return {"cycles": 0, "instructions": 0, "dcache_misses": 0, "icache_misses": 0, "entries": 0,
+                    "energy_fj": 0}
         raise TableError(f"{self._ctx}: region({rid:#x}): not in the run's --stats regions")
 
 
@@ -185,7 +219,23 @@ def render_cell(fmt, df, where, ctx, records=None, extra=None):
     def runs(**w):
         return [run_of(r) for _, r in _select(sel, w, ctx).iterrows()]
 
-    env = {"at": at, "runs": runs, "abs": abs, "min": min, "max": max, "sum": sum, "len": len,
+    def diff(path, axis, hi, lo, n=1, default=None):
+        """(value in the run with axis=hi - value in the run with axis=lo) / n:
+        what N packets cost, start-up and the first packet cancelling out."""
+        a, b = at(**{axis: hi}), at(**{axis: lo})
+        if default is not None:
+            try:
+                va = _metrics.lookup(a._raw, path)
+            except KeyError:
+                va = default
+            try:
+                vb = _metrics.lookup(b._raw, path)
+            except KeyError:
+                vb = default
+            return (va - vb) / n
+        return (a.get(path) - b.get(path)) / n
+
+    env = {"at": at, "runs": runs, "diff": diff, "abs": abs, "min": min, "max": max, "sum": sum, "len": len,
            "round": round, "range": range}
     out = []
     try:
@@ -224,7 +274,7 @@ def render_table(t, df, ctx, records=None):
     for r in t["rows"]:
         cells = [r["label"]]
         for c in t["cols"]:
-            fmt = r["cell"] or c["cell"] or t["cell"]
+            fmt = r["cells"].get(c["label"]) or r["cell"] or c["cell"] or t["cell"]
             w = dict(t["where"], **r["where"], **c["where"])
             v = dict(t["vars"], **r["vars"], **c["vars"])
             cells.append(render_cell(fmt, df, w, f"{ctx}: row '{r['label']}', column '{c['label']}'",
@@ -323,15 +373,21 @@ def run_experiments(exp_files, args, log):
     out = os.path.abspath(args.out)
     runs_dir = os.path.join(out, "runs")
     os.makedirs(runs_dir, exist_ok=True)
-    for ef in sorted(exp_files):
-        if not ef.endswith((".yaml", ".yml")):
-            continue  # a script's table (command_table)
+    work = sorted(exp_files)
+    while work:
+        ef = work.pop(0)
+        if not ef.endswith((".yaml", ".yml")) or ef in loaded:
+            continue  # a script's table (command_table), or done
         path = os.path.join(ROOT, ef)
         try:
             exp = _spec.load(path)
         except _spec.SpecError as e:
             raise TableError(str(e) if str(e).startswith(path) else f"{ef}: {e}") from None
         raw = exp.tables
+        for name in (exp_files.get(ef) or ()):
+            t = raw.get(name) if isinstance(raw, dict) else None
+            if isinstance(t, dict):
+                work += [j for j in joined(exp, t, f"tables.{name}") if j not in loaded and j not in work]
         runs = exp.runs()
         _cli.validate(exp, runs)
         prepared, info = _cli.prepare(exp, runs, args, out, log)
@@ -360,6 +416,7 @@ def run_experiments(exp_files, args, log):
         bad = [e for e in df.get("error", []) if e]
         if bad:
             raise _cli.Failure(f"{ef}: {len(bad)} failed runs, first: {bad[0]}")
+        df["experiment"] = exp.name
         result[ef] = (exp, raw, df)
     result["_records"] = prepared_all
     return result
@@ -384,6 +441,9 @@ def regenerate(docs, tables, wanted=None):
                 continue
             exp, raw, df = tables[ef]
             t = table_spec(exp, raw, name)
+            if t["join"]:
+                import pandas as pd
+                df = pd.concat([df] + [tables[j][2] for j in t["join"]], ignore_index=True)
             body = render_table(t, df, f"{ef}#{name}", tables.get("_records"))
             new[b + 1:e] = body
         out[d] = ("\n".join(lines), "\n".join(new))
