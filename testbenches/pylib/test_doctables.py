@@ -110,3 +110,13 @@ def test_markers_in_code_blocks_are_examples(tmp_path):
                    "<!-- table: e.yaml#t -->\n| b |\n<!-- /table -->\n")
     _, markers = doctables.find_markers(str(doc))
     assert markers == [(5, 7, "e.yaml", "t")]
+
+
+def test_diff_of_raw_paths_and_cell_overrides():
+    exp = experiment({"d": {"rows": [{"label": "a", "where": {"cfg": "a"}},
+                                     {"label": "b", "where": {"cfg": "b"}, "cells": {"1472 B": "–"}}],
+                            "columns": {"axis": "size", "label": "{size} B"},
+                            "cell": "{diff('stats.regions.0x7.cycles', 'n', 11, 1, 10):.1f}"}})
+    df, rec = frame()
+    t = doctables.table_spec(exp, exp.tables, "d")
+    assert doctables.render_table(t, df, "ctx", rec)[2:] == ["| a | 64.0 | 1472.0 |", "| b | 71.0 | – |"]
