@@ -104,7 +104,7 @@ class Experiment:
         self.path = path
         self.dir = os.path.dirname(os.path.abspath(path))
         _keys(doc, "", ("experiment", "description", "firmware", "board", "network", "grid", "zip",
-                        "metrics", "plots"), required=("experiment", "firmware", "metrics"))
+                        "metrics", "plots", "tables"), required=("experiment", "firmware", "metrics"))
         self.name = doc["experiment"]
         if not isinstance(self.name, str) or not _EXPERIMENT_NAME.match(self.name):
             _fail("experiment", "must be a name of letters, digits, '_', '.', '-'")
@@ -117,6 +117,11 @@ class Experiment:
         self._grid(doc.get("grid") or {}, doc.get("zip") or [])
         self._metrics(doc["metrics"])
         self._plots(doc.get("plots") or [])
+        # Markdown tables of the docs made from this experiment's results
+        # (scripts/doc-tables checks them; `run` ignores them).
+        self.tables = doc.get("tables") or {}
+        if not isinstance(self.tables, dict):
+            _fail("tables", "must map table names to table specs (docs/developer-guide.md)")
         self._check_placeholders()
 
     # -- sections ----------------------------------------------------------
@@ -206,7 +211,7 @@ class Experiment:
         self.axes = []          # [(names tuple, [value tuples])]
         seen = set()
 
-        def values(where, name, vals):
+        def values(where, name, vals, unique=True):
             if not isinstance(name, str) or not _NAME.match(name):
                 _fail(where, f"axis name {name!r} must be an identifier (letters, digits, _)")
             if name in seen:
@@ -219,7 +224,7 @@ class Experiment:
             for v in vals:
                 if not _scalar(v):
                     _fail(where, f"value {v!r} is not a string, number or boolean")
-            if len(set(map(repr, vals))) != len(vals):
+            if unique and len(set(map(repr, vals))) != len(vals):
                 _fail(where, "has a value twice")
             return vals
 
@@ -229,9 +234,13 @@ class Experiment:
             where = f"zip[{i}]"
             if not isinstance(group, dict) or len(group) < 2:
                 _fail(where, "must map two or more axis names to lists of equal length")
-            cols = [values(f"{where}.{n}", n, v) for n, v in group.items()]
+            # a zip list may repeat a value (a build option shared by
+            # several configurations); its tuples may not
+            cols = [values(f"{where}.{n}", n, v, unique=False) for n, v in group.items()]
             if len({len(c) for c in cols}) != 1:
                 _fail(where, "lists have different lengths")
+            if len(set(map(repr, zip(*cols)))) != len(cols[0]):
+                _fail(where, "has a combination of values twice")
             self.axes.append((tuple(group), list(zip(*cols))))
         self.axis_names = [n for names, _ in self.axes for n in names]
 
