@@ -340,6 +340,9 @@ def collect(docs, only=None):
     return need
 
 
+_command_output = {}  # script -> its stdout, within one doc-tables run
+
+
 def command_table(cmd, name, ctx):
     """The name-th (1-based) Markdown table of a script's output: for the
     tables that come from the build, not from a run (scripts/fw-size-table)."""
@@ -347,13 +350,15 @@ def command_table(cmd, name, ctx):
 
     if not re.fullmatch(r"\d+", name):
         raise TableError(f"{ctx}: a script's table is named by its number (#1)")
-    p = subprocess.run([sys.executable, os.path.join(ROOT, cmd)], stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE, text=True, cwd=ROOT)
-    if p.returncode != 0:
-        tail = (p.stderr.strip().splitlines() or ["(no message)"])[-1]
-        raise _cli.Failure(f"{ctx}: {cmd} exit {p.returncode}: {tail}")
+    if cmd not in _command_output:  # one run per script for all its tables
+        p = subprocess.run([sys.executable, os.path.join(ROOT, cmd)], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True, cwd=ROOT)
+        if p.returncode != 0:
+            tail = (p.stderr.strip().splitlines() or ["(no message)"])[-1]
+            raise _cli.Failure(f"{ctx}: {cmd} exit {p.returncode}: {tail}")
+        _command_output[cmd] = p.stdout
     tables, cur = [], None
-    for ln in p.stdout.splitlines():
+    for ln in _command_output[cmd].splitlines():
         if ln.startswith("|"):
             if cur is None:
                 cur = []
