@@ -6,6 +6,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "format.h"
+
 namespace l3vp::vcd {
 
 Selection default_signals() {
@@ -76,12 +78,6 @@ std::string ident(std::string s) {
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') c = '_';
   if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) s = "m_" + s;
   return s;
-}
-
-std::string hex_id(uint32_t id) {
-  char b[16];
-  std::snprintf(b, sizeof b, "0x%08x", id);
-  return b;
 }
 
 }  // namespace
@@ -310,7 +306,6 @@ BoardWaves::BoardWaves(Leon3mp& plat, const Selection& sel, const std::map<uint3
   }
 
   if (sel.regions) {
-    regions_on_ = true;
     region_names_ = region_names;
     const std::string sc = "board.regions";
     region_current_ = w_.add(sc, "current", 0, "-");
@@ -331,7 +326,7 @@ BoardWaves::~BoardWaves() {
 
 std::string BoardWaves::region_label(uint32_t id) const {
   auto it = region_names_.find(id);
-  return it != region_names_.end() ? it->second : hex_id(id);
+  return it != region_names_.end() ? it->second : hex(id);
 }
 
 void BoardWaves::region_mark(bool begin, uint32_t id, uint64_t t) {
@@ -355,24 +350,26 @@ void BoardWaves::open(const std::string& path, const std::vector<std::string>& c
   w_.open(path, 1, comments);
 }
 
+uint64_t BoardWaves::catch_up_timer() {
+  const uint64_t now = ps(sc_core::sc_time_stamp());
+  if (now <= clk_ps_) return 0;
+  const uint64_t h = now - clk_ps_;
+  plat_.timer_slot().catch_up(sc_core::sc_time::from_value(h / unit_ps_));
+  return h;
+}
+
 void BoardWaves::flush_now() {
   // Everything dated at least one clock before now has been published (the
   // GPTIMER's free-running underflows once it has caught up).
-  const uint64_t now = ps(sc_core::sc_time_stamp());
-  if (now > clk_ps_) {
-    const uint64_t h = now - clk_ps_;
-    const sc_core::sc_time th = sc_core::sc_time::from_value(h / unit_ps_);
-    plat_.timer_slot().catch_up(th);
-    w_.flush(h);
-  }
+  if (const uint64_t h = catch_up_timer()) w_.flush(h);
   flush_at_ = w_.pending() + kFlushAt;
 }
 
 std::string BoardWaves::close() {
   // The run is over: bring the timer's free-running underflows up to the
   // same horizon as during the run, then write everything.
+  catch_up_timer();
   const uint64_t now = ps(sc_core::sc_time_stamp());
-  if (now > clk_ps_) plat_.timer_slot().catch_up(sc_core::sc_time::from_value((now - clk_ps_) / unit_ps_));
   for (auto& d : detach_) d();
   detach_.clear();
   return w_.close(std::max(now, cyc_ps(plat_.cpu.core().cycles())));

@@ -54,8 +54,6 @@ class BoardWaves {
   std::string close();
 
   uint64_t late() const { return w_.late(); }
-  uint64_t changes_written() const { return w_.changes_written(); }
-  size_t signals() const { return w_.signals(); }
 
  private:
   using Sig = Writer::Sig;
@@ -69,6 +67,9 @@ class BoardWaves {
     if (w_.pending() >= flush_at_) flush_now();
   }
   void flush_now();
+  // Brings the GPTIMER's late underflows up to one clock before now and
+  // returns that horizon (0 before the first clock).
+  uint64_t catch_up_timer();
   void region_mark(bool begin, uint32_t id, uint64_t t);
   std::string region_label(uint32_t id) const;
 
@@ -123,7 +124,6 @@ class BoardWaves {
   std::map<uint32_t, std::string> region_names_;
   Sig region_current_ = 0, region_depth_ = 0;
   std::vector<uint32_t> open_regions_;  // in BEGIN order
-  bool regions_on_ = false;
 };
 
 }  // namespace l3vp::vcd

@@ -5,7 +5,6 @@
 #include <cerrno>
 #include <cstring>
 #include <functional>
-#include <map>
 #include <memory>
 
 namespace l3vp::vcd {
@@ -72,8 +71,6 @@ void Writer::drain() {
   if (err_.empty()) {
     if (std::fwrite(obuf_.data(), 1, obuf_.size(), f_) != obuf_.size())
       err_ = std::strerror(errno ? errno : EIO);
-    else
-      bytes_ += obuf_.size();
   }
   obuf_.clear();
 }
@@ -81,7 +78,6 @@ void Writer::drain() {
 void Writer::open(const std::string& path, uint64_t timescale_ps, const std::vector<std::string>& comments) {
   const char* unit = timescale_ps == 1 ? "1ps" : timescale_ps == 1000 ? "1ns" : nullptr;
   if (!unit) throw std::invalid_argument("vcd: timescale must be 1 ps or 1 ns");
-  path_ = path;
   f_ = std::fopen(path.c_str(), "wb");
   if (!f_) throw std::runtime_error("cannot create '" + path + "': " + std::strerror(errno));
   std::string h;
@@ -150,7 +146,6 @@ void Writer::emit_value(const Signal& s, uint64_t v) {
   p += s.code.size();
   *p++ = '\n';
   out(std::string_view(b, size_t(p - b)));
-  ++written_;
 }
 
 void Writer::dump_all(uint64_t t) {

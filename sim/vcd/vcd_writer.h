@@ -105,8 +105,6 @@ class Writer {
   std::string close(uint64_t end);
 
   uint64_t late() const { return late_; }
-  uint64_t changes_written() const { return written_; }
-  uint64_t bytes_written() const { return bytes_; }
 
  private:
   enum class Op : uint8_t { Set, Add };
@@ -140,7 +138,6 @@ class Writer {
   uint64_t stream_floor_ = 0;      // no stream change may be dated before this
 
   std::FILE* f_ = nullptr;
-  std::string path_;
   std::string obuf_;
   std::string err_;
   uint64_t win_start_ = 0, win_end_ = kForever;
@@ -149,7 +146,7 @@ class Writer {
   bool dumped_ = false;      // $dumpvars written
   bool time_open_ = false;   // a "#t" line for last_t_ is written
   uint64_t last_t_ = 0;
-  uint64_t late_ = 0, written_ = 0, bytes_ = 0;
+  uint64_t late_ = 0;
 };
 
 }  // namespace l3vp::vcd
