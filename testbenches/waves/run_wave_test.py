@@ -26,6 +26,7 @@ Usage: run_wave_test.py LEON3VP FW_DIR SCENARIO_DIR COMMAND [options]
 import argparse
 import json
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -36,6 +37,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts", "lib"))
 from wavelib import Wave  # noqa: E402  (exits naming scripts/setup without pyvcd)
+from l3vp.cycles import region_names  # noqa: E402
 from l3vp.units import parse_duration_ps  # noqa: E402
 
 MS = 10**9  # ps
@@ -285,19 +287,23 @@ def cmd_regions(c, a):
     names = {n.split(".")[-1]: n for n in w.names("board.regions.")}
     check(want <= set(names), f"region wires {sorted(names)}: missing {sorted(want - set(names))}")
     by_id = {r["id"]: r for r in stats["regions"]}
-    # The region names of the ELF (.l3vp.regions) map to ids through the
-    # signal names: match each named wire to the region with the same
-    # entries and cycles, and require that each region matches exactly one.
+    # The ELF's region names (.l3vp.regions) give each wire its id; the
+    # wire's name is the region name with every other character made '_'.
+    ids = {re.sub(r"[^A-Za-z0-9_]", "_", name): rid for rid, name in region_names(args[0]).items()}
     out = []
     for n in sorted(want):
+        check(n in ids, f"{n}: not named in {args[0]} (names: {sorted(ids)})")
+        r = by_id.get(ids[n])
+        check(r is not None, f"{n}: region 0x{ids[n]:08x} not in --stats regions")
         sp = w.spans(names[n])
         check(all(e is not None for _, e in sp), f"{n}: a span is still open at the end")
         total = sum(e - s for s, e in sp)
         check(total % clk == 0, f"{n}: spans sum to {total} ps, not whole clocks")
         cyc = total // clk
-        match = [r for r in by_id.values() if r["entries"] == len(sp) and r["cycles"] == cyc and r["unbalanced"] == 0]
-        check(len(match) == 1, f"{n}: {len(sp)} spans, {cyc} cycles; --stats regions: "
-              + ", ".join(f"0x{r['id']:08x} {r['entries']} x {r['cycles']}" for r in by_id.values()))
+        check(r["unbalanced"] == 0, f"{n}: {r['unbalanced']} unbalanced marks")
+        check(len(sp) == r["entries"] and cyc == r["cycles"],
+              f"{n} (0x{ids[n]:08x}): {len(sp)} spans, {cyc} cycles; --stats: {r['entries']} entries, "
+              f"{r['cycles']} cycles")
         check(sp, f"{n}: never entered")
         out.append(f"{n} {len(sp)}x{cyc}")
     # Nesting: depth never negative and equal to the number of open named or

@@ -28,6 +28,7 @@ import subprocess
 import tempfile
 
 from .elf import Elf
+from .results import stats_get
 
 GOLDEN_FORMAT = "leon3vp-cycles/1"
 RUN = "run"  # the pseudo-region of the whole-run figures
@@ -71,14 +72,6 @@ METRIC_ORDER = {m: i for i, m in enumerate(dict.fromkeys(
 NAME_RECORD = struct.Struct(">I60s")  # firmware/bsp/region.h struct region_name_rec
 
 
-def _get(d, path):
-    for k in path.split("."):
-        if not isinstance(d, dict) or k not in d:
-            return None
-        d = d[k]
-    return d
-
-
 def region_names(elf_path):
     """{region id: name} from the ELF's section .l3vp.regions (64-byte
     records: big-endian u32 id, NUL-terminated name); {} without one.
@@ -104,7 +97,7 @@ def figures(stats, names=None):
         raise ValueError("not a leon3vp --stats file (no \"cycles\" and \"regions\")")
     run = {}
     for m, _, path in RUN_METRICS:
-        v = _get(stats, path)
+        v = stats_get(stats, path)
         if v is not None:
             run[m] = v
     regs = {}
@@ -113,7 +106,7 @@ def figures(stats, names=None):
             raise ValueError("--stats regions[]: a record without an integer id")
         rec = {"name": (names or {}).get(r["id"])}
         for m, _, path in REGION_METRICS:
-            v = _get(r, path)
+            v = stats_get(r, path)
             if v is not None:
                 rec[m] = v
         regs[r["id"]] = rec
