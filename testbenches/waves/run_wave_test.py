@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Behaviour tests of leon3vp's waveform output (--vcd, issue 12 "Tests").
 
-Every check reads the VCD with pyvcd (wavelib.Wave, an independent reader)
+Every check reads the VCD with pyvcd (l3vp.waveform.Wave, an independent reader)
 and compares what the file shows with what the run's statistics, the pcap
 or the models' documented formulas say:
 
@@ -34,9 +34,11 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts", "lib"))
-from wavelib import Wave  # noqa: E402  (exits naming scripts/setup without pyvcd)
+try:
+    from l3vp.waveform import Wave  # noqa: E402
+except ImportError as e:  # a setup problem, named, not a test result
+    sys.exit(f"FAIL: {e}")
 from l3vp.cycles import region_names  # noqa: E402
 from l3vp.units import parse_duration_ps  # noqa: E402
 

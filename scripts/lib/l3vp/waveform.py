@@ -1,7 +1,8 @@
-"""A VCD file as per-signal value-change lists, read with pyvcd's tokenizer
-(the independent reader of the waveform tests; never a hand-written parser).
+"""leon3vp waveforms (--vcd) as per-signal value-change lists, read with
+pyvcd's tokenizer (never a hand-written parser): the reader of the waveform
+tests, scripts/wave and scripts/wave-screenshot.
 
-    w = Wave("run.vcd")
+    w = Wave("run.vcd")                # a path or a binary stream
     w["board.timer.t1.underflow"]      # [(t_ps, value), ...] in file order
     w.rises("board.irq.line8")         # times of 0 -> nonzero
     w.spans("board.link.to_host.wire") # [(start, end), ...]; end None: still high
@@ -10,13 +11,62 @@
 Loading raises AssertionError when the time stamps do not increase.
 """
 import bisect
+import contextlib
+import os
 import sys
+
+
+def _pylib():
+    """Where scripts/setup installs the pip packages (its L3VP_PYLIB)."""
+    data = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return os.environ.get("L3VP_PYLIB") or os.path.join(data, "leon3vp", "python")
+
 
 try:
     from vcd.reader import TokenKind, tokenize
-except ImportError as e:  # pragma: no cover - setup problem, not a test result
-    sys.exit(f"FAIL: cannot import pyvcd ({e}); run scripts/setup (it installs pyvcd into L3VP_PYLIB) "
-             "and put that directory on PYTHONPATH")
+except ImportError:
+    sys.path.append(_pylib())
+    try:
+        from vcd.reader import TokenKind, tokenize
+    except ImportError as e:
+        raise ImportError(f"cannot import pyvcd ({e}); run scripts/setup (it installs pyvcd into "
+                          f"{_pylib()})") from None
+
+def header(stream):
+    """(comments, {full signal name: id code}, tokens) of a VCD read from a
+    binary stream up to $enddefinitions; `tokens` is pyvcd's token iterator
+    positioned after it (for a caller that reads on: ScalarChange tokens
+    carry .scalar_change.id_code and .value). ValueError when the stream
+    ends (or pyvcd gives up) before $enddefinitions: not a VCD."""
+    comments, ids, scope = [], {}, []
+    tokens = tokenize(stream)
+    try:
+        for tok in tokens:
+            k = tok.kind
+            if k is TokenKind.COMMENT:
+                comments.append(tok.comment.strip())
+            elif k is TokenKind.SCOPE:
+                scope.append(tok.scope.ident)
+            elif k is TokenKind.UPSCOPE:
+                if scope:
+                    scope.pop()
+            elif k is TokenKind.VAR:
+                ids[".".join(scope + [tok.var.reference])] = tok.var.id_code
+            elif k is TokenKind.ENDDEFINITIONS:
+                return comments, ids, tokens
+    except Exception as e:  # pyvcd's parse errors have no common base
+        raise ValueError(f"not a VCD file ({e})") from None
+    raise ValueError("no $enddefinitions: not a VCD file")
+
+
+def sets_high(tokens, id_code):
+    """True if a scalar change in `tokens` (header()'s) sets `id_code` to 1."""
+    for tok in tokens:
+        if tok.kind is TokenKind.CHANGE_SCALAR and tok.scalar_change.id_code == id_code \
+                and tok.scalar_change.value == "1":
+            return True
+    return False
+
 
 _UNIT_PS = {"s": 10**12, "ms": 10**9, "us": 10**6, "ns": 10**3, "ps": 1}
 
@@ -33,7 +83,7 @@ def _value(v):
 
 class Wave:
     def __init__(self, path):
-        self.path = path
+        self.path = getattr(path, "name", path)
         self.changes = {}     # full name -> [(t_ps, value)]
         self.widths = {}      # full name -> width (strings: "string")
         self.comments = []
@@ -43,7 +93,7 @@ class Wave:
         scope = []
         scale = 1
         t = 0
-        with open(path, "rb") as f:
+        with open(path, "rb") if isinstance(path, str) else contextlib.nullcontext(path) as f:
             for tok in tokenize(f):
                 k = tok.kind
                 if k is TokenKind.COMMENT:
