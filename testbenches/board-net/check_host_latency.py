@@ -25,6 +25,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "lib"))
 import l3vp  # noqa: E402
+import l3vp.pcap  # noqa: E402
 
 SCENARIO = os.path.join(os.path.dirname(os.path.abspath(__file__)), "host_latency.scenario.json")
 ERRORS = []
@@ -38,18 +39,10 @@ def check(cond, msg):
 
 def read_pcap(path):
     """[(t_ns, bytes)] of a little-endian nanosecond pcap (what leon3vp writes)."""
-    with open(path, "rb") as f:
-        data = f.read()
-    magic = struct.unpack_from("<I", data, 0)[0]
-    if magic != 0xA1B23C4D:
-        sys.exit(f"FAIL: {path}: pcap magic 0x{magic:08x}, expected a nanosecond pcap")
-    out, off = [], 24
-    while off < len(data):
-        sec, frac, incl, _orig = struct.unpack_from("<IIII", data, off)
-        off += 16
-        out.append((sec * 10**9 + frac, data[off:off + incl]))
-        off += incl
-    return out
+    try:
+        return [(t, data) for t, _orig, data in l3vp.pcap.records(path)]
+    except ValueError as e:
+        sys.exit(f"FAIL: {e}")
 
 
 def ns(duration):

@@ -28,7 +28,6 @@ import json
 import os
 import re
 import shutil
-import struct
 import subprocess
 import sys
 import tempfile
@@ -39,6 +38,7 @@ try:
     from l3vp.waveform import Wave  # noqa: E402
 except ImportError as e:  # a setup problem, named, not a test result
     sys.exit(f"FAIL: {e}")
+from l3vp import pcap  # noqa: E402
 from l3vp.cycles import region_names  # noqa: E402
 from l3vp.units import parse_duration_ps  # noqa: E402
 
@@ -242,18 +242,11 @@ def cmd_link(c, a):
 # ---- pcap -------------------------------------------------------------------
 
 def read_pcap(path):
-    """[(t_ns, caplen, data)]; the file must be nanosecond-resolution pcap."""
-    with open(path, "rb") as f:
-        data = f.read()
-    magic = struct.unpack_from("<I", data, 0)[0]
-    check(magic == 0xA1B23C4D, f"pcap magic 0x{magic:08x}: not a little-endian nanosecond pcap")
-    out, off = [], 24
-    while off < len(data):
-        sec, frac, incl, orig = struct.unpack_from("<IIII", data, off)
-        off += 16
-        out.append((sec * 10**9 + frac, orig, data[off:off + incl]))
-        off += incl
-    return out
+    """[(t_ns, orig_len, data)]; the file must be nanosecond-resolution pcap."""
+    try:
+        return pcap.records(path)
+    except ValueError as e:
+        check(False, str(e))
 
 
 def cmd_pcap(c, a):
