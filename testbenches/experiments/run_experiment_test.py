@@ -19,6 +19,13 @@
                names the problem.
   example      experiments/examples/ping-sizes.yaml with a reduced grid:
                table, raw runs, plots (PNG and SVG).
+  tap          net_udptx at 2 sizes through a real TAP device in a private
+               network namespace (scripts/netns-tap), a UDP socket there
+               counting the datagrams: the two runs ran in the client (no
+               Dask worker), one after the other (never overlapping), every
+               datagram the board reports sent arrived with its size, and a
+               rerun runs again (TAP results are never cached). Skips (77)
+               without root or /dev/net/tun, like testbenches/tap-net.
 
     run_experiment_test.py --vp build/sim/leon3vp --fw-dir build/firmware --test NAME
     run_experiment_test.py --list
@@ -369,8 +376,70 @@ def test_example(a, work):
     check(len(os.listdir(os.path.join(out, "runs"))) == 4, "runs/ does not hold 4 files")
 
 
+def test_tap(a, work):
+    if os.geteuid() != 0 or not os.path.exists("/dev/net/tun") or not shutil.which("ip"):
+        print("SKIP: needs root, /dev/net/tun and ip (iproute2) for a TAP device")
+        sys.exit(77)
+    netns_tap = os.path.join(ROOT, "scripts", "netns-tap")
+    name = f"l3vpx{os.getpid() % 100000}"
+    up = subprocess.run([netns_tap, "up", name], capture_output=True, text=True)
+    if up.returncode != 0:
+        subprocess.run([netns_tap, "down", name], capture_output=True)
+        print("SKIP: scripts/netns-tap up failed (not permitted here?): " + up.stderr.strip())
+        sys.exit(77)
+    # leon3vp wrapper: logs "start"/"end" around each TAP run, so overlap shows
+    log = os.path.join(work, "runs.log")
+    wrapper = os.path.join(work, "leon3vp-logged")
+    with open(wrapper, "w") as f:
+        f.write(f"#!/bin/sh\ncase \"$*\" in *--tap*) ;; *) exec '{a.vp}' \"$@\";; esac\n"
+                f"echo start >> '{log}'\n'{a.vp}' \"$@\"\nrc=$?\necho end >> '{log}'\nexit $rc\n")
+    os.chmod(wrapper, 0o755)
+    count, sizes = 10, [64, 1000]
+    doc = {"experiment": "tap-udptx",
+           "firmware": {"program": "net_udptx", "params": {"count": count, "bytes": "{size}", "window": 2000}},
+           "network": {"tap": name},
+           "board": {"max_time": "1500ms", "timeout": 120},
+           "grid": {"size": sizes},
+           "metrics": {"sent": "uart.result.0.sent", "bytes": "uart.result.0.bytes"}}
+    f = write_yaml(os.path.join(work, "tap.yaml"), doc)
+    out = os.path.join(work, "out")
+    recv_out = os.path.join(work, "received.txt")
+    # the simulated PC is the namespace's kernel: a socket there counts
+    # datagrams per size until 3 s without any
+    rx = ("import json,socket,sys\ns=socket.socket(socket.AF_INET,socket.SOCK_DGRAM)\n"
+          "s.bind(('0.0.0.0',5001))\ns.settimeout(8)\nseen={}\n"
+          "try:\n    while True:\n        d=s.recv(2000)\n        seen[len(d)]=seen.get(len(d),0)+1\n"
+          "        s.settimeout(3)\nexcept socket.timeout:\n    pass\n"
+          "open(sys.argv[1],'w').write(json.dumps(seen))\n")
+    try:
+        for attempt in ("first", "rerun"):
+            receiver = subprocess.Popen(["ip", "netns", "exec", name, sys.executable, "-c", rx, recv_out])
+            time.sleep(0.5)
+            p = tool(["run", f, "--out", out, "--vp", wrapper, "--fw-dir", a.fw_dir, "-q"], timeout=300)
+            check(p.returncode == 0, f"{attempt}: exit {p.returncode}: {p.stderr.strip()[-500:]}")
+            receiver.wait(timeout=60)
+            with open(recv_out) as fh:
+                seen = {int(k): v for k, v in json.load(fh).items()}
+            df = read_csv(out)
+            check(list(df["size"]) == sizes, f"{attempt}: rows {list(df['size'])}")
+            check(list(df["sent"]) == [count, count], f"{attempt}: sent {list(df['sent'])}")
+            check(seen == {s: count for s in sizes}, f"{attempt}: the namespace received {seen}, "
+                  f"expected {count} datagrams of each of {sizes} bytes")
+            for rid in df["run_id"]:
+                with open(os.path.join(out, "runs", rid + ".json")) as fh:
+                    rec = json.load(fh)
+                check(rec["result"]["worker"] is None, f"{attempt}: TAP run {rid} ran on Dask worker "
+                      f"{rec['result']['worker']}, not in the client")
+            print(f"{attempt}: received {seen}")
+        with open(log) as fh:
+            events = fh.read().split()
+        check(events == ["start", "end"] * 4, f"runs overlapped or were cached: {events}")
+    finally:
+        subprocess.run([netns_tap, "down", name], capture_output=True)
+
+
 TESTS = {"local_sweep": test_local_sweep, "set_sweep": test_set_sweep, "variant": test_variant,
-         "cluster": test_cluster, "bad_files": test_bad_files, "example": test_example}
+         "cluster": test_cluster, "bad_files": test_bad_files, "example": test_example, "tap": test_tap}
 
 
 def main():
