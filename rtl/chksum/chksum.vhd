@@ -94,6 +94,8 @@ architecture rtl of chksum is
 
   signal r, rin : regs_t;
 
+  type word_array is array (0 to 7) of std_logic_vector(31 downto 0);
+
   -- One's-complement 16-bit add with end-around carry. a + b <= 0x1FFFE, so
   -- adding the carry back never carries again.
   function add1c(a, b : unsigned(15 downto 0)) return unsigned is
@@ -139,6 +141,10 @@ begin
     variable keep    : std_logic_vector(3 downto 0);
     variable sum_out : unsigned(15 downto 0);
     variable blen    : unsigned(4 downto 0);
+    variable busy    : std_logic;
+    variable regs    : word_array;
+    variable reg     : natural range 0 to 7;
+    variable hit     : boolean;
   begin
     v := r;
     v.irq := '0';
@@ -151,61 +157,68 @@ begin
     end if;
 
     ---------------------------------------------------------------- APB read
-    rd := (others => '0');
-    case paddr(7 downto 2) is
-      when "000000" => rd(1) := r.ie;
-      when "000001" =>
-        if r.state /= S_IDLE then
-          rd(0) := '1';
-        end if;
-        rd(1) := r.done;
-        rd(2) := r.err;
-      when "000010" => rd := std_logic_vector(r.addr);
-      when "000011" => rd(15 downto 0) := std_logic_vector(r.len);
-      when "000100" => rd := std_logic_vector(not sum_out) & std_logic_vector(sum_out);
-      when "000101" => rd(7 downto 0) := std_logic_vector(to_unsigned(MAX_BURST, 8));
-      when others => null;
-    end case;
+    -- No `case` with `when others` here: GHDL 2.0.0's Verilog writer emits
+    -- such a case (when its choices do not cover every value) without a
+    -- default, which Verilator turns into a latch: unmapped offsets read the
+    -- last value read, and writes to them repeated the last decoded write.
+    -- An array read and separate `if`s become plain multiplexers.
+    busy := '0';
+    if r.state /= S_IDLE then
+      busy := '1';
+    end if;
+    regs := (0 => (1 => r.ie, others => '0'),
+             1 => (0 => busy, 1 => r.done, 2 => r.err, others => '0'),
+             2 => std_logic_vector(r.addr),
+             3 => x"0000" & std_logic_vector(r.len),
+             4 => std_logic_vector(not sum_out) & std_logic_vector(sum_out),
+             5 => x"000000" & std_logic_vector(to_unsigned(MAX_BURST, 8)),
+             others => (others => '0'));
+    reg := to_integer(unsigned(paddr(4 downto 2)));
+    hit := paddr(7 downto 5) = "000";
+    rd := regs(reg);
+    if not hit then
+      rd := (others => '0');
+    end if;
 
     --------------------------------------------------------------- APB write
-    wr := psel = '1' and penable = '1' and pwrite = '1';
-    if wr then
-      case paddr(7 downto 2) is
-        when "000000" =>
-          v.ie := pwdata(1);
-          if pwdata(0) = '1' and r.state = S_IDLE then
-            -- START: latch the bounds of the covering words; a new
-            -- operation clears DONE and ERR.
-            endaddr := r.addr + resize(r.len, 32) - 1;
-            v.state := S_ARM;
-            v.done := '0';
-            v.err := '0';
-            v.first_w := r.addr(31 downto 2);
-            v.last_w := endaddr(31 downto 2);
-            v.first_b := r.addr(1 downto 0);
-            v.last_b := endaddr(1 downto 0);
-            v.a_word := r.addr(31 downto 2);
-            v.a_left := resize(endaddr(31 downto 2) - r.addr(31 downto 2) + 1, 16);
-            if r.len = 0 then
-              v.a_left := (others => '0');
-            end if;
-            v.b_left := (others => '0');
-            v.swap := r.addr(0);
-            if r.addr(0) = '1' then
-              v.acc := swap16(r.acc);
-            end if;
-          end if;
-        when "000001" =>
-          if pwdata(1) = '1' then v.done := '0'; end if;
-          if pwdata(2) = '1' then v.err := '0'; end if;
-        when "000010" =>
-          if r.state = S_IDLE then v.addr := unsigned(pwdata); end if;
-        when "000011" =>
-          if r.state = S_IDLE then v.len := unsigned(pwdata(15 downto 0)); end if;
-        when "000100" =>
-          if r.state = S_IDLE then v.acc := unsigned(pwdata(15 downto 0)); end if;
-        when others => null;
-      end case;
+    wr := psel = '1' and penable = '1' and pwrite = '1' and hit;
+    if wr and reg = 0 then
+      v.ie := pwdata(1);
+      if pwdata(0) = '1' and r.state = S_IDLE then
+        -- START: latch the bounds of the covering words; a new operation
+        -- clears DONE and ERR.
+        endaddr := r.addr + resize(r.len, 32) - 1;
+        v.state := S_ARM;
+        v.done := '0';
+        v.err := '0';
+        v.first_w := r.addr(31 downto 2);
+        v.last_w := endaddr(31 downto 2);
+        v.first_b := r.addr(1 downto 0);
+        v.last_b := endaddr(1 downto 0);
+        v.a_word := r.addr(31 downto 2);
+        v.a_left := resize(endaddr(31 downto 2) - r.addr(31 downto 2) + 1, 16);
+        if r.len = 0 then
+          v.a_left := (others => '0');
+        end if;
+        v.b_left := (others => '0');
+        v.swap := r.addr(0);
+        if r.addr(0) = '1' then
+          v.acc := swap16(r.acc);
+        end if;
+      end if;
+    end if;
+    if wr and reg = 1 then
+      if pwdata(1) = '1' then v.done := '0'; end if;
+      if pwdata(2) = '1' then v.err := '0'; end if;
+    end if;
+    if wr and reg = 2 and r.state = S_IDLE then
+      v.addr := unsigned(pwdata);
+    end if;
+    if wr and reg = 3 and r.state = S_IDLE then
+      v.len := unsigned(pwdata(15 downto 0));
+    end if;
+    if wr and reg = 4 and r.state = S_IDLE then
+      v.acc := unsigned(pwdata(15 downto 0));
     end if;
 
     ----------------------------------------------------------------- engine
