@@ -256,6 +256,7 @@ struct Options {
 int list_stats() {
   PlatformConfig cfg = PlatformConfig::preset("gr-xc3s-1500");
   cfg.energy_profile = "flat";  // so that the energy.* and regions[].energy* rows are listed too
+  cfg.chksum_enable = true;     // and the devices.chksum.* rows (the engine is off by default)
   l3vp::Leon3mp plat("leon3mp", cfg);
   RunStats r;
   register_run_stats(plat.stats_registry().root(), r);

@@ -119,6 +119,10 @@ const Param kParams[] = {
    "model in the GPTIMER slot (APB slot 3, IRQ 8/9): `tlm` (built in) or a registered variant "
    "(`SlotVariants`, e.g. an RTL co-simulation)",
    AT(gptimer_model)},
+  {"chksum.enable", Type::Bool, Check::Range, 0, 0, Show::Plain, nullptr, "false",
+   "the Internet checksum engine (rtl/chksum/README.md; TLM model models/periph/chksum) at APB slot 5 "
+   "(0x80000500, IRQ 10) and AHB master 5, with its plug&play records",
+   AT(chksum_enable)},
   {"energy.profile", Type::String, Check::Range, 0, 0, Show::Plain, nullptr, "",
    "energy model profile (`--energy`): a shipped name (`leon3-90nm-estimate`, `flat`) or a JSON file; "
    "empty = no energy model (docs/energy.md)",

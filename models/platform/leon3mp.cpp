@@ -226,6 +226,18 @@ Leon3mp::Leon3mp(sc_core::sc_module_name name, const PlatformConfig& cfg)
   link.attach(0, &greth);
   load_station_address();
 
+  // --- CHKSUM: APB slot 5 (0x80000500), IRQ 10, AHB master 5 (DMA) ---------
+  // Our co-design block (rtl/chksum/README.md), off by default: without it
+  // the bus, the P&P table and every result are those of the template.
+  if (cfg.chksum_enable) {
+    ChksumParams p;  // hindex 5, pindex 5, paddr 0x005, pirq 10
+    p.clk_period = cfg.period();
+    auto c = std::make_unique<Chksum>("chksum", p);
+    chksum_ = c.get();
+    add_apb_device(p.pindex, std::move(c));
+    ahb.bind_master(chksum_->isock, p.hindex, chksum_->ahb_pnp(), "chksum");
+  }
+
   // --- snooping: writes of other AHB masters reach the D-cache --------------
   ahb.set_snoop_fn([this](unsigned mst, uint64_t addr, unsigned len) {
     if (mst != 0) cpu.core().snoop_write(static_cast<uint32_t>(addr), len);
@@ -486,7 +498,11 @@ void Leon3mp::register_stats() {
   const StatsGroup dev = root.sub("devices");
   uart.register_stats(dev.sub("uart"));
   irqmp.register_stats(dev.sub("irqmp"));
-  for (const auto& d : apb_devices_) d->register_stats(dev.sub(d->basename()));
+  for (const auto& d : apb_devices_) {
+    // The checksum engine exists only with chksum.enable: its rows are optional.
+    const StatsGroup g = dev.sub(d->basename());
+    d->register_stats(d.get() == chksum_ ? g.only_if([] { return true; }) : g);
+  }
   apb.register_stats(dev.sub("apb"));
   const StatsGroup log = root.sub("log");
   log.value("guest_errors", "int", StatUnit::Count, Y,

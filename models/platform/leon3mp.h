@@ -3,6 +3,7 @@
 //
 //   AHB masters  0 LEON3
 //                4 GRETH (DMA)
+//                5 CHKSUM (DMA; chksum.enable only)
 //   AHB slaves   0 MCTRL   PROM 0x00000000 (bar 0x000/0xE00), I/O 0x20000000
 //                          (0x200/0xE00, empty), RAM 0x40000000 (0x400/0xC00)
 //                1 APBCTRL 0x80000000 (0x800/0xFFF), APB P&P at 0x800FF000
@@ -11,6 +12,7 @@
 //                1 APBUART      0x80000100  IRQ 2
 //                2 IRQMP        0x80000200
 //                3 GPTIMER      0x80000300  IRQ 8 (timer 1), 9 (timer 2)
+//                5 CHKSUM       0x80000500  IRQ 10 (chksum.enable only)
 //               12 region marker 0x80000C00 (simulator only, not in P&P)
 //               13 GRETH        0x80000D00  IRQ 6
 //
@@ -35,6 +37,7 @@
 #include "ahb_ctrl.h"
 #include "apb_ctrl.h"
 #include "apbuart.h"
+#include "chksum.h"
 #include "config.h"
 #include "elf_loader.h"
 #include "energy_model.h"
@@ -167,6 +170,9 @@ class Leon3mp : public sc_core::sc_module {
   // in the slot.
   ApbDevice& timer_slot() { return *timer_slot_; }
   Gptimer* gptimer() { return gptimer_; }
+  // The checksum engine (APB slot 5, IRQ 10, AHB master 5), or null when
+  // chksum.enable is off (the default).
+  Chksum* chksum() { return chksum_; }
 
   // A further APB device, owned by the platform (docs/developer-guide.md "Add
   // an APB device"): bound at APB slot `pindex` (its P&P record appears
@@ -191,6 +197,7 @@ class Leon3mp : public sc_core::sc_module {
   std::vector<std::unique_ptr<ApbDevice>> apb_devices_;  // add_apb_device()
   ApbDevice* timer_slot_ = nullptr;
   Gptimer* gptimer_ = nullptr;
+  Chksum* chksum_ = nullptr;
   StatsRegistry stats_;
   std::unique_ptr<energy::EnergyModel> energy_;  // before profiler_: it reads the model
   Profiler profiler_;

@@ -1,0 +1,174 @@
+#include "chksum.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <vector>
+
+#include "stats.h"
+
+namespace l3vp {
+
+using sc_core::sc_time;
+
+Chksum::Chksum(sc_core::sc_module_name name, const Params& p)
+    : ApbDevice(name, 256), isock("isock"), p_(p) {
+  if (p_.pirq > 31) throw std::invalid_argument("Chksum: pirq out of range");
+  if (p_.maxburst < 1 || p_.maxburst > 255) throw std::invalid_argument("Chksum: maxburst must be 1..255");
+  if (p_.clk_period == sc_core::SC_ZERO_TIME) throw std::invalid_argument("Chksum: zero clock period");
+  pnp_.id = pnp_id(kVendorContrib, kDevChksum, p_.revision, p_.pirq);
+  pnp_.bar = pnp_bar(p_.paddr, p_.pmask, false, false, BAR_APBIO);
+  build_registers();
+  reset();
+  SC_THREAD(dma_thread);
+}
+
+AhbPnp Chksum::ahb_pnp() const {
+  AhbPnp r;
+  r.id = pnp_id(kVendorContrib, kDevChksum, p_.revision, 0);
+  return r;
+}
+
+void Chksum::reset() {
+  regs_.reset();
+  sum_ = 0;
+  busy_ = false;
+  start_ev_.cancel();
+  ++gen_;  // an operation in flight is abandoned at the thread's next wake-up
+}
+
+// ---------------------------------------------------------------- registers
+
+void Chksum::build_registers() {
+  // CTRL: START is a command (reads 0), IE is stored.
+  regs_.add("CTRL", CTRL).bind(ctrl_).rsvd(~(CTRL_START | CTRL_IE)).on_write([this](uint32_t v) {
+    ctrl_ &= CTRL_IE;
+    if (v & CTRL_START) start();
+  });
+  regs_.add("STATUS", STATUS).bind(status_).ro(ST_BUSY).w1c(ST_DONE | ST_ERR).rsvd(~(ST_BUSY | ST_DONE | ST_ERR));
+  // ADDR, LEN, SUM: writes while BUSY are ignored (the old value is put back).
+  regs_.add("ADDR", ADDR).bind(addr_).on_write([this](uint32_t, uint32_t old) {
+    if (busy_) addr_ = old;
+  });
+  regs_.add("LEN", LEN).bind(len_).rsvd(0xFFFF0000u).on_write([this](uint32_t, uint32_t old) {
+    if (busy_) len_ = old;
+  });
+  // SUM: write the initial sum; read the folded running sum and its complement.
+  regs_.add("SUM", SUM)
+      .no_store()
+      .read_value([this] {
+        const uint32_t s = fold(sum_);
+        return (~s & 0xFFFFu) << 16 | s;
+      })
+      .on_write([this](uint32_t v) {
+        if (!busy_) sum_ = v & 0xFFFFu;
+      });
+  regs_.add("INFO", INFO, p_.maxburst & 0xFF, 0);
+}
+
+void Chksum::start() {
+  if (busy_) {
+    ++st_.ignored_starts;
+    Log::guest_error(name(), "START written while BUSY (ignored)");
+    return;
+  }
+  busy_ = true;
+  status_ = ST_BUSY;  // a new operation clears DONE and ERR
+  op_addr_ = addr_;
+  op_len_ = len_;
+  op_start_ = now();
+  // START at clock edge c: the engine requests the bus at c + 1.
+  start_ev_.notify(access_offset() + p_.clk_period);
+}
+
+// ---------------------------------------------------------------- DMA
+
+void Chksum::dma_thread() {
+  std::vector<uint8_t> buf(4 * p_.maxburst);
+  for (;;) {
+    sc_core::wait(start_ev_);
+    const uint64_t g = gen_;
+    if (!busy_) continue;  // reset between START and the bus request
+    bool ok = true;
+    if (op_len_ > 0) {
+      const uint32_t first = op_addr_ & ~3u;
+      const uint64_t end = uint64_t(op_addr_) + op_len_;  // one past the last byte
+      const uint64_t last = (end - 1) & ~uint64_t(3);     // last covering word
+      uint64_t w = first;
+      while (w <= last) {
+        // At most maxburst beats, never across a 1 KiB boundary.
+        const uint64_t to_kib = (0x400 - (w & 0x3FF)) / 4;
+        const unsigned beats = static_cast<unsigned>(std::min<uint64_t>({p_.maxburst, to_kib, (last - w) / 4 + 1}));
+        tlm::tlm_generic_payload gp;
+        gp.set_command(tlm::TLM_READ_COMMAND);
+        gp.set_address(w);
+        gp.set_data_ptr(buf.data());
+        gp.set_data_length(4 * beats);
+        gp.set_streaming_width(4 * beats);
+        gp.set_byte_enable_ptr(nullptr);
+        gp.set_dmi_allowed(false);
+        gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+        sc_time d = sc_core::SC_ZERO_TIME;
+        isock->b_transport(gp, d);
+        if (d != sc_core::SC_ZERO_TIME) sc_core::wait(d);
+        if (gen_ != g) break;
+        ++st_.bursts;
+        if (!gp.is_response_ok()) {
+          ok = false;
+          Log::guest_error(name(), "AHB error response reading " + hex(uint32_t(w)));
+          break;
+        }
+        st_.beats += beats;
+        // Bytes of the buffer in this burst; the even ones (counted from
+        // ADDR) are high bytes of their 16-bit word.
+        uint64_t s = sum_;
+        const uint64_t lo = std::max<uint64_t>(w, op_addr_), hi = std::min<uint64_t>(w + 4 * beats, end);
+        for (uint64_t a = lo; a < hi; ++a) {
+          const uint32_t b = buf[a - w];
+          s += ((a - op_addr_) & 1) ? b : b << 8;
+        }
+        sum_ = fold(s);  // SUM reads the running sum between bursts
+        w += 4 * beats;
+      }
+    }
+    if (gen_ != g) continue;
+    // DONE one clock after the last data beat (LEN 0: one clock after START).
+    if (op_len_ > 0) sc_core::wait(p_.clk_period);
+    if (gen_ != g) continue;
+    finish(ok);
+  }
+}
+
+void Chksum::finish(bool ok) {
+  busy_ = false;
+  status_ = (status_ & ~uint32_t(ST_BUSY)) | ST_DONE | (ok ? 0u : uint32_t(ST_ERR));
+  const sc_time t = sc_core::sc_time_stamp();
+  ++st_.ops;
+  if (ok) st_.bytes += op_len_;
+  else ++st_.errors;
+  st_.busy_cycles += (t - op_start_) / p_.clk_period;
+  if (ctrl_ & CTRL_IE) {
+    ++st_.irq_pulses;
+    pulse_irq(p_.pirq);
+  }
+  if (on_op.has_listeners()) on_op.notify({op_start_, t, op_addr_, op_len_, fold(sum_), ok});
+}
+
+// ---------------------------------------------------------------- statistics
+
+// All simulated: invariant.
+void Chksum::register_stats(const StatsGroup& g) {
+  const auto U = StatUnit::Count;
+  const auto Y = StatInv::Yes;
+  g.counter("ops", &st_.ops, U, Y, "Checksum operations completed (DONE set), errors included (`devices.chksum` exists only with "
+            "`chksum.enable=true`).");
+  g.counter("bytes", &st_.bytes, StatUnit::Bytes, Y, "Bytes summed by error-free operations.");
+  g.counter("bursts", &st_.bursts, U, Y, "AHB read bursts of the DMA.");
+  g.counter("beats", &st_.beats, U, Y, "32-bit data beats read by the DMA.");
+  g.counter("errors", &st_.errors, U, Y, "Operations ended by an AHB ERROR response (STATUS.ERR).");
+  g.counter("irq_pulses", &st_.irq_pulses, U, Y, "Interrupt pulses (IE = 1 at DONE).");
+  g.counter("ignored_starts", &st_.ignored_starts, U, Y, "START written while BUSY (ignored).");
+  g.counter("busy_cycles", &st_.busy_cycles, StatUnit::Cycles, Y,
+            "Clocks from START to DONE, summed over the operations.");
+}
+
+}  // namespace l3vp
