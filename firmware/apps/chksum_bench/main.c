@@ -42,7 +42,7 @@
 static const unsigned SIZES[] = { 64, 256, 512, 1024, 1472, 1500 };
 #define NSIZES (sizeof SIZES / sizeof SIZES[0])
 #ifdef CHKSUM_BENCH_HW
-/* chksum_hw_bench (firmware/CMakeLists.txt): the same program with the
+/* chksum_hw_bench (firmware/apps/chksum_hw_bench): the same program with the
  * fourth variant, hw, on the checksum engine (leon3vp --set
  * chksum.enable=true); every length goes to the engine (threshold 1). */
 #include "chksum.h"
