@@ -4,7 +4,6 @@
 #include "hwchk.h"
 #include "chksum.h"
 #include "net_chksum.h"
-#include "netapp.h"
 
 int hwchk_attached = -1;
 static struct chksum_dev hwchk_dev;
@@ -21,11 +20,7 @@ int hwchk_attach(void)
   return hwchk_attached;
 }
 
-void hwchk_report(void)
+void net_chksum_hw_probe(void)
 {
-  netapp_json_u("hw_engine", (uint32_t)hwchk_attached);
-  netapp_json_u("hw_engine_calls", net_chksum_hw_counts.engine);
-  netapp_json_u("hw_short", net_chksum_hw_counts.short_len);
-  netapp_json_u("hw_absent", net_chksum_hw_counts.absent);
-  netapp_json_u("hw_failed", net_chksum_hw_counts.failed);
+  (void)hwchk_attach();
 }

@@ -8,7 +8,6 @@
 #include "fwlibc.h"
 #include "gptimer.h"
 #include "greth_netif.h"
-#include "hwchk.h"
 #include "irqmp.h"
 #include "net_chksum.h"
 #include "net_phase.h"
@@ -291,8 +290,6 @@ int netapp_run(const struct netapp *app)
     netapp_json_end();
     return 2;
   }
-  if (netapp_p.chksum == NET_CHECKSUM_HW || (netapp_p.chksum == 0 && NET_CHECKSUM == NET_CHECKSUM_HW))
-    hwchk_attach();
   tcp_set_rcv_wnd((uint16_t)(netapp_p.window > 65535u ? 65535u : netapp_p.window));
 #if NET_PHASES
   if (have_us_timer)
@@ -352,8 +349,6 @@ int netapp_run(const struct netapp *app)
   netapp_json_u("max_ms", netapp_p.max_ms);
   netapp_json_u("flags", netapp_p.flags);
   netapp_json_s("chksum", net_chksum_active_name());
-  if (hwchk_attached >= 0)
-    hwchk_report();
   netapp_json_u("link", greth0.phy_ok);
   netapp_json_s("mode", greth0.irq_mode ? "irq" : "polled");
   netapp_json_end();
