@@ -228,12 +228,6 @@ uint16_t net_chksum_fast(uint16_t sum, const void *data, unsigned len)
 }
 
 /*--------------------------------------------------------------------------*/
-const struct net_chksum_variant net_chksum_variants[3] = {
-  { "generic8", net_chksum_generic8 },
-  { "word32", net_chksum_word32 },
-  { "fast", net_chksum_fast },
-};
-
 /* The build's choice (NET_CHECKSUM), by name and function. */
 #if NET_CHECKSUM == NET_CHECKSUM_GENERIC8
 #define CHKSUM_DEFAULT_NAME "generic8"
@@ -241,9 +235,12 @@ const struct net_chksum_variant net_chksum_variants[3] = {
 #elif NET_CHECKSUM == NET_CHECKSUM_WORD32
 #define CHKSUM_DEFAULT_NAME "word32"
 #define CHKSUM_DEFAULT_FN net_chksum_word32
-#else
+#elif NET_CHECKSUM == NET_CHECKSUM_FAST
 #define CHKSUM_DEFAULT_NAME "fast"
 #define CHKSUM_DEFAULT_FN net_chksum_fast
+#else
+#define CHKSUM_DEFAULT_NAME "hw"
+#define CHKSUM_DEFAULT_FN net_chksum_hw
 #endif
 
 const char *const net_chksum_selected = CHKSUM_DEFAULT_NAME;
@@ -257,7 +254,7 @@ int net_chksum_select(unsigned which)
 {
   if (which == 0)
     which = NET_CHECKSUM;
-  if (which < NET_CHECKSUM_GENERIC8 || which > NET_CHECKSUM_FAST)
+  if (which < NET_CHECKSUM_GENERIC8 || which > NET_CHECKSUM_HW)
     return -1;
 #if NET_CHECKSUM_RUNTIME
   net_chksum_active = net_chksum_variants[which - NET_CHECKSUM_GENERIC8].fn;

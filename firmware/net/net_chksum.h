@@ -1,5 +1,6 @@
 /*
- * net_chksum.h - Internet checksum (RFC 1071), three implementations.
+ * net_chksum.h - Internet checksum (RFC 1071), three implementations in
+ * software and a fourth (hw) that hands long buffers to the checksum engine.
  *
  * Every function returns the 16-bit one's complement sum of `sum` and the
  * data read as big-endian 16-bit words (an odd last byte is padded with a
@@ -22,6 +23,31 @@ uint16_t net_chksum_word32(uint16_t sum, const void *data, unsigned len);
  *  step. SPARC: inline addcc/addxcc; elsewhere: C with the same semantics. */
 uint16_t net_chksum_fast(uint16_t sum, const void *data, unsigned len);
 
+/** The checksum engine (rtl/chksum): a buffer of at least
+ *  NET_CHECKSUM_HW_MIN bytes goes to the engine the port installed with
+ *  net_chksum_set_engine(); a shorter one, any buffer while no engine is
+ *  installed, and one the engine failed on (AHB error) are summed by
+ *  net_chksum_fast. Same result as the others in every case. */
+uint16_t net_chksum_hw(uint16_t sum, const void *data, unsigned len);
+
+/** The port's engine call: sums `len` bytes at `data` starting from `sum`
+ *  into *out; returns 0, or nonzero when the engine failed (the caller
+ *  falls back to software). */
+typedef int (*net_chksum_engine_fn)(uint16_t sum, const void *data, unsigned len,
+                                    uint16_t *out);
+/** Installs the engine (NULL: none, every hw call falls back) and the
+ *  shortest length it gets (0: NET_CHECKSUM_HW_MIN). */
+void net_chksum_set_engine(net_chksum_engine_fn fn, unsigned min_len);
+
+/** What net_chksum_hw did (counts since the start). */
+struct net_chksum_hw_counts {
+  uint32_t engine;    /* calls the engine summed */
+  uint32_t short_len; /* calls below the length threshold (software) */
+  uint32_t absent;    /* calls with no engine installed (software) */
+  uint32_t failed;    /* calls the engine failed on (software) */
+};
+extern struct net_chksum_hw_counts net_chksum_hw_counts;
+
 typedef uint16_t (*net_chksum_fn)(uint16_t sum, const void *data, unsigned len);
 
 /** One entry per implementation, for comparisons and benchmarks. */
@@ -29,20 +55,22 @@ struct net_chksum_variant {
   const char *name;
   net_chksum_fn fn;
 };
-extern const struct net_chksum_variant net_chksum_variants[3];
+#define NET_CHKSUM_NVARIANTS 4
+extern const struct net_chksum_variant net_chksum_variants[NET_CHKSUM_NVARIANTS];
 
 /* The implementation the stack uses: NET_CHECKSUM (netopts.h) at start;
  * with NET_CHECKSUM_RUNTIME it can be changed by net_chksum_select(). */
 #if !defined(NET_CHECKSUM) || (NET_CHECKSUM != NET_CHECKSUM_GENERIC8 && \
-    NET_CHECKSUM != NET_CHECKSUM_WORD32 && NET_CHECKSUM != NET_CHECKSUM_FAST)
-#error "NET_CHECKSUM must be NET_CHECKSUM_GENERIC8, _WORD32 or _FAST"
+    NET_CHECKSUM != NET_CHECKSUM_WORD32 && NET_CHECKSUM != NET_CHECKSUM_FAST && \
+    NET_CHECKSUM != NET_CHECKSUM_HW)
+#error "NET_CHECKSUM must be NET_CHECKSUM_GENERIC8, _WORD32, _FAST or _HW"
 #endif
 
 /** Selects the implementation by NET_CHECKSUM_* value (0 = NET_CHECKSUM).
  *  Returns 0, or -1 (unknown value, or NET_CHECKSUM_RUNTIME is 0 and the
  *  value is not the build's choice; nothing changes). */
 int net_chksum_select(unsigned which);
-/** Name of the implementation in use ("generic8", "word32" or "fast"). */
+/** Name of the implementation in use ("generic8", "word32", "fast" or "hw"). */
 const char *net_chksum_active_name(void);
 
 #if NET_CHECKSUM_RUNTIME
@@ -55,11 +83,13 @@ static inline uint16_t net_chksum(uint16_t sum, const void *data, unsigned len)
 #define net_chksum net_chksum_generic8
 #elif NET_CHECKSUM == NET_CHECKSUM_WORD32
 #define net_chksum net_chksum_word32
-#else
+#elif NET_CHECKSUM == NET_CHECKSUM_FAST
 #define net_chksum net_chksum_fast
+#else
+#define net_chksum net_chksum_hw
 #endif
 
-/** Name of the build-time choice ("generic8", "word32" or "fast"). */
+/** Name of the build-time choice ("generic8", "word32", "fast" or "hw"). */
 extern const char *const net_chksum_selected;
 
 /**

@@ -35,11 +35,20 @@
 #define NET_CHECKSUM_GENERIC8 1 /**< byte pairs, carry check per add */
 #define NET_CHECKSUM_WORD32   2 /**< 16-bit adds into 32 bits, one fold */
 #define NET_CHECKSUM_FAST     3 /**< 32-bit loads, addxcc chain, unrolled */
+#define NET_CHECKSUM_HW       4 /**< the checksum engine (rtl/chksum), fast
+                                     below NET_CHECKSUM_HW_MIN or without it */
 
 /** Which implementation net_chksum() uses. All three are always compiled
  *  (net_chksum_generic8/word32/fast) so they can be compared. */
 #ifndef NET_CHECKSUM
 #define NET_CHECKSUM NET_CHECKSUM_FAST
+#endif
+
+/** hw variant: buffers shorter than this many bytes are summed by the fast
+ *  variant, not handed to the engine (its fixed cost of register accesses
+ *  is not worth it there; docs/firmware.md "The hw variant" measures it). */
+#ifndef NET_CHECKSUM_HW_MIN
+#define NET_CHECKSUM_HW_MIN 128
 #endif
 
 /** 1: net_chksum() calls the implementation through a pointer that

@@ -68,7 +68,7 @@ uint32_t get_be32(const uint8_t* p) {
 }
 
 // Values of the chksum field (the firmware's NET_CHECKSUM_* numbers; 0 = the build's).
-const char* const kChksumNames[] = {"default", "generic8", "word32", "fast"};
+const char* const kChksumNames[] = {"default", "generic8", "word32", "fast", "hw"};
 
 std::vector<uint8_t> encode(const FwParamField& f, const std::string& v) {
   const std::string what = "fw_params " + std::string(f.name) + ": '" + v + "' ";
@@ -108,9 +108,9 @@ std::vector<uint8_t> encode(const FwParamField& f, const std::string& v) {
       return be(n, 4);
     }
     case Kind::Chksum: {
-      for (uint64_t i = 0; i < 4; ++i)
+      for (uint64_t i = 0; i < 5; ++i)
         if (v == kChksumNames[i]) return be(i, 4);
-      if (!parse_uint(v, 3, n)) fail(what + "is not a checksum variant (default, generic8, word32, fast or 0..3)");
+      if (!parse_uint(v, 4, n)) fail(what + "is not a checksum variant (default, generic8, word32, fast, hw or 0..4)");
       return be(n, 4);
     }
   }
@@ -179,7 +179,7 @@ nlohmann::json FwParams::to_json() const {
       for (uint8_t x : b) m += (m.empty() ? "" : ":") + hex(x, 2).substr(2);
       j[name] = m;
     } else if (f->kind == Kind::Chksum) {
-      j[name] = kChksumNames[v & 3];
+      j[name] = v <= 4 ? kChksumNames[v] : "?";
     } else {
       j[name] = v;
     }

@@ -376,6 +376,33 @@ def check_udprx_phases(res, lines, stats):
 check_udprx_phases.wants_stats = True
 
 
+def check_hw(inner, engine):
+    """The stack with the hw checksum variant (fw_params.chksum = hw): the
+    inner check passes and the board reports hw; with the engine on the
+    board (chksum.enable) the engine really ran — operations and bytes in
+    its statistics, no AHB error, and its beats in the AHB master table;
+    without it the run passes on the software fallback and the board has
+    no engine."""
+    def check(res, lines, stats):
+        summary = inner(res, lines)
+        st = fw_line(lines, "start")
+        assert st["chksum"] == "hw", st
+        dev = stats.get("devices", {}).get("chksum")
+        masters = {m["name"]: m for m in stats["bus"]["ahb"]["masters"]}
+        if engine:
+            assert dev is not None, "no devices.chksum in --stats"
+            assert dev["ops"] > 0 and dev["bytes"] >= 128 * dev["ops"] and dev["errors"] == 0, dev
+            assert masters["chksum"]["reads"] == dev["bursts"], (masters["chksum"], dev)
+            return f"{summary}; engine: {dev['ops']} operations, {dev['bytes']} bytes, {dev['busy_cycles']} busy cycles"
+        assert dev is None and "chksum" not in masters, (dev, list(masters))
+        return f"{summary}; no engine: software fallback"
+    check.wants_stats = True
+    return check
+
+
+# leon3vp options of a test (before the command line's extra ones).
+VP_ARGS = {t: ["--set", "chksum.enable=true"] for t in ("ping_hw", "udpecho_hw")}
+
 TESTS = {
     # name: (firmware, scenario, params, check)
     "ping": ("net_ping", "ping.scenario.json", {"count": 20}, check_ping),
@@ -386,6 +413,11 @@ TESTS = {
                        check_udprx_chksum("generic8", 150, 400)),
     "udprx_fast": ("net_udprx", "udprx.scenario.json", {"count": 200, "flags": FW_PF_VERIFY, "chksum": "fast"},
                    check_udprx_chksum("fast", 10, 150)),
+    # The hw checksum variant with the checksum engine on the board, and without it (fallback).
+    "ping_hw": ("net_ping", "ping.scenario.json", {"count": 20, "chksum": "hw"}, check_hw(check_ping, True)),
+    "udpecho_hw": ("net_udpecho", "udpecho.scenario.json", {"count": 20, "chksum": "hw"}, check_hw(check_udpecho, True)),
+    "udpecho_hw_absent": ("net_udpecho", "udpecho.scenario.json", {"count": 20, "chksum": "hw"},
+                          check_hw(check_udpecho, False)),
     "udpburst": ("net_udprx", "udpburst.scenario.json", {"count": 600, "idle_ms": 500, "flags": 0}, check_udpburst),
     "tcp300": ("net_tcpsink", "tcp.scenario.json", {"window": 300, "count": 1, "bytes": 100000, "flags": FW_PF_VERIFY}, check_tcp(300)),
     "tcp1460": ("net_tcpsink", "tcp.scenario.json", {"window": 1460, "count": 1, "bytes": 100000, "flags": FW_PF_VERIFY}, check_tcp(1460)),
@@ -433,7 +465,8 @@ def main():
         max_time = a.max_time or f"{max(60.0, scenario_seconds(scen_path)):g}s"
         wants_stats = getattr(check, "wants_stats", False)
         r = l3vp.run(a.vp, elf, quiet=True, scenario=scen_path, net_results=True, stats=wants_stats,
-                     pcap=True, uart=True, max_time=max_time, fw_params=params, extra=a.extra,
+                     pcap=True, uart=True, max_time=max_time, fw_params=params,
+                     extra=VP_ARGS.get(a.test, []) + (a.extra or []),
                      workdir=work, timeout=1800)
         text = r.uart
         lines = r.lines()

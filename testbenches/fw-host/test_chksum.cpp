@@ -55,7 +55,9 @@ TEST(Checksum, KnownVectorRfc1071) {
 
 TEST(Checksum, DispatchUsesSelectedVariant) {
   std::string want = NET_CHECKSUM == NET_CHECKSUM_GENERIC8 ? "generic8"
-                     : NET_CHECKSUM == NET_CHECKSUM_WORD32 ? "word32" : "fast";
+                     : NET_CHECKSUM == NET_CHECKSUM_WORD32 ? "word32"
+                     : NET_CHECKSUM == NET_CHECKSUM_FAST   ? "fast"
+                                                           : "hw";
   EXPECT_EQ(want, net_chksum_selected);
   const uint8_t d[3] = {1, 2, 3};
   EXPECT_EQ(nh::ref_sum(d, 3), net_chksum(0, d, 3));
@@ -67,8 +69,8 @@ TEST(Checksum, RuntimeSelection) {
   Bytes d = nh::pattern(301, 5);
   const unsigned n = (unsigned)d.size();
   const uint16_t want = nh::ref_sum(d.data(), n);
-  static const char* const names[] = {"generic8", "word32", "fast"};
-  for (unsigned v = NET_CHECKSUM_GENERIC8; v <= NET_CHECKSUM_FAST; v++) {
+  static const char* const names[] = {"generic8", "word32", "fast", "hw"};
+  for (unsigned v = NET_CHECKSUM_GENERIC8; v <= NET_CHECKSUM_HW; v++) {
     ASSERT_EQ(0, net_chksum_select(v));
     EXPECT_STREQ(names[v - 1], net_chksum_active_name());
     EXPECT_EQ(want, net_chksum(0, d.data(), n)) << names[v - 1];
@@ -76,10 +78,95 @@ TEST(Checksum, RuntimeSelection) {
     EXPECT_EQ(net_chksum_variants[v - 1].fn, net_chksum_active);
 #endif
   }
-  EXPECT_EQ(-1, net_chksum_select(4));
-  EXPECT_STREQ("fast", net_chksum_active_name()) << "a refused selection changes nothing";
+  EXPECT_EQ(-1, net_chksum_select(5));
+  EXPECT_STREQ("hw", net_chksum_active_name()) << "a refused selection changes nothing";
   ASSERT_EQ(0, net_chksum_select(0));  // 0 = the build's NET_CHECKSUM
   EXPECT_STREQ(net_chksum_selected, net_chksum_active_name());
+}
+
+// The hw variant's software side (the engine itself is tested on the board,
+// testbenches/board-net chksum-hw, and in models/periph/chksum): a fake
+// engine that sums with the reference and records its calls.
+struct FakeEngine {
+  static inline unsigned calls = 0, last_len = 0;
+  static inline int fail = 0;
+  static int fn(uint16_t sum, const void* data, unsigned len, uint16_t* out) {
+    ++calls;
+    last_len = len;
+    if (fail) return -1;
+    *out = nh::ref_sum(static_cast<const uint8_t*>(data), len, sum);
+    return 0;
+  }
+};
+
+class ChecksumHw : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    FakeEngine::calls = FakeEngine::last_len = 0;
+    FakeEngine::fail = 0;
+    c0 = net_chksum_hw_counts;
+  }
+  void TearDown() override { net_chksum_set_engine(nullptr, 0); }
+  struct net_chksum_hw_counts c0;
+};
+
+TEST_F(ChecksumHw, NoEngineFallsBackToSoftwareEveryLengthAndAlignment) {
+  net_chksum_set_engine(nullptr, 0);
+  Bytes d = nh::pattern(1600 + 4, 11);
+  unsigned n = 0;
+  for (unsigned a = 0; a < 4; a++)
+    for (unsigned len = 0; len <= 1600; len += 7, ++n)
+      ASSERT_EQ(nh::ref_sum(d.data() + a, len, 0x1234), net_chksum_hw(0x1234, d.data() + a, len))
+          << "len " << len << " align " << a;
+  EXPECT_EQ(net_chksum_hw_counts.absent - c0.absent, n);
+  EXPECT_EQ(net_chksum_hw_counts.engine, c0.engine);
+}
+
+TEST_F(ChecksumHw, ThresholdSendsOnlyLongBuffersToTheEngine) {
+  net_chksum_set_engine(FakeEngine::fn, 0);  // 0: NET_CHECKSUM_HW_MIN
+  Bytes d = nh::pattern(NET_CHECKSUM_HW_MIN + 3, 2);
+  EXPECT_EQ(nh::ref_sum(d.data() + 1, NET_CHECKSUM_HW_MIN - 1, 7),
+            net_chksum_hw(7, d.data() + 1, NET_CHECKSUM_HW_MIN - 1));
+  EXPECT_EQ(0u, FakeEngine::calls);
+  EXPECT_EQ(net_chksum_hw_counts.short_len - c0.short_len, 1u);
+  EXPECT_EQ(nh::ref_sum(d.data() + 1, NET_CHECKSUM_HW_MIN, 7), net_chksum_hw(7, d.data() + 1, NET_CHECKSUM_HW_MIN));
+  EXPECT_EQ(1u, FakeEngine::calls);
+  EXPECT_EQ(unsigned(NET_CHECKSUM_HW_MIN), FakeEngine::last_len);
+  EXPECT_EQ(net_chksum_hw_counts.engine - c0.engine, 1u);
+  // A threshold set by the port.
+  net_chksum_set_engine(FakeEngine::fn, 16);
+  EXPECT_EQ(nh::ref_sum(d.data(), 16, 0), net_chksum_hw(0, d.data(), 16));
+  EXPECT_EQ(2u, FakeEngine::calls);
+}
+
+TEST_F(ChecksumHw, EngineFailureFallsBack) {
+  net_chksum_set_engine(FakeEngine::fn, 0);
+  FakeEngine::fail = 1;
+  Bytes d = nh::pattern(1000, 4);
+  EXPECT_EQ(nh::ref_sum(d.data(), 1000, 0), net_chksum_hw(0, d.data(), 1000));
+  EXPECT_EQ(1u, FakeEngine::calls);
+  EXPECT_EQ(net_chksum_hw_counts.failed - c0.failed, 1u);
+}
+
+TEST_F(ChecksumHw, LengthsBeyondTheEngineLenFieldAreSplit) {
+  net_chksum_set_engine(FakeEngine::fn, 0);
+  Bytes d = nh::pattern(70001, 9);
+  EXPECT_EQ(nh::ref_sum(d.data() + 1, 70000, 3), net_chksum_hw(3, d.data() + 1, 70000));
+  EXPECT_EQ(2u, FakeEngine::calls);
+  EXPECT_EQ(70000u - 0xfffeu, FakeEngine::last_len);
+}
+
+// The stack's checksum calls reach the engine through net_chksum() once hw
+// is selected (net_chksum_pseudo: the UDP/TCP path).
+TEST_F(ChecksumHw, StackPathUsesTheEngineWhenSelected) {
+  ASSERT_EQ(0, net_chksum_select(NET_CHECKSUM_HW));
+  net_chksum_set_engine(FakeEngine::fn, 0);
+  Bytes seg = nh::pattern(1480, 6);
+  EXPECT_EQ(nh::ref_pseudo_sum(nh::kOurIp, nh::kPeerIp, 17, seg),
+            net_chksum_pseudo(nh::kOurIp, nh::kPeerIp, 17, seg.data(), (unsigned)seg.size()));
+  EXPECT_EQ(1u, FakeEngine::calls);  // the segment; the 12-byte pseudo header is too short
+  EXPECT_EQ(1480u, FakeEngine::last_len);
+  ASSERT_EQ(0, net_chksum_select(0));
 }
 
 TEST(Checksum, PseudoHeaderMatchesReference) {

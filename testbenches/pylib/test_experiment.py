@@ -76,7 +76,7 @@ def test_variants_and_hash():
         "NET_CHECKSUM=word32,NET_PHASES=OFF"
     assert firmware.variant_dir("/r", {"NET_PHASES": False}) == firmware.variant_dir("/r", {"NET_PHASES": "OFF"})
     opts = firmware.known_options()
-    assert opts["NET_CHECKSUM"] == ["generic8", "word32", "fast"] and opts["NET_PHASES"] == ["ON", "OFF"]
+    assert opts["NET_CHECKSUM"] == ["generic8", "word32", "fast", "hw"] and opts["NET_PHASES"] == ["ON", "OFF"]
     with pytest.raises(ValueError, match="NET_ZERO_COPY"):
         firmware.check_options({"NET_ZERO_COPY": "maybe"})
     # FNV-1a-64 reference values (the empty input is the offset basis)

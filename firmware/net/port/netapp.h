@@ -36,7 +36,9 @@ struct fw_params {
   uint32_t max_ms;    /* hard stop (0 = none) */
   uint32_t flags;     /* FW_PF_* */
   uint32_t chksum;    /* checksum the stack uses: NET_CHECKSUM_GENERIC8 (1),
-                         _WORD32 (2), _FAST (3); 0 = the build's NET_CHECKSUM */
+                         _WORD32 (2), _FAST (3), _HW (4: the checksum engine,
+                         found through P&P, else fast); 0 = the build's
+                         NET_CHECKSUM */
 };
 #define FW_PF_POLLED 0x1u  /* GRETH polled instead of interrupt-driven */
 #define FW_PF_VERBOSE 0x2u /* per-packet/connection JSON lines (slow UART!) */

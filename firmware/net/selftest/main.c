@@ -57,7 +57,7 @@ static int test_chksum(void)
     x = x * 1103515245u + 12345u;
     buf[i] = (uint8_t)(x >> 16);
   }
-  for (v = 0; v < 3; v++) {
+  for (v = 0; v < NET_CHKSUM_NVARIANTS; v++) {
     for (a = 0; a < 4; a++) {
       for (len = 0; len <= 1600; len++) {
         uint16_t init = (uint16_t)(len * 7919u);

@@ -94,7 +94,10 @@ TEST(FwParams, ChecksumVariantByNameOrNumber) {
   p.set("chksum", "default");
   EXPECT_EQ(value_of(p, "chksum"), (std::vector<uint8_t>{0, 0, 0, 0}));
   expect_error([&] { p.set("chksum", "crc32"); }, "chksum: 'crc32' is not a checksum variant");
-  expect_error([&] { p.set("chksum", "4"); }, "chksum: '4'");
+  p.set("chksum", "hw");  // the checksum engine's variant
+  EXPECT_EQ(value_of(p, "chksum"), (std::vector<uint8_t>{0, 0, 0, 4}));
+  EXPECT_EQ(p.to_json()["chksum"], "hw");
+  expect_error([&] { p.set("chksum", "5"); }, "chksum: '5'");
   expect_error([&] { p.set("port", "65536"); }, "port: '65536'");
 }
 
