@@ -17,6 +17,8 @@
 namespace l3vp {
 
 std::string GptimerRtl::trace_file_;
+uint64_t GptimerRtl::trace_start_ps_ = 0;
+uint64_t GptimerRtl::trace_end_ps_ = UINT64_MAX;
 
 namespace {
 
@@ -24,13 +26,17 @@ namespace {
 // uses gptimer.vhd's defaults).
 constexpr unsigned kNtimers = 2, kSbits = 8, kNbits = 32, kPirq = 8, kSepirq = 1;
 
-// Look-ahead chunk of the scout (cycles). The first scan after a write goes
-// as far as the last IRQ was from the write before it (plus 1/8, at least
-// kScanMin): a periodic interrupt acknowledged by a write is found in one
-// scan. Each further scan without an IRQ goes twice as far, up to kScanMax.
-// A wake-up at the end of a chunk is one SystemC event (one CPU sync); the
-// edges a write makes useless are at most about those already simulated.
-constexpr int64_t kScanMin = int64_t(1) << 12;  // 102 us at 40 MHz
+// Look-ahead chunk of the scout (cycles). Scouting edges that a write then
+// makes useless is the waste to avoid:
+//  * after a write, the scan goes as far as the last IRQ was from the write
+//    before it (+1/8, at least kScanMin): a periodic interrupt acknowledged
+//    by a write is found in one scan;
+//  * after an IRQ edge, only kScanAfterIrq: the handler's acknowledge write
+//    usually comes within that and restarts the look-ahead anyway;
+//  * each further scan without an IRQ goes twice as far, up to kScanMax.
+// A wake-up at the end of a chunk is one SystemC event (one CPU sync).
+constexpr int64_t kScanMin = int64_t(1) << 12;       // 102 us at 40 MHz
+constexpr int64_t kScanAfterIrq = int64_t(1) << 10;  // 26 us
 constexpr int64_t kScanMax = int64_t(1) << 24;  // 0.42 s at 40 MHz
 
 // Verilator serialisation into memory: the state of the small netlist is a
@@ -134,6 +140,17 @@ void GptimerRtl::close_trace() {
   vcd_.reset();
 }
 
+void GptimerRtl::dump(uint64_t t) {
+  // Dump times must increase: a same-cycle (hold) edge goes 1 ps after the
+  // last dump. Outside the window nothing is written; Verilator compares
+  // with the last dumped values, so the first dump in it is complete.
+  if (dumped_ && t <= last_dump_) return;
+  last_dump_ = t;
+  dumped_ = true;
+  if (t < trace_start_ps_ || t > trace_end_ps_) return;
+  vcd_->dump(t);
+}
+
 uint32_t GptimerRtl::pin_read(Vgptimer& m, unsigned w) {
   m.psel = 1;
   m.penable = 1;
@@ -175,15 +192,10 @@ void GptimerRtl::step_main(cyc_t c) {
       m.clk = 0;
       m.eval();
       const uint64_t fall = rise - clk_ps_ / 2;
-      if (!dumped_ || fall > last_dump_) {
-        vcd_->dump(fall);
-        last_dump_ = fall;
-        dumped_ = true;
-      }
+      dump(fall);
       m.clk = 1;
       m.eval();
-      vcd_->dump(rise);
-      last_dump_ = rise;
+      dump(rise);
     } else {
       edge(m);
     }
@@ -212,12 +224,10 @@ void GptimerRtl::write_word(unsigned w, uint32_t v) {
     const uint64_t fall = hold ? last_dump_ + 1 : rise - clk_ps_ / 2;
     m.clk = 0;
     m.eval();
-    if (!dumped_ || fall > last_dump_) vcd_->dump(fall);
+    dump(fall);
     m.clk = 1;
     m.eval();
-    vcd_->dump(rise);
-    last_dump_ = rise;
-    dumped_ = true;
+    dump(rise);
   } else {
     edge(m);
   }
@@ -291,7 +301,7 @@ void GptimerRtl::reschedule() {
       }
     }
     if (hit) gap_ = scout_c_ - scout_start_;
-    else if (scan_ < kScanMax) scan_ *= 2;
+    else scan_ = std::min(std::max(scan_ * 2, gap_ + gap_ / 8), kScanMax);
   }
   // Wake up at the scout's edge (an IRQ edge, or the end of the chunk where
   // the look-ahead goes on).
@@ -311,6 +321,7 @@ void GptimerRtl::on_event() {
   } else {
     step_main(c);
   }
+  if (main_->irq) scan_ = kScanAfterIrq;  // an IRQ edge: an acknowledge is likely to follow
   reschedule();
 }
 

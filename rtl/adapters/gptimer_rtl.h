@@ -60,6 +60,11 @@ class GptimerRtl : public ApbDevice {
   // Factory settings of the "rtl" variant of the GPTIMER slot: the trace
   // file of the next instance built by the factory (rtl_variants.cpp).
   static void set_trace_file(const std::string& path) { trace_file_ = path; }
+  // Only changes in [start, end] ps are written (--vcd-start/--vcd-end).
+  static void set_trace_window(uint64_t start_ps, uint64_t end_ps) {
+    trace_start_ps_ = start_ps;
+    trace_end_ps_ = end_ps;
+  }
   static const std::string& trace_file() { return trace_file_; }
 
  protected:
@@ -82,6 +87,8 @@ class GptimerRtl : public ApbDevice {
   // Main instance: edge done at cycle c (hold: a same-cycle write edge).
   void main_edge_done(cyc_t c, bool hold);
   void write_word(unsigned w, uint32_t v);
+  // One trace dump at `t` ps (see the window).
+  void dump(uint64_t t);
   uint32_t read_word(unsigned w);
 
   // State copies through Verilator's serialisation (--savable).
@@ -114,6 +121,7 @@ class GptimerRtl : public ApbDevice {
   sc_core::sc_event ev_;
 
   static std::string trace_file_;
+  static uint64_t trace_start_ps_, trace_end_ps_;
 };
 
 // Registers the RTL variants of the platform's slots ("gptimer" / "rtl");

@@ -57,8 +57,6 @@ architecture rtl of gptimer is
     sreload : unsigned(sbits - 1 downto 0);
     sweep   : integer range 0 to 8;  -- 0: idle; k > 1: timer k-1 updates at this edge
     df      : std_ulogic;
-    value   : value_array;
-    reload  : value_array;
     en, rs, ie, ip, ch : tbits;
     uflow   : tbits;  -- timer n underflowed at the last edge (chain input of n+1)
     irq     : tbits;
@@ -68,11 +66,18 @@ architecture rtl of gptimer is
   constant ones_v : value_t := (others => '1');
   constant zero_t : tbits := (others => '0');
 
+  -- The counters and reloads are registers of their own: GHDL's synthesis
+  -- packs a record into one vector, and Verilator evaluates a vector wider
+  -- than 64 bits word by word (several times slower per clock).
   signal r, rin : reg_t;
+  signal rval, rinval : value_array;  -- TCNTVAL n
+  signal rrld, rinrld : value_array;  -- TRLDVAL n
 begin
 
-  comb : process (r, rstn, hold, psel, penable, paddr, pwrite, pwdata)
+  comb : process (r, rval, rrld, rstn, hold, psel, penable, paddr, pwrite, pwdata)
     variable v      : reg_t;
+    variable vval   : value_array;
+    variable vrld   : value_array;
     variable tick   : boolean;
     variable chain  : std_ulogic;
     variable tn     : integer range 0 to 7;   -- paddr[6:4]: 0 = global registers, n = timer n
@@ -80,6 +85,8 @@ begin
     variable rdata  : std_ulogic_vector(31 downto 0);
   begin
     v := r;
+    vval := rval;
+    vrld := rrld;
     tn := to_integer(unsigned(paddr(6 downto 4)));
     sel := paddr(3 downto 2);
 
@@ -111,12 +118,12 @@ begin
           chain := r.uflow(n - 1);
         end if;
         if r.sweep = n + 1 and r.en(n) = '1' and (r.ch(n) = '0' or chain = '1') then
-          if r.value(n) = 0 then
+          if rval(n) = 0 then
             v.uflow(n) := '1';
             if r.rs(n) = '1' then
-              v.value(n) := r.reload(n);
+              vval(n) := rrld(n);
             else
-              v.value(n) := ones_v;
+              vval(n) := ones_v;
               v.en(n) := '0';
             end if;
             if r.ie(n) = '1' then
@@ -124,7 +131,7 @@ begin
               v.irq(n) := '1';
             end if;
           else
-            v.value(n) := r.value(n) - 1;
+            vval(n) := rval(n) - 1;
           end if;
         end if;
       end loop;
@@ -153,8 +160,8 @@ begin
           for n in 1 to ntimers loop
             if tn = n then
               case sel is
-                when "00" => v.value(n) := unsigned(pwdata(nbits - 1 downto 0));
-                when "01" => v.reload(n) := unsigned(pwdata(nbits - 1 downto 0));
+                when "00" => vval(n) := unsigned(pwdata(nbits - 1 downto 0));
+                when "01" => vrld(n) := unsigned(pwdata(nbits - 1 downto 0));
                 when "10" =>
                   v.en(n) := pwdata(0);
                   v.rs(n) := pwdata(1);
@@ -164,7 +171,7 @@ begin
                     v.ip(n) := '0';
                   end if;
                   if pwdata(2) = '1' then
-                    v.value(n) := r.reload(n);
+                    vval(n) := rrld(n);
                   end if;
                 when "11" => null;  -- TLATCH
                 when others => null;
@@ -182,8 +189,8 @@ begin
       v.sweep := 0;
       v.df := '0';
       for n in 1 to ntimers loop
-        v.value(n) := (others => '0');
-        v.reload(n) := (others => '0');
+        vval(n) := (others => '0');
+        vrld(n) := (others => '0');
       end loop;
       v.en := zero_t;
       v.rs := zero_t;
@@ -194,6 +201,8 @@ begin
       v.irq := zero_t;
     end if;
     rin <= v;
+    rinval <= vval;
+    rinrld <= vrld;
 
     -- Read multiplexer: combinational from the registers (no side effect).
     rdata := (others => '0');
@@ -215,8 +224,8 @@ begin
         for n in 1 to ntimers loop
           if tn = n then
             case sel is
-              when "00" => rdata(nbits - 1 downto 0) := std_ulogic_vector(r.value(n));
-              when "01" => rdata(nbits - 1 downto 0) := std_ulogic_vector(r.reload(n));
+              when "00" => rdata(nbits - 1 downto 0) := std_ulogic_vector(rval(n));
+              when "01" => rdata(nbits - 1 downto 0) := std_ulogic_vector(rrld(n));
               when "10" =>
                 rdata(0) := r.en(n);
                 rdata(1) := r.rs(n);
@@ -239,6 +248,8 @@ begin
   begin
     if rising_edge(clk) then
       r <= rin;
+      rval <= rinval;
+      rrld <= rinrld;
     end if;
   end process;
 
