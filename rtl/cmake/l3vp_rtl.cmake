@@ -65,6 +65,14 @@ function(l3vp_rtl_verilate target)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "ghdl synth ${A_TOP} failed:\n${err}")
   endif()
+  # GHDL 2.0 writes a constant of a record type (e.g. a reset aggregate) as a
+  # quoted bit string, which Verilog reads as ASCII text: refuse such a
+  # netlist (rtl/gptimer/README.md "GHDL 2.0 synthesis pitfalls").
+  file(STRINGS ${vlog}.tmp quoted REGEX "= [^;]*\"[01]+\"")
+  if(quoted)
+    message(FATAL_ERROR "ghdl synth ${A_TOP}: the netlist holds a bit string in quotes (GHDL 2.0 writes "
+      "record constants that way, and Verilog reads it as text): assign the record's fields one by one")
+  endif()
   # Rewritten only when it changed: an unchanged netlist rebuilds nothing.
   file(COPY_FILE ${vlog}.tmp ${vlog} ONLY_IF_DIFFERENT)
   add_library(${target} STATIC)
