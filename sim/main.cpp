@@ -45,6 +45,7 @@
 #include "tap.h"
 #include "trap_names.h"
 #include "units.h"
+#include "gptimer_rtl.h"  // rtl/adapters: --rtl, --rtl-trace
 #include "vcd/board_waves.h"
 #include "vcd/tools.h"
 #include "version.h"
@@ -237,6 +238,8 @@ struct Options {
   std::string scenario, tap, pcap, net_results;
   std::string pcap_at = "board";  // --pcap-at: board (the wire at the GRETH) | host (the PC's card)
   std::string vcd, vcd_signals, vcd_start, vcd_end;  // --vcd*
+  std::vector<std::string> rtl;  // --rtl BLOCK (rtl/README.md)
+  std::string rtl_trace;         // --rtl-trace FILE
   bool max_time_set = false;
   // Per-run firmware parameters (fw_params block), KEY=VALUE in order.
   std::vector<std::string> fw_params;
@@ -266,6 +269,7 @@ int list_stats() {
 
 int run(int argc, char** argv) {
   setup_systemc_reports();
+  l3vp::register_rtl_variants();  // the "rtl" variants of the slots (gptimer.model=rtl)
 
   Options o;
   CLI::App app{"leon3vp: LEON3 (SPARC V8) GR-XC3S-1500 virtual platform", "leon3vp"};
@@ -331,6 +335,15 @@ int run(int argc, char** argv) {
                  "bus transaction), cpu.pc, cpu.class (every instruction): heavy, add them by name; all");
   app.add_option("--vcd-start", o.vcd_start, "--vcd: write changes from this simulated time on (e.g. 10ms)");
   app.add_option("--vcd-end", o.vcd_end, "--vcd: write changes up to this simulated time");
+  app.add_option("--rtl", o.rtl,
+                 "Put the RTL model of BLOCK in its slot (Verilator co-simulation; = --set BLOCK.model=rtl; "
+                 "blocks: gptimer; repeatable; docs/rtl.md)")
+      ->type_name("BLOCK")
+      ->allow_extra_args(false);
+  app.add_option("--rtl-trace", o.rtl_trace,
+                 "Write a VCD of the RTL block's internal signals (Verilator tracing, ps like --vcd; "
+                 "--vcd-start/--vcd-end apply to it too)")
+      ->type_name("FILE");
   app.add_option("--net-results", o.net_results, "Network: write the scenario results (JSON) to this file");
   app.add_option("--fw-param", o.fw_params,
                  "Firmware parameter KEY=VALUE written into the ELF's fw_params block before the start "
@@ -395,6 +408,17 @@ int run(int argc, char** argv) {
       return fail(kExitBadInput, std::string("--set: ") + e.what());
     }
   }
+  // --rtl BLOCK: the RTL variant in the block's slot.
+  for (const std::string& b : o.rtl) {
+    const std::string key = l3vp::rtl_slot_key(b);
+    if (key.empty()) return fail(kExitBadInput, "--rtl: unknown block '" + b + "' (known: " + l3vp::rtl_block_names() + ")");
+    cfg.set(key, "rtl");
+  }
+  if (!o.rtl_trace.empty()) {
+    if (cfg.gptimer_model != "rtl") return fail(kExitBadInput, "--rtl-trace: needs an RTL block (--rtl gptimer)");
+    if (!std::ofstream(o.rtl_trace)) return fail(kExitBadInput, "--rtl-trace: cannot write '" + o.rtl_trace + "'");
+    l3vp::GptimerRtl::set_trace_file(o.rtl_trace);
+  }
   if (o.uart_out_set) cfg.uart_out = o.uart_out;
   if (o.uart_in_set) cfg.uart_in = o.uart_in;
   if (!o.energy.empty()) cfg.energy_profile = o.energy;
@@ -432,6 +456,7 @@ int run(int argc, char** argv) {
     if (vcd_fst && l3vp::vcd::find_program("vcd2fst").empty())
       return fail(kExitBadInput, "--vcd: FST output needs vcd2fst on PATH (Debian package gtkwave)");
   }
+  l3vp::GptimerRtl::set_trace_window(vcd_start_ps, vcd_end_ps);  // --rtl-trace follows --vcd's window
   if (!o.quantum.empty()) {
     try {
       const uint64_t ps = l3vp::parse_duration_ps(o.quantum);

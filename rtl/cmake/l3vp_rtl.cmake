@@ -8,13 +8,16 @@
 #       exits 0 and its output holds a line "PASS" (or a `report "PASS"` note); a failed `assert ...
 #       severity failure` or a missing PASS line fails the test.
 #
-#   l3vp_rtl_verilate(<target> TOP <entity> SOURCES <vhdl...> [TRACE])
+#   l3vp_rtl_verilate(<target> TOP <entity> SOURCES <vhdl...> [TRACE]
+#                     [VERILATOR_ARGS <args...>])
 #       A static library <target> holding the Verilator C++ model of TOP
 #       (class V<TOP>, header V<TOP>.h), made from the Verilog that
 #       `ghdl synth --out=verilog` writes for TOP. TRACE adds Verilator's VCD
 #       tracing (--trace). The Verilog lands in the build tree as
 #       <target>_gen/<TOP>.v; it is made at configure time (verilate() needs
 #       it then), and a change of a source re-runs the configuration.
+#       VERILATOR_ARGS are added to Verilator's command line (e.g. --savable
+#       for a model whose state is copied by serialisation).
 #
 # GHDL and Verilator are required (scripts/setup installs them): without
 # either, configuring fails with a message naming the Debian package. The
@@ -44,7 +47,7 @@ function(l3vp_ghdl_test)
 endfunction()
 
 function(l3vp_rtl_verilate target)
-  cmake_parse_arguments(A "TRACE" "TOP" "SOURCES" ${ARGN})
+  cmake_parse_arguments(A "TRACE" "TOP" "SOURCES;VERILATOR_ARGS" ${ARGN})
   set(gen ${CMAKE_CURRENT_BINARY_DIR}/${target}_gen)
   set(vlog ${gen}/${A_TOP}.v)
   # verilate() runs Verilator at configure time (to learn the generated
@@ -62,6 +65,14 @@ function(l3vp_rtl_verilate target)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "ghdl synth ${A_TOP} failed:\n${err}")
   endif()
+  # GHDL 2.0 writes a constant of a record type (e.g. a reset aggregate) as a
+  # quoted bit string, which Verilog reads as ASCII text: refuse such a
+  # netlist (rtl/gptimer/README.md "GHDL 2.0 synthesis pitfalls").
+  file(STRINGS ${vlog}.tmp quoted REGEX "= [^;]*\"[01]+\"")
+  if(quoted)
+    message(FATAL_ERROR "ghdl synth ${A_TOP}: the netlist holds a bit string in quotes (GHDL 2.0 writes "
+      "record constants that way, and Verilog reads it as text): assign the record's fields one by one")
+  endif()
   # Rewritten only when it changed: an unchanged netlist rebuilds nothing.
   file(COPY_FILE ${vlog}.tmp ${vlog} ONLY_IF_DIFFERENT)
   add_library(${target} STATIC)
@@ -72,7 +83,7 @@ function(l3vp_rtl_verilate target)
   # -Wno-fatal: GHDL's netlist style (unused intermediate wires, widths of
   # constants) gives lint warnings that are not errors.
   verilate(${target} SOURCES ${vlog} TOP_MODULE ${A_TOP} PREFIX V${A_TOP} ${trace}
-    DIRECTORY ${gen}/obj VERILATOR_ARGS -Wno-fatal -Wno-lint -Wno-style -O3)
+    DIRECTORY ${gen}/obj VERILATOR_ARGS -Wno-fatal -Wno-lint -Wno-style -O3 ${A_VERILATOR_ARGS})
   set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE ON)
   # Verilator's generated code is not -Wextra clean.
   target_compile_options(${target} PRIVATE -w)
