@@ -35,10 +35,11 @@ except ImportError as e:  # a setup problem, named, not a test result
 
 NET = os.path.join(ROOT, "testbenches", "board-net")
 TESTS = {
-    # name: (firmware, scenario or None, --fw-param list)
-    "timer": ("timer", None, []),
-    "ping": ("net_ping", os.path.join(NET, "ping.scenario.json"), ["count=20"]),
-    "udpecho": ("net_udpecho", os.path.join(NET, "udpecho.scenario.json"), ["count=20"]),
+    # name: (firmware, scenario or None, --fw-param list, other options)
+    "timer": ("timer", None, [], []),
+    "timer_functional": ("timer", None, [], ["--mode", "functional", "--no-dmi"]),
+    "ping": ("net_ping", os.path.join(NET, "ping.scenario.json"), ["count=20"], []),
+    "udpecho": ("net_udpecho", os.path.join(NET, "udpecho.scenario.json"), ["count=20"], []),
 }
 # Keys (dotted) that may differ between the two runs.
 # cpu_bus.syncs (not an invariant): the adapter's look-ahead wake-ups are SystemC events of
@@ -58,7 +59,7 @@ def flat(d, prefix=""):
     return out
 
 
-def run(vp, elf, scenario, params, rtl, out):
+def run(vp, elf, scenario, params, extra, rtl, out):
     tag = "rtl" if rtl else "tlm"
     files = {k: os.path.join(out, f"{tag}.{k}") for k in ("stats", "uart", "vcd", "net")}
     cmd = [vp, "-q", "--stats", files["stats"], "--uart-out", files["uart"],
@@ -67,6 +68,7 @@ def run(vp, elf, scenario, params, rtl, out):
         cmd += ["--scenario", scenario, "--net-results", files["net"]]
     for p in params:
         cmd += ["--fw-param", p]
+    cmd += extra
     if rtl:
         cmd += ["--rtl", "gptimer"]
     p = subprocess.run(cmd + [elf], capture_output=True, text=True)
@@ -115,10 +117,10 @@ def main():
     os.makedirs(out, exist_ok=True)
     if a.test == "trace":
         return check_trace(a.vp, a.fw_dir, out)
-    fw, scenario, params = TESTS[a.test]
+    fw, scenario, params, extra = TESTS[a.test]
     elf = os.path.join(a.fw_dir, fw + ".elf")
-    rc_t, err_t, ft = run(a.vp, elf, scenario, params, False, out)
-    rc_r, err_r, fr = run(a.vp, elf, scenario, params, True, out)
+    rc_t, err_t, ft = run(a.vp, elf, scenario, params, extra, False, out)
+    rc_r, err_r, fr = run(a.vp, elf, scenario, params, extra, True, out)
     fails = []
     if rc_t != rc_r:
         sys.exit(f"FAIL: exit status: tlm {rc_t}, rtl {rc_r}: {(err_t + err_r).strip()[-300:]}")
