@@ -29,6 +29,7 @@
 #include "chksum.h"
 #include "endian.h"
 #include "memory.h"
+#include "tb_util.h"
 
 using l3vp::rtl_test::ChksumBench;
 using l3vp::rtl_test::ref_bursts;
@@ -118,21 +119,11 @@ class TlmBench : public sc_core::sc_module, public l3vp::IrqLineSink {
 
  private:
   uint32_t access(bool write, uint32_t off, uint32_t v) {
-    uint8_t b[4];
-    l3vp::put_be32(b, v);
-    tlm::tlm_generic_payload gp;
-    gp.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-    gp.set_address(off);
-    gp.set_data_ptr(b);
-    gp.set_data_length(4);
-    gp.set_streaming_width(4);
-    gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    sc_core::sc_time d = sc_core::SC_ZERO_TIME;
-    apb->b_transport(gp, d);
-    EXPECT_TRUE(gp.is_response_ok());
+    const uint32_t r =
+        l3vp::test::socket_word32(apb, write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, off, v);
     // Settle the access cost on a clock edge so every START is on an edge.
     sc_core::wait(kClk);
-    return l3vp::be32(b);
+    return r;
   }
 
   void run() {

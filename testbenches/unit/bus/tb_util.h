@@ -97,14 +97,18 @@ class TestInitiator : public sc_core::sc_module {
   void inval(sc_dt::uint64 s, sc_dt::uint64 e) { invalidations.emplace_back(s, e); }
 };
 
-// Reads a word through an initiator socket (e.g. the CPU's AHB master port,
-// as the firmware would). With `st` the response is returned there, else it
-// must be OK.
+// One 32-bit word through an initiator socket (e.g. the CPU's AHB master
+// port as the firmware would use it, or a test's APB port of a device), at
+// zero annotated delay; returns the word in the buffer afterwards (a read's
+// value; a write's value written). With `st` the response is returned there,
+// else it must be OK.
 template <class Socket>
-uint32_t socket_read32(Socket& s, uint64_t addr, tlm::tlm_response_status* st = nullptr) {
-  uint8_t b[4] = {};
+uint32_t socket_word32(Socket& s, tlm::tlm_command cmd, uint64_t addr, uint32_t v,
+                       tlm::tlm_response_status* st = nullptr) {
+  uint8_t b[4];
+  put_be32(b, v);
   tlm::tlm_generic_payload gp;
-  gp.set_command(tlm::TLM_READ_COMMAND);
+  gp.set_command(cmd);
   gp.set_address(addr);
   gp.set_data_ptr(b);
   gp.set_data_length(4);
@@ -117,6 +121,11 @@ uint32_t socket_read32(Socket& s, uint64_t addr, tlm::tlm_response_status* st = 
   else
     EXPECT_TRUE(gp.is_response_ok()) << std::hex << addr;
   return be32(b);
+}
+
+template <class Socket>
+uint32_t socket_read32(Socket& s, uint64_t addr, tlm::tlm_response_status* st = nullptr) {
+  return socket_word32(s, tlm::TLM_READ_COMMAND, addr, 0, st);
 }
 
 }  // namespace l3vp::test

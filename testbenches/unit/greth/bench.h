@@ -23,6 +23,7 @@
 #include "eth_link.h"
 #include "greth.h"
 #include "memory.h"
+#include "tb_util.h"
 
 namespace l3vp::test {
 
@@ -110,18 +111,7 @@ class Bench : public sc_core::sc_module {
   }
 
   uint32_t access(bool write, uint32_t off, uint32_t v) {
-    tlm::tlm_generic_payload gp;
-    uint8_t b[4];
-    put_be32(b, v);
-    gp.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-    gp.set_address(off);
-    gp.set_data_ptr(b);
-    gp.set_data_length(4);
-    gp.set_streaming_width(4);
-    sc_time d = sc_core::SC_ZERO_TIME;
-    apb->b_transport(gp, d);
-    EXPECT_TRUE(gp.is_response_ok());
-    return be32(b);
+    return test::socket_word32(apb, write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, off, v);
   }
   uint32_t rd(uint32_t off) { return access(false, off, 0); }
   void wr(uint32_t off, uint32_t v) { access(true, off, v); }
