@@ -296,7 +296,9 @@ def test_cluster(a, work):
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait()
     loc = os.path.join(work, "local")
-    p = tool(["run", f, "--out", loc, "--vp", a.vp, "--fw-dir", a.fw_dir, "-q"])
+    # The same wrapper as the cluster run: a "-dirty" build's version carries
+    # the SHA-256 of the --vp file, so the real binary would give other run ids.
+    p = tool(["run", f, "--out", loc, "--vp", vp, "--fw-dir", a.fw_dir, "-q"])
     check(p.returncode == 0, f"local run: exit {p.returncode}: {p.stderr.strip()[-500:]}")
     dl, dc = read_csv(loc), read_csv(cl)
     check(list(dl.columns) == list(dc.columns), "the two tables have different columns")
