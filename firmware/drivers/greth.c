@@ -164,8 +164,20 @@ int greth_send(struct greth *g, const uint8_t *frame, unsigned len)
     greth_tx_reclaim(g);
   }
   i = g->tx_head;
-  memcpy(g->txbuf[i], frame, len);
-  /* word 1 (buffer address) never changes; EN last. */
+  if (frame == g->rx_cur) {
+    /* The frame is the received one still being processed (a reply built
+     * in place, zero-copy stack): give its buffer to the TX descriptor and
+     * the TX descriptor's free buffer to the RX descriptor, which
+     * greth_rx_release() enables again; nothing is copied. */
+    uint32_t b = g->txd[2 * i + 1];
+    g->txd[2 * i + 1] = (uint32_t)(uintptr_t)frame;
+    g->rxd[2 * g->rx_next + 1] = b;
+    g->rx_cur = 0;
+    g->st.tx_swapped++;
+  } else {
+    memcpy((uint8_t *)(uintptr_t)g->txd[2 * i + 1], frame, len);
+  }
+  /* EN last. */
   g->txd[2 * i] = len | GRETH_BD_EN | (i == GRETH_NDESC - 1 ? GRETH_BD_WR : 0);
   g->tx_head = (i + 1) % GRETH_NDESC;
   g->tx_used++;
@@ -231,7 +243,8 @@ int greth_rx_take(struct greth *g, const uint8_t **frame, unsigned *len)
       g->st.rx_ae++;
     return 0;
   }
-  *frame = g->rxbuf[g->rx_next];
+  /* Word 1, not rxbuf[]: greth_send() may have swapped the buffer. */
+  *frame = g->rx_cur = (const uint8_t *)(uintptr_t)g->rxd[2 * g->rx_next + 1];
   *len = w0 & GRETH_BD_LEN;
   g->st.rx_frames++;
   g->st.rx_bytes += *len;
@@ -242,6 +255,7 @@ void greth_rx_release(struct greth *g)
 {
   unsigned i = g->rx_next;
 
+  g->rx_cur = 0;
   g->rxd[2 * i] = rx_word0(g, i);
   g->rx_next = (i + 1) % GRETH_NDESC;
 }

@@ -2,7 +2,9 @@
  * greth.h - GRLIB GRETH 10/100 MAC driver (hw-reference section 3).
  *
  * One MAC, 128 TX and 128 RX descriptors (1 KiB-aligned tables), one
- * 1520-byte buffer per descriptor. Ownership is the descriptor's EN bit;
+ * 1520-byte buffer per descriptor (a pool of 256: a buffer moves from an
+ * RX to a TX descriptor and back when greth_send() transmits a received
+ * frame in place, so a descriptor's buffer is its word 1, not a fixed one). Ownership is the descriptor's EN bit;
  * WR is set on descriptor 127 every time it is (re)enabled (the MAC clears
  * WR on write-back). TE is written after every newly enabled TX descriptor;
  * RE is written again whenever descriptors are returned and the MAC has
@@ -94,6 +96,7 @@ struct greth_stats {
   uint32_t st_ia, st_ts, st_ta, st_ra, st_ps; /* STATUS error bits seen */
   uint32_t irqs;
   uint32_t rx_max_batch;            /* most frames found ready in one poll */
+  uint32_t tx_swapped;              /* frames sent from their RX buffer, no copy */
 };
 
 struct greth {
@@ -105,6 +108,7 @@ struct greth {
   uint8_t (*txbuf)[GRETH_BUFSZ], (*rxbuf)[GRETH_BUFSZ];
   unsigned tx_head, tx_tail, tx_used;
   unsigned rx_next;
+  const uint8_t *rx_cur;            /* buffer of the taken RX descriptor, or 0 */
   volatile uint32_t events;         /* STATUS bits collected by the IRQ handler */
   uint16_t phy_bmsr, phy_anlpar;
   int phy_ok;
@@ -122,7 +126,11 @@ int greth_open(struct greth *g, const uint8_t mac[6], int irq_mode);
 int greth_mdio_read(struct greth *g, unsigned phy, unsigned reg, uint16_t *val);
 int greth_link_up(struct greth *g);
 /* Queue one frame (copied into a free TX buffer); waits (bounded) for a
- * descriptor when the ring is full. Returns 0, or -1 (dropped). */
+ * descriptor when the ring is full. Returns 0, or -1 (dropped). A frame
+ * that is the buffer of the taken RX descriptor (greth_rx_take(), a reply
+ * built in the received frame) is not copied: that buffer becomes the TX
+ * descriptor's and the TX descriptor's free one the RX descriptor's
+ * (tx_swapped); the caller must not touch the frame afterwards. */
 int greth_send(struct greth *g, const uint8_t *frame, unsigned len);
 /* Reclaim completed TX descriptors (counts UE/AL). */
 void greth_tx_reclaim(struct greth *g);

@@ -227,32 +227,37 @@ void arp_input(const uint8_t *frame, unsigned len)
 /*--------------------------------------------------------------------------*/
 net_err_t arp_output_ip(uint32_t dst, unsigned len)
 {
+  return arp_output_ip_frame(net_buf, dst, len);
+}
+
+net_err_t arp_output_ip_frame(uint8_t *frame, uint32_t dst, unsigned len)
+{
   struct netif *nif = net_netif;
   uint32_t hop;
   const uint8_t *mac;
   struct arp_entry *e;
 
   len += NET_ETH_HLEN;
-  memcpy(net_buf + 6, nif->hwaddr, 6);
-  net_put16(net_buf + 12, NET_ETHTYPE_IP);
+  memcpy(frame + 6, nif->hwaddr, 6);
+  net_put16(frame + 12, NET_ETHTYPE_IP);
 
   if (dst == NET_IP4_BROADCAST ||
       (((dst ^ nif->ipaddr) & nif->netmask) == 0 &&
        (dst | nif->netmask) == NET_IP4_BROADCAST)) {
-    memcpy(net_buf, arp_bcast_mac, 6);
-    return net_link_output(net_buf, len);
+    memcpy(frame, arp_bcast_mac, 6);
+    return net_link_output(frame, len);
   }
   hop = (((dst ^ nif->ipaddr) & nif->netmask) == 0) ? dst : nif->gw;
   mac = arp_lookup(hop);
   if (mac != NULL) {
-    memcpy(net_buf, mac, 6);
-    return net_link_output(net_buf, len);
+    memcpy(frame, mac, 6);
+    return net_link_output(frame, len);
   }
 
   /* Unresolved: keep the packet if the queue is free, then request. */
 #if NET_ARP_QUEUE
   if (arp_qlen == 0 || arp_qhop == hop) {
-    memcpy(arp_qbuf, net_buf, len);
+    memcpy(arp_qbuf, frame, len);
     arp_qlen = len;
     arp_qhop = hop;
     net_stats.arp.queued++;

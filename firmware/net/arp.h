@@ -38,6 +38,8 @@ void arp_learn_ip(uint32_t ip, const uint8_t *mac);
  *         address (counted), NET_ERR_IF if the driver failed
  */
 net_err_t arp_output_ip(uint32_t dst, unsigned len);
+/** arp_output_ip() of a datagram in `frame` instead of net_buf. */
+net_err_t arp_output_ip_frame(uint8_t *frame, uint32_t dst, unsigned len);
 
 /** Look up a valid entry. @return pointer to the MAC or NULL */
 const uint8_t *arp_lookup(uint32_t ip);

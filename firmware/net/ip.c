@@ -79,7 +79,7 @@ void ip_input(const uint8_t *frame, unsigned len)
 
   switch (iph[9]) {
   case NET_IPPROTO_ICMP:
-    icmp_input(src, kind, iph + hl, tot - hl);
+    icmp_input(frame, src, kind, iph + hl, tot - hl);
     break;
   case NET_IPPROTO_UDP:
     udp_input(src, dst, kind, iph + hl, tot - hl);
@@ -96,7 +96,13 @@ void ip_input(const uint8_t *frame, unsigned len)
 /*--------------------------------------------------------------------------*/
 net_err_t ip_output(uint8_t proto, uint32_t dst, unsigned len)
 {
-  uint8_t *iph = net_buf + NET_ETH_HLEN;
+  return ip_output_frame(net_buf, proto, dst, len);
+}
+
+net_err_t ip_output_frame(uint8_t *frame, uint8_t proto, uint32_t dst,
+                          unsigned len)
+{
+  uint8_t *iph = frame + NET_ETH_HLEN;
   unsigned tot = len + NET_IP_HLEN;
 
   if (len > NET_IP_MAX_PAYLOAD) {
@@ -117,13 +123,23 @@ net_err_t ip_output(uint8_t proto, uint32_t dst, unsigned len)
   net_put16(iph + 10, (uint16_t)~net_chksum(0, iph, NET_IP_HLEN));
   NET_PHASE_LEAVE(NET_PH_IPCHK);
   net_stats.ip.tx++;
-  return arp_output_ip(dst, tot);
+  return arp_output_ip_frame(frame, dst, tot);
 }
 
 /*--------------------------------------------------------------------------*/
-void icmp_input(uint32_t src, int dst_kind, const uint8_t *data, unsigned len)
+void icmp_input(const uint8_t *frame, uint32_t src, int dst_kind,
+                const uint8_t *data, unsigned len)
 {
-  uint8_t *out = NET_IP_PAYLOAD;
+#if NET_ZERO_COPY
+  /* The reply is built in the received frame itself and sent from there
+   * (the driver hands that buffer to the MAC without a copy, greth.c): the
+   * one write of the stack to a received frame (net.h, net_input()). */
+  uint8_t *fr = (uint8_t *)(uintptr_t)frame;
+#else
+  uint8_t *fr = net_buf; /* copy mode: frame is net_buf */
+  (void)frame;
+#endif
+  uint8_t *out = fr + NET_ETH_HLEN + NET_IP_HLEN;
   uint32_t sum;
 
   net_stats.icmp.rx++;
@@ -150,11 +166,9 @@ void icmp_input(uint32_t src, int dst_kind, const uint8_t *data, unsigned len)
   /* The reply differs from the request only in the type byte (8 -> 0):
    * update the checksum incrementally (RFC 1624 eqn. 3, HC' = ~(~HC + ~m +
    * m') with m = 0x0800 the old type/code word and m' = 0x0000) instead
-   * of summing the data again. Read the old checksum before writing: in
-   * copy mode the request already is in place (out == data), so nothing
-   * is copied; in zero-copy mode it is copied from the driver's buffer
-   * (the request fits: it came in a frame of at most NET_BUF_SIZE bytes
-   * with an IP header of at least 20 bytes). */
+   * of summing the data again. Read the old checksum before writing: the
+   * request already is in place (out == data) unless it had IP options,
+   * when it moves down over them within the same frame. */
   sum = (uint16_t)~net_get16(data + 2);
   sum += (uint16_t)~0x0800u; /* + ~m; + m' = 0 adds nothing */
   sum = (sum & 0xffffu) + (sum >> 16);
@@ -168,5 +182,5 @@ void icmp_input(uint32_t src, int dst_kind, const uint8_t *data, unsigned len)
    * (found by fw-host.fuzz_input, reproducer fuzz/regress/). */
   net_put16(out + 2, (uint16_t)(sum == 0xffffu ? 0xffffu : ~sum));
   net_stats.icmp.tx++;
-  ip_output(NET_IPPROTO_ICMP, src, len);
+  ip_output_frame(fr, NET_IPPROTO_ICMP, src, len);
 }

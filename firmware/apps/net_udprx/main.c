@@ -12,7 +12,11 @@
  */
 #include "bsp.h"
 #include "fwlibc.h"
+#include "greth_netif.h"
 #include "netapp.h"
+#include "region.h"
+
+REGION_NAME(REGION_NET_APPCB, "udprx_recv");
 
 static uint32_t received, bytes, bad, reordered, next_k, max_k1;
 static uint32_t first_us, last_us;
@@ -21,10 +25,12 @@ static uint8_t appbuf[NET_BUF_SIZE] __attribute__((aligned(4)));
 static void recv(struct udp_ep *ep, uint32_t src, uint16_t sport,
                  const uint8_t *data, unsigned len)
 {
-  uint32_t now = netapp_us(), k = 0;
+  uint32_t now, k = 0;
   unsigned j;
 
   (void)ep; (void)src; (void)sport;
+  REGION_BEGIN(REGION_NET_APPCB);
+  now = netapp_us();
   if (!received)
     first_us = now;
   last_us = now;
@@ -55,6 +61,7 @@ static void recv(struct udp_ep *ep, uint32_t src, uint16_t sport,
     if (k + 1 > max_k1)
       max_k1 = k + 1;
   }
+  REGION_END(REGION_NET_APPCB);
 }
 
 static void start(void)

@@ -12,6 +12,7 @@
 REGION_NAME(REGION_NET_RX, "net_rx");
 REGION_NAME(REGION_NET_TX, "net_tx");
 REGION_NAME(REGION_NET_TIMER, "net_timer");
+REGION_NAME(REGION_NET_RXFRAME, "net_rxframe");
 
 void greth_netif_init(struct netif *nif, struct greth *g)
 {
@@ -42,6 +43,7 @@ unsigned greth_netif_poll(struct greth *g)
     /* One DRIVER phase per descriptor, errors included (the phase counts
      * are checked against the driver counters, docs/firmware.md). */
     NET_PHASE_ENTER(NET_PH_DRIVER);
+    REGION_BEGIN(REGION_NET_RXFRAME);
     if (greth_rx_take(g, &frame, &len)) {
       /* Zero copy: the stack reads the DMA buffer in place; copy mode:
        * net_input() copies it into net_buf first. Either way the buffer
@@ -53,6 +55,7 @@ unsigned greth_netif_poll(struct greth *g)
       NET_PHASE_LEAVE(NET_PH_PROTO);
     }
     greth_rx_release(g);
+    REGION_END(REGION_NET_RXFRAME);
     n++;
     NET_PHASE_LEAVE(NET_PH_DRIVER);
   }
