@@ -163,7 +163,9 @@ Bytes parse_hex(const std::string& text, const std::string& path) {
     } else {
       out.push_back(static_cast<uint8_t>(hi << 4 | v));
       hi = -1;
-      if (out.size() > kMaxRawFrameBytes) fail(path, raw_limit_msg(out.size()) + " (or more)");
+      if (out.size() > kMaxRawFrameBytes)
+        fail(path, "a frame of more than " + std::to_string(kMaxRawFrameBytes) +
+                       " bytes (the limit, without FCS; docs/network.md \"Raw frames\")");
     }
   }
   if (hi >= 0) fail(path, "odd number of hex digits (" + std::to_string(digits) + ")");
