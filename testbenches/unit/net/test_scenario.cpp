@@ -90,6 +90,62 @@ TEST(Scenario, BoardParamsAreKeptForTheSimulator) {
   EXPECT_NE(error_of(R"({"board": {"parms": {}}})").find(".board.parms: unknown key"), std::string::npos);
 }
 
+// raw: hex with whitespace, per-frame fcs/pad/at, the experiment's
+// defaults, and the errors (docs/network.md "Raw frames").
+TEST(Scenario, RawFramesParse) {
+  const host::Scenario s = host::parse_scenario(json::parse(
+      R"({"experiments": [{"type": "raw", "start": "5ms", "spacing": "2us", "repeat": 3, "pad": false,
+                            "frames": ["02 00 00 00\n00 53", {"hex": "aB", "fcs": "bad", "pad": true}, ""]}]})"));
+  ASSERT_EQ(s.experiments.size(), 1u);
+  const host::RawParams& r = s.experiments[0].raw;
+  EXPECT_EQ(s.experiments[0].type, host::Experiment::Type::kRaw);
+  ASSERT_EQ(r.frames.size(), 3u);
+  EXPECT_EQ(r.frames[0].data, (host::Bytes{2, 0, 0, 0, 0, 0x53}));
+  EXPECT_FALSE(r.frames[0].bad_fcs);
+  EXPECT_FALSE(r.frames[0].pad);
+  EXPECT_EQ(r.frames[1].data, host::Bytes{0xAB});
+  EXPECT_TRUE(r.frames[1].bad_fcs);
+  EXPECT_TRUE(r.frames[1].pad);
+  EXPECT_TRUE(r.frames[2].data.empty());
+  EXPECT_EQ(r.start, sc_time(5, SC_MS));
+  EXPECT_EQ(r.spacing, sc_time(2, SC_US));
+  EXPECT_EQ(r.repeat, 3u);
+  EXPECT_FALSE(r.timed);
+  const host::Scenario t = host::parse_scenario(json::parse(
+      R"({"experiments": [{"type": "raw", "frames": [{"hex": "00", "at": "0"}, {"hex": "01", "at": "3us"}]}]})"));
+  EXPECT_TRUE(t.experiments[0].raw.timed);
+  EXPECT_EQ(t.experiments[0].raw.frames[1].at, sc_time(3, SC_US));
+
+  auto err = [](const char* e) { return error_of(std::string(R"({"experiments": [{"type": "raw", )") + e + "}]}"); };
+  EXPECT_NE(err(R"("frames": ["0g"])").find(".experiments[0].frames[0]: bad hex digit 'g' at character 1"),
+            std::string::npos);
+  EXPECT_NE(err(R"("frames": [{"hex": "012"}])").find(".frames[0].hex: odd number of hex digits (3)"),
+            std::string::npos);
+  EXPECT_NE(err(R"("frames": [])").find(".experiments[0].frames: must be a non-empty array"), std::string::npos);
+  EXPECT_NE(err(R"("frames": [{"hex": "00", "fcs": "ok"}])").find(".frames[0].fcs"), std::string::npos);
+  EXPECT_NE(err(R"("frames": [{"hex": "00", "hx": ""}])").find(".frames[0].hx: unknown key"), std::string::npos);
+  EXPECT_NE(err(R"("frames": [{"hex": "00", "at": "1ms"}, "01"])").find("either every frame has \"at\" or none"),
+            std::string::npos);
+  EXPECT_NE(err(R"("frames": [{"hex": "00", "at": "2ms"}, {"hex": "00", "at": "1ms"}])")
+                .find(".frames[1].at: earlier than the frame before it"),
+            std::string::npos);
+  EXPECT_NE(err(R"("frames": [{"hex": "00", "at": "1ms"}], "repeat": 2)").find(".repeat: must be 1"),
+            std::string::npos);
+  EXPECT_NE(err(R"("frames": ["00"], "repeat": 0)").find(".repeat: must be at least 1"), std::string::npos);
+  EXPECT_NE(err(R"("frames": ["00"], "repeat": 1000000, "spacing": "1s")").find("ends after 3600s"),
+            std::string::npos);
+  EXPECT_NE(err(R"("frames": ["00", "00"], "repeat": 600000)").find("frames * repeat = 1200000"),
+            std::string::npos);
+  EXPECT_NE(err(R"("frames": ["00"], "pcap": "x.pcap")").find("needs either \"frames\" or \"pcap\""),
+            std::string::npos);
+  EXPECT_NE(err(R"("pcap_times": true, "frames": ["00"])").find(".pcap_times: needs \"pcap\""),
+            std::string::npos);
+  EXPECT_NE(err(("\"frames\": [\"" + std::string(2 * 16385, '0') + "\"]").c_str())
+                .find("a frame of more than 16384 bytes"),
+            std::string::npos);
+  EXPECT_EQ(err(("\"frames\": [\"" + std::string(2 * 16384, '0') + "\"]").c_str()), "");  // the limit itself
+}
+
 // tcp_request: strings kept exactly (JSON escapes decoded), defaults, and
 // the usual strictness.
 TEST(Scenario, TcpRequestParses) {
