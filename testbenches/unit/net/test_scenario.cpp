@@ -3,7 +3,12 @@
 // against the responder board (the way leon3vp drives a scenario: link and
 // host built from the parsed scenario, ScenarioRunner, results JSON).
 #include <gtest/gtest.h>
+#include <pcap/pcap.h>
+#include <unistd.h>
 
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <systemc>
 
 #include "eth_link.h"
@@ -144,6 +149,46 @@ TEST(Scenario, RawFramesParse) {
                 .find("a frame of more than 16384 bytes"),
             std::string::npos);
   EXPECT_EQ(err(("\"frames\": [\"" + std::string(2 * 16384, '0') + "\"]").c_str()), "");  // the limit itself
+}
+
+// raw from a pcap file next to the scenario (relative path), with the
+// records' nanosecond time stamps as per-frame times.
+TEST(Scenario, RawFramesFromPcap) {
+  char dir_tmpl[] = "/tmp/l3vp_raw_XXXXXX";
+  ASSERT_NE(mkdtemp(dir_tmpl), nullptr);
+  const std::string dir = dir_tmpl;
+  pcap_t* dead = pcap_open_dead_with_tstamp_precision(DLT_EN10MB, 65535, PCAP_TSTAMP_PRECISION_NANO);
+  pcap_dumper_t* d = pcap_dump_open(dead, (dir + "/f.pcap").c_str());
+  ASSERT_NE(d, nullptr);
+  const uint8_t a[3] = {1, 2, 3};
+  std::vector<uint8_t> b(2000, 0x5A);
+  pcap_pkthdr h{};
+  h.ts.tv_sec = 7;
+  h.ts.tv_usec = 100;  // ns with NANO precision
+  h.caplen = h.len = 3;
+  pcap_dump(reinterpret_cast<u_char*>(d), &h, a);
+  h.ts.tv_usec = 2100;
+  h.caplen = h.len = 2000;
+  pcap_dump(reinterpret_cast<u_char*>(d), &h, b.data());
+  pcap_dump_close(d);
+  pcap_close(dead);
+  {
+    std::ofstream f(dir + "/s.json");
+    f << R"({"experiments": [{"type": "raw", "pcap": "f.pcap", "pcap_times": true, "fcs": "bad", "pad": false}]})";
+  }
+  const host::Scenario s = host::load_scenario(dir + "/s.json");
+  const host::RawParams& r = s.experiments[0].raw;
+  ASSERT_EQ(r.frames.size(), 2u);
+  EXPECT_EQ(r.frames[0].data, (host::Bytes{1, 2, 3}));
+  EXPECT_EQ(r.frames[1].data, b);
+  EXPECT_TRUE(r.timed);
+  EXPECT_EQ(r.frames[0].at, sc_time());
+  EXPECT_EQ(r.frames[1].at, sc_time(2, SC_US));
+  EXPECT_TRUE(r.frames[1].bad_fcs);
+  EXPECT_FALSE(r.frames[1].pad);
+  std::remove((dir + "/f.pcap").c_str());
+  std::remove((dir + "/s.json").c_str());
+  rmdir(dir.c_str());
 }
 
 // tcp_request: strings kept exactly (JSON escapes decoded), defaults, and
