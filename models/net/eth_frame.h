@@ -18,6 +18,10 @@ struct EthFrame {
   std::vector<uint8_t> data;  // DA, SA, type/length, payload (no FCS)
   bool crc_error = false;     // FCS does not match (the receiver flags CE)
   bool dribble = false;       // an extra nibble followed the last byte
+  // Sent as is when shorter than 60 bytes (a runt: a collision fragment or a
+  // broken sender); the link pads every other short frame. Set only by the
+  // simulated host's raw-frame injection (docs/network.md "Raw frames").
+  bool no_pad = false;
   uint64_t seq = 0;           // link: submission number per direction, from 1 (0 = injected by hand)
   bool duplicate = false;     // link: the second copy of a duplicated frame
   // Filled in by the link (all zero for frames injected by hand):

@@ -64,8 +64,10 @@ EthTx::Times EthLink::submit(unsigned d, const EthFrame& in) {
   x.st.submitted_bytes += in.data.size();
 
   EthFrame f = in;
-  // The wire carries at least 60 bytes before the FCS (a MAC pads with zeros).
-  if (f.data.size() < eth::kMinData) f.data.resize(eth::kMinData, 0);
+  // The wire carries at least 60 bytes before the FCS (a MAC pads with
+  // zeros), unless the sender injects a runt on purpose (its wire time is
+  // still that of a minimum frame: eth::frame_time).
+  if (f.data.size() < eth::kMinData && !f.no_pad) f.data.resize(eth::kMinData, 0);
   f.seq = x.next_seq++;
   f.duplicate = false;
   f.tx_start = start;

@@ -22,7 +22,9 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts", "lib"))
+sys.path.insert(0, HERE)
 import l3vp  # noqa: E402
+import l3vp.pcap  # noqa: E402
 
 # fw_params flags (FW_PF_* in firmware/net/port/netapp.h; leon3vp also
 # takes the names polled|verbose|verify).
@@ -277,6 +279,90 @@ def check_tcploss15(nbytes):
     return check
 
 
+# ---- malformed frames (raw experiment; gen_malformed.py, README "Malformed frames") ----
+
+BOARD_MAC = bytes([2, 0, 0, 0, 0, 0x53])
+
+
+def stat_path(stats, path):
+    v = stats
+    for k in path.split("."):
+        v = v[k]
+    return v
+
+
+def check_malformed(scen, echo):
+    """The board gets the scenario's raw frames, then a ping and an echo:
+    exit 0 with the program's own stop (no trap, no hang), not one frame
+    from the board while the raw frames arrive (no reply), every frame
+    counted by the counter its comment names, no other drop counter moved
+    (frames marked "none" may be counted by any one drop counter: the
+    firmware may drop them without a counter of their own yet), and the
+    final ping and echo succeed."""
+    def check(res, lines, stats, pcap):
+        import gen_malformed
+        with open(os.path.join(HERE, scen)) as f:
+            text = f.read()
+        assert text == gen_malformed.render(scen), f"{scen} is stale: run gen_malformed.py"
+        spec = json.loads(text)
+        raw_exp = next(e for e in spec["experiments"] if e["type"] == "raw")
+        frames = raw_exp["frames"]
+        raw = exp(res, "malformed")
+        assert raw["sent"] == len(frames), raw
+        want, loose = {}, 0
+        for fr in frames:
+            key = fr["comment"].split(": ", 1)[0]
+            if key == "none":
+                loose += 1
+            else:
+                want[key] = want.get(key, 0) + 1
+        # No reply: nothing from the board between the first raw frame and the final traffic.
+        t0 = l3vp.duration_seconds(raw_exp["start"]) * 1e9
+        t1 = min(l3vp.duration_seconds(e["start"]) for e in spec["experiments"] if "start" in e and e is not raw_exp) * 1e9
+        replies = [(t, d[:64].hex()) for t, _, d in l3vp.pcap.records(pcap) if t0 <= t < t1 and d[6:12] == BOARD_MAC]
+        assert not replies, f"the board answered malformed frames: {replies}"
+        d, st = fw_line(lines, "driver"), fw_line(lines, "stack")
+        assert d["stop"] == "done", d
+        # GRETH statistics (exact per frame; the driver's st_* only sample STATUS bits).
+        g = stats["net"]["greth"]
+        for key in ("rx_drops.runt", "rx_drops.filter", "rx_drops.control", "rx_crc_errors", "rx_align_errors",
+                    "rx_length_errors", "rx_too_long", "rx_overruns"):
+            got = stat_path(g, key)
+            assert got == want.get("greth:" + key, 0), f"GRETH {key}: {got}, expected {want.get('greth:' + key, 0)}"
+        # The driver saw each error descriptor (LE/CE/FT) once.
+        for drv, key in (("rx_le", "rx_length_errors"), ("rx_ce", "rx_crc_errors"), ("rx_ft", "rx_too_long")):
+            assert d[drv] == want.get("greth:" + key, 0), (drv, d[drv], want)
+        # Stack drop counters: exactly the expected ones ("none" frames: anywhere, at most once each).
+        extra = 0
+        for key in net_stats_drop_keys():
+            got, exp_n = st[key], want.get("stack:" + key, 0)
+            assert got >= exp_n, f"stack {key}: {got}, expected {exp_n}"
+            extra += got - exp_n
+        assert extra <= loose, f"{extra} drops beyond the expected ones (frames without a counter: {loose})"
+        unknown = [k for k in want if not (k.startswith("stack:") or k.startswith("greth:"))]
+        assert not unknown, unknown
+        p = exp(res, "ping")
+        assert p["transmitted"] == 2 and p["received"] == 2, p
+        if echo == "udp":
+            e = exp(res, "echoes")
+            assert e["received"] == 3 and e["bad"] == 0 and e["lost"] == 0, e
+            r = fw_line(lines, "result")
+            assert r["datagrams"] == 3 and r["echoed"] == 3, r
+        else:
+            e = exp(res, "echo")
+            assert e["completed"] == 1 and e["bytes_acked"] == 3000, e
+            c = e["conns"][0]
+            assert c["bytes_received"] == 3000 and c["bad_bytes"] == 0, c
+            r = fw_line(lines, "result")
+            assert r["rx_bytes"] == 3000 and r["tx_bytes"] == 3000, r
+        counted = ", ".join(f"{k.split(':')[1]} {n}" for k, n in sorted(want.items()))
+        return (f"{len(frames)} raw frames, no reply; counted: {counted}"
+                + (f"; {loose} without a counter" if loose else "") + f"; then ping 2/2 and {echo} echo verified")
+    check.wants_stats = True
+    check.wants_pcap = True
+    return check
+
+
 # ---- per-phase measurements (firmware "phases" line, docs/firmware.md) ----
 
 PHASES = ["driver", "copy", "ipchk", "l4chk", "proto", "appcopy", "app"]
@@ -436,6 +522,14 @@ TESTS = {
        for w in range(100, 1501, 200)},
     "tcpmulti10": ("net_tcpsink", "tcpmulti10.scenario.json", {}, check_tcpmulti10),
     "tcp1m_loss15": ("net_tcpsink", "tcp1m_loss15.scenario.json", {}, check_tcploss15(1048576)),
+    # Malformed frames injected by the host's raw experiment (gen_malformed.py).
+    **{f"malformed_{fam}": (fw, f"malformed_{fam}.scenario.json", {"count": cnt},
+                            check_malformed(f"malformed_{fam}.scenario.json", echo))
+       for fam, fw, cnt, echo in (("eth", "net_udpecho", 3, "udp"), ("ip", "net_udpecho", 3, "udp"),
+                                  ("l4", "net_udpecho", 3, "udp"), ("tcp", "net_tcpecho", 1, "tcp"))},
+    "land": ("net_tcpecho", "land.scenario.json", {"count": 1}, check_malformed("land.scenario.json", "tcp")),
+    "land_bcast": ("net_tcpecho", "land_bcast.scenario.json", {"count": 1},
+                   check_malformed("land_bcast.scenario.json", "tcp")),
 }
 
 
@@ -464,6 +558,7 @@ def main():
         scen_path = os.path.join(HERE, scen)
         max_time = a.max_time or f"{max(60.0, scenario_seconds(scen_path)):g}s"
         wants_stats = getattr(check, "wants_stats", False)
+        wants_pcap = getattr(check, "wants_pcap", False)
         r = l3vp.run(a.vp, elf, quiet=True, scenario=scen_path, net_results=True, stats=wants_stats,
                      pcap=True, uart=True, max_time=max_time, fw_params=params,
                      extra=VP_ARGS.get(a.test, []) + (a.extra or []),
@@ -475,7 +570,12 @@ def main():
             return 1
         res = r.net_results
         try:
-            summary = check(res, lines, r.stats) if wants_stats else check(res, lines)
+            if wants_pcap:
+                summary = check(res, lines, r.stats, r.paths["pcap"])
+            elif wants_stats:
+                summary = check(res, lines, r.stats)
+            else:
+                summary = check(res, lines)
         except AssertionError as e:
             print(f"FAIL {a.test}: {e}\n--- UART\n{text}")
             return 1

@@ -356,4 +356,39 @@ json TcpRequestApp::to_json() const {
   return j;
 }
 
+// ---------------------------------------------------------------- RawSender
+
+void RawSender::start() {
+  t0_ = sc_core::sc_time_stamp();
+  if (total() == 0) return;
+  // One callback at a time (a list of a million frames schedules one event,
+  // not a million).
+  h_.sched().at(due(0), [this] { send_next(); });
+}
+
+sc_time RawSender::due(uint64_t i) const {
+  if (p_.timed) return t0_ + p_.start + p_.frames[i].at;
+  return t0_ + p_.start + sc_time::from_value(p_.spacing.value() * i);
+}
+
+void RawSender::send_next() {
+  const RawFrame& f = p_.frames[sent_ % p_.frames.size()];
+  h_.send_frame(f.data, f.bad_fcs, !f.pad);
+  const sc_time now = sc_core::sc_time_stamp();
+  if (sent_ == 0) first_ = now;
+  last_ = now;
+  bytes_ += f.data.size();
+  if (++sent_ < total()) h_.sched().at(due(sent_), [this] { send_next(); });
+}
+
+json RawSender::to_json() const {
+  return {{"type", "raw"},
+          {"frames", p_.frames.size()},
+          {"repeat", p_.repeat},
+          {"sent", sent_},
+          {"bytes", bytes_},
+          {"first_ps", sent_ ? json(ps_of(first_)) : json(nullptr)},
+          {"last_ps", sent_ ? json(ps_of(last_)) : json(nullptr)}};
+}
+
 }  // namespace l3vp::host

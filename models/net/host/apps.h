@@ -194,6 +194,43 @@ class TcpRequestApp {
   sc_core::sc_time t0_;
 };
 
+// Raw Ethernet frames put on the link as given (docs/network.md "Raw
+// frames"): malformed-frame tests without a TAP device. The frames pass
+// through the host's transmit latency and the link (capture, impairments)
+// like the host's own; the host's stack never sees them.
+struct RawFrame {
+  Bytes data;            // destination MAC .. end of payload, no FCS (0 .. kMaxRawFrameBytes)
+  bool bad_fcs = false;  // sent with a wrong FCS: the receiver sees a CRC error
+  bool pad = true;       // padded to 60 bytes if shorter (false: sent as a runt)
+  sc_core::sc_time at;   // offset from start (used when RawParams::timed)
+};
+constexpr size_t kMaxRawFrameBytes = 16384;  // without FCS (a 9018-byte jumbo frame fits)
+struct RawParams {
+  std::vector<RawFrame> frames;
+  sc_core::sc_time start = sc_core::SC_ZERO_TIME;
+  sc_core::sc_time spacing = sc_core::sc_time(100, sc_core::SC_US);  // frame i at start + i * spacing
+  bool timed = false;    // each frame at start + its own `at` instead (repeat is then 1)
+  unsigned repeat = 1;   // the whole list this many times
+};
+
+class RawSender {
+ public:
+  RawSender(SimHost& h, const RawParams& p) : h_(h), p_(p) {}
+  void start();
+  bool done() const { return sent_ == total(); }
+  uint64_t sent() const { return sent_; }
+  nlohmann::json to_json() const;
+
+ private:
+  uint64_t total() const { return uint64_t(p_.frames.size()) * p_.repeat; }
+  sc_core::sc_time due(uint64_t i) const;  // absolute time of the i-th frame
+  void send_next();
+  SimHost& h_;
+  RawParams p_;
+  uint64_t sent_ = 0, bytes_ = 0;
+  sc_core::sc_time t0_, first_, last_;
+};
+
 // Integer square root (floor), for mdev without floating point.
 uint64_t isqrt128(unsigned __int128 v);
 // Picoseconds of a simulated time.

@@ -1,8 +1,12 @@
 #include "scenario.h"
 
+#include <pcap/pcap.h>
+
 #include <cctype>
+#include <memory>
 #include <set>
 
+#include "format.h"
 #include "input_file.h"
 #include "units.h"
 
@@ -134,9 +138,162 @@ void check_schedule(const std::string& path, const sc_time& start, uint64_t n, c
                    " of simulated time (limit: docs/network.md \"Scenario limits\")");
 }
 
+// ---------------------------------------------------------------- raw frames
+
+std::string raw_limit_msg(size_t n) {
+  return "a frame of " + std::to_string(n) + " bytes: at most " + std::to_string(kMaxRawFrameBytes) +
+         " (without FCS; docs/network.md \"Raw frames\")";
+}
+
+// Hex digits, whitespace anywhere (also between the two digits of a byte).
+Bytes parse_hex(const std::string& text, const std::string& path) {
+  Bytes out;
+  int hi = -1;
+  size_t digits = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (std::isspace(c)) continue;
+    if (!std::isxdigit(c))
+      fail(path, "bad hex digit " + (std::isprint(c) ? "'" + std::string(1, char(c)) + "'" : l3vp::hex(c, 2)) +
+                     " at character " + std::to_string(i));
+    const int v = std::isdigit(c) ? c - '0' : std::tolower(c) - 'a' + 10;
+    ++digits;
+    if (hi < 0) {
+      hi = v;
+    } else {
+      out.push_back(static_cast<uint8_t>(hi << 4 | v));
+      hi = -1;
+      if (out.size() > kMaxRawFrameBytes)
+        fail(path, "a frame of more than " + std::to_string(kMaxRawFrameBytes) +
+                       " bytes (the limit, without FCS; docs/network.md \"Raw frames\")");
+    }
+  }
+  if (hi >= 0) fail(path, "odd number of hex digits (" + std::to_string(digits) + ")");
+  return out;
+}
+
+bool get_fcs(const json& j, const std::string& path, bool dflt) {
+  if (!j.contains("fcs")) return dflt;
+  if (!j["fcs"].is_string() || (j["fcs"] != "good" && j["fcs"] != "bad"))
+    fail(path + ".fcs", "must be \"good\" or \"bad\"");
+  return j["fcs"] == "bad";
+}
+
+// The records of a pcap file (link type Ethernet, frames without FCS), read
+// through libpcap. With `times`, each frame's `at` is its time stamp minus
+// the first record's.
+void read_raw_pcap(const std::string& file, const std::string& path, bool bad_fcs, bool pad, bool times,
+                   RawParams& r) {
+  try {
+    l3vp::check_input_file(file, kMaxRawPcapBytes, "pcap");
+  } catch (const l3vp::InputFileError& e) {
+    fail(path, e.what());
+  }
+  char err[PCAP_ERRBUF_SIZE] = "";
+  std::unique_ptr<pcap_t, void (*)(pcap_t*)> pc(
+      pcap_open_offline_with_tstamp_precision(file.c_str(), PCAP_TSTAMP_PRECISION_NANO, err), pcap_close);
+  if (!pc) fail(path, "pcap '" + file + "': " + err);
+  if (pcap_datalink(pc.get()) != DLT_EN10MB)
+    fail(path, "pcap '" + file + "': link type " + std::to_string(pcap_datalink(pc.get())) +
+                   ", not Ethernet (DLT_EN10MB)");
+  uint64_t first_ns = 0, prev_ns = 0;
+  for (size_t k = 0;; ++k) {
+    pcap_pkthdr* h = nullptr;
+    const u_char* data = nullptr;
+    const int rc = pcap_next_ex(pc.get(), &h, &data);
+    if (rc == PCAP_ERROR_BREAK) break;  // end of file
+    const std::string rec = "pcap '" + file + "' record " + std::to_string(k);
+    if (rc != 1) fail(path, rec + ": " + pcap_geterr(pc.get()));
+    if (h->caplen < h->len)
+      fail(path, rec + ": captured " + std::to_string(h->caplen) + " of " + std::to_string(h->len) +
+                     " bytes (a truncated capture is not the frame)");
+    if (h->caplen > kMaxRawFrameBytes) fail(path, rec + ": " + raw_limit_msg(h->caplen));
+    if (r.frames.size() >= kMaxDatagrams)
+      fail(path, "pcap '" + file + "': more than " + std::to_string(kMaxDatagrams) + " frames");
+    const uint64_t ns = uint64_t(h->ts.tv_sec) * 1000000000ull + uint64_t(h->ts.tv_usec);
+    if (k == 0) first_ns = prev_ns = ns;
+    if (times && ns < prev_ns) fail(path, rec + ": time stamp earlier than the record before it");
+    prev_ns = ns;
+    RawFrame f;
+    f.data.assign(data, data + h->caplen);
+    f.bad_fcs = bad_fcs;
+    f.pad = pad;
+    static const uint64_t per_ps = sc_time(1, sc_core::SC_PS).value();
+    f.at = sc_time::from_value((ns - first_ns) * 1000 * per_ps);
+    r.frames.push_back(std::move(f));
+  }
+}
+
+void parse_raw(const json& e, const std::string& p, const std::string& base_dir, RawParams& r) {
+  check_keys(e, p, {"type", "name", "frames", "pcap", "pcap_times", "fcs", "start", "spacing", "repeat", "pad",
+                    "comment"});
+  get_time(e, "start", p, r.start);
+  get_time(e, "spacing", p, r.spacing);
+  get_uint(e, "repeat", p, r.repeat, kMaxDatagrams);
+  bool pad = true;
+  get_bool(e, "pad", p, pad);
+  const bool bad_fcs = get_fcs(e, p, false);
+  if (e.contains("frames") == e.contains("pcap")) fail(p, "needs either \"frames\" or \"pcap\"");
+  bool pcap_times = false;
+  get_bool(e, "pcap_times", p, pcap_times);
+  if (pcap_times && !e.contains("pcap")) fail(p + ".pcap_times", "needs \"pcap\"");
+  if (e.contains("pcap")) {
+    if (!e["pcap"].is_string() || e["pcap"].get<std::string>().empty())
+      fail(p + ".pcap", "must be a file name");
+    std::string file = e["pcap"].get<std::string>();
+    if (file[0] != '/' && !base_dir.empty()) file = base_dir + "/" + file;
+    read_raw_pcap(file, p + ".pcap", bad_fcs, pad, pcap_times, r);
+    r.timed = pcap_times;
+    if (r.frames.empty()) fail(p + ".pcap", "pcap '" + file + "' holds no frames");
+  } else {
+    const json& fs = e["frames"];
+    if (!fs.is_array() || fs.empty()) fail(p + ".frames", "must be a non-empty array of frames");
+    if (fs.size() > kMaxDatagrams) fail(p + ".frames", "at most " + std::to_string(kMaxDatagrams) + " frames");
+    size_t timed = 0;
+    for (size_t k = 0; k < fs.size(); ++k) {
+      const std::string fp = p + ".frames[" + std::to_string(k) + "]";
+      const json& x = fs[k];
+      RawFrame f;
+      f.bad_fcs = bad_fcs;
+      f.pad = pad;
+      if (x.is_string()) {
+        f.data = parse_hex(x.get<std::string>(), fp);
+      } else if (x.is_object()) {
+        check_keys(x, fp, {"hex", "fcs", "pad", "at", "comment"});
+        get_bool(x, "pad", fp, f.pad);
+        if (!x.contains("hex") || !x["hex"].is_string()) fail(fp + ".hex", "must be a string of hex digits");
+        f.data = parse_hex(x["hex"].get<std::string>(), fp + ".hex");
+        f.bad_fcs = get_fcs(x, fp, bad_fcs);
+        if (x.contains("at")) {
+          get_time(x, "at", fp, f.at);
+          ++timed;
+          if (k > 0 && f.at < r.frames.back().at) fail(fp + ".at", "earlier than the frame before it");
+        }
+      } else {
+        fail(fp, "must be a hex string or an object {\"hex\": ...}");
+      }
+      r.frames.push_back(std::move(f));
+    }
+    if (timed != 0 && timed != fs.size()) fail(p + ".frames", "either every frame has \"at\" or none");
+    r.timed = timed != 0;
+  }
+  if (r.timed) {
+    if (e.contains("spacing")) fail(p + ".spacing", "not with per-frame times (\"at\" / \"pcap_times\")");
+    if (r.repeat != 1) fail(p + ".repeat", "must be 1 with per-frame times (\"at\" / \"pcap_times\")");
+  }
+  if (r.repeat == 0) fail(p + ".repeat", "must be at least 1");
+  const uint64_t n = uint64_t(r.frames.size()) * r.repeat;
+  if (n > kMaxDatagrams)
+    fail(p, "frames * repeat = " + std::to_string(n) + ": at most " + std::to_string(kMaxDatagrams));
+  if (r.timed)
+    check_schedule(p, r.start + r.frames.back().at, 0, sc_time(), "the last frame's time");
+  else
+    check_schedule(p, r.start, n, r.spacing, "frames * repeat * spacing");
+}
+
 }  // namespace
 
-Scenario parse_scenario(const json& j) {
+Scenario parse_scenario(const json& j, const std::string& base_dir) {
   Scenario s;
   check_keys(j, "", {"host", "board", "link", "experiments", "duration", "comment"});
   if (j.contains("host")) {
@@ -265,9 +422,12 @@ Scenario parse_scenario(const json& j) {
         check_schedule(p, x.tcp_request.start, x.tcp_request.connections, x.tcp_request.stagger,
                        "connections * stagger");
         connections += x.tcp_request.connections;
+      } else if (type == "raw") {
+        x.type = Experiment::Type::kRaw;
+        parse_raw(e, p, base_dir, x.raw);
       } else {
         fail(p + ".type",
-             "unknown experiment '" + type + "' (ping, udp_send, udp_recv, tcp_send, tcp_recv, tcp_request)");
+             "unknown experiment '" + type + "' (ping, udp_send, udp_recv, tcp_send, tcp_recv, tcp_request, raw)");
       }
       if (connections > kMaxConnections)
         fail(p, "more than " + std::to_string(kMaxConnections) +
@@ -293,12 +453,13 @@ Scenario load_scenario(const std::string& path) {
     const auto p = m.find("] ");
     throw ScenarioError("scenario '" + path + "': " + (p == std::string::npos ? m : m.substr(p + 2)));
   }
-  return parse_scenario(j);
+  const auto slash = path.rfind('/');
+  return parse_scenario(j, slash == std::string::npos ? "" : path.substr(0, slash == 0 ? 1 : slash));
 }
 
 ScenarioRunner::ScenarioRunner(SimHost& host, const Scenario& s) : host_(host), s_(s) {
   for (const Experiment& e : s_.experiments) {
-    Slot sl{&e, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
+    Slot sl{&e, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
     switch (e.type) {
       case Experiment::Type::kPing: sl.ping = std::make_unique<PingApp>(host_, e.ping); break;
       case Experiment::Type::kUdpSend: sl.us = std::make_unique<UdpSender>(host_, e.udp_send); break;
@@ -306,6 +467,7 @@ ScenarioRunner::ScenarioRunner(SimHost& host, const Scenario& s) : host_(host), 
       case Experiment::Type::kTcpSend: sl.ts = std::make_unique<TcpClientApp>(host_, e.tcp_send); break;
       case Experiment::Type::kTcpRecv: sl.tr = std::make_unique<TcpServerApp>(host_, e.tcp_recv); break;
       case Experiment::Type::kTcpRequest: sl.tq = std::make_unique<TcpRequestApp>(host_, e.tcp_request); break;
+      case Experiment::Type::kRaw: sl.raw = std::make_unique<RawSender>(host_, e.raw); break;
     }
     slots_.push_back(std::move(sl));
   }
@@ -322,6 +484,7 @@ void ScenarioRunner::start() {
     if (sl.us) sl.us->start();
     if (sl.ts) sl.ts->start();
     if (sl.tq) sl.tq->start();
+    if (sl.raw) sl.raw->start();
   }
 }
 
@@ -331,6 +494,7 @@ bool ScenarioRunner::done() const {
     if (sl.us && !sl.us->done()) return false;
     if (sl.ts && !sl.ts->done()) return false;
     if (sl.tq && !sl.tq->done()) return false;
+    if (sl.raw && !sl.raw->done()) return false;
   }
   return true;
 }
@@ -343,6 +507,7 @@ json ScenarioRunner::results() const {
              : sl.ur ? sl.ur->to_json()
              : sl.ts ? sl.ts->to_json()
              : sl.tq ? sl.tq->to_json()
+             : sl.raw ? sl.raw->to_json()
                      : sl.tr->to_json();
     r["name"] = sl.e->name;
     ex.push_back(r);

@@ -38,9 +38,12 @@ constexpr unsigned kMaxDatagrams = 1000000;  // udp_send count, udp_recv expect
 constexpr uint64_t kMaxScenarioPs = uint64_t(3600) * 1000000000000ull;  // 1 hour
 // host.rx_per_byte / tx_per_byte (a 1514-byte frame then waits 1.5 s at most).
 constexpr uint64_t kMaxPerBytePs = 1000000000ull;  // 1 ms
+// A raw experiment's pcap file (frames: kMaxRawFrameBytes each, apps.h;
+// frames * repeat: kMaxDatagrams).
+constexpr uint64_t kMaxRawPcapBytes = uint64_t(64) << 20;
 
 struct Experiment {
-  enum class Type { kPing, kUdpSend, kUdpRecv, kTcpSend, kTcpRecv, kTcpRequest } type;
+  enum class Type { kPing, kUdpSend, kUdpRecv, kTcpSend, kTcpRecv, kTcpRequest, kRaw } type;
   std::string name;  // "type#index" unless given
   PingParams ping;
   UdpSendParams udp_send;
@@ -48,6 +51,7 @@ struct Experiment {
   TcpClientParams tcp_send;
   TcpServerParams tcp_recv;
   TcpRequestParams tcp_request;
+  RawParams raw;
 };
 
 struct Scenario {
@@ -67,8 +71,10 @@ struct Scenario {
   std::vector<Experiment> experiments;
 };
 
-Scenario parse_scenario(const nlohmann::json& j);
-Scenario load_scenario(const std::string& path);  // file -> parse_scenario
+// `base_dir`: where files named by the scenario (a raw experiment's "pcap")
+// are looked up when their path is relative ("" = the working directory).
+Scenario parse_scenario(const nlohmann::json& j, const std::string& base_dir = "");
+Scenario load_scenario(const std::string& path);  // file -> parse_scenario (base_dir: the file's directory)
 
 // Creates the applications of a scenario on `host` (which must be built
 // with s.host / s.tcp). start() schedules them relative to the current time.
@@ -92,6 +98,7 @@ class ScenarioRunner {
     std::unique_ptr<TcpClientApp> ts;
     std::unique_ptr<TcpServerApp> tr;
     std::unique_ptr<TcpRequestApp> tq;
+    std::unique_ptr<RawSender> raw;
   };
   SimHost& host_;
   Scenario s_;

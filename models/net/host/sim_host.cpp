@@ -160,21 +160,25 @@ void SimHost::handle_udp(const Ip4View& ip) {
   it->second(ip.src, u.sport, u.dport, u.payload, u.plen);
 }
 
-void SimHost::send_frame(Bytes frame) {
+void SimHost::send_frame(Bytes frame, bool bad_fcs, bool no_pad) {
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   bool woke = false;
   const sc_core::sc_time ready = ready_time(cfg_.tx_latency, cfg_.tx_per_byte, frame.size(), tx_ready_, woke);
   if (tx_ && on_stack.has_listeners()) {
     EthFrame f;
     f.data = frame;
+    f.crc_error = bad_fcs;
+    f.no_pad = no_pad;
     publish(true, f, ready - now, woke);
   }
   const bool queued = !(ready == now && tx_pending_ == 0);
-  auto go = [this, fr = std::move(frame), queued]() {
+  auto go = [this, fr = std::move(frame), queued, bad_fcs, no_pad]() {
     if (queued) --tx_pending_;
     if (!tx_) return;
     EthFrame f;
     f.data = fr;
+    f.crc_error = bad_fcs;
+    f.no_pad = no_pad;
     last_tx_ = tx_->send(f);
     ++st_.tx_frames;
     st_.tx_bytes += f.data.size();

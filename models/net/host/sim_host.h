@@ -102,8 +102,11 @@ class SimHost : public sc_core::sc_module, public EthPort {
 
   // IPv4 send: resolved through ARP, queued while resolving.
   void send_ip(uint32_t dst, uint8_t proto, const Bytes& payload, bool df = false);
-  // Sends a raw Ethernet frame after the tx latency (used by ARP and IP).
-  void send_frame(Bytes frame);
+  // Sends a raw Ethernet frame after the tx latency (used by ARP, IP and the
+  // raw-frame experiment). `bad_fcs`: the frame leaves with a wrong FCS (the
+  // receiver sees a CRC error); `no_pad`: a frame shorter than 60 bytes goes
+  // on the wire as a runt instead of being padded (EthFrame::no_pad).
+  void send_frame(Bytes frame, bool bad_fcs = false, bool no_pad = false);
 
   // ICMP echo: requests to the board; replies go to the handler of their id.
   void send_echo_request(uint32_t dst, uint16_t id, uint16_t seq, const Bytes& data);

@@ -3,7 +3,12 @@
 // against the responder board (the way leon3vp drives a scenario: link and
 // host built from the parsed scenario, ScenarioRunner, results JSON).
 #include <gtest/gtest.h>
+#include <pcap/pcap.h>
+#include <unistd.h>
 
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <systemc>
 
 #include "eth_link.h"
@@ -88,6 +93,102 @@ TEST(Scenario, BoardParamsAreKeptForTheSimulator) {
   EXPECT_EQ(s.board_params, json::parse(R"({"window": 300, "flags": "verify"})"));
   EXPECT_NE(error_of(R"({"board": {"params": [1, 2]}})").find(".board.params"), std::string::npos);
   EXPECT_NE(error_of(R"({"board": {"parms": {}}})").find(".board.parms: unknown key"), std::string::npos);
+}
+
+// raw: hex with whitespace, per-frame fcs/pad/at, the experiment's
+// defaults, and the errors (docs/network.md "Raw frames").
+TEST(Scenario, RawFramesParse) {
+  const host::Scenario s = host::parse_scenario(json::parse(
+      R"({"experiments": [{"type": "raw", "start": "5ms", "spacing": "2us", "repeat": 3, "pad": false,
+                            "frames": ["02 00 00 00\n00 53", {"hex": "aB", "fcs": "bad", "pad": true}, ""]}]})"));
+  ASSERT_EQ(s.experiments.size(), 1u);
+  const host::RawParams& r = s.experiments[0].raw;
+  EXPECT_EQ(s.experiments[0].type, host::Experiment::Type::kRaw);
+  ASSERT_EQ(r.frames.size(), 3u);
+  EXPECT_EQ(r.frames[0].data, (host::Bytes{2, 0, 0, 0, 0, 0x53}));
+  EXPECT_FALSE(r.frames[0].bad_fcs);
+  EXPECT_FALSE(r.frames[0].pad);
+  EXPECT_EQ(r.frames[1].data, host::Bytes{0xAB});
+  EXPECT_TRUE(r.frames[1].bad_fcs);
+  EXPECT_TRUE(r.frames[1].pad);
+  EXPECT_TRUE(r.frames[2].data.empty());
+  EXPECT_EQ(r.start, sc_time(5, SC_MS));
+  EXPECT_EQ(r.spacing, sc_time(2, SC_US));
+  EXPECT_EQ(r.repeat, 3u);
+  EXPECT_FALSE(r.timed);
+  const host::Scenario t = host::parse_scenario(json::parse(
+      R"({"experiments": [{"type": "raw", "frames": [{"hex": "00", "at": "0"}, {"hex": "01", "at": "3us"}]}]})"));
+  EXPECT_TRUE(t.experiments[0].raw.timed);
+  EXPECT_EQ(t.experiments[0].raw.frames[1].at, sc_time(3, SC_US));
+
+  auto err = [](const char* e) { return error_of(std::string(R"({"experiments": [{"type": "raw", )") + e + "}]}"); };
+  EXPECT_NE(err(R"("frames": ["0g"])").find(".experiments[0].frames[0]: bad hex digit 'g' at character 1"),
+            std::string::npos);
+  EXPECT_NE(err(R"("frames": [{"hex": "012"}])").find(".frames[0].hex: odd number of hex digits (3)"),
+            std::string::npos);
+  EXPECT_NE(err(R"("frames": [])").find(".experiments[0].frames: must be a non-empty array"), std::string::npos);
+  EXPECT_NE(err(R"("frames": [{"hex": "00", "fcs": "ok"}])").find(".frames[0].fcs"), std::string::npos);
+  EXPECT_NE(err(R"("frames": [{"hex": "00", "hx": ""}])").find(".frames[0].hx: unknown key"), std::string::npos);
+  EXPECT_NE(err(R"("frames": [{"hex": "00", "at": "1ms"}, "01"])").find("either every frame has \"at\" or none"),
+            std::string::npos);
+  EXPECT_NE(err(R"("frames": [{"hex": "00", "at": "2ms"}, {"hex": "00", "at": "1ms"}])")
+                .find(".frames[1].at: earlier than the frame before it"),
+            std::string::npos);
+  EXPECT_NE(err(R"("frames": [{"hex": "00", "at": "1ms"}], "repeat": 2)").find(".repeat: must be 1"),
+            std::string::npos);
+  EXPECT_NE(err(R"("frames": ["00"], "repeat": 0)").find(".repeat: must be at least 1"), std::string::npos);
+  EXPECT_NE(err(R"("frames": ["00"], "repeat": 1000000, "spacing": "1s")").find("ends after 3600s"),
+            std::string::npos);
+  EXPECT_NE(err(R"("frames": ["00", "00"], "repeat": 600000)").find("frames * repeat = 1200000"),
+            std::string::npos);
+  EXPECT_NE(err(R"("frames": ["00"], "pcap": "x.pcap")").find("needs either \"frames\" or \"pcap\""),
+            std::string::npos);
+  EXPECT_NE(err(R"("pcap_times": true, "frames": ["00"])").find(".pcap_times: needs \"pcap\""),
+            std::string::npos);
+  EXPECT_NE(err(("\"frames\": [\"" + std::string(2 * 16385, '0') + "\"]").c_str())
+                .find("a frame of more than 16384 bytes"),
+            std::string::npos);
+  EXPECT_EQ(err(("\"frames\": [\"" + std::string(2 * 16384, '0') + "\"]").c_str()), "");  // the limit itself
+}
+
+// raw from a pcap file next to the scenario (relative path), with the
+// records' nanosecond time stamps as per-frame times.
+TEST(Scenario, RawFramesFromPcap) {
+  char dir_tmpl[] = "/tmp/l3vp_raw_XXXXXX";
+  ASSERT_NE(mkdtemp(dir_tmpl), nullptr);
+  const std::string dir = dir_tmpl;
+  pcap_t* dead = pcap_open_dead_with_tstamp_precision(DLT_EN10MB, 65535, PCAP_TSTAMP_PRECISION_NANO);
+  pcap_dumper_t* d = pcap_dump_open(dead, (dir + "/f.pcap").c_str());
+  ASSERT_NE(d, nullptr);
+  const uint8_t a[3] = {1, 2, 3};
+  std::vector<uint8_t> b(2000, 0x5A);
+  pcap_pkthdr h{};
+  h.ts.tv_sec = 7;
+  h.ts.tv_usec = 100;  // ns with NANO precision
+  h.caplen = h.len = 3;
+  pcap_dump(reinterpret_cast<u_char*>(d), &h, a);
+  h.ts.tv_usec = 2100;
+  h.caplen = h.len = 2000;
+  pcap_dump(reinterpret_cast<u_char*>(d), &h, b.data());
+  pcap_dump_close(d);
+  pcap_close(dead);
+  {
+    std::ofstream f(dir + "/s.json");
+    f << R"({"experiments": [{"type": "raw", "pcap": "f.pcap", "pcap_times": true, "fcs": "bad", "pad": false}]})";
+  }
+  const host::Scenario s = host::load_scenario(dir + "/s.json");
+  const host::RawParams& r = s.experiments[0].raw;
+  ASSERT_EQ(r.frames.size(), 2u);
+  EXPECT_EQ(r.frames[0].data, (host::Bytes{1, 2, 3}));
+  EXPECT_EQ(r.frames[1].data, b);
+  EXPECT_TRUE(r.timed);
+  EXPECT_EQ(r.frames[0].at, sc_time());
+  EXPECT_EQ(r.frames[1].at, sc_time(2, SC_US));
+  EXPECT_TRUE(r.frames[1].bad_fcs);
+  EXPECT_FALSE(r.frames[1].pad);
+  std::remove((dir + "/f.pcap").c_str());
+  std::remove((dir + "/s.json").c_str());
+  rmdir(dir.c_str());
 }
 
 // tcp_request: strings kept exactly (JSON escapes decoded), defaults, and
