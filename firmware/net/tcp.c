@@ -607,7 +607,7 @@ static void tcp_resend_first(struct tcp_conn *c)
 /* Send what the windows allow: new data from SND.NXT, then the FIN. */
 static void tcp_output(struct tcp_conn *c)
 {
-  uint32_t end, wnd;
+  uint32_t end, wnd, smss;
 
   if (c->state != TCP_ESTABLISHED && c->state != TCP_CLOSE_WAIT &&
       c->state != TCP_FIN_WAIT_1 && c->state != TCP_LAST_ACK &&
@@ -620,6 +620,14 @@ static void tcp_output(struct tcp_conn *c)
   }
   if (c->snd_wnd > c->snd_wnd_max) {
     c->snd_wnd_max = c->snd_wnd;
+  }
+  /* Segments of at most half the largest window the peer offered (when
+   * that is more than 536 bytes): a receiver with a one-MSS window and
+   * delayed ACKs then gets two segments and acknowledges at once instead
+   * of after its delayed-ACK timer (Linux does the same). */
+  smss = c->mss;
+  if (c->snd_wnd_max > 536u && smss > c->snd_wnd_max / 2u) {
+    smss = c->snd_wnd_max / 2u;
   }
   end = c->snd_una + c->snd_buf_len;
   wnd = c->cwnd < c->snd_wnd ? c->cwnd : c->snd_wnd;
@@ -635,8 +643,8 @@ static void tcp_output(struct tcp_conn *c)
       }
     } else {
       uint32_t usable = inflight < wnd ? wnd - inflight : 0;
-      if (n > c->mss) {
-        n = c->mss;
+      if (n > smss) {
+        n = smss;
       }
       if (n > usable) {
         n = usable;
@@ -645,7 +653,7 @@ static void tcp_output(struct tcp_conn *c)
        * is left, at least half the largest window the peer offered, or
        * nothing in flight (a peer that shrank its window for good would
        * otherwise stall the connection; this replaces the override timer). */
-      if (n == 0 || (n < c->mss && n < unsent && n < c->snd_wnd_max / 2u &&
+      if (n == 0 || (n < smss && n < unsent && n < c->snd_wnd_max / 2u &&
                      inflight != 0)) {
         break;
       }

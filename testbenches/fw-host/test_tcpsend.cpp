@@ -273,3 +273,23 @@ TEST_F(TcpSend, ZeroWindowOpensAndDataFlows) {
 
 }  // namespace
 #endif
+
+#if !NET_TCP_UIP_SEND
+namespace {
+
+TEST_F(TcpSend, OneSegmentWindowIsSentAsTwoHalves) {
+  // A peer offering only one MSS of window (and delaying its ACKs) gets
+  // segments of half its largest window: two in flight, acknowledged at once.
+  Peer p;
+  p.wnd = 1460;
+  struct tcp_conn* c = accept(p, 1460);
+  app_of(c).to_send = pattern(5000, 10);
+  tcp_poll(c);
+  auto s = take_tcp();
+  ASSERT_EQ(2u, s.size());
+  EXPECT_EQ(730u, s[0].data.size());
+  EXPECT_EQ(730u, s[1].data.size());
+}
+
+}  // namespace
+#endif
