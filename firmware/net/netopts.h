@@ -183,11 +183,13 @@
 
 /** Send buffer (ring) per connection in bytes, a power of two; only with
  *  NET_TCP_UIP_SEND 0. tcp_send() copies into it; acknowledged bytes free it.
- *  RAM: NET_TCP_CONNS * NET_TCP_SNDBUF. It bounds the data in flight: 8 KiB
- *  is 5 full segments, enough for the 100 Mbit/s link with a delayed-ACK
- *  receiver (docs/firmware.md "TCP send: windows and congestion control"). */
+ *  RAM: NET_TCP_CONNS * NET_TCP_SNDBUF. It bounds the data in flight: 4 KiB
+ *  (the size of the D-cache) is 2.8 full segments, as fast as 8 or 16 KiB
+ *  on the 100 Mbit/s link, where the board's per-segment cost, not the
+ *  window, is the limit (docs/firmware.md "TCP send: windows and congestion
+ *  control"). */
 #ifndef NET_TCP_SNDBUF
-#define NET_TCP_SNDBUF 8192
+#define NET_TCP_SNDBUF 4096
 #endif
 
 /** Zero peer window: window probes (persist timer, RFC 1122 4.2.2.17) start
