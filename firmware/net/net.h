@@ -131,6 +131,9 @@ struct net_stats {
     uint32_t rexmit;            /**< retransmissions */
     uint32_t timeouts;          /**< connections aborted after the retry limit */
     uint32_t tw_recycled;       /**< TIME-WAIT slots reused for a new SYN */
+    uint32_t dupacks;           /**< duplicate ACKs received (send side) */
+    uint32_t fast_rexmit;       /**< fast retransmits (3 duplicate ACKs) */
+    uint32_t persist_probes;    /**< zero-window probes sent */
   } tcp;
 };
 

@@ -170,6 +170,37 @@
 #define NET_TCP_MAX_RETRIES 8
 #endif
 
+/** 1: uIP-style sending (the original design, kept for comparison and the
+ *  delayed-ACK experiment): at most one segment in flight, no copy of sent
+ *  data in the stack; on a timeout the application gets NET_EV_REXMIT and
+ *  sends the same bytes again. 0 (default): a send buffer per connection
+ *  (NET_TCP_SNDBUF), several segments in flight within min(cwnd, peer
+ *  window), congestion control per RFC 5681 (slow start, congestion
+ *  avoidance, fast retransmit/recovery), retransmission by the stack. */
+#ifndef NET_TCP_UIP_SEND
+#define NET_TCP_UIP_SEND 0
+#endif
+
+/** Send buffer (ring) per connection in bytes, a power of two; only with
+ *  NET_TCP_UIP_SEND 0. tcp_send() copies into it; acknowledged bytes free it.
+ *  RAM: NET_TCP_CONNS * NET_TCP_SNDBUF. It bounds the data in flight: 4 KiB
+ *  (the size of the D-cache) is 2.8 full segments, as fast as 8 or 16 KiB
+ *  on the 100 Mbit/s link, where the board's per-segment cost, not the
+ *  window, is the limit (docs/firmware.md "TCP send: windows and congestion
+ *  control"). */
+#ifndef NET_TCP_SNDBUF
+#define NET_TCP_SNDBUF 4096
+#endif
+
+/** Zero peer window: window probes (persist timer, RFC 1122 4.2.2.17) start
+ *  after the current RTO and back off exponentially up to
+ *  NET_TCP_RTO_MAX_MS; after this many probes without the window opening
+ *  the connection is aborted (RST, NET_EV_TIMEDOUT), so a peer that never
+ *  opens its window cannot hold a slot forever. */
+#ifndef NET_TCP_PERSIST_MAX
+#define NET_TCP_PERSIST_MAX 8
+#endif
+
 /** Retransmissions of a SYN or SYN-ACK before giving up. */
 #ifndef NET_TCP_SYN_RETRIES
 #define NET_TCP_SYN_RETRIES 5

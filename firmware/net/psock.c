@@ -50,6 +50,34 @@ int psock_readto_step(struct psock *ps, uint8_t delim)
 }
 
 /*--------------------------------------------------------------------------*/
+#if !NET_TCP_UIP_SEND
+/* The stack copies into its send buffer: the send completes when all the
+ * data is in it (the caller's buffer is free again); more room comes with
+ * NET_EV_ACKED. */
+int psock_send_step(struct psock *ps, const void *data, unsigned len)
+{
+  int n;
+  if (!ps->sending) {
+    ps->sending = 1;
+    ps->out = (const uint8_t *)data;
+    ps->outleft = (uint16_t)len;
+  }
+  if (ps->events & (NET_EV_ABORTED | NET_EV_TIMEDOUT)) {
+    ps->sending = 0; /* connection gone: give up */
+    return 1;
+  }
+  n = ps->outleft ? tcp_send(ps->conn, ps->out, ps->outleft) : 0;
+  if (n > 0) {
+    ps->out += n;
+    ps->outleft = (uint16_t)(ps->outleft - n);
+  }
+  if (ps->outleft == 0) {
+    ps->sending = 0;
+    return 1;
+  }
+  return 0;
+}
+#else
 int psock_send_step(struct psock *ps, const void *data, unsigned len)
 {
   if (!ps->sending) {
@@ -78,9 +106,10 @@ int psock_send_step(struct psock *ps, const void *data, unsigned len)
     if (n > ps->outleft) {
       n = ps->outleft;
     }
-    if (n > 0 && tcp_send(ps->conn, ps->out, n) == NET_OK) {
+    if (n > 0 && tcp_send(ps->conn, ps->out, n) == (int)n) {
       ps->outchunk = (uint16_t)n;
     }
   }
   return 0;
 }
+#endif

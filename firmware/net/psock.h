@@ -64,7 +64,9 @@ int psock_send_step(struct psock *ps, const void *data, unsigned len);
 /** Read into the buffer up to and including `c`, or until it is full. */
 #define PSOCK_READTO(ps, c) PT_WAIT_UNTIL(&(ps)->pt, psock_readto_step(ps, c))
 
-/** Send `len` bytes (in MSS/window-sized segments) and wait for the ACKs. */
+/** Send `len` bytes: default build, until all of them are in the stack's
+ *  send buffer; NET_TCP_UIP_SEND, in MSS/window-sized segments until they
+ *  are acknowledged (the data must stay valid until then). */
 #define PSOCK_SEND(ps, data, len)                                             \
   PT_WAIT_UNTIL(&(ps)->pt, psock_send_step(ps, data, len))
 

@@ -3,13 +3,21 @@
  * RFC 1122 4.2.2), retransmission timer (RFC 6298) with Karn's rule and
  * exponential backoff.
  *
+ * Sending (NET_TCP_UIP_SEND 0, the default): a send buffer (ring) per
+ * connection, several segments in flight within min(cwnd, peer window),
+ * RFC 5681 congestion control (slow start from the initial window of
+ * section 3.1, congestion avoidance, fast retransmit after three duplicate
+ * ACKs and fast recovery with the partial-ACK rule of RFC 6582), a
+ * retransmission timeout collapses cwnd to one segment and resends from
+ * SND.UNA (go-back-N); persist timer with a probe limit for zero windows.
+ *
  * Simplifications (see README.md):
- *  - one segment in flight per connection; the application regenerates data
- *    for retransmissions (NET_EV_REXMIT);
+ *  - NET_TCP_UIP_SEND 1: one segment in flight per connection; the
+ *    application regenerates data for retransmissions (NET_EV_REXMIT), an
+ *    ACK covering only part of the segment in flight is ignored (the
+ *    whole segment is retransmitted and the peer trims the duplicate);
  *  - out-of-order data is not buffered: it is dropped, counted
  *    (tcp.drop_ooo) and answered with a duplicate ACK;
- *  - an ACK covering only part of the segment in flight is ignored (the
- *    whole segment is retransmitted and the peer trims the duplicate);
  *  - data carried by a SYN is not accepted (not acknowledged; the peer
  *    sends it again);
  *  - the urgent pointer is ignored, urgent data is delivered in line.
@@ -26,6 +34,22 @@
 #define TCPF_IN_CB 0x20     /* inside the application callback */
 #define TCPF_REXMIT_CB 0x40 /* ... for NET_EV_REXMIT */
 #define TCPF_APP_KNOWS 0x80 /* the application has seen the connection */
+
+#if !NET_TCP_UIP_SEND
+/* tcp_conn.sflags (send side) */
+#define TCPS_FIN 0x01      /* FIN queued after the buffered data */
+#define TCPS_RECOVERY 0x02 /* in fast recovery (until `recover` is acked) */
+#define TCPS_PERSIST 0x04  /* zero window: c->timer is the next probe */
+
+#if NET_TCP_SNDBUF < 2 || (NET_TCP_SNDBUF & (NET_TCP_SNDBUF - 1)) != 0 || \
+    NET_TCP_SNDBUF > 32768
+#error "NET_TCP_SNDBUF must be a power of two between 2 and 32768"
+#endif
+/* One ring per connection slot; kept out of struct tcp_conn so that
+ * tcp_alloc()'s memset does not clear it. */
+static uint8_t tcp_sndbuf[NET_TCP_CONNS][NET_TCP_SNDBUF];
+static void tcp_output(struct tcp_conn *c);
+#endif
 
 /* How tcp_after_app() acknowledges when nothing else is sent. */
 #define ACK_NONE 0
@@ -156,7 +180,8 @@ static int tcp_time_reached(uint32_t deadline)
 
 /*--------------------------------------------------------------------------*/
 /* Build a segment at NET_IP_PAYLOAD and send it. `data` may point into
- * net_buf (memmove). SYN segments carry our MSS option. */
+ * net_buf (memmove); NULL with len > 0: the payload is already in place
+ * (after the header). SYN segments carry our MSS option. */
 static net_err_t tcp_emit(uint32_t rip, uint16_t lport, uint16_t rport,
                           uint32_t seq, uint32_t ack, uint8_t ctl, uint16_t wnd,
                           const uint8_t *data, unsigned len)
@@ -164,7 +189,7 @@ static net_err_t tcp_emit(uint32_t rip, uint16_t lport, uint16_t rport,
   uint8_t *t = NET_IP_PAYLOAD;
   unsigned hl = (ctl & TCP_SYN) ? NET_TCP_HLEN + 4 : NET_TCP_HLEN;
 
-  if (len) {
+  if (len && data != NULL) {
     NET_PHASE_ENTER(NET_PH_APPCOPY);
     memmove(t + hl, data, len);
     NET_PHASE_LEAVE(NET_PH_APPCOPY);
@@ -293,6 +318,9 @@ static struct tcp_conn *tcp_alloc(void)
   tw->iss = tcp_new_isn();
   tw->snd_una = tw->iss;
   tw->snd_nxt = tw->iss + 1;
+#if !NET_TCP_UIP_SEND
+  tw->snd_max = tw->snd_nxt;
+#endif
   tw->poll_time = net_now + NET_TCP_POLL_MS;
   return tw;
 }
@@ -423,6 +451,7 @@ struct tcp_conn *tcp_connect(uint32_t rip, uint16_t rport, tcp_appcall_fn fn,
 }
 
 /*--------------------------------------------------------------------------*/
+#if NET_TCP_UIP_SEND
 unsigned tcp_sndmax(const struct tcp_conn *c)
 {
   unsigned n;
@@ -439,7 +468,12 @@ unsigned tcp_sndmax(const struct tcp_conn *c)
   return n < c->snd_wnd ? n : c->snd_wnd;
 }
 
-net_err_t tcp_send(struct tcp_conn *c, const void *data, unsigned len)
+unsigned tcp_unacked(const struct tcp_conn *c)
+{
+  return c->snd_datalen;
+}
+
+int tcp_send(struct tcp_conn *c, const void *data, unsigned len)
 {
   NET_ERROR("tcp_send: c == NULL", c != NULL, return NET_ERR_ARG);
   NET_ERROR("tcp_send: data == NULL", data != NULL || len == 0,
@@ -451,8 +485,286 @@ net_err_t tcp_send(struct tcp_conn *c, const void *data, unsigned len)
   }
   c->app_data = (const uint8_t *)data;
   c->app_len = (uint16_t)len;
-  return NET_OK;
+  return (int)len;
 }
+#else
+/*--------------------------------------------------------------------------*/
+/* Send buffer. */
+unsigned tcp_sndmax(const struct tcp_conn *c)
+{
+  if ((c->state != TCP_ESTABLISHED && c->state != TCP_CLOSE_WAIT) ||
+      (c->flags & TCPF_CLOSE_REQ)) {
+    return 0;
+  }
+  return NET_TCP_SNDBUF - c->snd_buf_len;
+}
+
+unsigned tcp_unacked(const struct tcp_conn *c)
+{
+  return c->snd_buf_len;
+}
+
+/* Ring offset of sequence number `seq` (data starts at ISS + 1). */
+static unsigned tcp_ring_off(const struct tcp_conn *c, uint32_t seq)
+{
+  return (unsigned)(seq - c->iss - 1u) & (NET_TCP_SNDBUF - 1u);
+}
+
+int tcp_send(struct tcp_conn *c, const void *data, unsigned len)
+{
+  unsigned room, off, first;
+  uint8_t *ring;
+
+  NET_ERROR("tcp_send: c == NULL", c != NULL, return NET_ERR_ARG);
+  NET_ERROR("tcp_send: data == NULL", data != NULL || len == 0,
+            return NET_ERR_ARG);
+  NET_ERROR("tcp_send: outside a callback", (c->flags & TCPF_IN_CB) != 0,
+            return NET_ERR_STATE);
+  if ((c->state != TCP_ESTABLISHED && c->state != TCP_CLOSE_WAIT) ||
+      (c->flags & TCPF_CLOSE_REQ)) {
+    return NET_ERR_STATE;
+  }
+  room = NET_TCP_SNDBUF - c->snd_buf_len;
+  if (len > room) {
+    len = room;
+  }
+  ring = tcp_sndbuf[c - tcp_conns];
+  off = tcp_ring_off(c, c->snd_una + c->snd_buf_len);
+  first = NET_TCP_SNDBUF - off;
+  if (first > len) {
+    first = len;
+  }
+  NET_PHASE_ENTER(NET_PH_APPCOPY);
+  memcpy(ring + off, data, first);
+  memcpy(ring, (const uint8_t *)data + first, len - first);
+  NET_PHASE_LEAVE(NET_PH_APPCOPY);
+  c->snd_buf_len += len;
+  return (int)len;
+}
+
+/* Emit `len` buffered bytes from sequence number `seq` (plus `ctl`). The
+ * payload is copied from the ring straight behind the header in net_buf. */
+static void tcp_emit_buf(struct tcp_conn *c, uint32_t seq, unsigned len,
+                         uint8_t ctl)
+{
+  if (len) {
+    const uint8_t *ring = tcp_sndbuf[c - tcp_conns];
+    uint8_t *d = NET_IP_PAYLOAD + NET_TCP_HLEN;
+    unsigned off = tcp_ring_off(c, seq);
+    unsigned first = NET_TCP_SNDBUF - off;
+    if (first > len) {
+      first = len;
+    }
+    NET_PHASE_ENTER(NET_PH_APPCOPY);
+    memcpy(d, ring + off, first);
+    memcpy(d + first, ring, len - first);
+    NET_PHASE_LEAVE(NET_PH_APPCOPY);
+  }
+  c->rcv_wnd = tcp_wnd_of(c);
+  c->flags &= (uint8_t)~TCPF_ACK_PENDING;
+  tcp_emit(c->rip, c->lport, c->rport, seq, c->rcv_nxt, ctl, c->rcv_wnd, NULL,
+           len);
+}
+
+/* Initial window, RFC 5681 3.1. */
+static uint32_t tcp_iw(const struct tcp_conn *c)
+{
+  return c->mss > 2190 ? 2u * c->mss : c->mss > 1095 ? 3u * c->mss : 4u * c->mss;
+}
+
+/* Bytes in flight (FlightSize of RFC 5681). */
+static uint32_t tcp_flight(const struct tcp_conn *c)
+{
+  return c->snd_max - c->snd_una;
+}
+
+/* ssthresh after a loss, RFC 5681 equation (4). */
+static void tcp_set_ssthresh(struct tcp_conn *c)
+{
+  uint32_t half = tcp_flight(c) / 2;
+  c->ssthresh = half > 2u * c->mss ? half : 2u * c->mss;
+}
+
+/* Resend one segment from SND.UNA (fast retransmit, partial ACK). */
+static void tcp_resend_first(struct tcp_conn *c)
+{
+  uint32_t n = c->snd_max - c->snd_una;
+  uint8_t ctl = TCP_ACK;
+  if (n > c->snd_buf_len) { /* the FIN is in flight */
+    n = c->snd_buf_len;
+  }
+  if (n > c->mss) {
+    n = c->mss;
+  }
+  if (n == c->snd_buf_len && (c->sflags & TCPS_FIN)) {
+    ctl |= TCP_FIN;
+  }
+  c->flags &= (uint8_t)~TCPF_RTT; /* Karn */
+  net_stats.tcp.rexmit++;
+  tcp_emit_buf(c, c->snd_una, n, ctl);
+}
+
+/* Send what the windows allow: new data from SND.NXT, then the FIN. */
+static void tcp_output(struct tcp_conn *c)
+{
+  uint32_t end, wnd, smss;
+
+  if (c->state != TCP_ESTABLISHED && c->state != TCP_CLOSE_WAIT &&
+      c->state != TCP_FIN_WAIT_1 && c->state != TCP_LAST_ACK &&
+      c->state != TCP_CLOSING) {
+    return;
+  }
+  if (c->cwnd == 0) { /* first send: the handshake told us the MSS */
+    c->cwnd = tcp_iw(c);
+    c->ssthresh = 0xffffffffu;
+  }
+  if (c->snd_wnd > c->snd_wnd_max) {
+    c->snd_wnd_max = c->snd_wnd;
+  }
+  /* Segments of at most half the largest window the peer offered (when
+   * that is more than 536 bytes): a receiver with a one-MSS window and
+   * delayed ACKs then gets two segments and acknowledges at once instead
+   * of after its delayed-ACK timer (Linux does the same). */
+  smss = c->mss;
+  if (c->snd_wnd_max > 536u && smss > c->snd_wnd_max / 2u) {
+    smss = c->snd_wnd_max / 2u;
+  }
+  end = c->snd_una + c->snd_buf_len;
+  wnd = c->cwnd < c->snd_wnd ? c->cwnd : c->snd_wnd;
+  for (;;) {
+    uint32_t inflight = c->snd_nxt - c->snd_una;
+    uint32_t unsent = TCP_SEQ_LT(c->snd_nxt, end) ? end - c->snd_nxt : 0;
+    uint32_t n = unsent;
+    uint8_t ctl = TCP_ACK;
+
+    if (unsent == 0) {
+      if (!(c->sflags & TCPS_FIN) || c->snd_nxt != end) {
+        break; /* nothing to send, or the FIN is out already */
+      }
+    } else {
+      uint32_t usable = inflight < wnd ? wnd - inflight : 0;
+      if (n > smss) {
+        n = smss;
+      }
+      if (n > usable) {
+        n = usable;
+      }
+      /* Sender SWS avoidance (RFC 1122 4.2.3.4): a full segment, all that
+       * is left, at least half the largest window the peer offered, or
+       * nothing in flight (a peer that shrank its window for good would
+       * otherwise stall the connection; this replaces the override timer). */
+      if (n == 0 || (n < smss && n < unsent && n < c->snd_wnd_max / 2u &&
+                     inflight != 0)) {
+        break;
+      }
+      ctl |= TCP_PSH * (n == unsent);
+    }
+    if (c->snd_nxt + n == end && (c->sflags & TCPS_FIN)) {
+      ctl |= TCP_FIN;
+    }
+    if (c->snd_nxt == c->snd_max && !(c->flags & TCPF_RTT)) {
+      c->flags |= TCPF_RTT; /* time this new segment (one at a time) */
+      c->rtt_seq = c->snd_nxt + n;
+      c->rtt_start = net_now;
+    }
+    if (!(c->flags & TCPF_TIMER) || (c->sflags & TCPS_PERSIST)) {
+      c->sflags &= (uint8_t)~TCPS_PERSIST;
+      c->flags |= TCPF_TIMER;
+      c->timer = net_now + c->rto;
+    }
+    tcp_emit_buf(c, c->snd_nxt, n, ctl);
+    c->snd_nxt += n + !!(ctl & TCP_FIN);
+    if (TCP_SEQ_GT(c->snd_nxt, c->snd_max)) {
+      c->snd_max = c->snd_nxt;
+    }
+    if (ctl & TCP_FIN) {
+      break;
+    }
+  }
+  /* Data waiting, nothing in flight, the peer's window closed: persist. */
+  if (c->snd_una == c->snd_max && c->snd_wnd == 0 &&
+      (TCP_SEQ_LT(c->snd_nxt, end) || (c->sflags & TCPS_FIN)) &&
+      !(c->sflags & TCPS_PERSIST)) {
+    c->sflags |= TCPS_PERSIST;
+    c->flags &= (uint8_t)~TCPF_TIMER;
+    c->timer = net_now + c->rto;
+  }
+}
+
+/* Acknowledgment processing of the send side (RFC 5681, RFC 6582 partial
+ * ACKs, RFC 6298 timer). @return NET_EV_ACKED if buffered data was
+ * acknowledged; *fin_acked set if our FIN was. */
+static unsigned tcp_ack_sent(struct tcp_conn *c, const struct tcp_seg *s,
+                             int *fin_acked)
+{
+  uint32_t acked = s->ack - c->snd_una;
+  uint32_t data = acked;
+  unsigned ev = 0;
+
+  if (TCP_SEQ_LEQ(s->ack, c->snd_una)) {
+    /* Duplicate ACK (RFC 5681 section 2): data outstanding, no data, no
+     * SYN/FIN, same ACK number, window unchanged. */
+    if (s->ack == c->snd_una && c->snd_max != c->snd_una && s->len == 0 &&
+        !(s->ctl & (TCP_SYN | TCP_FIN)) && s->wnd == c->snd_wnd) {
+      net_stats.tcp.dupacks++;
+      if (++c->dupacks == 3 && !(c->sflags & TCPS_RECOVERY)) {
+        tcp_set_ssthresh(c);
+        c->recover = c->snd_max;
+        c->sflags |= TCPS_RECOVERY;
+        net_stats.tcp.fast_rexmit++;
+        tcp_resend_first(c);
+        c->cwnd = c->ssthresh + 3u * c->mss;
+      } else if (c->dupacks > 3 || (c->sflags & TCPS_RECOVERY)) {
+        c->cwnd += c->mss; /* inflate: a segment has left the network */
+      }
+    }
+    return 0;
+  }
+  if ((c->sflags & TCPS_FIN) && s->ack == c->snd_una + c->snd_buf_len + 1u) {
+    *fin_acked = 1;
+    data--;
+  }
+  if ((c->flags & TCPF_RTT) && TCP_SEQ_GEQ(s->ack, c->rtt_seq)) {
+    tcp_rtt_sample(c, net_now - c->rtt_start); /* Karn: only if never resent */
+    c->flags &= (uint8_t)~TCPF_RTT;
+  }
+  c->snd_buf_len -= data;
+  c->snd_una = s->ack;
+  if (TCP_SEQ_LT(c->snd_nxt, c->snd_una)) {
+    c->snd_nxt = c->snd_una;
+  }
+  c->nrtx = 0;
+  c->nprobe = 0;
+  if (c->snd_una == c->snd_max) {
+    c->flags &= (uint8_t)~TCPF_TIMER;
+  } else {
+    c->flags |= TCPF_TIMER; /* RFC 6298 5.3: restart for the rest */
+    c->timer = net_now + c->rto;
+  }
+  if (c->sflags & TCPS_RECOVERY) {
+    if (TCP_SEQ_GEQ(s->ack, c->recover)) { /* full ACK: leave recovery */
+      c->sflags &= (uint8_t)~TCPS_RECOVERY;
+      c->cwnd = c->ssthresh;
+      c->dupacks = 0;
+    } else { /* partial ACK (RFC 6582 3.2 step 3): next hole, deflate */
+      tcp_resend_first(c);
+      c->cwnd = (c->cwnd > acked ? c->cwnd - acked : 0) + c->mss;
+    }
+  } else {
+    c->dupacks = 0;
+    if (c->cwnd < c->ssthresh) { /* slow start */
+      c->cwnd += acked < c->mss ? acked : c->mss;
+    } else { /* congestion avoidance: about one MSS per RTT */
+      uint32_t inc = (uint32_t)c->mss * c->mss / c->cwnd;
+      c->cwnd += inc ? inc : 1u;
+    }
+  }
+  if (data) {
+    ev = NET_EV_ACKED;
+  }
+  return ev;
+}
+#endif
 
 void tcp_close(struct tcp_conn *c)
 {
@@ -509,6 +821,21 @@ static void tcp_after_app(struct tcp_conn *c, int ack_mode)
     tcp_free(c);
     return;
   }
+#if !NET_TCP_UIP_SEND
+  if ((c->flags & TCPF_CLOSE_REQ) && can_send) {
+    /* The FIN goes after the buffered data (tcp_output). */
+    c->state = (c->state == TCP_CLOSE_WAIT) ? TCP_LAST_ACK : TCP_FIN_WAIT_1;
+    c->flags &= (uint8_t)~TCPF_CLOSE_REQ;
+    c->sflags |= TCPS_FIN;
+  }
+  {
+    uint32_t nxt = c->snd_nxt;
+    tcp_output(c);
+    if (c->snd_nxt != nxt) {
+      return; /* the segments carried the ACK */
+    }
+  }
+#else
   if (c->app_len > 0 && can_send) {
     unsigned len = c->app_len;
     const uint8_t *data = c->app_data;
@@ -534,6 +861,7 @@ static void tcp_after_app(struct tcp_conn *c, int ack_mode)
     tcp_emit_conn(c, c->snd_una, TCP_FIN | TCP_ACK, NULL, 0);
     return;
   }
+#endif
   if (ack_mode == ACK_NOW ||
       (ack_mode == ACK_DELAY && (!NET_TCP_DELAYED_ACK ||
                                  (c->flags & TCPF_ACK_PENDING)))) {
@@ -799,6 +1127,7 @@ static void tcp_process(struct tcp_conn *c, const struct tcp_seg *s)
       return;
     }
   } else {
+#if NET_TCP_UIP_SEND
     if (TCP_SEQ_GT(s->ack, c->snd_nxt)) { /* acks something never sent */
       net_stats.tcp.drop_bad_ack++;
       tcp_emit_conn(c, c->snd_nxt, TCP_ACK, NULL, 0);
@@ -823,11 +1152,47 @@ static void tcp_process(struct tcp_conn *c, const struct tcp_seg *s)
         }
       }
     }
+#else
+    /* RFC 5961 5.2: acceptable if SND.UNA - MAX.SND.WND <= SEG.ACK <=
+     * SND.MAX; an ACK of data never sent (or far too old) is dropped and
+     * answered with an ACK. */
+    if (TCP_SEQ_GT(s->ack, c->snd_max) ||
+        TCP_SEQ_LT(s->ack, c->snd_una - c->snd_wnd_max)) {
+      net_stats.tcp.drop_bad_ack++;
+      tcp_emit_conn(c, c->snd_nxt, TCP_ACK, NULL, 0);
+      return;
+    }
+    {
+      int fin_acked = 0;
+      ev |= tcp_ack_sent(c, s, &fin_acked);
+      if (fin_acked) {
+        c->sflags &= (uint8_t)~TCPS_FIN;
+        if (c->state == TCP_FIN_WAIT_1) {
+          c->state = TCP_FIN_WAIT_2;
+        } else if (c->state == TCP_CLOSING) {
+          c->state = TCP_TIME_WAIT;
+          c->timer = net_now + NET_TCP_TIME_WAIT_MS;
+        } else if (c->state == TCP_LAST_ACK) {
+          tcp_free(c); /* the application has closed: no event */
+          return;
+        }
+      }
+    }
+#endif
     if (TCP_SEQ_LT(c->snd_wl1, s->seq) ||
         (c->snd_wl1 == s->seq && TCP_SEQ_LEQ(c->snd_wl2, s->ack))) {
       c->snd_wnd = s->wnd;
       c->snd_wl1 = s->seq;
       c->snd_wl2 = s->ack;
+#if !NET_TCP_UIP_SEND
+      if (s->wnd > c->snd_wnd_max) {
+        c->snd_wnd_max = s->wnd;
+      }
+      if (s->wnd > 0 && (c->sflags & TCPS_PERSIST)) {
+        c->sflags &= (uint8_t)~TCPS_PERSIST; /* window open: send again */
+        c->nprobe = 0;
+      }
+#endif
     }
   }
 
@@ -953,13 +1318,50 @@ static void tcp_retransmit(struct tcp_conn *c)
     tcp_emit_conn(c, c->iss, TCP_SYN, NULL, 0);
   } else if (c->state == TCP_SYN_RCVD) {
     tcp_emit_conn(c, c->iss, TCP_SYN | TCP_ACK, NULL, 0);
-  } else if (c->rtx_ctl & TCP_FIN) {
-    tcp_emit_conn(c, c->snd_una, TCP_FIN | TCP_ACK, NULL, 0);
-  } else if (c->snd_datalen) {
-    tcp_appcall(c, NET_EV_REXMIT);
-    tcp_after_app(c, ACK_NONE);
+  } else {
+#if NET_TCP_UIP_SEND
+    if (c->rtx_ctl & TCP_FIN) {
+      tcp_emit_conn(c, c->snd_una, TCP_FIN | TCP_ACK, NULL, 0);
+    } else if (c->snd_datalen) {
+      tcp_appcall(c, NET_EV_REXMIT);
+      tcp_after_app(c, ACK_NONE);
+    }
+#else
+    /* RFC 5681 3.1: ssthresh from the flight (once per loss, not for the
+     * repeated timeouts of one segment), cwnd collapses to one segment;
+     * go back to SND.UNA and send again from the buffer. */
+    if (c->nrtx == 1) {
+      tcp_set_ssthresh(c);
+    }
+    c->cwnd = c->mss;
+    c->dupacks = 0;
+    c->sflags &= (uint8_t)~TCPS_RECOVERY;
+    c->snd_nxt = c->snd_una;
+    c->flags &= (uint8_t)~TCPF_RTT;
+    tcp_output(c);
+#endif
   }
 }
+
+#if !NET_TCP_UIP_SEND
+/* Zero window: probe (an old sequence number forces an ACK with the current
+ * window), back off, give up after NET_TCP_PERSIST_MAX probes. */
+static void tcp_persist(struct tcp_conn *c)
+{
+  uint32_t iv;
+  if (c->nprobe >= NET_TCP_PERSIST_MAX) {
+    net_stats.tcp.timeouts++;
+    tcp_emit_conn(c, c->snd_nxt, TCP_RST | TCP_ACK, NULL, 0);
+    tcp_finish(c, NET_EV_TIMEDOUT);
+    return;
+  }
+  c->nprobe++;
+  net_stats.tcp.persist_probes++;
+  tcp_emit_conn(c, c->snd_una - 1, TCP_ACK, NULL, 0);
+  iv = c->rto << (c->nprobe < 16 ? c->nprobe : 16);
+  c->timer = net_now + (iv > NET_TCP_RTO_MAX_MS ? NET_TCP_RTO_MAX_MS : iv);
+}
+#endif
 
 void tcp_timer(void)
 {
@@ -979,9 +1381,16 @@ void tcp_timer(void)
       tcp_retransmit(c);
       continue;
     }
+#if !NET_TCP_UIP_SEND
+    if ((c->sflags & TCPS_PERSIST) && tcp_time_reached(c->timer)) {
+      tcp_persist(c);
+      continue;
+    }
+#endif
     if ((c->flags & TCPF_ACK_PENDING) && tcp_time_reached(c->ack_deadline)) {
       tcp_emit_conn(c, c->snd_nxt, TCP_ACK, NULL, 0);
     }
+#if NET_TCP_UIP_SEND
     if ((c->state == TCP_ESTABLISHED || c->state == TCP_CLOSE_WAIT) &&
         c->snd_nxt == c->snd_una && tcp_time_reached(c->poll_time)) {
       c->poll_time = net_now + NET_TCP_POLL_MS;
@@ -994,5 +1403,13 @@ void tcp_timer(void)
         tcp_after_app(c, ACK_NONE);
       }
     }
+#else
+    if ((c->state == TCP_ESTABLISHED || c->state == TCP_CLOSE_WAIT) &&
+        c->snd_una == c->snd_max && tcp_time_reached(c->poll_time)) {
+      c->poll_time = net_now + NET_TCP_POLL_MS;
+      tcp_appcall(c, NET_EV_POLL);
+      tcp_after_app(c, ACK_NONE);
+    }
+#endif
   }
 }

@@ -2,10 +2,13 @@
  * tcp.h - TCP (RFC 793, RFC 1122 4.2, RFC 6298) with a uIP-style
  * event-driven application interface.
  *
- * The stack keeps no copy of sent data: at most one segment is in flight
- * per connection, and when it must be retransmitted the application is
+ * Sending (netopts.h NET_TCP_UIP_SEND): by default tcp_send() copies into a
+ * per-connection send buffer and the stack keeps several segments in flight
+ * (min(cwnd, peer window), RFC 5681 congestion control) and retransmits
+ * them itself. With NET_TCP_UIP_SEND=1 (uIP model) at most one segment is in
+ * flight, the stack keeps no copy, and on a timeout the application is
  * called with NET_EV_REXMIT and sends the same data again. SYN, SYN-ACK and
- * FIN are retransmitted by the stack itself.
+ * FIN are always retransmitted by the stack.
  */
 #ifndef NET_TCP_H
 #define NET_TCP_H
@@ -35,8 +38,8 @@
 /* Events passed to the application callback (several may be set). */
 #define NET_EV_CONNECTED 0x01 /**< handshake completed (either direction) */
 #define NET_EV_NEWDATA 0x02   /**< tcp_appdata/tcp_applen hold new data */
-#define NET_EV_ACKED 0x04     /**< the data in flight was acknowledged */
-#define NET_EV_REXMIT 0x08    /**< send the unacknowledged data again */
+#define NET_EV_ACKED 0x04     /**< sent data was acknowledged (room freed) */
+#define NET_EV_REXMIT 0x08    /**< uIP mode: send the unacknowledged data again */
 #define NET_EV_POLL 0x10      /**< idle connection: may send */
 #define NET_EV_CLOSED 0x20    /**< the peer closed its side (FIN received) */
 #define NET_EV_ABORTED 0x40   /**< reset by the peer; connection gone */
@@ -83,6 +86,20 @@ struct tcp_conn {
   int32_t srtt8;      /* smoothed RTT * 8 (ms) */
   int32_t rttvar4;    /* RTT variation * 4 (ms) */
   uint32_t rto;       /* current retransmission timeout (ms) */
+#if !NET_TCP_UIP_SEND
+  /* Send side with a send buffer (tcp.c "Send buffer"). The ring holds
+   * snd_buf_len bytes starting at snd_una; the byte of sequence number s is
+   * at (s - iss - 1) mod NET_TCP_SNDBUF. */
+  uint32_t snd_max;   /* highest sequence number sent + 1 */
+  uint32_t snd_buf_len; /* data bytes buffered (unacknowledged + unsent) */
+  uint32_t cwnd;      /* congestion window (bytes), 0 until established */
+  uint32_t ssthresh;  /* slow-start threshold */
+  uint32_t recover;   /* fast recovery ends when this is acknowledged */
+  uint16_t snd_wnd_max; /* largest window the peer offered (SWS, RFC 5961) */
+  uint8_t dupacks;    /* duplicate ACKs in a row */
+  uint8_t sflags;     /* TCPS_* (tcp.c) */
+  uint8_t nprobe;     /* zero-window probes sent without the window opening */
+#endif
   tcp_appcall_fn appcall;
   void *arg;          /**< for the application */
   const uint8_t *app_data; /* tcp_send() during a callback */
@@ -116,17 +133,27 @@ struct tcp_conn *tcp_connect(uint32_t rip, uint16_t rport, tcp_appcall_fn fn,
                              void *arg);
 
 /**
- * Send data; only during a callback. At most tcp_sndmax(c) bytes; the data
- * is copied when the callback returns, so it may be tcp_appdata or any
+ * Send data; only during a callback.
+ * Default build: copies min(len, tcp_sndmax(c)) bytes into the connection's
+ * send buffer at once and returns that number (0 when the buffer is full);
+ * the stack segments, sends and retransmits them; NET_EV_ACKED tells that
+ * room was freed.
+ * NET_TCP_UIP_SEND=1: at most tcp_sndmax(c) bytes, else NET_ERR_BUF; the
+ * data is copied when the callback returns, so it may be tcp_appdata or any
  * buffer valid until then. After NET_EV_REXMIT send the same data again.
- * @return NET_OK, NET_ERR_STATE (not in a callback / wrong state / data in
- *         flight) or NET_ERR_BUF (too long)
+ * @return bytes taken (>= 0) or NET_ERR_STATE (not in a callback / wrong
+ *         state / uIP mode: data in flight), NET_ERR_BUF or NET_ERR_ARG
  */
-net_err_t tcp_send(struct tcp_conn *c, const void *data, unsigned len);
+int tcp_send(struct tcp_conn *c, const void *data, unsigned len);
 
-/** Bytes tcp_send() may take now: 0 while data is in flight, else
+/** Bytes tcp_send() may take now. Default: free room in the send buffer
+ *  (0 after tcp_close). uIP mode: 0 while data is in flight, else
  *  min(send MSS, peer window). */
 unsigned tcp_sndmax(const struct tcp_conn *c);
+
+/** Bytes handed to tcp_send() that are not acknowledged yet (uIP mode: the
+ *  segment in flight). */
+unsigned tcp_unacked(const struct tcp_conn *c);
 
 /** Close our side (FIN after the data in flight is acknowledged). */
 void tcp_close(struct tcp_conn *c);

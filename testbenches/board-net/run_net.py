@@ -193,6 +193,43 @@ def check_tcpsend(res, lines):
             f"(host delayed ACKs {c['delayed_acks']}, quick ACKs {c['quick_acks']})")
 
 
+def check_tcpsend_multi(min_mbps):
+    """tcpsend with the send buffer: verified data and a goodput floor (the
+    sender must not collapse: small host windows, delayed ACKs)."""
+    def check(res, lines):
+        summary = check_tcpsend(res, lines)
+        r = fw_line(lines, "result")
+        assert r["goodput_bps"] >= min_mbps * 1e6, f"goodput {r['goodput_bps'] / 1e6:.3f} < {min_mbps} Mbit/s"
+        return summary
+    return check
+
+
+def check_tcpsend_lossy(nbytes):
+    def check(res, lines):
+        e = exp(res, "server")
+        assert e["accepted"] == 1 and e["bytes_received"] == nbytes and e["bad_bytes"] == 0, e
+        r = fw_line(lines, "result")
+        assert r["connections"] == 1 and r["failed"] == 0 and r["bytes"] == nbytes, r
+        st = fw_line(lines, "stack")
+        assert st["tcp_rexmit"] >= 1, ("no loss hit the transfer", st)
+        return (f"board sent {nbytes} B over a lossy link, verified by the host; board retransmits "
+                f"{st['tcp_rexmit']} (fast {st['tcp_fast_rexmit']}, dup ACKs {st['tcp_dupacks']}), "
+                f"goodput {r['goodput_bps'] / 1e6:.3f} Mbit/s")
+    return check
+
+
+def check_tcpsend_zerownd(res, lines):
+    """The host advertises window 0 forever: the board probes (persist timer,
+    backing off) and gives up after NET_TCP_PERSIST_MAX probes (8)."""
+    e = exp(res, "server")
+    assert e["accepted"] == 1 and e["bytes_received"] == 0, e
+    r = fw_line(lines, "result")
+    assert r["connections"] == 1 and r["failed"] == 1 and r["bytes"] == 0, r
+    st = fw_line(lines, "stack")
+    assert st["tcp_persist_probes"] == 8 and st["tcp_timeouts"] == 1 and st["tcp_rst_tx"] == 1, st
+    return f"zero window forever: {st['tcp_persist_probes']} probes, then aborted (RST, TIMEDOUT)"
+
+
 def check_tcpecho(res, lines):
     e = exp(res, "echo")
     assert e["completed"] == 1, e
@@ -486,6 +523,23 @@ def check_hw(inner, engine):
     return check
 
 
+# Changes to a test's scenario file (merged into a copy in the work dir).
+SCEN_PATCH = {
+    **{f"tcpsend_win{w}": {"host": {"tcp": {"rcv_wnd": w}}} for w in (1460, 2920, 8760)},
+    "tcpsend_loss2": {"link": {"to_board": {"loss": 0.02, "seed": 201}, "to_host": {"loss": 0.02, "seed": 202}}},
+    "tcpsend_loss15": {"link": {"to_board": {"loss": 0.15, "seed": 1501}, "to_host": {"loss": 0.15, "seed": 1502}},
+                       "duration": "300s"},
+    "tcpsend_zerownd": {"host": {"tcp": {"rcv_wnd": 0}}, "duration": "120s"},
+}
+
+
+def merged(base, patch):
+    out = dict(base)
+    for k, v in patch.items():
+        out[k] = merged(base.get(k, {}), v) if isinstance(v, dict) else v
+    return out
+
+
 # leon3vp options of a test (before the command line's extra ones).
 VP_ARGS = {t: ["--set", "chksum.enable=true"] for t in ("ping_hw", "udpecho_hw")}
 
@@ -509,7 +563,17 @@ TESTS = {
     "tcp1460": ("net_tcpsink", "tcp.scenario.json", {"window": 1460, "count": 1, "bytes": 100000, "flags": FW_PF_VERIFY}, check_tcp(1460)),
     "tcplossy": ("net_tcpsink", "tcplossy.scenario.json", {"window": 1460, "count": 1, "bytes": 100000, "flags": FW_PF_VERIFY}, check_tcplossy),
     "tcpmulti": ("net_tcpsink", "tcpmulti.scenario.json", {"window": 1460, "count": 12, "bytes": 20000, "flags": FW_PF_VERIFY}, check_tcpmulti),
-    "tcpsend": ("net_tcpsend", "tcpsend.scenario.json", {"count": 1, "bytes": 100000}, check_tcpsend),
+    "tcpsend": ("net_tcpsend", "tcpsend.scenario.json", {"count": 1, "bytes": 100000}, check_tcpsend_multi(25)),
+    # The send buffer against small host windows, loss, and a window that never opens.
+    "tcpsend_win1460": ("net_tcpsend", "tcpsend.scenario.json", {"count": 1, "bytes": 100000}, check_tcpsend_multi(10)),
+    "tcpsend_win2920": ("net_tcpsend", "tcpsend.scenario.json", {"count": 1, "bytes": 100000}, check_tcpsend_multi(15)),
+    "tcpsend_win8760": ("net_tcpsend", "tcpsend.scenario.json", {"count": 1, "bytes": 100000}, check_tcpsend_multi(20)),
+    "tcpsend_loss2": ("net_tcpsend", "tcpsend.scenario.json", {"count": 1, "bytes": 100000, "idle_ms": 30000},
+                      check_tcpsend_lossy(100000)),
+    "tcpsend_loss15": ("net_tcpsend", "tcpsend.scenario.json", {"count": 1, "bytes": 50000, "idle_ms": 120000},
+                       check_tcpsend_lossy(50000)),
+    "tcpsend_zerownd": ("net_tcpsend", "tcpsend.scenario.json", {"count": 1, "bytes": 10000, "idle_ms": 120000},
+                        check_tcpsend_zerownd),
     "tcpecho": ("net_tcpecho", "tcpecho.scenario.json", {"count": 1}, check_tcpecho),
     "tcpecho_lossy": ("net_tcpecho", "tcpecho_lossy.scenario.json", {"count": 1, "idle_ms": 30000}, check_tcpecho_lossy),
     # net_udptx: window = gap between datagrams in us (a UDP sender has no TCP window).
@@ -556,6 +620,12 @@ def main():
     try:
         elf = os.path.join(a.fw_dir, f"{fw}.elf")
         scen_path = os.path.join(HERE, scen)
+        if a.test in SCEN_PATCH:
+            with open(scen_path) as f:
+                base = json.load(f)
+            scen_path = os.path.join(work, "scenario.json")
+            with open(scen_path, "w") as f:
+                json.dump(merged(base, SCEN_PATCH[a.test]), f)
         max_time = a.max_time or f"{max(60.0, scenario_seconds(scen_path)):g}s"
         wants_stats = getattr(check, "wants_stats", False)
         wants_pcap = getattr(check, "wants_pcap", False)

@@ -107,7 +107,7 @@ struct App {
   std::vector<unsigned> events;
   Bytes rx;
   Bytes to_send;      // sent in chunks of tcp_sndmax()
-  Bytes inflight;     // last chunk, resent on NET_EV_REXMIT
+  Bytes inflight;     // uIP mode: last chunk, resent on NET_EV_REXMIT
   Bytes sent;         // everything handed to tcp_send (first transmissions)
   bool echo = false;
   bool close_when_done = false;   // tcp_close() once to_send is empty
@@ -115,6 +115,7 @@ struct App {
   bool abort_on_data = false;
   bool ignore_rexmit = false;
   unsigned rexmits = 0;
+  size_t chunk = 0;   // default build: at most this many bytes per tcp_send (0: no limit)
   unsigned all = 0;   // OR of every event
 };
 extern App apps[NET_TCP_CONNS];

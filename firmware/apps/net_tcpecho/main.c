@@ -1,7 +1,8 @@
 /*
  * net_tcpecho - TCP echo server (default port 7). Received data is kept in
- * a per-connection ring buffer and sent back one segment at a time (the
- * stack keeps one segment in flight and has no retransmission buffer: on
+ * a per-connection ring buffer and handed to the stack's send buffer as
+ * room allows (with NET_TCP_UIP_SEND: sent back one segment at a time, the
+ * stack keeping one segment in flight and no retransmission buffer, so on
  * NET_EV_REXMIT the same bytes are sent again). When the peer closes, the
  * rest is echoed, then the connection is closed. The advertised window
  * never exceeds the free space of the ring (tcp_set_rcv_space), so
@@ -40,6 +41,25 @@ static void finish(struct echo *e)
   finished++;
 }
 
+#if !NET_TCP_UIP_SEND
+/* Hand the ring's contents to the stack's send buffer (it copies what fits
+ * and retransmits by itself): the ring space is free at once. */
+static void push(struct tcp_conn *c, struct echo *e, int resend)
+{
+  (void)resend;
+  while (e->head != e->tail) {
+    uint32_t off = e->tail % RING, len = e->head - e->tail;
+    int n;
+    if (len > RING - off)
+      len = RING - off;
+    n = tcp_send(c, e->buf + off, len);
+    if (n <= 0)
+      break;
+    e->tail += (uint32_t)n;
+    e->tx += (uint32_t)n;
+  }
+}
+#else
 /* Send (or resend) the next contiguous piece of the ring. */
 static void push(struct tcp_conn *c, struct echo *e, int resend)
 {
@@ -64,6 +84,7 @@ static void push(struct tcp_conn *c, struct echo *e, int resend)
   if (e->inflight)
     tcp_send(c, e->buf + e->tail % RING, e->inflight);
 }
+#endif
 
 static void appcall(struct tcp_conn *c, unsigned ev)
 {

@@ -1,9 +1,12 @@
 /*
  * net_tcpsend - TCP sender: connects to the host (fw_params.peer_ip, port
  * default 5002, a scenario "tcp_recv" experiment) and sends fw_params.bytes
- * (default 100000) of the stream pattern (byte i = i mod 251), one segment
- * of tcp_sndmax() bytes at a time (the stack keeps one segment in flight;
- * on NET_EV_REXMIT the same bytes go again), then closes. Repeats for
+ * (default 100000) of the stream pattern (byte i = i mod 251): into the
+ * stack's send buffer as room allows (NET_EV_ACKED), closing as soon as the
+ * last byte is in it (the FIN follows the data); with NET_TCP_UIP_SEND one
+ * segment of tcp_sndmax() bytes at a time (on NET_EV_REXMIT the same bytes
+ * go again), closing once everything is acknowledged. The time is taken
+ * from the connect to the acknowledgment of the last byte. Repeats for
  * fw_params.count connections (default 1), one after the other. Stops
  * when the last connection is closed, or idle_ms (default 5000).
  */
@@ -20,7 +23,7 @@ static void appcall(struct tcp_conn *c, unsigned ev);
 
 static void open_next(void)
 {
-  sent = acked = inflight = 0;
+  sent = acked = inflight = t_acked = 0;
   closing = 0;
   active = 1;
   conns_started++;
@@ -31,6 +34,27 @@ static void open_next(void)
   }
 }
 
+#if !NET_TCP_UIP_SEND
+/* Fill the send buffer; close once the last byte is in it. */
+static void push(struct tcp_conn *c, int resend)
+{
+  (void)resend;
+  while (sent < netapp_p.bytes) {
+    uint32_t len = netapp_p.bytes - sent;
+    int n;
+    if (len > NET_TCP_MSS)
+      len = NET_TCP_MSS; /* the pattern buffer holds MSS + 251 bytes */
+    n = tcp_send(c, pattern + (sent % 251u), len);
+    if (n <= 0)
+      return;
+    sent += (uint32_t)n;
+  }
+  if (!closing) {
+    closing = 1;
+    tcp_close(c);
+  }
+}
+#else
 static void push(struct tcp_conn *c, int resend)
 {
   uint32_t len;
@@ -51,6 +75,7 @@ static void push(struct tcp_conn *c, int resend)
   sent += len;
   tcp_send(c, pattern + (acked % 251u), len);
 }
+#endif
 
 static void conn_end(void)
 {
@@ -67,6 +92,13 @@ static void appcall(struct tcp_conn *c, unsigned ev)
     conn_end();
     return;
   }
+#if !NET_TCP_UIP_SEND
+  if (ev & NET_EV_ACKED) {
+    acked = sent - tcp_unacked(c);
+    if (acked >= netapp_p.bytes && !t_acked)
+      t_acked = netapp_us();
+  }
+#else
   if (ev & NET_EV_ACKED) {
     acked += inflight;
     inflight = 0;
@@ -77,12 +109,14 @@ static void appcall(struct tcp_conn *c, unsigned ev)
       return;
     }
   }
+#endif
   if (ev & NET_EV_REXMIT)
     rexmits++;
   if (ev & NET_EV_CLOSED) {
     /* The peer closed too: nothing more to send on this connection. */
-    if (!closing) {
+    if (!t_acked)
       t_acked = netapp_us();
+    if (!closing) {
       closing = 1;
       tcp_close(c);
     }

@@ -186,6 +186,9 @@ static const struct netapp_counter stack_counters[] = {
     NS("tcp_drop_no_ack", tcp.drop_no_ack),
     NS("tcp_drop_state", tcp.drop_state),
     NS("tcp_drop_bcast", tcp.drop_bcast),
+    NS("tcp_dupacks", tcp.dupacks),
+    NS("tcp_fast_rexmit", tcp.fast_rexmit),
+    NS("tcp_persist_probes", tcp.persist_probes),
 };
 #undef NS
 #define NROWS(t) (sizeof(t) / sizeof((t)[0]))

@@ -1,0 +1,295 @@
+// TCP send side with a send buffer (default build, NET_TCP_UIP_SEND=0):
+// several segments in flight, RFC 5681 congestion control, retransmission
+// from the buffer, RFC 5961 ACK check, persist timer with a limit.
+#include "tcp_peer.h"
+
+using namespace nh;
+
+#if !NET_TCP_UIP_SEND
+namespace {
+
+class TcpSend : public NetTest {
+ protected:
+  void SetUp() override {
+    NetTest::SetUp();
+    prime_arp();
+    ASSERT_EQ(NET_OK, tcp_listen(80, app_call, nullptr));
+  }
+  struct tcp_conn* accept(Peer& p, int mss = 1000) {
+    p.send(TCP_SYN, {}, mss_opt((uint16_t)mss));
+    auto segs = take_tcp();
+    EXPECT_EQ(1u, segs.size());
+    if (segs.size() != 1) return nullptr;
+    p.rcv = segs[0].seq + 1;
+    p.send(TCP_ACK);
+    take_tcp();
+    return find_conn(p.port);
+  }
+};
+
+}  // namespace
+#endif
+
+#if !NET_TCP_UIP_SEND
+namespace {
+
+// Sequence-ordered data of the segments.
+Bytes cat(const std::vector<Pkt>& v) {
+  Bytes b;
+  for (auto& s : v) b.insert(b.end(), s.data.begin(), s.data.end());
+  return b;
+}
+
+TEST_F(TcpSend, SlowStartFromInitialWindowThenCongestionAvoidance) {
+  Peer p;
+  p.wnd = 60000;
+  struct tcp_conn* c = accept(p);  // MSS 1000: IW = 4 segments (RFC 5681 3.1)
+  Bytes d = pattern(8000, 3);
+  app_of(c).to_send = d;
+  tcp_poll(c);
+  auto s = take_tcp();
+  ASSERT_EQ(4u, s.size());
+  EXPECT_EQ(4000u, c->cwnd);
+  EXPECT_EQ(Bytes(d.begin(), d.begin() + 4000), cat(s));
+  // Each ACK of a full segment grows cwnd by one MSS: two new segments.
+  p.rcv += 1000;
+  p.send(TCP_ACK);
+  EXPECT_EQ(5000u, c->cwnd);
+  s = take_tcp();
+  ASSERT_EQ(2u, s.size());
+  EXPECT_EQ(p.rcv + 3000, s[0].seq);
+  // Above ssthresh: about one MSS per window (mss * mss / cwnd per ACK).
+  c->ssthresh = 4000;
+  p.rcv += 1000;
+  p.send(TCP_ACK);
+  EXPECT_EQ(5000u + 1000u * 1000u / 5000u, c->cwnd);
+}
+
+TEST_F(TcpSend, FastRetransmitAfterThreeDupAcksAndFastRecovery) {
+  Peer p;
+  p.wnd = 60000;
+  struct tcp_conn* c = accept(p);
+  Bytes d = pattern(8000, 4);
+  app_of(c).to_send = d;
+  tcp_poll(c);
+  auto s = take_tcp();
+  ASSERT_EQ(4u, s.size());
+  // Segment 1 lost: the peer acknowledges segments 2, 3, 4 with dup ACKs.
+  p.send(TCP_ACK);
+  p.send(TCP_ACK);
+  EXPECT_TRUE(take_tcp().empty());  // two duplicates: nothing yet
+  p.send(TCP_ACK);
+  s = take_tcp();
+  ASSERT_GE(s.size(), 1u);
+  EXPECT_EQ(p.rcv, s[0].seq);  // the lost segment, from the send buffer
+  EXPECT_EQ(Bytes(d.begin(), d.begin() + 1000), s[0].data);
+  EXPECT_EQ(1u, net_stats.tcp.fast_rexmit);
+  EXPECT_EQ(2000u, c->ssthresh);  // max(FlightSize / 2, 2 * MSS)
+  EXPECT_EQ(2000u + 3000u, c->cwnd);
+  EXPECT_EQ(0u, app_of(c).rexmits);
+  // Full ACK: recovery ends, cwnd deflates to ssthresh.
+  p.rcv += 4000;
+  p.send(TCP_ACK);
+  EXPECT_EQ(2000u, c->cwnd);
+  EXPECT_EQ(0u, c->dupacks);
+}
+
+TEST_F(TcpSend, PartialAckResendsNextHoleAndFreesBuffer) {
+  Peer p;
+  p.wnd = 60000;
+  struct tcp_conn* c = accept(p);
+  Bytes d = pattern(NET_TCP_SNDBUF, 5);
+  app_of(c).to_send = d;
+  tcp_poll(c);
+  take_tcp();
+  EXPECT_EQ(0u, tcp_sndmax(c));  // the buffer is full
+  for (int i = 0; i < 3; i++) p.send(TCP_ACK);
+  take_tcp();
+  // Segments 1 and 2 were lost: the ACK for the fast retransmission is
+  // partial (below the recovery point) and the next hole goes at once.
+  p.rcv += 1000;
+  p.send(TCP_ACK);
+  EXPECT_EQ(1000u, tcp_sndmax(c));  // the partial ACK freed buffer room
+  auto s = take_tcp();
+  ASSERT_GE(s.size(), 1u);
+  EXPECT_EQ(p.rcv, s[0].seq);
+  EXPECT_EQ(Bytes(d.begin() + 1000, d.begin() + 2000), s[0].data);
+  EXPECT_EQ(2u, net_stats.tcp.rexmit);
+  EXPECT_EQ(NET_TCP_SNDBUF - 1000u, c->snd_buf_len);
+}
+
+TEST_F(TcpSend, RtoCollapsesCwndAndGoesBackToSndUna) {
+  Peer p;
+  p.wnd = 60000;
+  struct tcp_conn* c = accept(p);
+  Bytes d = pattern(8000, 6);
+  app_of(c).to_send = d;
+  tcp_poll(c);
+  ASSERT_EQ(4u, take_tcp().size());
+  uint32_t rto = c->rto;
+  advance(rto);
+  auto s = take_tcp();
+  ASSERT_EQ(1u, s.size());  // cwnd = 1 segment
+  EXPECT_EQ(p.rcv, s[0].seq);
+  EXPECT_EQ(Bytes(d.begin(), d.begin() + 1000), s[0].data);
+  EXPECT_EQ(1000u, c->cwnd);
+  EXPECT_EQ(2000u, c->ssthresh);
+  EXPECT_EQ(2 * rto, c->rto);
+  // Its ACK: slow start again from SND.UNA (segments 2 and 3 resent).
+  p.rcv += 1000;
+  p.send(TCP_ACK);
+  s = take_tcp();
+  ASSERT_EQ(2u, s.size());
+  EXPECT_EQ(p.rcv, s[0].seq);
+  EXPECT_EQ(Bytes(d.begin() + 1000, d.begin() + 3000), cat(s));
+}
+
+TEST_F(TcpSend, SendingIsLimitedByThePeerWindow) {
+  Peer p;
+  p.wnd = 2920;
+  struct tcp_conn* c = accept(p, 1460);
+  app_of(c).to_send = pattern(20000, 7);
+  tcp_poll(c);
+  auto s = take_tcp();
+  ASSERT_EQ(2u, s.size());
+  EXPECT_EQ(1460u, s[0].data.size());
+  EXPECT_EQ(1460u, s[1].data.size());
+  p.rcv += 1460;
+  p.send(TCP_ACK);
+  s = take_tcp();
+  ASSERT_EQ(1u, s.size());  // one MSS of window freed
+  // A small window (100 B, less than an MSS): segments of the window size.
+  p.rcv += 2920;
+  p.wnd = 100;
+  p.send(TCP_ACK);
+  s = take_tcp();
+  ASSERT_EQ(1u, s.size());
+  EXPECT_EQ(100u, s[0].data.size());
+}
+
+TEST_F(TcpSend, StreamThroughTheRingWrapsAndStaysIntact) {
+  Peer p;
+  p.wnd = 60000;
+  struct tcp_conn* c = accept(p, 1460);
+  Bytes d = pattern(5 * NET_TCP_SNDBUF + 333, 8);
+  app_of(c).to_send = d;
+  app_of(c).chunk = 777;  // odd-sized writes: every wrap position
+  tcp_poll(c);
+  Bytes got;
+  for (int i = 0; i < 1000 && got.size() < d.size(); i++) {
+    auto s = take_tcp();
+    ASSERT_FALSE(s.empty());
+    for (auto& k : s) {
+      ASSERT_EQ(p.rcv + (uint32_t)(got.size() - (p.rcv - (c->iss + 1))), k.seq);
+      got.insert(got.end(), k.data.begin(), k.data.end());
+    }
+    p.rcv = s.back().seq + (uint32_t)s.back().data.size();
+    p.send(TCP_ACK);
+  }
+  EXPECT_EQ(d, got);
+  EXPECT_EQ(0u, net_stats.tcp.rexmit);
+}
+
+TEST_F(TcpSend, AckOfDataNeverSentIsDroppedAndAnswered) {
+  Peer p;
+  p.wnd = 60000;
+  struct tcp_conn* c = accept(p);
+  app_of(c).to_send = pattern(3000, 9);
+  tcp_poll(c);
+  ASSERT_EQ(3u, take_tcp().size());
+  uint32_t una = c->snd_una;
+  TcpSeg bad = p.seg(TCP_ACK);
+  bad.ack = c->snd_max + 1;  // one byte beyond what was sent (RFC 5961 5.2)
+  p.send_raw(bad);
+  EXPECT_EQ(una, c->snd_una);
+  EXPECT_EQ(3000u, c->snd_buf_len);
+  EXPECT_EQ(1u, net_stats.tcp.drop_bad_ack);
+  auto s = take_tcp();
+  ASSERT_EQ(1u, s.size());  // an ACK, nothing more
+  EXPECT_TRUE(s[0].data.empty());
+  EXPECT_EQ(c->snd_max, s[0].seq);
+  // Far too old (below SND.UNA - MAX.SND.WND): dropped as well.
+  bad.ack = c->snd_una - 60001;
+  p.send_raw(bad);
+  EXPECT_EQ(2u, net_stats.tcp.drop_bad_ack);
+  take_tcp();
+  EXPECT_EQ(TCP_ESTABLISHED, c->state);
+}
+
+TEST_F(TcpSend, ZeroWindowPersistBacksOffAndAbortsAtTheLimit) {
+  Peer p;
+  p.wnd = 0;
+  struct tcp_conn* c = accept(p);
+  unsigned idx = (unsigned)(c - tcp_conns);
+  app_of(c).to_send = pattern(10);
+  tcp_poll(c);
+  EXPECT_TRUE(take_tcp().empty());  // window closed: nothing sent
+  uint32_t rto = c->rto, t0 = net_now;
+  std::vector<uint32_t> times;
+  for (uint32_t t = 0; t < 3000000 && tcp_conns[idx].state != TCP_CLOSED; t += 10) {
+    net_timer_tick(10);
+    for (auto& s : take_tcp()) {
+      if (s.flags & TCP_RST) {
+        times.push_back(0xffffffff);
+      } else {
+        EXPECT_TRUE(s.data.empty());
+        EXPECT_EQ(p.rcv - 1, s.seq);  // old sequence number: forces an ACK
+        times.push_back(net_now - t0);
+        p.send(TCP_ACK);  // still window 0
+      }
+    }
+  }
+  std::vector<uint32_t> want;
+  uint32_t at = rto, iv = rto;
+  for (int i = 0; i < NET_TCP_PERSIST_MAX; i++) {
+    want.push_back(at);
+    iv = std::min<uint32_t>(iv * 2, NET_TCP_RTO_MAX_MS);
+    at += iv;
+  }
+  want.push_back(0xffffffff);
+  EXPECT_EQ(want, times);
+  EXPECT_EQ(TCP_CLOSED, tcp_conns[idx].state);
+  EXPECT_TRUE(apps[idx].all & NET_EV_TIMEDOUT);
+  EXPECT_EQ((unsigned)NET_TCP_PERSIST_MAX, net_stats.tcp.persist_probes);
+}
+
+TEST_F(TcpSend, ZeroWindowOpensAndDataFlows) {
+  Peer p;
+  p.wnd = 0;
+  struct tcp_conn* c = accept(p);
+  app_of(c).to_send = pattern(10);
+  tcp_poll(c);
+  advance(c->rto);
+  auto s = take_tcp();
+  ASSERT_EQ(1u, s.size());  // a probe
+  EXPECT_TRUE(s[0].data.empty());
+  p.wnd = 500;
+  p.send(TCP_ACK);  // the answer opens the window
+  s = take_tcp();
+  ASSERT_EQ(1u, s.size());
+  EXPECT_EQ(pattern(10), s[0].data);
+  EXPECT_EQ(0u, c->nprobe);
+}
+
+}  // namespace
+#endif
+
+#if !NET_TCP_UIP_SEND
+namespace {
+
+TEST_F(TcpSend, OneSegmentWindowIsSentAsTwoHalves) {
+  // A peer offering only one MSS of window (and delaying its ACKs) gets
+  // segments of half its largest window: two in flight, acknowledged at once.
+  Peer p;
+  p.wnd = 1460;
+  struct tcp_conn* c = accept(p, 1460);
+  app_of(c).to_send = pattern(5000, 10);
+  tcp_poll(c);
+  auto s = take_tcp();
+  ASSERT_EQ(2u, s.size());
+  EXPECT_EQ(730u, s[0].data.size());
+  EXPECT_EQ(730u, s[1].data.size());
+}
+
+}  // namespace
+#endif
