@@ -284,7 +284,9 @@ void ChksumRtl::reset() {
   m.eval();  // synchronous reset
   m.rstn = 1;
   m.eval();
-  m_ = cycle_of(sc_core::sc_time_stamp());
+  // The state before the current cycle's edge: a write at this cycle lands
+  // on its own edge.
+  m_ = cycle_of(sc_core::sc_time_stamp()) - 1;
   busy_ = irq_hi_ = d_act_ = false;
   htrans_ = kIdle;
   b_words_ = 0;
