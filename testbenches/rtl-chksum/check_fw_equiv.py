@@ -22,6 +22,7 @@ net_udpecho with fw_params chksum=hw) twice, with the TLM engine
   (busy_cycles - AHB wait cycles of master chksum) of the RTL run minus
   that of the TLM run == bursts. Instruction and cycle counts differ there:
   the firmware polls STATUS, so the engine's time feeds back (reported);
+* `pnpscan`: no engine use, the same plug&play listing (and everything else);
 * `bench_quantum`: the RTL engine with the default and a 1 us quantum
   gives the same statistics (nothing depends on the CPU's quantum).
 """
@@ -45,6 +46,7 @@ TESTS = {
     "udpecho": ("net_udpecho", "udpecho.scenario.json", ["count=20", "chksum=hw"], []),
     "udpecho_tc2": ("net_udpecho", "udpecho.scenario.json", ["count=20", "chksum=hw"], TC2),
     "bench_quantum": ("chksum_hw_bench", None, [], []),
+    "pnpscan": ("pnpscan", None, [], []),  # the same P&P records (APB slot 5, AHB master 5)
 }
 # Keys (dotted prefixes) that may differ between the two runs of a *_tc2 test:
 # the adapter's host figures, the configuration's model name and file names.
@@ -116,7 +118,7 @@ def main():
     os.makedirs(out, exist_ok=True)
     fw, scenario, params, extra = TESTS[a.test]
     elf = os.path.join(a.fw_dir, fw + ".elf")
-    exact = a.test.endswith("_tc2") or a.test == "bench_quantum"
+    exact = a.test.endswith("_tc2") or a.test in ("bench_quantum", "pnpscan")
     if a.test == "bench_quantum":
         rc_t, err_t, ft = run(a.vp, elf, scenario, params, extra, True, out, "rtl")
         rc_r, err_r, fr = run(a.vp, elf, scenario, params, extra + ["--set", "quantum_ns=1000"], True, out,
@@ -132,7 +134,10 @@ def main():
     ct, cr = st["devices"]["chksum"], sr["devices"]["chksum"]
     if "rtl_edges" not in cr:
         fails.append("the --rtl chksum run has no RTL statistics (model not in the slot?)")
-    if ct.get("ops", 0) == 0:
+    if a.test == "pnpscan":
+        if ur.count(b"09:0c5") != 2:
+            fails.append("pnpscan does not list the engine twice (AHB master 5, APB slot 5: 09:0c5)")
+    elif ct.get("ops", 0) == 0:
         fails.append("the engine did no operation: the comparison shows nothing")
     if cr.get("rtl_unplanned_beats", 0) or cr.get("rtl_late_issues", 0):
         fails.append(f"adapter: {cr.get('rtl_unplanned_beats')} unplanned beats, "
