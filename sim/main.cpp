@@ -337,8 +337,9 @@ int run(int argc, char** argv) {
   app.add_option("--vcd-end", o.vcd_end, "--vcd: write changes up to this simulated time");
   app.add_option("--rtl", o.rtl,
                  "Put the RTL model of BLOCK in its slot (Verilator co-simulation; = --set BLOCK.model=rtl; "
-                 "blocks: gptimer; repeatable; docs/rtl.md)")
+                 "blocks: gptimer, chksum (implies chksum.enable); repeatable or a comma list; docs/rtl.md)")
       ->type_name("BLOCK")
+      ->delimiter(',')
       ->allow_extra_args(false);
   app.add_option("--rtl-trace", o.rtl_trace,
                  "Write a VCD of the RTL block's internal signals (Verilator tracing, ps like --vcd; "
@@ -413,6 +414,7 @@ int run(int argc, char** argv) {
     const std::string key = l3vp::rtl_slot_key(b);
     if (key.empty()) return fail(kExitBadInput, "--rtl: unknown block '" + b + "' (known: " + l3vp::rtl_block_names() + ")");
     cfg.set(key, "rtl");
+    if (b == "chksum") cfg.chksum_enable = true;  // the engine on the board, as RTL
   }
   if (!o.rtl_trace.empty()) {
     if (cfg.gptimer_model != "rtl") return fail(kExitBadInput, "--rtl-trace: needs an RTL block (--rtl gptimer)");

@@ -123,6 +123,10 @@ const Param kParams[] = {
    "the Internet checksum engine (rtl/chksum/README.md; TLM model models/periph/chksum) at APB slot 5 "
    "(0x80000500, IRQ 10) and AHB master 5, with its plug&play records",
    AT(chksum_enable)},
+  {"chksum.model", Type::String, Check::Range, 0, 0, Show::Plain, nullptr, "tlm",
+   "model in the checksum slot (with `chksum.enable`): `tlm` (built in) or a registered variant "
+   "(`rtl`: the verilated RTL behind APB/AHB adapters, `--rtl chksum`)",
+   AT(chksum_model)},
   {"energy.profile", Type::String, Check::Range, 0, 0, Show::Plain, nullptr, "",
    "energy model profile (`--energy`): a shipped name (`leon3-90nm-estimate`, `flat`) or a JSON file; "
    "empty = no energy model (docs/energy.md)",

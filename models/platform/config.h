@@ -61,6 +61,7 @@ struct PlatformConfig {
   std::string uart_in;   // [uart.in]
   std::string gptimer_model;  // [gptimer.model] the model in the GPTIMER slot (Leon3mp)
   bool chksum_enable;         // [chksum.enable] the checksum engine at APB slot 5 / AHB master 5
+  std::string chksum_model;   // [chksum.model] the model in the checksum slot (Leon3mp)
   std::string energy_profile;  // [energy.profile] energy model profile (shipped name or file), "" = off
   uint64_t quantum_ns;
   bool dmi;

@@ -50,6 +50,9 @@ std::string SlotVariants::names(const std::string& slot) {
 Leon3Params Leon3mp::cpu_params(const PlatformConfig& c) {
   c.validate();  // first member built: nothing is allocated from a bad config
   check_slot_model("gptimer", c.gptimer_model);
+  check_slot_model("chksum", c.chksum_model);
+  if (c.chksum_model != "tlm" && !c.chksum_enable)
+    throw ConfigError("key 'chksum.model': \"" + c.chksum_model + "\" needs chksum.enable=true");
   Leon3Params p;
   p.core.nwin = c.nwin;
   p.core.reset_pc = 0x00000000;  // rstaddr: the PROM
@@ -232,10 +235,20 @@ Leon3mp::Leon3mp(sc_core::sc_module_name name, const PlatformConfig& cfg)
   if (cfg.chksum_enable) {
     ChksumParams p;  // hindex 5, pindex 5, paddr 0x005, pirq 10
     p.clk_period = cfg.period();
-    auto c = std::make_unique<Chksum>("chksum", p);
-    chksum_ = c.get();
-    add_apb_device(p.pindex, std::move(c));
-    ahb.bind_master(chksum_->isock, p.hindex, chksum_->ahb_pnp(), "chksum");
+    if (cfg.chksum_model == "tlm") {
+      auto c = std::make_unique<Chksum>("chksum", p);
+      chksum_ = c.get();
+      chksum_slot_ = &add_apb_device(p.pindex, std::move(c));
+      ahb.bind_master(chksum_->isock, p.hindex, chksum_->ahb_pnp(), "chksum");
+    } else {
+      // A variant (the RTL engine, rtl/adapters): an ApbDevice that is also
+      // an AHB master; it binds its DMA socket as master 5 itself.
+      std::unique_ptr<ApbDevice> d = (*SlotVariants::find("chksum", cfg.chksum_model))("chksum", cfg);
+      auto* m = dynamic_cast<AhbMasterSlot*>(d.get());
+      if (!m) throw std::logic_error("chksum slot variant '" + cfg.chksum_model + "' is no AHB master");
+      chksum_slot_ = &add_apb_device(p.pindex, std::move(d));
+      m->bind_ahb(ahb);
+    }
   }
 
   // --- snooping: writes of other AHB masters reach the D-cache --------------
@@ -501,7 +514,7 @@ void Leon3mp::register_stats() {
   for (const auto& d : apb_devices_) {
     // The checksum engine exists only with chksum.enable: its rows are optional.
     const StatsGroup g = dev.sub(d->basename());
-    d->register_stats(d.get() == chksum_ ? g.only_if([] { return true; }) : g);
+    d->register_stats(d.get() == chksum_slot_ ? g.only_if([] { return true; }) : g);
   }
   apb.register_stats(dev.sub("apb"));
   const StatsGroup log = root.sub("log");

@@ -64,11 +64,20 @@ using ApbDeviceFactory =
     std::function<std::unique_ptr<ApbDevice>(const char* name, const PlatformConfig& cfg)>;
 class SlotVariants {
  public:
-  // Slots that take variants: "gptimer" (APB slot 3, IRQ 8/9).
+  // Slots that take variants: "gptimer" (APB slot 3, IRQ 8/9); "chksum" (APB
+  // slot 5, IRQ 10, AHB master 5: the variant must be an AhbMasterSlot).
   static void add(const std::string& slot, const std::string& model, ApbDeviceFactory f);
   static const ApbDeviceFactory* find(const std::string& slot, const std::string& model);
   // "tlm, ..." (for error messages).
   static std::string names(const std::string& slot);
+};
+
+// A slot variant that is also an AHB master (the checksum engine's DMA):
+// the platform binds its initiator socket with its AHB index and P&P record.
+class AhbMasterSlot {
+ public:
+  virtual ~AhbMasterSlot() = default;
+  virtual void bind_ahb(AhbCtrl& ahb) = 0;
 };
 
 class Leon3mp : public sc_core::sc_module {
@@ -198,6 +207,7 @@ class Leon3mp : public sc_core::sc_module {
   ApbDevice* timer_slot_ = nullptr;
   Gptimer* gptimer_ = nullptr;
   Chksum* chksum_ = nullptr;
+  ApbDevice* chksum_slot_ = nullptr;  // the model in the checksum slot (TLM or a variant)
   StatsRegistry stats_;
   std::unique_ptr<energy::EnergyModel> energy_;  // before profiler_: it reads the model
   Profiler profiler_;

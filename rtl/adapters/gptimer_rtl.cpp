@@ -11,6 +11,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "chksum_rtl.h"
 #include "gptimer_rtl.h"
 #include "leon3mp.h"
 #include "stats.h"
@@ -370,6 +371,18 @@ void GptimerRtl::register_stats(const StatsGroup& g) {
 // ---------------------------------------------------------------- registration
 
 void register_rtl_variants() {
+  if (!SlotVariants::find("chksum", "rtl"))
+    SlotVariants::add("chksum", "rtl", [](const char* name, const PlatformConfig& cfg) {
+      ChksumParams p;  // hindex 5, pindex 5, paddr 0x005, pirq 10, as the TLM engine
+      p.clk_period = cfg.period();
+      // What the board's AhbCtrl charges per transaction (timed mode only).
+      ChksumRtl::BusCost cost;
+      if (cfg.timed()) {
+        cost.transfer_cycles = cfg.ahb_transfer_cycles;
+        cost.burst_cycles_per_word = cfg.ahb_burst_cycles_per_word;
+      }
+      return std::unique_ptr<ApbDevice>(std::make_unique<ChksumRtl>(name, p, cost));
+    });
   if (SlotVariants::find("gptimer", "rtl")) return;
   SlotVariants::add("gptimer", "rtl", [](const char* name, const PlatformConfig& cfg) {
     GptimerParams p;  // the template instance, as the platform's TLM GPTIMER
@@ -380,7 +393,11 @@ void register_rtl_variants() {
   });
 }
 
-std::string rtl_slot_key(const std::string& block) { return block == "gptimer" ? "gptimer.model" : ""; }
-std::string rtl_block_names() { return "gptimer"; }
+std::string rtl_slot_key(const std::string& block) {
+  if (block == "gptimer") return "gptimer.model";
+  if (block == "chksum") return "chksum.model";
+  return "";
+}
+std::string rtl_block_names() { return "gptimer, chksum"; }
 
 }  // namespace l3vp

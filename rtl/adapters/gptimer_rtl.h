@@ -124,11 +124,13 @@ class GptimerRtl : public ApbDevice {
   static uint64_t trace_start_ps_, trace_end_ps_;
 };
 
-// Registers the RTL variants of the platform's slots ("gptimer" / "rtl");
+// Registers the RTL variants of the platform's slots ("gptimer" / "rtl",
+// "chksum" / "rtl");
 // idempotent. leon3vp calls it at start-up (an explicit call, so the static
 // library's code cannot be dropped by the linker).
 void register_rtl_variants();
-// `--rtl BLOCK`: the slot key for a block name ("gptimer" -> "gptimer.model"),
+// `--rtl BLOCK`: the slot key for a block name ("gptimer" -> "gptimer.model",
+// "chksum" -> "chksum.model"),
 // or "" for an unknown block. rtl_block_names() lists them for the error.
 std::string rtl_slot_key(const std::string& block);
 std::string rtl_block_names();
