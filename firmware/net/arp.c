@@ -267,7 +267,7 @@ net_err_t arp_output_ip(uint32_t dst, unsigned len)
     return net_link_output(net_buf, len);
   }
   hop = (((dst ^ nif->ipaddr) & nif->netmask) == 0) ? dst : nif->gw;
-  if (hop == 0 || ((hop ^ nif->ipaddr) & nif->netmask) != 0) {
+  if (((hop ^ nif->ipaddr) & nif->netmask) != 0) {
     /* Off-link without an on-link gateway (or to 0.0.0.0): never ARP for
      * 0.0.0.0 or for the off-link address itself. */
     net_stats.ip.drop_no_route++;

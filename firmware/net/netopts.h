@@ -193,6 +193,14 @@
 #define NET_TCP_SYN_RCVD_MS 5000u
 #endif
 
+/** Youngest half-open connection a new SYN may evict: handshakes in
+ *  progress (the ACK one round trip away, or queued behind the SYN) are
+ *  spared. A flood of more than NET_TCP_CONNS SYNs per this time still
+ *  keeps every slot young and locks new peers out while it lasts. */
+#ifndef NET_TCP_SYN_EVICT_MS
+#define NET_TCP_SYN_EVICT_MS 50u
+#endif
+
 /** Challenge ACKs (RFC 5961) sent per second at most, all connections
  *  together; the others are counted in tcp.challenge_limited. */
 #ifndef NET_TCP_CHALLENGE_ACKS

@@ -605,7 +605,10 @@ static void tcp_reset_reply(uint32_t src, const struct tcp_seg *s)
 }
 
 /* SYN flood defence: free the oldest passive half-open connection (the
- * earliest SYN_RCVD deadline) for a new SYN. @return 1 if one was freed. */
+ * earliest SYN_RCVD deadline) for a new SYN, if it is at least
+ * NET_TCP_SYN_EVICT_MS old: a younger one may be a real peer whose ACK is
+ * still on its way (or waiting behind this SYN in the receive ring).
+ * @return 1 if one was freed. */
 static int tcp_evict_half_open(void)
 {
   struct tcp_conn *old = NULL;
@@ -617,7 +620,8 @@ static int tcp_evict_half_open(void)
       old = c;
     }
   }
-  if (old == NULL) {
+  if (old == NULL ||
+      !tcp_time_reached(old->poll_time - NET_TCP_SYN_RCVD_MS + NET_TCP_SYN_EVICT_MS)) {
     return 0;
   }
   net_stats.tcp.syn_evicted++;

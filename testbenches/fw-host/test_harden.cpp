@@ -174,6 +174,7 @@ TEST_F(Harden, SynFloodDoesNotLockOutARealPeer) {
     advance(10);
   }
   for (auto& c : tcp_conns) EXPECT_EQ(TCP_SYN_RCVD, c.state);
+  advance(NET_TCP_SYN_EVICT_MS);  // every one is now old enough to go
   tx.clear();
   // The real peer connects at once: the oldest half-open slot goes.
   Peer p;
@@ -192,6 +193,28 @@ TEST_F(Harden, SynFloodDoesNotLockOutARealPeer) {
   advance(NET_TCP_SYN_RCVD_MS);
   EXPECT_EQ(NET_TCP_CONNS - 1u, net_stats.tcp.syn_expired);
   EXPECT_EQ(TCP_ESTABLISHED, c->state);
+}
+
+TEST_F(Harden, YoungHalfOpenConnectionsAreSpared) {
+  // A burst of real connections (handshakes in progress) fills the table:
+  // one more SYN is dropped (its peer retries) until the oldest half-open
+  // connection is NET_TCP_SYN_EVICT_MS old.
+  std::vector<Peer> peers(NET_TCP_CONNS + 1);
+  for (unsigned i = 0; i <= NET_TCP_CONNS; i++) {
+    peers[i].port = (uint16_t)(45000 + i);
+    peers[i].send(TCP_SYN);
+  }
+  EXPECT_EQ(1u, net_stats.tcp.drop_no_slot);
+  EXPECT_EQ(0u, net_stats.tcp.syn_evicted);
+  advance(NET_TCP_SYN_EVICT_MS - 10);
+  peers[NET_TCP_CONNS].send(TCP_SYN);
+  EXPECT_EQ(2u, net_stats.tcp.drop_no_slot);
+  advance(10);
+  tx.clear();
+  peers[NET_TCP_CONNS].send(TCP_SYN);
+  EXPECT_EQ(1u, net_stats.tcp.syn_evicted);
+  EXPECT_NE(nullptr, find_conn(peers[NET_TCP_CONNS].port));
+  EXPECT_EQ(nullptr, find_conn(peers[0].port));  // the oldest went
 }
 
 TEST_F(Harden, EstablishedConnectionsAreNeverEvicted) {
