@@ -8,6 +8,13 @@
  * outgoing packet is kept in a queue buffer (NET_ARP_QUEUE) and sent when
  * the reply arrives; further packets to unresolved hosts are dropped and
  * counted (their senders retransmit).
+ *
+ * Conflicts (README.md "ARP"): an ARP packet or IPv4 frame that claims a
+ * different MAC for an address with a valid entry does not replace it. The
+ * entry goes to PROBE (still used), a unicast request asks the old MAC;
+ * its answer makes the entry VALID again, silence for NET_ARP_REQUEST_MS
+ * frees it, and the next packet to the address resolves it afresh by
+ * broadcast.
  */
 #include "net.h"
 
@@ -24,6 +31,7 @@ static uint32_t arp_qhop;     /* next hop the queued packet waits for */
 #endif
 
 static const uint8_t arp_bcast_mac[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+static const uint8_t arp_zero_mac[6] = { 0 };
 
 /*--------------------------------------------------------------------------*/
 void arp_init(void)
@@ -78,7 +86,7 @@ static struct arp_entry *arp_alloc(void)
 const uint8_t *arp_lookup(uint32_t ip)
 {
   struct arp_entry *e = arp_find(ip);
-  return (e != NULL && e->state == ARP_STATE_VALID) ? e->mac : NULL;
+  return (e != NULL && e->state >= ARP_STATE_VALID) ? e->mac : NULL;
 }
 
 /*--------------------------------------------------------------------------*/
@@ -114,8 +122,7 @@ static void arp_send(uint16_t op, const uint8_t *eth_dst, const uint8_t *tha,
 
 static void arp_request(uint32_t ip)
 {
-  static const uint8_t zero[6] = { 0 };
-  arp_send(ARP_OP_REQUEST, arp_bcast_mac, zero, ip);
+  arp_send(ARP_OP_REQUEST, arp_bcast_mac, arp_zero_mac, ip);
 }
 
 /*--------------------------------------------------------------------------*/
@@ -138,6 +145,23 @@ static void arp_flush_queue(uint32_t ip, const uint8_t *mac)
 
 static void arp_update(struct arp_entry *e, uint32_t ip, const uint8_t *mac)
 {
+  if (e->state >= ARP_STATE_VALID && e->ip == ip && memcmp(e->mac, mac, 6) != 0) {
+    /* Someone claims another MAC for an address in use: keep the entry,
+     * ask the old MAC once (a unicast request at the next tick; the old
+     * owner answers, which refreshes the entry below) and let arp_timer
+     * drop it if it stays silent. */
+    net_stats.arp.conflict++;
+    if (e->state == ARP_STATE_VALID) {
+      e->state = ARP_STATE_PROBE;
+      e->tries = 0; /* arp_timer sends the probe: net_buf may hold the
+                       frame being processed (learning from IP) */
+      e->time = net_now;
+    }
+    return;
+  }
+  if (e->state == ARP_STATE_PROBE) {
+    net_stats.arp.conflict_kept++;
+  }
   e->ip = ip;
   memcpy(e->mac, mac, 6);
   e->state = ARP_STATE_VALID;
@@ -248,6 +272,12 @@ net_err_t arp_output_ip_frame(uint8_t *frame, uint32_t dst, unsigned len)
     return net_link_output(frame, len);
   }
   hop = (((dst ^ nif->ipaddr) & nif->netmask) == 0) ? dst : nif->gw;
+  if (((hop ^ nif->ipaddr) & nif->netmask) != 0) {
+    /* Off-link without an on-link gateway (or to 0.0.0.0): never ARP for
+     * 0.0.0.0 or for the off-link address itself. */
+    net_stats.ip.drop_no_route++;
+    return NET_ERR_RTE;
+  }
   mac = arp_lookup(hop);
   if (mac != NULL) {
     memcpy(frame, mac, 6);
@@ -289,6 +319,13 @@ void arp_timer(void)
     if (e->state == ARP_STATE_VALID && age >= NET_ARP_MAXAGE_MS) {
       e->state = ARP_STATE_FREE;
       net_stats.arp.expired++;
+    } else if (e->state == ARP_STATE_PROBE && e->tries == 0) {
+      e->tries = 1;
+      e->time = net_now;
+      arp_send(ARP_OP_REQUEST, e->mac, arp_zero_mac, e->ip);
+    } else if (e->state == ARP_STATE_PROBE && age >= NET_ARP_REQUEST_MS) {
+      e->state = ARP_STATE_FREE; /* the old MAC is gone: resolve afresh */
+      net_stats.arp.conflict_dropped++;
     } else if (e->state == ARP_STATE_PENDING && age >= NET_ARP_REQUEST_MS) {
       if (e->tries >= NET_ARP_MAX_TRIES) {
         e->state = ARP_STATE_FREE;

@@ -10,6 +10,9 @@
 #define ARP_STATE_FREE 0
 #define ARP_STATE_PENDING 1 /**< request sent, no reply yet */
 #define ARP_STATE_VALID 2
+#define ARP_STATE_PROBE 3   /**< valid, but another MAC was claimed: the old
+                                 one is asked (unicast request) and kept
+                                 until NET_ARP_REQUEST_MS pass unanswered */
 
 struct arp_entry {
   uint32_t ip;
@@ -35,13 +38,14 @@ void arp_learn_ip(uint32_t ip, const uint8_t *mac);
  * picks the next hop (dst on the local subnet, else the gateway), fills in
  * the Ethernet header and sends it, or queues it and sends an ARP request.
  * @return NET_OK if sent, NET_ERR_ARP if queued or dropped for lack of an
- *         address (counted), NET_ERR_IF if the driver failed
+ *         address (counted), NET_ERR_RTE if dst is off-link and there is
+ *         no gateway (ip.drop_no_route), NET_ERR_IF if the driver failed
  */
 net_err_t arp_output_ip(uint32_t dst, unsigned len);
 /** arp_output_ip() of a datagram in `frame` instead of net_buf. */
 net_err_t arp_output_ip_frame(uint8_t *frame, uint32_t dst, unsigned len);
 
-/** Look up a valid entry. @return pointer to the MAC or NULL */
+/** Look up a valid (or probing) entry. @return pointer to the MAC or NULL */
 const uint8_t *arp_lookup(uint32_t ip);
 
 /** Periodic work: ageing and request retries (called by net_timer_tick). */

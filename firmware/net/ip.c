@@ -6,18 +6,34 @@
  * the frame, version 4, IHL >= 5 and inside the frame, total length not
  * above the frame and not below the header, header checksum, not a
  * fragment (MF or offset: reassembly is not supported), destination is us
- * or a broadcast, source not a broadcast/multicast address. Options are
+ * or a broadcast, source not ours, 0, loopback, broadcast or multicast
+ * (ip_bad_source). Options are
  * skipped (the payload starts at IHL * 4). Ethernet padding after the total
  * length is ignored.
  */
 #include "net.h"
 #include "net_chksum.h"
 
-static uint16_t ip_id;
-
 void ip_init(void)
 {
-  ip_id = 0;
+  /* nothing: the identification counters are reset by net_init() */
+}
+
+/* Source address checks (RFC 1122 3.2.1.3; land attacks): our own address
+ * is counted apart from the other impossible sources (0, loopback,
+ * broadcast, multicast and class E). @return 1 to drop (counted). */
+static int ip_bad_source(uint32_t src)
+{
+  int kind = net_ip_is_ours(src);
+  if (kind == 1) {
+    net_stats.ip.drop_land++;
+    return 1;
+  }
+  if (kind == 2 || src == 0 || (src >> 24) == 127 || (src >> 28) >= 0xe) {
+    net_stats.ip.drop_src++;
+    return 1;
+  }
+  return 0;
 }
 
 /*--------------------------------------------------------------------------*/
@@ -67,9 +83,7 @@ void ip_input(const uint8_t *frame, unsigned len)
     net_stats.ip.drop_not_for_us++;
     return;
   }
-  if (src == NET_IP4_BROADCAST || (src >> 28) == 0xe ||
-      (src != 0 && net_ip_is_ours(src) == 2)) {
-    net_stats.ip.drop_src++;
+  if (ip_bad_source(src)) {
     return;
   }
   if (hl > NET_IP_HLEN) {
@@ -112,7 +126,7 @@ net_err_t ip_output_frame(uint8_t *frame, uint8_t proto, uint32_t dst,
   iph[0] = 0x45;
   iph[1] = 0;
   net_put16(iph + 2, (uint16_t)tot);
-  net_put16(iph + 4, ip_id++);
+  net_put16(iph + 4, net_ip_id(dst));
   net_put16(iph + 6, 0x4000); /* DF: we never fragment */
   iph[8] = NET_IP_TTL;
   iph[9] = proto;

@@ -12,19 +12,126 @@ struct net_stats net_stats;
 uint8_t net_buf[NET_BUF_SIZE] __attribute__((aligned(16)));
 uint32_t net_now;
 struct netif *net_netif;
+uint8_t net_secret[16];
+static uint16_t net_id_ctr[8];
 
 static const uint8_t net_bcast_mac[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+
+/*--------------------------------------------------------------------------*/
+/* SipHash-2-4, written from the description in J.-P. Aumasson, D. J.
+ * Bernstein, "SipHash: a fast short-input PRF" (2012): four 64-bit state
+ * words initialised from the key and the constants "somepseudorandomly
+ * generatedbytes"; each little-endian 8-byte message word m is absorbed by
+ * v3 ^= m, two SipRounds, v0 ^= m; the last word holds the remaining bytes
+ * and the length mod 256 in its top byte; then v2 ^= 0xff, four SipRounds,
+ * and the result is v0 ^ v1 ^ v2 ^ v3. 64-bit additions, xors and
+ * rotations only, so the SPARC build needs no libgcc helper. */
+#define SIP_ROTL(x, b) (uint64_t)(((x) << (b)) | ((x) >> (64 - (b))))
+
+static uint64_t sip_le64(const uint8_t *p, unsigned n)
+{
+  uint64_t w = 0;
+  while (n-- > 0) {
+    w = (w << 8) | p[n];
+  }
+  return w;
+}
+
+static void sip_rounds(uint64_t v[4], unsigned n)
+{
+  while (n-- > 0) {
+    v[0] += v[1]; v[1] = SIP_ROTL(v[1], 13); v[1] ^= v[0]; v[0] = SIP_ROTL(v[0], 32);
+    v[2] += v[3]; v[3] = SIP_ROTL(v[3], 16); v[3] ^= v[2];
+    v[0] += v[3]; v[3] = SIP_ROTL(v[3], 21); v[3] ^= v[0];
+    v[2] += v[1]; v[1] = SIP_ROTL(v[1], 17); v[1] ^= v[2]; v[2] = SIP_ROTL(v[2], 32);
+  }
+}
+
+uint64_t net_siphash(const uint8_t key[16], const uint8_t *msg, unsigned len)
+{
+  uint64_t k0 = sip_le64(key, 8), k1 = sip_le64(key + 8, 8), m;
+  uint64_t v[4];
+  unsigned i = 0;
+
+  v[0] = k0 ^ 0x736f6d6570736575ull;
+  v[1] = k1 ^ 0x646f72616e646f6dull;
+  v[2] = k0 ^ 0x6c7967656e657261ull;
+  v[3] = k1 ^ 0x7465646279746573ull;
+  for (;;) {
+    unsigned n = len - i < 8 ? len - i : 8;
+    m = sip_le64(msg + i, n);
+    if (n < 8) {
+      m |= (uint64_t)(len & 0xffu) << 56;
+    }
+    v[3] ^= m;
+    sip_rounds(v, 2);
+    v[0] ^= m;
+    i += n;
+    if (n < 8) {
+      break;
+    }
+  }
+  v[2] ^= 0xff;
+  sip_rounds(v, 4);
+  return v[0] ^ v[1] ^ v[2] ^ v[3];
+}
+
+/*--------------------------------------------------------------------------*/
+/* Fold 32 bits of entropy (plus the interface's addresses) into the boot
+ * secret: the new key is SipHash of the input under the old key, computed
+ * twice for the two halves. Whatever the inputs, the secret is a PRF
+ * output; its unpredictability is the entropy of the inputs (README.md,
+ * "Hardening"). */
+void net_add_entropy(uint32_t x)
+{
+  uint8_t m[16];
+  uint64_t h;
+  unsigned i;
+
+  net_put32(m, x);
+  memcpy(m + 4, net_netif->hwaddr, 6);
+  net_put32(m + 10, net_netif->ipaddr);
+  for (i = 0; i < 2; i++) {
+    m[14] = (uint8_t)i;
+    m[15] = 0x5a;
+    h = net_siphash(net_secret, m, 16);
+    net_put32(net_secret + 8 * i, (uint32_t)(h >> 32));
+    net_put32(net_secret + 8 * i + 4, (uint32_t)h);
+  }
+}
+
+/* RFC 7739 5.3-style identification: 8 counters, the one used and an
+ * offset chosen by a keyed hash of the destination. A peer sees its own
+ * bucket's counter from a secret start, not a global count of everything
+ * sent (no idle scan), and the work per datagram is a few instructions
+ * (the hash is a multiply-xorshift mixer, not SipHash: it hides the
+ * traffic to other hosts, it does not protect anything that matters if
+ * guessed, since every datagram has DF set and is never reassembled,
+ * RFC 6864). */
+uint16_t net_ip_id(uint32_t dst)
+{
+  uint32_t h = dst ^ net_get32(net_secret + 12);
+  h ^= h >> 16;
+  h *= 0x7feb352du;
+  h ^= h >> 15;
+  h *= 0x846ca68bu;
+  h ^= h >> 16;
+  return (uint16_t)((h >> 16) + net_id_ctr[h & 7u]++);
+}
 
 /*--------------------------------------------------------------------------*/
 void net_init(struct netif *nif, uint32_t seed)
 {
   memset(&net_stats, 0, sizeof net_stats);
+  memset(net_secret, 0, sizeof net_secret);
+  memset(net_id_ctr, 0, sizeof net_id_ctr);
   net_netif = nif;
   net_now = 0;
+  net_add_entropy(seed);
   arp_init();
   ip_init();
   udp_init();
-  tcp_init(seed);
+  tcp_init(net_get32(net_secret + 4));
 }
 
 /*--------------------------------------------------------------------------*/
@@ -86,6 +193,10 @@ void net_input(const uint8_t *frame, unsigned len)
   if (memcmp(p, net_netif->hwaddr, 6) != 0 &&
       memcmp(p, net_bcast_mac, 6) != 0) {
     net_stats.eth.drop_not_for_us++;
+    return;
+  }
+  if (p[6] & 1) { /* group bit in the source MAC: no station sends that */
+    net_stats.eth.drop_bad_src++;
     return;
   }
   type = net_get16(p + 12);

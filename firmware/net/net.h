@@ -24,6 +24,7 @@ typedef int8_t net_err_t;
 #define NET_ERR_STATE -5 /**< not possible in the current state */
 #define NET_ERR_IF   -6 /**< low_level_output failed */
 #define NET_ERR_ARP  -7 /**< next hop unresolved: queued or dropped */
+#define NET_ERR_RTE  -8 /**< off-link destination and no gateway */
 
 #define NET_IP4(a, b, c, d)                                                   \
   (((uint32_t)(a) << 24) | ((uint32_t)(b) << 16) | ((uint32_t)(c) << 8) |     \
@@ -68,6 +69,7 @@ struct net_stats {
     uint32_t drop_too_big;      /**< longer than NET_BUF_SIZE */
     uint32_t drop_not_for_us;   /**< destination MAC neither ours nor broadcast */
     uint32_t drop_type;         /**< EtherType not IPv4/ARP */
+    uint32_t drop_bad_src;      /**< group (multicast/broadcast) source MAC */
     uint32_t tx_err;            /**< low_level_output failed */
   } eth;
   struct {
@@ -81,6 +83,9 @@ struct net_stats {
     uint32_t queue_sent;        /**< ... and sent after the reply */
     uint32_t drop_queue_full;   /**< packet dropped: queue slot busy / no queue */
     uint32_t drop_unresolved;   /**< queued packet dropped: no reply */
+    uint32_t conflict;          /**< ARP/IP claimed another MAC for a valid entry */
+    uint32_t conflict_kept;     /**< ... and the old MAC answered the probe */
+    uint32_t conflict_dropped;  /**< ... no answer: entry dropped, re-resolved */
   } arp;
   struct {
     uint32_t rx, tx;
@@ -91,10 +96,12 @@ struct net_stats {
     uint32_t drop_chksum;       /**< bad header checksum */
     uint32_t drop_frag;         /**< fragments (MF set or offset != 0) */
     uint32_t drop_not_for_us;   /**< destination not our address/broadcast */
-    uint32_t drop_src;          /**< broadcast/multicast source address */
+    uint32_t drop_src;          /**< source 0, 127/8, broadcast, multicast, class E */
+    uint32_t drop_land;         /**< source is our own address (land attack) */
     uint32_t drop_proto;        /**< protocol not ICMP/UDP/TCP */
     uint32_t opts_skipped;      /**< datagrams with options (delivered) */
     uint32_t drop_too_big;      /**< output larger than the buffer */
+    uint32_t drop_no_route;     /**< output off-link without a gateway */
   } ip;
   struct {
     uint32_t rx, tx, echo_rx;
@@ -134,6 +141,10 @@ struct net_stats {
     uint32_t dupacks;           /**< duplicate ACKs received (send side) */
     uint32_t fast_rexmit;       /**< fast retransmits (3 duplicate ACKs) */
     uint32_t persist_probes;    /**< zero-window probes sent */
+    uint32_t syn_evicted;       /**< half-open slots reused for a new SYN */
+    uint32_t syn_expired;       /**< half-open connections past NET_TCP_SYN_RCVD_MS */
+    uint32_t drop_challenge;    /**< RST/SYN answered by a challenge ACK (RFC 5961) */
+    uint32_t challenge_limited; /**< ... of which no ACK sent (rate limit) */
   } tcp;
 };
 
@@ -149,13 +160,25 @@ extern uint32_t net_now;
 /** The interface given to net_init(). */
 extern struct netif *net_netif;
 
+/** The boot secret (128-bit SipHash key) behind initial sequence numbers,
+ *  IP identification and ephemeral ports; set by net_init(). */
+extern uint8_t net_secret[16];
+
 /**
  * Reset every table and counter and attach the interface.
  * @param nif  interface with hwaddr, addresses and low_level_output set
- * @param seed seed for initial sequence numbers and ephemeral ports
- *             (e.g. a free-running timer value read at boot)
+ * @param seed entropy for the boot secret (net_secret): mixed with the MAC
+ *             and IP address of `nif`, so boards differ even with the same
+ *             seed; the port passes timer jitter and a parameter
  */
 void net_init(struct netif *nif, uint32_t seed);
+
+/**
+ * Mix 32 more bits of entropy (e.g. a timer read whose value depends on
+ * when the link came up) into the boot secret. Call before the first
+ * connection: initial sequence numbers follow the secret.
+ */
+void net_add_entropy(uint32_t x);
 
 /**
  * Process one received Ethernet frame (without FCS). With NET_ZERO_COPY=1
@@ -177,6 +200,13 @@ net_err_t net_link_output(const uint8_t *frame, unsigned len);
 
 /* Is `ip` an address we accept as destination? 1 unicast, 2 broadcast. */
 int net_ip_is_ours(uint32_t ip);
+
+/** SipHash-2-4 (Aumasson & Bernstein 2012) of `len` bytes under a 128-bit
+ *  key: the keyed PRF of the ISNs (RFC 6528). */
+uint64_t net_siphash(const uint8_t key[16], const uint8_t *msg, unsigned len);
+
+/* Internal: the IP identification of the next datagram to `dst`. */
+uint16_t net_ip_id(uint32_t dst);
 
 #include "arp.h"
 #include "ip.h"

@@ -216,6 +216,28 @@
 #define NET_TCP_DELACK_MS 200u
 #endif
 
+/** Lifetime of a passive half-open (SYN_RCVD) connection: after it the
+ *  slot is freed silently (tcp.syn_expired), SYN floods included. With
+ *  the 1 s initial RTO the SYN-ACK is sent at 0, 1 and 3 s. A full table
+ *  also frees the oldest half-open slot for a new SYN (tcp.syn_evicted). */
+#ifndef NET_TCP_SYN_RCVD_MS
+#define NET_TCP_SYN_RCVD_MS 5000u
+#endif
+
+/** Youngest half-open connection a new SYN may evict: handshakes in
+ *  progress (the ACK one round trip away, or queued behind the SYN) are
+ *  spared. A flood of more than NET_TCP_CONNS SYNs per this time still
+ *  keeps every slot young and locks new peers out while it lasts. */
+#ifndef NET_TCP_SYN_EVICT_MS
+#define NET_TCP_SYN_EVICT_MS 50u
+#endif
+
+/** Challenge ACKs (RFC 5961) sent per second at most, all connections
+ *  together; the others are counted in tcp.challenge_limited. */
+#ifndef NET_TCP_CHALLENGE_ACKS
+#define NET_TCP_CHALLENGE_ACKS 10u
+#endif
+
 /** Time spent in TIME-WAIT (2 * MSL). */
 #ifndef NET_TCP_TIME_WAIT_MS
 #define NET_TCP_TIME_WAIT_MS 60000u

@@ -78,39 +78,27 @@ uint16_t tcp_applen;
 
 static struct tcp_listener tcp_listeners[NET_TCP_LISTENERS];
 static uint16_t tcp_rcv_wnd_cur;
-static uint32_t tcp_rng;
-static uint32_t tcp_isn_count;
 static uint16_t tcp_next_port;
+static uint32_t tcp_chal_start; /* challenge ACK rate limit: window start */
+static uint16_t tcp_chal_count; /* ... and ACKs sent in it */
 
 static void tcp_after_app(struct tcp_conn *c, int ack_mode);
 
 /*--------------------------------------------------------------------------*/
-/* Initial sequence numbers: a xorshift32 generator seeded at net_init(),
- * stepped and mixed with a counter through an integer hash, plus the clock
- * (RFC 793's 4 us tick is 250 per ms). Consecutive ISNs are not related by
- * a fixed offset. Not cryptographic; see README.md. */
-static uint32_t tcp_mix(uint32_t x)
+/* Initial sequence numbers (RFC 6528): ISN = M + F(localip, localport,
+ * remoteip, remoteport, secretkey), F = SipHash-2-4 under the boot secret
+ * (net_secret), M = the stack clock in RFC 793's 4 us ticks (250 per ms).
+ * The same 4-tuple later gets an ISN advanced by the clock (so a new
+ * incarnation starts above the old one); other 4-tuples get unrelated
+ * ISNs, which nobody can compute without the secret. */
+static uint32_t tcp_new_isn(uint32_t rip, uint16_t lport, uint16_t rport)
 {
-  x ^= x >> 16;
-  x *= 0x7feb352du;
-  x ^= x >> 15;
-  x *= 0x846ca68bu;
-  x ^= x >> 16;
-  return x;
-}
-
-static uint32_t tcp_random(void)
-{
-  tcp_rng ^= tcp_rng << 13;
-  tcp_rng ^= tcp_rng >> 17;
-  tcp_rng ^= tcp_rng << 5;
-  return tcp_rng;
-}
-
-static uint32_t tcp_new_isn(void)
-{
-  tcp_isn_count++;
-  return tcp_mix(tcp_random() + tcp_isn_count * 0x9e3779b9u) + net_now * 250u;
+  uint8_t t[12];
+  net_put32(t, net_netif->ipaddr);
+  net_put16(t + 4, lport);
+  net_put32(t + 6, rip);
+  net_put16(t + 10, rport);
+  return (uint32_t)net_siphash(net_secret, t, sizeof t) + net_now * 250u;
 }
 
 /*--------------------------------------------------------------------------*/
@@ -119,12 +107,9 @@ void tcp_init(uint32_t seed)
   memset(tcp_conns, 0, sizeof tcp_conns);
   memset(tcp_listeners, 0, sizeof tcp_listeners);
   tcp_rcv_wnd_cur = NET_TCP_RCV_WND;
-  tcp_rng = tcp_mix(seed ^ 0x5bd1e995u);
-  if (tcp_rng == 0) {
-    tcp_rng = 0x2545f491u;
-  }
-  tcp_isn_count = 0;
-  tcp_next_port = (uint16_t)(49152u + (tcp_random() & 0x3fffu));
+  tcp_chal_start = 0;
+  tcp_chal_count = 0;
+  tcp_next_port = (uint16_t)(49152u + (seed & 0x3fffu)); /* seed: secret */
   tcp_appdata = NULL;
   tcp_applen = 0;
 }
@@ -289,7 +274,9 @@ static void tcp_all_acked(struct tcp_conn *c, uint32_t ack)
 }
 
 /*--------------------------------------------------------------------------*/
-static struct tcp_conn *tcp_alloc(void)
+/* A slot for the connection (rip, lport, rport): a free one, else the
+ * oldest TIME-WAIT one; NULL if none. */
+static struct tcp_conn *tcp_alloc(uint32_t rip, uint16_t lport, uint16_t rport)
 {
   struct tcp_conn *tw = NULL;
   unsigned i;
@@ -315,7 +302,10 @@ static struct tcp_conn *tcp_alloc(void)
   tw->srtt8 = -1;
   tw->rto = NET_TCP_RTO_INIT_MS;
   tw->mss = NET_TCP_DEFAULT_MSS;
-  tw->iss = tcp_new_isn();
+  tw->rip = rip;
+  tw->lport = lport;
+  tw->rport = rport;
+  tw->iss = tcp_new_isn(rip, lport, rport);
   tw->snd_una = tw->iss;
   tw->snd_nxt = tw->iss + 1;
 #if !NET_TCP_UIP_SEND
@@ -427,19 +417,16 @@ struct tcp_conn *tcp_connect(uint32_t rip, uint16_t rport, tcp_appcall_fn fn,
             return NULL);
   NET_ERROR("tcp_connect: port 0", rport != 0, return NULL);
   NET_ERROR("tcp_connect: fn == NULL", fn != NULL, return NULL);
-  c = tcp_alloc();
-  if (c == NULL) {
-    return NULL;
-  }
   do {
     tcp_next_port = (uint16_t)(tcp_next_port + 1);
     if (tcp_next_port < 49152u) {
       tcp_next_port = 49152u;
     }
   } while (tcp_port_used(tcp_next_port));
-  c->lport = tcp_next_port;
-  c->rport = rport;
-  c->rip = rip;
+  c = tcp_alloc(rip, tcp_next_port, rport);
+  if (c == NULL) {
+    return NULL;
+  }
   c->appcall = fn;
   c->arg = arg;
   c->flags = TCPF_APP_KNOWS;
@@ -945,32 +932,61 @@ static void tcp_reset_reply(uint32_t src, const struct tcp_seg *s)
   }
 }
 
+/* SYN flood defence: free the oldest passive half-open connection (the
+ * earliest SYN_RCVD deadline) for a new SYN, if it is at least
+ * NET_TCP_SYN_EVICT_MS old: a younger one may be a real peer whose ACK is
+ * still on its way (or waiting behind this SYN in the receive ring).
+ * @return 1 if one was freed. */
+static int tcp_evict_half_open(void)
+{
+  struct tcp_conn *old = NULL;
+  unsigned i;
+  for (i = 0; i < NET_TCP_CONNS; i++) {
+    struct tcp_conn *c = &tcp_conns[i];
+    if (c->state == TCP_SYN_RCVD && !(c->flags & TCPF_APP_KNOWS) &&
+        (old == NULL || (int32_t)(c->poll_time - old->poll_time) < 0)) {
+      old = c;
+    }
+  }
+  if (old == NULL ||
+      !tcp_time_reached(old->poll_time - NET_TCP_SYN_RCVD_MS + NET_TCP_SYN_EVICT_MS)) {
+    return 0;
+  }
+  net_stats.tcp.syn_evicted++;
+  tcp_free(old); /* silently: its peer may never have existed */
+  return 1;
+}
+
 /* Segment for no connection: passive open or reset. */
 static void tcp_input_closed(uint32_t src, const struct tcp_seg *s)
 {
   unsigned i;
   struct tcp_conn *c;
 
-  if (s->sport == 0) { /* reserved port: no connection, no RST (fuzz/regress/) */
+  if (s->sport == 0 || s->dport == 0) {
+    /* reserved port: no connection, no RST (fuzz/regress/, README.md) */
     net_stats.tcp.drop_no_conn++;
     return;
   }
   if ((s->ctl & (TCP_SYN | TCP_ACK | TCP_RST)) == TCP_SYN) {
     for (i = 0; i < NET_TCP_LISTENERS; i++) {
-      if (tcp_listeners[i].port == s->dport && s->dport != 0) {
+      if (tcp_listeners[i].port == s->dport) {
         break;
       }
     }
     if (i < NET_TCP_LISTENERS) {
-      c = tcp_alloc();
+      c = tcp_alloc(src, s->dport, s->sport);
+      if (c == NULL && tcp_evict_half_open()) {
+        c = tcp_alloc(src, s->dport, s->sport);
+      }
       if (c == NULL) {
         net_stats.tcp.drop_no_slot++;
         return;
       }
       c->state = TCP_SYN_RCVD;
-      c->rip = src;
-      c->lport = s->dport;
-      c->rport = s->sport;
+      /* Until established, poll_time is the half-open deadline (tcp_timer)
+       * and the age the SYN flood eviction compares. */
+      c->poll_time = net_now + NET_TCP_SYN_RCVD_MS;
       c->rcv_nxt = s->seq + 1;
       c->snd_wnd = s->wnd;
       c->snd_wl1 = s->seq;
@@ -1044,6 +1060,25 @@ static int tcp_seq_ok(const struct tcp_conn *c, const struct tcp_seg *s,
   return start < wnd || (s->seq + seglen - 1 - c->rcv_nxt) < wnd;
 }
 
+/* RFC 5961: answer a RST or SYN that might be forged with an ACK instead
+ * of acting on it; a real peer that lost the connection answers the ACK
+ * with a RST at exactly RCV.NXT. At most NET_TCP_CHALLENGE_ACKS per
+ * second for all connections (RFC 5961 7). */
+static void tcp_challenge_ack(struct tcp_conn *c)
+{
+  net_stats.tcp.drop_challenge++;
+  if (net_now - tcp_chal_start >= 1000u) {
+    tcp_chal_start = net_now;
+    tcp_chal_count = 0;
+  }
+  if (tcp_chal_count >= NET_TCP_CHALLENGE_ACKS) {
+    net_stats.tcp.challenge_limited++;
+    return;
+  }
+  tcp_chal_count++;
+  tcp_emit_conn(c, c->snd_nxt, TCP_ACK, NULL, 0);
+}
+
 static void tcp_process(struct tcp_conn *c, const struct tcp_seg *s)
 {
   uint32_t seglen = s->len + !!(s->ctl & TCP_SYN) + !!(s->ctl & TCP_FIN);
@@ -1060,6 +1095,11 @@ static void tcp_process(struct tcp_conn *c, const struct tcp_seg *s)
       s->seq + 1 == c->rcv_nxt) {
     net_stats.tcp.dup++;
     tcp_emit_conn(c, c->iss, TCP_SYN | TCP_ACK, NULL, 0);
+    return;
+  }
+  /* Any other SYN, whatever its sequence number (RFC 5961 4.2). */
+  if (s->ctl & TCP_SYN) {
+    tcp_challenge_ack(c);
     return;
   }
 
@@ -1081,7 +1121,11 @@ static void tcp_process(struct tcp_conn *c, const struct tcp_seg *s)
     return;
   }
 
-  /* Second: RST. */
+  /* Second: RST, only exactly at RCV.NXT (RFC 5961 3.2). */
+  if ((s->ctl & TCP_RST) && s->seq != c->rcv_nxt) {
+    tcp_challenge_ack(c);
+    return;
+  }
   if (s->ctl & TCP_RST) {
     net_stats.tcp.rst_rx++;
     switch (c->state) {
@@ -1096,14 +1140,6 @@ static void tcp_process(struct tcp_conn *c, const struct tcp_seg *s)
       tcp_free(c);
       break;
     }
-    return;
-  }
-
-  /* Fourth: a SYN in the window is an error (RFC 793 p. 71). */
-  if (s->ctl & TCP_SYN) {
-    net_stats.tcp.drop_state++;
-    tcp_emit_conn(c, c->snd_nxt, TCP_RST | TCP_ACK, NULL, 0);
-    tcp_finish(c, NET_EV_ABORTED);
     return;
   }
 
@@ -1375,6 +1411,12 @@ void tcp_timer(void)
       if (tcp_time_reached(c->timer)) {
         tcp_free(c);
       }
+      continue;
+    }
+    if (c->state == TCP_SYN_RCVD && !(c->flags & TCPF_APP_KNOWS) &&
+        tcp_time_reached(c->poll_time)) {
+      net_stats.tcp.syn_expired++; /* half-open too long: forget it */
+      tcp_free(c);
       continue;
     }
     if ((c->flags & TCPF_TIMER) && tcp_time_reached(c->timer)) {

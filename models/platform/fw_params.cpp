@@ -125,6 +125,7 @@ const std::vector<FwParamField>& fw_param_fields() {
       {"mac", 24, 6, Kind::Mac},      {"port", 30, 2, Kind::U16},    {"window", 32, 4, Kind::U32},
       {"count", 36, 4, Kind::U32},    {"bytes", 40, 4, Kind::U32},   {"idle_ms", 44, 4, Kind::U32},
       {"max_ms", 48, 4, Kind::U32},   {"flags", 52, 4, Kind::Flags},  {"chksum", 56, 4, Kind::Chksum},
+      {"seed", 60, 4, Kind::U32},     {"gateway", 64, 4, Kind::Ip4},  // version 3
   };
   return f;
 }
@@ -187,19 +188,33 @@ nlohmann::json FwParams::to_json() const {
   return j;
 }
 
+// The block size of a layout version (0: unknown version).
+static uint32_t size_of_version(uint32_t version) {
+  return version == kFwParamsVersion ? kFwParamsSize : version == 2 ? kFwParamsSizeV2 : 0;
+}
+
 void FwParams::apply(uint8_t* block, uint64_t len) const {
-  if (len < kFwParamsSize)
+  if (len < kFwParamsSizeV2)
     fail("fw_params: block is " + std::to_string(len) + " bytes, expected " + std::to_string(kFwParamsSize));
   const uint32_t magic = get_be32(block), version = get_be32(block + 4), size = get_be32(block + 8);
   if (magic != kFwParamsMagic)
     fail("fw_params: bad magic " + hex(magic, 8) + " in the loaded image (expected " + hex(kFwParamsMagic, 8) +
          " \"NETP\")");
-  if (version != kFwParamsVersion)
-    fail("fw_params: version " + std::to_string(version) + " in the loaded image, leon3vp knows version " +
+  const uint32_t want = size_of_version(version);
+  if (want == 0)
+    fail("fw_params: version " + std::to_string(version) + " in the loaded image, leon3vp knows versions 2 and " +
          std::to_string(kFwParamsVersion));
-  if (size != kFwParamsSize)
-    fail("fw_params: size field " + std::to_string(size) + " in the loaded image, expected " +
-         std::to_string(kFwParamsSize));
+  if (size != want)
+    fail("fw_params: size field " + std::to_string(size) + " in the loaded image, expected " + std::to_string(want) +
+         " for version " + std::to_string(version));
+  if (len < size)
+    fail("fw_params: block is " + std::to_string(len) + " bytes, expected " + std::to_string(size));
+  for (const auto& [name, b] : bytes_) {
+    const FwParamField* f = field(name);
+    if (f->offset + f->size > size)
+      fail("fw_params: '" + name + "' needs version " + std::to_string(kFwParamsVersion) +
+           " of the block; the loaded image has version " + std::to_string(version) + " (rebuild the firmware)");
+  }
   for (const auto& [name, b] : bytes_) {
     const FwParamField* f = field(name);
     for (size_t i = 0; i < b.size(); ++i) block[f->offset + i] = b[i];
@@ -212,24 +227,33 @@ void write_fw_params(const ElfImage& img, const std::vector<LoadRegion>& regions
     if (s.name == kFwParamsSymbol) sym = &s;
   if (!sym)
     fail("fw_params: the firmware has no 'fw_params' symbol (it takes no per-run parameters, or is stripped)");
-  if (sym->size != 0 && sym->size != kFwParamsSize)
-    fail("fw_params: symbol is " + std::to_string(sym->size) + " bytes, expected " + std::to_string(kFwParamsSize));
-  // Symbol (virtual) address -> load address through the segment holding it.
-  const ElfSegment* seg = nullptr;
-  for (const ElfSegment& s : img.segments)
-    if (sym->value >= s.vaddr && uint64_t(sym->value) + kFwParamsSize <= uint64_t(s.vaddr) + s.filesz) seg = &s;
-  if (!seg) fail("fw_params: block at " + hex(sym->value, 8) + " is not in the initialised data of a loaded segment");
-  const uint32_t addr = seg->paddr + (sym->value - seg->vaddr);
-  for (const LoadRegion& r : regions) {
-    if (!r.mem || addr < r.base || uint64_t(addr) + kFwParamsSize > uint64_t(r.base) + r.mem->size()) continue;
-    const uint64_t off = addr - r.base;
-    uint8_t block[kFwParamsSize];
-    for (uint32_t i = 0; i < kFwParamsSize; ++i) block[i] = r.mem->data()[off + i];
-    p.apply(block, kFwParamsSize);
-    r.mem->load(off, block, kFwParamsSize);  // back door: no simulated time
+  if (sym->size != 0 && sym->size != kFwParamsSize && sym->size != kFwParamsSizeV2)
+    fail("fw_params: symbol is " + std::to_string(sym->size) + " bytes, expected " + std::to_string(kFwParamsSize) +
+         " (or " + std::to_string(kFwParamsSizeV2) + " for version 2)");
+  // Without a symbol size, the block's own size field says (apply() checks it).
+  uint32_t n = sym->size ? uint32_t(sym->size) : kFwParamsSizeV2;
+  for (int pass = 0; pass < 2; ++pass) {
+    // Symbol (virtual) address -> load address through the segment holding it.
+    const ElfSegment* seg = nullptr;
+    for (const ElfSegment& s : img.segments)
+      if (sym->value >= s.vaddr && uint64_t(sym->value) + n <= uint64_t(s.vaddr) + s.filesz) seg = &s;
+    if (!seg) fail("fw_params: block at " + hex(sym->value, 8) + " is not in the initialised data of a loaded segment");
+    const uint32_t addr = seg->paddr + (sym->value - seg->vaddr);
+    const LoadRegion* reg = nullptr;
+    for (const LoadRegion& r : regions)
+      if (r.mem && addr >= r.base && uint64_t(addr) + n <= uint64_t(r.base) + r.mem->size()) reg = &r;
+    if (!reg) fail("fw_params: block at " + hex(addr, 8) + " lies outside memory");
+    const uint64_t off = addr - reg->base;
+    std::vector<uint8_t> block(reg->mem->data() + off, reg->mem->data() + off + n);
+    const uint32_t size_field = get_be32(block.data() + 8);
+    if (pass == 0 && sym->size == 0 && size_field == kFwParamsSize && n != kFwParamsSize) {
+      n = kFwParamsSize;  // a version 3 block: look again with its size
+      continue;
+    }
+    p.apply(block.data(), n);
+    reg->mem->load(off, block.data(), n);  // back door: no simulated time
     return;
   }
-  fail("fw_params: block at " + hex(addr, 8) + " lies outside memory");
 }
 
 }  // namespace l3vp

@@ -32,8 +32,11 @@ class FwParamError : public std::runtime_error {
 };
 
 constexpr uint32_t kFwParamsMagic = 0x4E455450;  // "NETP"
-constexpr uint32_t kFwParamsVersion = 2;
-constexpr uint32_t kFwParamsSize = 60;
+// Version 3 (68 bytes) added seed and gateway at the end; version 2 images
+// (60 bytes, firmware built before) are still written, all but those two.
+constexpr uint32_t kFwParamsVersion = 3;
+constexpr uint32_t kFwParamsSize = 68;
+constexpr uint32_t kFwParamsSizeV2 = 60;
 constexpr const char* kFwParamsSymbol = "fw_params";
 
 // Bits of the flags field (FW_PF_*).
@@ -74,8 +77,10 @@ class FwParams {
   // "mac": "02:00:00:00:00:53", "flags": 5, ...} (leon3vp --stats "fw_params").
   nlohmann::json to_json() const;
 
-  // Checks the header of a block image (`len` bytes at `block`) and writes
-  // every set field into it. Throws FwParamError on a bad header or size.
+  // Checks the header of a block image (`len` bytes at `block`: version 2
+  // with 60 bytes or version 3 with 68) and writes every set field into it.
+  // Throws FwParamError on a bad header or size, or a field the image's
+  // version does not have.
   void apply(uint8_t* block, uint64_t len) const;
 
  private:

@@ -15,11 +15,13 @@
 
 /* Per-run parameter block. leon3vp overwrites fields before the start
  * (--fw-param, scenario board.params); zero fields mean "default". */
-/* The layout leon3vp writes (models/platform/fw_params.cpp, version 2). */
-_Static_assert(sizeof(struct fw_params) == 60, "fw_params is 60 bytes");
+/* The layout leon3vp writes (models/platform/fw_params.cpp, version 3). */
+_Static_assert(sizeof(struct fw_params) == 68, "fw_params is 68 bytes");
 _Static_assert(offsetof(struct fw_params, port) == 30, "fw_params.port at 30");
 _Static_assert(offsetof(struct fw_params, flags) == 52, "fw_params.flags at 52");
 _Static_assert(offsetof(struct fw_params, chksum) == 56, "fw_params.chksum at 56");
+_Static_assert(offsetof(struct fw_params, seed) == 60, "fw_params.seed at 60");
+_Static_assert(offsetof(struct fw_params, gateway) == 64, "fw_params.gateway at 64");
 
 volatile struct fw_params fw_params __attribute__((section(".params"), aligned(8))) = {
     .magic = FW_PARAMS_MAGIC,
@@ -189,6 +191,17 @@ static const struct netapp_counter stack_counters[] = {
     NS("tcp_dupacks", tcp.dupacks),
     NS("tcp_fast_rexmit", tcp.fast_rexmit),
     NS("tcp_persist_probes", tcp.persist_probes),
+    /* hardening (docs/firmware.md "Hardening policy") */
+    NS("eth_drop_bad_src", eth.drop_bad_src),
+    NS("ip_drop_land", ip.drop_land),
+    NS("ip_drop_no_route", ip.drop_no_route),
+    NS("arp_conflict", arp.conflict),
+    NS("arp_conflict_kept", arp.conflict_kept),
+    NS("arp_conflict_dropped", arp.conflict_dropped),
+    NS("tcp_syn_evicted", tcp.syn_evicted),
+    NS("tcp_syn_expired", tcp.syn_expired),
+    NS("tcp_drop_challenge", tcp.drop_challenge),
+    NS("tcp_challenge_limited", tcp.challenge_limited),
 };
 #undef NS
 #define NROWS(t) (sizeof(t) / sizeof((t)[0]))
@@ -283,8 +296,12 @@ int netapp_run(const struct netapp *app)
   greth_netif_init(&nif, &greth0);
   nif.ipaddr = netapp_p.board_ip;
   nif.netmask = netapp_p.netmask;
-  nif.gw = 0;
-  seed = netapp_us() ^ 0x9e3779b9u;
+  nif.gw = netapp_p.gateway;
+  /* Boot secret (docs/firmware.md "Hardening policy"): the seed parameter,
+   * the MAC and IP address (net_init mixes them in), and the raw 10 MHz
+   * timer after greth_open, whose MDIO reads of the PHY's link state take
+   * a time that varies on hardware (fixed in the simulator). */
+  seed = netapp_p.seed ^ (have_us_timer ? gptimer_value(&gpt, 2) : netapp_ms);
   net_init(&nif, seed);
   if (net_chksum_select(netapp_p.chksum) != 0) {
     netapp_json_begin("error");
@@ -305,6 +322,12 @@ int netapp_run(const struct netapp *app)
   netapp_last_rx_ms = 0;
   for (;;) {
     greth_status_service(&greth0);
+    /* More entropy: the timer when the first frame is waiting (before the
+     * stack sees it, so the first passive open already uses it). On
+     * hardware its arrival is unrelated to the boot; in the simulator it
+     * follows the scenario. */
+    if (!netapp_last_rx_ms && greth_rx_ready(&greth0))
+      net_add_entropy(have_us_timer ? gptimer_value(&gpt, 2) : netapp_ms);
     n = greth_netif_poll(&greth0);
     now = netapp_ms;
     if (n)
@@ -345,6 +368,7 @@ int netapp_run(const struct netapp *app)
   netapp_json_begin("start");
   print_ip("ip", nif.ipaddr);
   print_ip("peer", netapp_p.peer_ip);
+  print_ip("gateway", nif.gw);
   netapp_json_u("port", netapp_p.port);
   netapp_json_u("window", tcp_get_rcv_wnd());
   netapp_json_u("count", netapp_p.count);

@@ -18,7 +18,7 @@
  * board.params); models/platform/fw_params.cpp holds the C++ copy of this
  * layout: change both (and FW_PARAMS_VERSION) together. */
 #define FW_PARAMS_MAGIC 0x4e455450u /* "NETP" */
-#define FW_PARAMS_VERSION 2u
+#define FW_PARAMS_VERSION 3u
 struct fw_params {
   uint32_t magic;     /* FW_PARAMS_MAGIC, else the block is ignored */
   uint32_t version;   /* FW_PARAMS_VERSION */
@@ -39,6 +39,11 @@ struct fw_params {
                          _WORD32 (2), _FAST (3), _HW (4: the checksum engine,
                          found through P&P, else fast); 0 = the build's
                          NET_CHECKSUM */
+  /* version 3 */
+  uint32_t seed;      /* mixed into the stack's boot secret (ISNs, IP ids)
+                         with the MAC and timer readings; 0 is a value too */
+  uint32_t gateway;   /* default gateway, host order; 0 = none (off-link
+                         sends fail, ip.drop_no_route) */
 };
 #define FW_PF_POLLED 0x1u  /* GRETH polled instead of interrupt-driven */
 #define FW_PF_VERBOSE 0x2u /* per-packet/connection JSON lines (slow UART!) */

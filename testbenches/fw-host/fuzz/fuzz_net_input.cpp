@@ -268,7 +268,8 @@ uint32_t input_drops() {
          s.udp.drop_len + s.udp.drop_chksum + s.udp.drop_no_port + s.tcp.drop_short +
          s.tcp.drop_chksum + s.tcp.drop_offset + s.tcp.drop_opt + s.tcp.drop_no_conn +
          s.tcp.drop_no_slot + s.tcp.drop_bad_ack + s.tcp.drop_seq + s.tcp.drop_ooo +
-         s.tcp.drop_no_ack + s.tcp.drop_state + s.tcp.drop_bcast;
+         s.tcp.drop_no_ack + s.tcp.drop_state + s.tcp.drop_bcast + s.eth.drop_bad_src +
+         s.ip.drop_land + s.tcp.drop_challenge;
 }
 
 void check_tables() {

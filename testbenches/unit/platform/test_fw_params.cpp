@@ -32,8 +32,8 @@ void build() {
 std::vector<LoadRegion> regions() { return {{"prom", 0, prom.get()}, {"ram", kRamBase, ram.get()}}; }
 
 // A block as the firmware links it: header + flags = VERIFY, rest 0.
-std::vector<uint8_t> fresh_block(uint32_t magic = kFwParamsMagic, uint32_t version = 2, uint32_t size = 60) {
-  std::vector<uint8_t> b(60, 0);
+std::vector<uint8_t> fresh_block(uint32_t magic = kFwParamsMagic, uint32_t version = 3, uint32_t size = 68) {
+  std::vector<uint8_t> b(version == 2 ? 60 : 68, 0);
   auto put = [&](unsigned off, uint32_t v) {
     for (int i = 0; i < 4; ++i) b[off + i] = uint8_t(v >> (24 - 8 * i));
   };
@@ -69,7 +69,7 @@ TEST(FwParams, LayoutMatchesTheFirmwareStruct) {
   const std::vector<std::pair<std::string, unsigned>> want = {
       {"board_ip", 12}, {"netmask", 16}, {"peer_ip", 20}, {"mac", 24}, {"port", 30}, {"window", 32},
       {"count", 36},    {"bytes", 40},   {"idle_ms", 44}, {"max_ms", 48}, {"flags", 52},
-      {"chksum", 56}};
+      {"chksum", 56},   {"seed", 60},    {"gateway", 64}};
   const auto& f = fw_param_fields();
   ASSERT_EQ(f.size(), want.size());
   unsigned next = 12;
@@ -182,6 +182,8 @@ TEST(FwParams, ApplyChecksTheHeaderAndWritesOnlyGivenFields) {
   expect_error([&] { p.apply(b.data(), b.size()); }, "version 1");
   b = fresh_block(kFwParamsMagic, 2, 56);
   expect_error([&] { p.apply(b.data(), b.size()); }, "size field 56");
+  b = fresh_block(kFwParamsMagic, 3, 60);
+  expect_error([&] { p.apply(b.data(), b.size()); }, "size field 60");
   b = fresh_block();
   expect_error([&] { p.apply(b.data(), 40); }, "block is 40 bytes");
 }
@@ -194,7 +196,7 @@ TEST(FwParams, WrittenIntoTheLoadedImage) {
   ElfImage img;
   img.segments.push_back({0, kRamBase, kRamBase, 0x2000, 0x3000, 6});
   img.symbols.push_back({"main", kRamBase + 0x100, 64, ElfSymbol::Type::Func});
-  img.symbols.push_back({"fw_params", addr, 60, ElfSymbol::Type::Object});
+  img.symbols.push_back({"fw_params", addr, 68, ElfSymbol::Type::Object});
   FwParams p;
   p.set("window", "1100");
   p.set("count", "10");
@@ -205,7 +207,7 @@ TEST(FwParams, WrittenIntoTheLoadedImage) {
   EXPECT_EQ(be32(m + 36), 10u);
   EXPECT_EQ(be32(m + 52), kFwPfVerify);
   EXPECT_EQ(ram->data()[0x122f], 0xEE) << "nothing outside the block is touched";
-  EXPECT_EQ(ram->data()[0x1230 + 60], 0xEE);
+  EXPECT_EQ(ram->data()[0x1230 + 68], 0xEE);
 
   // Linked for RAM, loaded into PROM (vaddr != paddr): written at the load address.
   prom->fill(0, 0, prom->size());
@@ -225,12 +227,40 @@ TEST(FwParams, ImageProblemsAreErrors) {
   expect_error([&] { write_fw_params(img, regions(), p); }, "not in the initialised data");  // in .bss
   img.symbols[0] = {"fw_params", kRamBase + 0x100, 40, ElfSymbol::Type::Object};
   expect_error([&] { write_fw_params(img, regions(), p); }, "symbol is 40 bytes");
-  img.symbols[0] = {"fw_params", kRamBase + 0x100, 60, ElfSymbol::Type::Object};
+  img.symbols[0] = {"fw_params", kRamBase + 0x100, 68, ElfSymbol::Type::Object};
   ram->fill(0, 0, ram->size());
   expect_error([&] { write_fw_params(img, regions(), p); }, "bad magic 0x00000000");
   // A segment outside every memory (the loader would have refused it).
   img.segments[0] = {0, 0x90000000, kRamBase, 0x2000, 0x2000, 6};
   expect_error([&] { write_fw_params(img, regions(), p); }, "outside memory");
+}
+
+TEST(FwParams, Version2ImagesTakeAllButTheVersion3Fields) {
+  // Firmware built before seed/gateway (version 2, 60 bytes) still runs
+  // with the older parameters; the new ones are an error naming the field.
+  const uint32_t addr = kRamBase + 0x1400;
+  const std::vector<uint8_t> v2 = fresh_block(kFwParamsMagic, 2, 60);
+  ram->fill(0, 0xEE, ram->size());
+  ram->load(0x1400, v2.data(), v2.size());
+  ElfImage img;
+  img.segments.push_back({0, kRamBase, kRamBase, 0x2000, 0x3000, 6});
+  img.symbols.push_back({"fw_params", addr, 60, ElfSymbol::Type::Object});
+  FwParams p;
+  p.set("window", "700");
+  write_fw_params(img, regions(), p);
+  EXPECT_EQ(be32(ram->data() + 0x1400 + 32), 700u);
+  EXPECT_EQ(ram->data()[0x1400 + 60], 0xEE) << "a version 2 block is 60 bytes";
+  p.set("seed", "42");
+  expect_error([&] { write_fw_params(img, regions(), p); }, "'seed' needs version 3");
+  // Version 3 with an unsized symbol: the block's size field gives 68.
+  const std::vector<uint8_t> v3 = fresh_block();
+  ram->load(0x1400, v3.data(), v3.size());
+  img.symbols[0].size = 0;
+  p.set("gateway", "192.168.0.1");
+  write_fw_params(img, regions(), p);
+  EXPECT_EQ(be32(ram->data() + 0x1400 + 60), 42u);
+  EXPECT_EQ(be32(ram->data() + 0x1400 + 64), 0xC0A80001u);
+  EXPECT_EQ(ram->data()[0x1400 + 68], 0xEE);
 }
 
 L3VP_SC_GTEST_MAIN(build)
