@@ -55,7 +55,9 @@ class Harden : public NetTest {
     p.send(TCP_ACK);
     struct tcp_conn* c = find_conn(p.port);
     EXPECT_NE(nullptr, c);
-    if (c) EXPECT_EQ(TCP_ESTABLISHED, c->state);
+    if (c) {
+      EXPECT_EQ(TCP_ESTABLISHED, c->state);
+    }
     take_tcp();
     return c;
   }
