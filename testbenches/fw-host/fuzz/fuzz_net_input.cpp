@@ -13,7 +13,8 @@
 //     0x02  prelude: we open a connection to 10.0.0.2:5000 (SYN sent)
 //     0x04  the TCP application echoes what it receives (else it sends a
 //           generated pattern on every ACK / poll until 4 KiB are sent)
-//     0x08  the application closes when the peer closes
+//     0x08  the application closes (once) when the peer has closed and
+//           everything it has to send is handed to tcp_send()
 //     0x10  small advertised window (300 bytes)
 //   records, until the input ends:
 //     T < 0x80        frame: u16 length L (cut to what is left), L bytes.
@@ -39,19 +40,34 @@
 //    IPv4: version/IHL, total length = frame (or padded to 60), header checksum, our source
 //    address, valid TCP/UDP/ICMP checksum, TCP payload <= MSS; ARP: 42
 //    or 60 bytes, our MAC/IP as sender;
-//  * a TCP segment of one of the application's connections carries exactly
-//    the bytes the application handed to tcp_send();
+//  * TCP send side (the application keeps the whole stream it handed to
+//    tcp_send(), byte k at sequence number snd0 + k): a segment with data
+//    or FIN comes only from a connection of the application, starts at or
+//    after snd_una, and carries exactly the stream bytes at its offset
+//    (seq - snd0), within what was handed; a FIN only after tcp_close(),
+//    right behind the last byte handed; default build: new data within
+//    min(cwnd, peer window) from snd_una (only a retransmission of one
+//    segment from snd_una may exceed it); uIP build (NET_TCP_UIP_SEND=1):
+//    the segment starts at snd_una and is the one handed last;
+//  * tcp_send(): default build: takes min(len, tcp_sndmax(c)) bytes,
+//    tcp_sndmax = free buffer room, NET_ERR_STATE (and sndmax 0) when
+//    sending is over; uIP build: the whole segment, NET_EV_REXMIT only
+//    with a segment in flight (never in the default build);
 //  * zero-copy builds: net_input() leaves the received frame untouched
 //    unless it answered an echo request in it (the reply is sent from it);
 //  * per frame, eth.rx grows by one and the input drop counters by at most
 //    one in total;
 //  * no argument check fired (net_stats.err_arg == 0);
-//  * connection table: valid state, snd_una <= snd_nxt, at most one segment
-//    (+ SYN/FIN) in flight, mss <= NET_TCP_MSS, rto within its bounds,
-//    non-zero ports;
+//  * connection table: valid state, snd_una <= snd_nxt, mss <= NET_TCP_MSS,
+//    rto within its bounds, non-zero ports; default build: snd_nxt <=
+//    snd_max, snd_max - snd_una <= tcp_unacked() + 1 (FIN) and
+//    tcp_unacked() <= NET_TCP_SNDBUF; uIP build: at most one segment
+//    (+ SYN/FIN) in flight;
 //  * per connection, rcv_nxt advanced by exactly the bytes delivered in
-//    NEWDATA (+1 for the peer's FIN) and snd_una by the bytes acknowledged
-//    through ACKED (+1 once our FIN is acknowledged);
+//    NEWDATA (+1 for the peer's FIN); tcp_unacked() = bytes handed - bytes
+//    acknowledged, ACKED only when more was acknowledged (and every
+//    acknowledgment reported by one), snd_una = snd0 + acknowledged (+1
+//    once our FIN is acknowledged), nothing sent beyond the stream (+FIN);
 //  * event order: nothing after ABORTED/TIMEDOUT, no NEWDATA after CLOSED,
 //    CONNECTED once.
 #include <cstdint>
@@ -112,15 +128,23 @@ uint16_t l4_sum(uint32_t src, uint32_t dst, uint8_t proto, const uint8_t* seg, s
 
 // ---- the TCP application ------------------------------------------------
 
+// What the application handed to tcp_send() on one connection: the whole
+// stream (byte k has sequence number snd0 + k), so that every segment,
+// first transmission or retransmission, can be checked against it.
 struct App {
   bool alive = false;      // between CONNECTED (or tcp_connect) and the end
   bool connected = false;
   bool peer_fin = false;
+  bool closed = false;     // the application called tcp_close()
   uint32_t iss = 0;         // identifies the incarnation of the slot
   uint32_t rcv0 = 0, snd0 = 0;
-  uint64_t delivered = 0, acked = 0;
-  std::vector<uint8_t> pending;   // to send
-  std::vector<uint8_t> inflight;  // handed to tcp_send, not yet acked
+  uint64_t delivered = 0;
+  uint64_t acked = 0;              // stream bytes acknowledged (as ACKED told)
+  std::vector<uint8_t> stream;     // taken by tcp_send, in order
+  std::vector<uint8_t> pending;    // to send, not taken yet
+#if NET_TCP_UIP_SEND
+  std::vector<uint8_t> inflight;   // uIP: the one segment not yet acked
+#endif
   uint32_t generated = 0;
 };
 
@@ -131,17 +155,41 @@ bool in_input;
 unsigned slot(const struct tcp_conn* c) { return (unsigned)(c - tcp_conns); }
 
 void push(struct tcp_conn* c, App& a) {
-  if (!a.inflight.empty()) return;
   if (a.pending.empty() && !(setup & 0x04) && a.generated < 4096) {
     for (unsigned i = 0; i < 700; i++) a.pending.push_back((uint8_t)(a.generated + i * 7));
     a.generated += 700;
   }
-  unsigned n = tcp_sndmax(c);
-  if (n > a.pending.size()) n = (unsigned)a.pending.size();
-  if (n == 0) return;
-  a.inflight.assign(a.pending.begin(), a.pending.begin() + n);
-  a.pending.erase(a.pending.begin(), a.pending.begin() + n);
-  CHECK(tcp_send(c, a.inflight.data(), n) == NET_OK, n);
+  if (a.pending.empty()) return;
+  unsigned max = tcp_sndmax(c);
+  unsigned len = (unsigned)a.pending.size();
+#if NET_TCP_UIP_SEND
+  // uIP: one segment at a time, taken whole or refused.
+  if (!a.inflight.empty()) {
+    CHECK(max == 0, max);
+    return;
+  }
+  if (len > max) len = max;
+  if (len == 0) return;
+  // The stack copies the data when the callback returns: hand it from
+  // inflight, which stays put until then (pending is shifted below).
+  a.inflight.assign(a.pending.begin(), a.pending.begin() + len);
+  int r = tcp_send(c, a.inflight.data(), len);
+  CHECK(r == (int)len, r, len);
+#else
+  // Buffered: offer everything; the stack takes what fits in its buffer.
+  bool can = (c->state == TCP_ESTABLISHED || c->state == TCP_CLOSE_WAIT) && !a.closed;
+  unsigned room = NET_TCP_SNDBUF - tcp_unacked(c);
+  int r = tcp_send(c, a.pending.data(), len);
+  if (!can) {
+    CHECK(max == 0 && r == NET_ERR_STATE, max, r);
+    return;
+  }
+  CHECK(max == room, max, room);
+  CHECK(r >= 0 && (unsigned)r == (len < max ? len : max), r, max);
+  CHECK(tcp_unacked(c) == NET_TCP_SNDBUF - room + (unsigned)r, (long)tcp_unacked(c), r);
+#endif
+  a.stream.insert(a.stream.end(), a.pending.begin(), a.pending.begin() + r);
+  a.pending.erase(a.pending.begin(), a.pending.begin() + r);
 }
 
 void app_call(struct tcp_conn* c, unsigned ev) {
@@ -152,6 +200,7 @@ void app_call(struct tcp_conn* c, unsigned ev) {
   if (ev & NET_EV_CONNECTED) {
     CHECK(!a.connected || a.iss != c->iss, i);  // once per connection
     CHECK(c->state == TCP_ESTABLISHED || c->state == TCP_CLOSE_WAIT, c->state);
+    CHECK(c->snd_una == c->iss + 1, (long)(c->snd_una - c->iss));  // only the SYN acked
     a = App();
     a.alive = a.connected = true;
     a.iss = c->iss;
@@ -173,22 +222,40 @@ void app_call(struct tcp_conn* c, unsigned ev) {
     if (setup & 0x04) a.pending.insert(a.pending.end(), tcp_appdata, tcp_appdata + tcp_applen);
   }
   if (ev & NET_EV_ACKED) {
-    CHECK(!a.inflight.empty(), i);
-    a.acked += a.inflight.size();
+    // Only when more of the stream was acknowledged than before.
+    unsigned unacked = tcp_unacked(c);
+    CHECK(unacked < a.stream.size() - a.acked, (long)unacked, (long)(a.stream.size() - a.acked));
+    uint64_t now = a.stream.size() - unacked;
+    CHECK(c->snd_una - a.snd0 >= (uint32_t)now, (long)(c->snd_una - a.snd0), (long)now);
+#if NET_TCP_UIP_SEND
+    CHECK(!a.inflight.empty() && now - a.acked == a.inflight.size(), (long)(now - a.acked),
+          (long)a.inflight.size());
     a.inflight.clear();
+#endif
+    a.acked = now;
   }
   if (ev & NET_EV_CLOSED) {
     CHECK(!a.peer_fin, i);
     a.peer_fin = true;
   }
   if (ev & NET_EV_REXMIT) {
-    if (!a.inflight.empty()) {
-      CHECK(tcp_send(c, a.inflight.data(), (unsigned)a.inflight.size()) == NET_OK);
-    }
+#if NET_TCP_UIP_SEND
+    CHECK(!a.inflight.empty(), i);
+    int r = tcp_send(c, a.inflight.data(), (unsigned)a.inflight.size());
+    CHECK(r == (int)a.inflight.size(), r);
     return;
+#else
+    fail("NET_EV_REXMIT with a send buffer", i, ev);  // the stack retransmits
+#endif
   }
   push(c, a);
-  if ((setup & 0x08) && a.peer_fin && a.inflight.empty() && a.pending.empty()) tcp_close(c);
+  if ((setup & 0x08) && a.peer_fin && a.pending.empty() && !a.closed) {
+#if NET_TCP_UIP_SEND
+    if (!a.inflight.empty()) return;
+#endif
+    a.closed = true;
+    tcp_close(c);
+  }
 }
 
 void udp_echo(struct udp_ep* ep, uint32_t src, uint16_t sport, const uint8_t* data, unsigned len) {
@@ -201,6 +268,41 @@ struct udp_ep* udp7;
 
 std::vector<std::vector<uint8_t>> sent;  // kept during the prelude only
 bool keep_sent;
+
+// A data or FIN segment we send: only from a connection of the
+// application, exactly the stream bytes at its sequence offset.
+void check_segment(uint32_t dst, const uint8_t* t, unsigned dlen, const uint8_t* data) {
+  uint32_t seq = g32(t + 4);
+  bool fin = (t[13] & TCP_FIN) != 0;
+  for (unsigned i = 0; i < NET_TCP_CONNS; i++) {
+    const struct tcp_conn& c = tcp_conns[i];
+    if (c.state == TCP_CLOSED || c.lport != g16(t) || c.rport != g16(t + 2) || c.rip != dst) continue;
+    const App& a = apps[i];
+    CHECK(a.connected, i, dlen);
+    CHECK(dlen <= c.mss, dlen, c.mss);
+    // Never below SND.UNA, never beyond what was handed.
+    CHECK(TCP_SEQ_GEQ(seq, c.snd_una), (long)(seq - c.snd_una));
+    uint32_t off = seq - a.snd0;
+    CHECK((uint64_t)off + dlen <= a.stream.size(), (long)off + dlen, (long)a.stream.size());
+    CHECK(dlen == 0 || memcmp(a.stream.data() + off, data, dlen) == 0, (long)off, dlen);
+    // Our FIN: only after tcp_close(), behind the last byte handed.
+    if (fin) CHECK(a.closed && off + dlen == a.stream.size(), (long)off + dlen, (long)a.stream.size());
+#if NET_TCP_UIP_SEND
+    // One segment in flight, from SND.UNA; data: the one handed last.
+    CHECK(seq == c.snd_una, (long)seq, (long)c.snd_una);
+    if (dlen > 0) CHECK(a.inflight.size() == dlen, (long)a.inflight.size(), dlen);
+#else
+    // Within min(cwnd, peer window) from SND.UNA, except a retransmission
+    // of one segment from SND.UNA (fast retransmit, partial ACK).
+    uint32_t wnd = c.cwnd < c.snd_wnd ? c.cwnd : c.snd_wnd;
+    bool resend_first = seq == c.snd_una && TCP_SEQ_LT(seq, c.snd_max);
+    if (dlen > 0 && !resend_first)
+      CHECK(seq + dlen - c.snd_una <= wnd, (long)(seq + dlen - c.snd_una), (long)wnd);
+#endif
+    return;
+  }
+  fail("data or FIN from no connection of the application", dlen);
+}
 
 net_err_t out(struct netif*, const uint8_t* f, unsigned len) {
   CHECK(len >= 14 && len <= NET_BUF_SIZE, len);
@@ -228,21 +330,7 @@ net_err_t out(struct netif*, const uint8_t* f, unsigned len) {
       CHECK(doff >= 20 && doff <= n, doff, n);
       unsigned dlen = n - doff;
       CHECK(dlen <= NET_TCP_MSS, dlen);
-      if (dlen > 0) {
-        // Data only from a connection of ours, exactly what the app sent.
-        bool found = false;
-        for (unsigned i = 0; i < NET_TCP_CONNS; i++) {
-          const struct tcp_conn& c = tcp_conns[i];
-          if (c.state != TCP_CLOSED && c.lport == g16(l4) && c.rport == g16(l4 + 2) && c.rip == dst) {
-            found = true;
-            CHECK(dlen <= c.mss, dlen, c.mss);
-            CHECK(apps[i].inflight.size() == dlen, (long)apps[i].inflight.size(), dlen);
-            CHECK(memcmp(apps[i].inflight.data(), l4 + doff, dlen) == 0, i);
-            CHECK(g32(l4 + 4) == c.snd_una, (long)g32(l4 + 4), (long)c.snd_una);
-          }
-        }
-        CHECK(found, dlen);
-      }
+      if (dlen > 0 || (l4[13] & TCP_FIN)) check_segment(dst, l4, dlen, l4 + doff);
     } else if (ip[9] == 17) {
       CHECK(n >= 8 && g16(l4 + 4) == n, n);
       CHECK(g16(l4 + 6) == 0 || l4_sum(kOurIp, dst, 17, l4, n) == 0xffff);
@@ -283,7 +371,19 @@ void check_tables() {
       continue;
     }
     CHECK(TCP_SEQ_LEQ(c.snd_una, c.snd_nxt), (long)c.snd_una, (long)c.snd_nxt);
+#if NET_TCP_UIP_SEND
+    // One segment (+ SYN/FIN) in flight.
     CHECK(c.snd_nxt - c.snd_una <= (uint32_t)c.mss + 1u, (long)(c.snd_nxt - c.snd_una), c.mss);
+    uint32_t snd_end = c.snd_nxt;
+#else
+    // SND.NXT <= SND.MAX (it goes back on a timeout); in flight at most the
+    // send buffer (+ SYN/FIN) and never more than is buffered.
+    CHECK(TCP_SEQ_LEQ(c.snd_nxt, c.snd_max), (long)c.snd_nxt, (long)c.snd_max);
+    CHECK(c.snd_max - c.snd_una <= tcp_unacked(&c) + 1u, (long)(c.snd_max - c.snd_una),
+          (long)tcp_unacked(&c));
+    CHECK(tcp_unacked(&c) <= NET_TCP_SNDBUF, (long)tcp_unacked(&c));
+    uint32_t snd_end = c.snd_max;
+#endif
     CHECK(c.mss <= NET_TCP_MSS && c.mss > 0, c.mss);
     CHECK(c.rto >= NET_TCP_RTO_MIN_MS && c.rto <= NET_TCP_RTO_MAX_MS, (long)c.rto);
     CHECK(c.lport != 0 && c.rport != 0, c.lport, c.rport);
@@ -292,8 +392,14 @@ void check_tables() {
     // Received bytes: rcv_nxt moved by what the application was given.
     uint32_t rdiff = c.rcv_nxt - a.rcv0 - (uint32_t)a.delivered;
     CHECK(rdiff == (a.peer_fin ? 1u : 0u), (long)rdiff, a.peer_fin);
-    // Sent bytes: snd_una moved by what ACKED reported (+ our FIN).
+    // Sent bytes: the stack holds what was handed and not acknowledged,
+    // every acknowledgment was reported (ACKED), snd_una moved by exactly
+    // that (+ our FIN), nothing was sent beyond what was handed (+ FIN).
+    CHECK(tcp_unacked(&c) + a.acked == a.stream.size(), (long)tcp_unacked(&c),
+          (long)(a.stream.size() - a.acked));
+    CHECK(snd_end - a.snd0 <= a.stream.size() + 1u, (long)(snd_end - a.snd0), (long)a.stream.size());
     uint32_t sdiff = c.snd_una - a.snd0 - (uint32_t)a.acked;
+    CHECK(sdiff == 0 || a.closed, (long)sdiff);  // a FIN only after tcp_close()
     switch (c.state) {
       case TCP_ESTABLISHED:
       case TCP_CLOSE_WAIT:
@@ -499,7 +605,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       struct tcp_conn* c;
       switch (t) {
         case 0xc1:
-          if ((c = our_conn(a))) tcp_close(c);
+          if ((c = our_conn(a))) {
+            apps[slot(c)].closed = true;
+            tcp_close(c);
+          }
           break;
         case 0xc2:
           if ((c = our_conn(a))) {

@@ -119,6 +119,11 @@ SEEDS = {
                         seg(PSH | ACK, pattern(400)) + seg(ACK) + seg(PSH | ACK, pattern(50), seq=-10),
     "tcp_zero_window": bytes([EST]) + b"\xc3\x00" + seg(ACK, wnd=0) + tick(2000) + seg(ACK, wnd=4000) +
                        tick(600),
+    # a send window smaller than a segment (the peer's window, not cwnd,
+    # limits what is sent), a partial ACK, a timeout, the window opening
+    "tcp_small_send_window": bytes([EST]) + seg(ACK, wnd=300) + seg(ACK, wnd=300) +
+                             seg(ACK, ack=-100, wnd=300) + tick(1500) + seg(ACK, wnd=2000) +
+                             seg(ACK, wnd=2000) + tick(600),
     "tcp_close_with_data": bytes([EST]) + b"\xc1\x00" + seg(FIN | ACK, ack=-1) + seg(ACK) + tick(70000),
     "tcp_syn_to_closed_port": bytes([0]) + rec(eth(ip(6, tcp(40001, 81, 5, 0, SYN)))) +
                               rec(eth(ip(6, tcp(40001, 80, 5, 0, SYN, options=b"\x02\x04\x02\x00\x01\x00")))),
