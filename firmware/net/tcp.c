@@ -1375,6 +1375,16 @@ static void tcp_retransmit(struct tcp_conn *c)
     c->snd_nxt = c->snd_una;
     c->flags &= (uint8_t)~TCPF_RTT;
     tcp_output(c);
+    if (c->snd_nxt == c->snd_una && c->snd_wnd == 0 && c->snd_buf_len) {
+      /* The peer closed its window with data in flight: tcp_output() may
+       * send nothing and the persist timer only starts with nothing in
+       * flight, so resend the first segment anyway (RFC 9293 3.8.6.1: keep
+       * retransmitting to a zero window; it probes the window, and the
+       * retry limit still applies). */
+      uint32_t n = c->snd_buf_len < c->mss ? c->snd_buf_len : c->mss;
+      tcp_emit_buf(c, c->snd_una, n, TCP_ACK);
+      c->snd_nxt += n;
+    }
 #endif
   }
 }

@@ -144,6 +144,36 @@ TEST_F(TcpSend, RtoCollapsesCwndAndGoesBackToSndUna) {
   EXPECT_EQ(Bytes(d.begin() + 1000, d.begin() + 3000), cat(s));
 }
 
+TEST_F(TcpSend, WindowClosedWithDataInFlightIsProbedByTheRetransmission) {
+  Peer p;
+  p.wnd = 60000;
+  struct tcp_conn* c = accept(p);
+  Bytes d = pattern(8000, 9);
+  app_of(c).to_send = d;
+  tcp_poll(c);
+  ASSERT_EQ(4u, take_tcp().size());
+  p.wnd = 0;  // the peer drops the segments and closes its window
+  p.send(TCP_ACK);
+  EXPECT_TRUE(take_tcp().empty());
+  EXPECT_EQ(0u, c->snd_wnd);
+  // The timeout resends the first segment although the window is 0: it
+  // probes the window (nothing would ever go out otherwise, and the
+  // persist timer does not run while data is in flight).
+  advance(c->rto);
+  auto s = take_tcp();
+  ASSERT_EQ(1u, s.size());
+  EXPECT_EQ(p.rcv, s[0].seq);
+  EXPECT_EQ(Bytes(d.begin(), d.begin() + 1000), s[0].data);
+  // The window opens with the probe's ACK: the data flows again.
+  p.wnd = 60000;
+  p.rcv += 1000;
+  p.send(TCP_ACK);
+  s = take_tcp();
+  ASSERT_FALSE(s.empty());
+  EXPECT_EQ(p.rcv, s[0].seq);
+  EXPECT_EQ(Bytes(d.begin() + 1000, d.begin() + 1000 + s[0].data.size()), s[0].data);
+}
+
 TEST_F(TcpSend, SendingIsLimitedByThePeerWindow) {
   Peer p;
   p.wnd = 2920;
