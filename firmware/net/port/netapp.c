@@ -260,8 +260,11 @@ static __attribute__((noinline)) const char *netapp_loop(const struct netapp *ap
 
   netapp_last_rx_ms = 0;
   for (;;) {
-    greth_status_service(&greth0);
+    /* Received frames first, the status service (error counters and
+     * recovery, which no frame waits for) after them: a frame is served
+     * that much sooner after the wake-up. */
     n = greth_netif_poll(&greth0);
+    greth_status_service(&greth0);
     now = netapp_ms;
     if (n)
       netapp_last_rx_ms = now ? now : 1;
