@@ -205,7 +205,7 @@ def test_region_names_prof_regions():
 def test_region_names_network_phases():
     names = set(cycles.region_names(os.path.join(FW_DIR, "net_ping.elf")).values())
     assert {"net.driver", "net.copy", "net.ipchk", "net.l4chk", "net.proto", "net.appcopy", "net.app",
-            "net_rx", "net_tx", "net_timer"} == names
+            "net_rx", "net_tx", "net_timer", "net_rxframe"} == names
 
 
 @needs_fw
