@@ -208,6 +208,10 @@ bsp_halt:
          nop
 
 /* ------------------------------------------------------------------ */
+/* The window and generic trap handlers run on every interrupt: their own
+ * section, which leon3.ld places with the other hot code (the I-cache
+ * note there). */
+        .section .text.hot.trap, "ax"
 /* tt 5: SAVE found the next window invalid. We are in that window. */
         .align  4
 win_overflow:

@@ -113,29 +113,66 @@ net_err_t ip_output(uint8_t proto, uint32_t dst, unsigned len)
   return ip_output_frame(net_buf, proto, dst, len);
 }
 
+/* One header halfword: a single store when the header is 2-aligned (the
+ * frames of the stack and the driver are), else two byte stores. */
+typedef uint16_t ip_u16_alias __attribute__((may_alias));
+
+static inline __attribute__((always_inline)) void ip_put16(uint8_t *p, uint16_t v, int al)
+{
+  if (al) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    *(ip_u16_alias *)(void *)p = v;
+#else
+    *(ip_u16_alias *)(void *)p = net_swap16(v);
+#endif
+  } else {
+    net_put16(p, v);
+  }
+}
+
+static inline __attribute__((always_inline)) void
+ip_put_header(uint8_t *iph, int al, uint16_t tot, uint16_t id, uint8_t proto,
+              uint32_t src, uint32_t dst, uint16_t ck)
+{
+  ip_put16(iph, 0x4500, al); /* version 4, IHL 5, TOS 0 */
+  ip_put16(iph + 2, tot, al);
+  ip_put16(iph + 4, id, al);
+  ip_put16(iph + 6, 0x4000, al); /* DF: we never fragment */
+  ip_put16(iph + 8, (uint16_t)(NET_IP_TTL << 8 | proto), al);
+  ip_put16(iph + 10, ck, al);
+  ip_put16(iph + 12, (uint16_t)(src >> 16), al);
+  ip_put16(iph + 14, (uint16_t)src, al);
+  ip_put16(iph + 16, (uint16_t)(dst >> 16), al);
+  ip_put16(iph + 18, (uint16_t)dst, al);
+}
+
 net_err_t ip_output_frame(uint8_t *frame, uint8_t proto, uint32_t dst,
                           unsigned len)
 {
   uint8_t *iph = frame + NET_ETH_HLEN;
   unsigned tot = len + NET_IP_HLEN;
+  uint32_t src = net_netif->ipaddr, sum;
+  uint16_t id;
 
   if (len > NET_IP_MAX_PAYLOAD) {
     net_stats.ip.drop_too_big++;
     return NET_ERR_BUF;
   }
-  iph[0] = 0x45;
-  iph[1] = 0;
-  net_put16(iph + 2, (uint16_t)tot);
-  net_put16(iph + 4, net_ip_id(dst));
-  net_put16(iph + 6, 0x4000); /* DF: we never fragment */
-  iph[8] = NET_IP_TTL;
-  iph[9] = proto;
-  net_put16(iph + 10, 0);
-  net_put32(iph + 12, net_netif->ipaddr);
-  net_put32(iph + 16, dst);
+  id = net_ip_id(dst);
+  /* The header checksum from the field values in registers (RFC 1071 sum
+   * of the ten halfwords, checksum field 0), not by reading the header
+   * back from memory: the same value as net_chksum() over it. */
   NET_PHASE_ENTER(NET_PH_IPCHK);
-  net_put16(iph + 10, (uint16_t)~net_chksum(0, iph, NET_IP_HLEN));
+  sum = 0x4500u + tot + id + 0x4000u + ((uint32_t)NET_IP_TTL << 8 | proto) +
+        (src >> 16) + (src & 0xffffu) + (dst >> 16) + (dst & 0xffffu);
+  sum = (sum & 0xffffu) + (sum >> 16);
+  sum = (sum & 0xffffu) + (sum >> 16);
   NET_PHASE_LEAVE(NET_PH_IPCHK);
+  if (((uintptr_t)iph & 1u) == 0) {
+    ip_put_header(iph, 1, (uint16_t)tot, id, proto, src, dst, (uint16_t)~sum);
+  } else {
+    ip_put_header(iph, 0, (uint16_t)tot, id, proto, src, dst, (uint16_t)~sum);
+  }
   net_stats.ip.tx++;
   return arp_output_ip_frame(frame, dst, tot);
 }

@@ -15,7 +15,18 @@ struct netif *net_netif;
 uint8_t net_secret[16];
 static uint16_t net_id_ctr[8];
 
-static const uint8_t net_bcast_mac[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+/* Destination MAC checks of net_input(), inline: a memcmp() call per
+ * frame (two for a broadcast) cost more than the six byte compares. */
+static inline int net_mac_is(const uint8_t *p, const uint8_t *mac)
+{
+  return ((p[0] ^ mac[0]) | (p[1] ^ mac[1]) | (p[2] ^ mac[2]) |
+          (p[3] ^ mac[3]) | (p[4] ^ mac[4]) | (p[5] ^ mac[5])) == 0;
+}
+
+static inline int net_mac_is_bcast(const uint8_t *p)
+{
+  return (p[0] & p[1] & p[2] & p[3] & p[4] & p[5]) == 0xff;
+}
 
 /*--------------------------------------------------------------------------*/
 /* SipHash-2-4, written from the description in J.-P. Aumasson, D. J.
@@ -190,8 +201,7 @@ void net_input(const uint8_t *frame, unsigned len)
   }
   p = net_buf;
 #endif
-  if (memcmp(p, net_netif->hwaddr, 6) != 0 &&
-      memcmp(p, net_bcast_mac, 6) != 0) {
+  if (!net_mac_is(p, net_netif->hwaddr) && !net_mac_is_bcast(p)) {
     net_stats.eth.drop_not_for_us++;
     return;
   }

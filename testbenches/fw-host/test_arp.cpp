@@ -83,6 +83,32 @@ TEST_F(Arp, TrafficRefreshesEntryFromIp) {
   EXPECT_NE(nullptr, arp_lookup(kPeerIp));  // refreshed by the IP frame
 }
 
+// MACs are copied and the IP header written inline (halfwords when
+// 2-aligned, else bytes): a frame at an odd address (read in place in the
+// zero-copy build, where the echo reply is also built there) must still
+// learn and address every byte.
+TEST_F(Arp, LearnsAndAddressesFromFrameAtOddAddress) {
+  const uint8_t mac[6] = {0x02, 0x11, 0x22, 0x33, 0x44, 0x55};
+  Bytes f = peer_ip_frame(1, icmp_echo(8, 7, 1, pattern(8)));
+  std::copy(mac, mac + 6, f.begin() + 6);
+  std::unique_ptr<uint8_t[]> buf(new uint8_t[f.size() + 1]);
+  memcpy(buf.get() + 1, f.data(), f.size());
+  size_t ntx0 = tx.size();
+  net_input(buf.get() + 1, (unsigned)f.size());
+  const uint8_t* got = arp_lookup(kPeerIp);
+  ASSERT_NE(nullptr, got);
+  EXPECT_TRUE(std::equal(mac, mac + 6, got));
+  ASSERT_EQ(ntx0 + 1, tx.size());  // the echo reply
+  EXPECT_TRUE(std::equal(mac, mac + 6, tx.back().begin()));
+  EXPECT_TRUE(std::equal(kOurMac, kOurMac + 6, tx.back().begin() + 6));
+  // ... and the IP header, written bytewise there (ip_output_frame()).
+  Pkt r = parse(tx.back());
+  EXPECT_TRUE(r.ip_ok);
+  EXPECT_EQ(kOurIp, r.src);
+  EXPECT_EQ(kPeerIp, r.dst);
+  EXPECT_EQ(1u, r.proto);
+}
+
 TEST_F(Arp, PacketQueuedWhileResolvingAndSentOnReply) {
   struct udp_ep* ep = udp_bind(5000, [](struct udp_ep*, uint32_t, uint16_t, const uint8_t*, unsigned) {}, nullptr, nullptr);
   ASSERT_NE(nullptr, ep);

@@ -164,7 +164,7 @@ TEST_F(ChecksumHw, StackPathUsesTheEngineWhenSelected) {
   Bytes seg = nh::pattern(1480, 6);
   EXPECT_EQ(nh::ref_pseudo_sum(nh::kOurIp, nh::kPeerIp, 17, seg),
             net_chksum_pseudo(nh::kOurIp, nh::kPeerIp, 17, seg.data(), (unsigned)seg.size()));
-  EXPECT_EQ(1u, FakeEngine::calls);  // the segment; the 12-byte pseudo header is too short
+  EXPECT_EQ(1u, FakeEngine::calls);  // the segment; the pseudo-header is summed in registers
   EXPECT_EQ(1480u, FakeEngine::last_len);
   ASSERT_EQ(0, net_chksum_select(0));
 }
@@ -173,6 +173,30 @@ TEST(Checksum, PseudoHeaderMatchesReference) {
   Bytes seg = nh::pattern(77, 3);
   uint16_t want = nh::ref_pseudo_sum(nh::kOurIp, nh::kPeerIp, 6, seg);
   EXPECT_EQ(want, net_chksum_pseudo(nh::kOurIp, nh::kPeerIp, 6, seg.data(), (unsigned)seg.size()));
+}
+
+// net_chksum_pseudo() sums the pseudo-header in a register and folds it
+// before the data: addresses whose halfwords carry (all ones), every
+// variant, odd and even lengths.
+TEST(Checksum, PseudoHeaderCarriesEveryVariant) {
+  const uint32_t addrs[][2] = {{0xffffffffu, 0xffffffffu}, {0xffff0001u, 0xfffeffffu},
+                               {nh::kOurIp, nh::kPeerIp}, {0, 0}};
+  for (const auto& var : net_chksum_variants) {
+    if (var.fn == net_chksum_hw) continue;  // no engine here: it is the fast variant
+    SCOPED_TRACE(var.name);
+    ASSERT_EQ(0, net_chksum_select((unsigned)(&var - net_chksum_variants) + NET_CHECKSUM_GENERIC8));
+    for (const auto& a : addrs) {
+      for (unsigned len : {0u, 1u, 8u, 33u, 1472u}) {
+        Bytes seg = nh::pattern(len, len + 1);
+        for (uint8_t proto : {(uint8_t)6, (uint8_t)17, (uint8_t)0xff}) {
+          EXPECT_EQ(nh::ref_pseudo_sum(a[0], a[1], proto, seg),
+                    net_chksum_pseudo(a[0], a[1], proto, seg.data(), len))
+              << std::hex << a[0] << " " << a[1] << std::dec << " len " << len;
+        }
+      }
+    }
+  }
+  ASSERT_EQ(0, net_chksum_select(0));
 }
 
 }  // namespace

@@ -62,6 +62,18 @@ TEST_F(Malformed, EachBrokenFrameDroppedAndCountedByReason) {
     f = ip_frame;
     f[0] = 0x01;  // multicast
     add("multicast MAC", f, &net_stats.eth.drop_not_for_us);
+    // net_input() compares the MACs inline, byte by byte: a difference in
+    // the last byte only, and broadcast-but-one-bit, are not ours either.
+    f = ip_frame;
+    f[5] ^= 0x01;
+    add("our MAC but the last byte", f, &net_stats.eth.drop_not_for_us);
+    f = ip_frame;
+    for (int i = 0; i < 6; i++) f[i] = 0xff;
+    f[5] = 0xfe;
+    add("broadcast MAC but one bit", f, &net_stats.eth.drop_not_for_us);
+    f[5] = 0xff;
+    f[2] = 0x7f;
+    add("broadcast MAC but one bit (byte 2)", f, &net_stats.eth.drop_not_for_us);
     f = ip_frame;
     put16(f, 12, 0x86dd);
     add("IPv6 ethertype", f, &net_stats.eth.drop_type);
