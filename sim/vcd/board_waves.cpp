@@ -313,7 +313,15 @@ BoardWaves::BoardWaves(Leon3mp& plat, const Selection& sel, const std::map<uint3
     for (const auto& [id, name] : region_names) region_sig_[id] = w_.add(sc, ident(name), 1);
     RegionMarker& m = plat.marker;
     auto a = m.on_mark.listen([this](const RegionMark& e) {
-      region_mark(e.begin, e.id, ps(e.t));
+      // A region's edge is the CPU's cycle of the marker store, the instant
+      // whose counters the profiler snapshots (regions[].cycles), not e.t,
+      // when the store reaches the marker: that adds the store's bus latency
+      // (AHB transfer, APB bridge and any arbitration wait while another
+      // master holds the bus), which the write buffer hides from the CPU and
+      // which differs between BEGIN and END. A store of another master while
+      // the core lags behind (powered down) is dated now, never in the past.
+      const uint64_t cpu = cyc_ps(plat_.cpu.core().cycles());
+      region_mark(e.begin, e.id, std::max(cpu, ps(sc_core::sc_time_stamp())));
       maybe_flush();
     });
     detach_.push_back([&m, a] { m.on_mark.unlisten(a); });
