@@ -36,6 +36,8 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 NET = os.path.join(ROOT, "testbenches", "board-net")
+sys.path.insert(0, os.path.join(ROOT, "scripts", "lib"))
+from l3vp import results  # noqa: E402
 TC2 = ["--set", "ahb.transfer_cycles=2"]
 TESTS = {
     # name: (firmware, scenario or None, --fw-param list, other options)
@@ -56,17 +58,6 @@ INVARIANTS = ("ops", "bytes", "bursts", "beats", "errors", "irq_pulses", "ignore
 # Measured times printed by the firmware (default transfer cost only).
 TIMING_KEYS = ("cold_tc", "warm_tc", "rtt_ps", "rtt_avg_ps", "rtt_max_ps", "rtt_min_ps", "rtt_mdev_ps",
                "sim_time_ps", "first_rx_ps", "last_rx_ps")
-
-
-def flat(d, prefix=""):
-    out = {}
-    for k, v in d.items():
-        key = prefix + k
-        if isinstance(v, dict):
-            out.update(flat(v, key + "."))
-        else:
-            out[key] = v
-    return out
 
 
 def untimed(x):
@@ -144,7 +135,7 @@ def main():
                      f"{cr.get('rtl_late_issues')} late bursts")
     net_t = json.load(open(ft["net"])) if scenario else None
     net_r = json.load(open(fr["net"])) if scenario else None
-    a_, b_ = flat(st), flat(sr)
+    a_, b_ = results.flat(st), results.flat(sr)
     if exact:
         if ut != ur:
             fails.append(f"UART output differs ({len(ut)} / {len(ur)} bytes)")

@@ -28,6 +28,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "scripts", "lib"))
+from l3vp import results  # noqa: E402
 try:
     from l3vp.waveform import Wave  # noqa: E402
 except ImportError as e:  # a setup problem, named, not a test result
@@ -46,17 +47,6 @@ TESTS = {
 # their own, where the CPU syncs too (the results do not depend on syncs).
 SKIP = ("devices.gptimer", "host", "version.config_hash", "config.gptimer.model", "config.uart.out",
         "cpu_bus.syncs")
-
-
-def flat(d, prefix=""):
-    out = {}
-    for k, v in d.items():
-        key = prefix + k
-        if isinstance(v, dict):
-            out.update(flat(v, key + "."))
-        else:
-            out[key] = v
-    return out
 
 
 def run(vp, elf, scenario, params, extra, rtl, out):
@@ -130,7 +120,7 @@ def main():
     st, sr = json.load(open(ft["stats"])), json.load(open(fr["stats"]))
     if "irq_pulses" not in sr.get("devices", {}).get("gptimer", {}):
         fails.append("the --rtl gptimer run has no RTL GPTIMER statistics (model not in the slot?)")
-    a_, b_ = flat(st), flat(sr)
+    a_, b_ = results.flat(st), results.flat(sr)
     diff = [k for k in sorted(set(a_) | set(b_)) if not k.startswith(SKIP) and a_.get(k) != b_.get(k)]
     for k in diff[:10]:
         fails.append(f"--stats {k}: tlm {a_.get(k)!r}, rtl {b_.get(k)!r}")

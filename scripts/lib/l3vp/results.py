@@ -71,3 +71,15 @@ def stats_differences(x, y, path=""):
 def regions(stats):
     """{region id: region record} of a --stats dict (docs/timing.md "Regions")."""
     return {r["id"]: r for r in stats.get("regions", [])}
+
+
+def flat(d, prefix=""):
+    """A nested dict (e.g. --stats JSON) as {"a.b.c": value}; lists stay values."""
+    out = {}
+    for k, v in d.items():
+        key = prefix + k
+        if isinstance(v, dict):
+            out.update(flat(v, key + "."))
+        else:
+            out[key] = v
+    return out
