@@ -9,6 +9,7 @@
 #include "ahb_ctrl.h"
 #include "chksum_rtl.h"
 #include "leon3mp.h"
+#include "payload.h"
 #include "stats.h"
 
 namespace l3vp {
@@ -218,14 +219,7 @@ void ChksumRtl::issue(uint32_t addr, unsigned words, cyc_t e) {
   else if (at < stamp) ++late_issues_;
   b_data_.assign(4 * words, 0);
   tlm::tlm_generic_payload gp;
-  gp.set_command(tlm::TLM_READ_COMMAND);
-  gp.set_address(addr);
-  gp.set_data_ptr(b_data_.data());
-  gp.set_data_length(4 * words);
-  gp.set_streaming_width(4 * words);
-  gp.set_byte_enable_ptr(nullptr);
-  gp.set_dmi_allowed(false);
-  gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  set_burst(gp, tlm::TLM_READ_COMMAND, addr, b_data_.data(), 4 * words);
   const sc_core::sc_time before = d;
   isock->b_transport(gp, d);
   ++tlm_reads_;

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "payload.h"
 #include "stats.h"
 
 namespace l3vp {
@@ -99,14 +100,7 @@ void Chksum::dma_thread() {
         const uint64_t to_kib = (0x400 - (w & 0x3FF)) / 4;
         const unsigned beats = static_cast<unsigned>(std::min<uint64_t>({p_.maxburst, to_kib, (last - w) / 4 + 1}));
         tlm::tlm_generic_payload gp;
-        gp.set_command(tlm::TLM_READ_COMMAND);
-        gp.set_address(w);
-        gp.set_data_ptr(buf.data());
-        gp.set_data_length(4 * beats);
-        gp.set_streaming_width(4 * beats);
-        gp.set_byte_enable_ptr(nullptr);
-        gp.set_dmi_allowed(false);
-        gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+        set_burst(gp, tlm::TLM_READ_COMMAND, w, buf.data(), 4 * beats);
         sc_time d = sc_core::SC_ZERO_TIME;
         isock->b_transport(gp, d);
         if (d != sc_core::SC_ZERO_TIME) sc_core::wait(d);

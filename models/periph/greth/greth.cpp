@@ -1,4 +1,5 @@
 #include "greth.h"
+#include "payload.h"
 #include "stats.h"
 
 #include <algorithm>
@@ -312,14 +313,7 @@ const char* to_string(GrethRxVerdict v) {
 Greth::Bus Greth::bus(tlm::tlm_command cmd, uint32_t addr, uint8_t* data, unsigned len) {
   const uint64_t g = gen_;
   tlm::tlm_generic_payload gp;
-  gp.set_command(cmd);
-  gp.set_address(addr);
-  gp.set_data_ptr(data);
-  gp.set_data_length(len);
-  gp.set_streaming_width(len);
-  gp.set_byte_enable_ptr(nullptr);
-  gp.set_dmi_allowed(false);
-  gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  set_burst(gp, cmd, addr, data, len);
   sc_time d = sc_core::SC_ZERO_TIME;
   const sc_time start = sc_core::sc_time_stamp();
   isock->b_transport(gp, d);
