@@ -1079,6 +1079,23 @@ static void tcp_challenge_ack(struct tcp_conn *c)
   tcp_emit_conn(c, c->snd_nxt, TCP_ACK, NULL, 0);
 }
 
+/* Our FIN is acknowledged: the state that follows it (RFC 793 p. 73).
+ * @return 1 if the connection was freed (LAST_ACK: the application has
+ * closed, so no event). */
+static int tcp_our_fin_acked(struct tcp_conn *c)
+{
+  if (c->state == TCP_FIN_WAIT_1) {
+    c->state = TCP_FIN_WAIT_2;
+  } else if (c->state == TCP_CLOSING) {
+    c->state = TCP_TIME_WAIT;
+    c->timer = net_now + NET_TCP_TIME_WAIT_MS;
+  } else if (c->state == TCP_LAST_ACK) {
+    tcp_free(c);
+    return 1;
+  }
+  return 0;
+}
+
 static void tcp_process(struct tcp_conn *c, const struct tcp_seg *s)
 {
   uint32_t seglen = s->len + !!(s->ctl & TCP_SYN) + !!(s->ctl & TCP_FIN);
@@ -1176,16 +1193,8 @@ static void tcp_process(struct tcp_conn *c, const struct tcp_seg *s)
       if (had_data) {
         ev |= NET_EV_ACKED;
       }
-      if (fin_acked) {
-        if (c->state == TCP_FIN_WAIT_1) {
-          c->state = TCP_FIN_WAIT_2;
-        } else if (c->state == TCP_CLOSING) {
-          c->state = TCP_TIME_WAIT;
-          c->timer = net_now + NET_TCP_TIME_WAIT_MS;
-        } else if (c->state == TCP_LAST_ACK) {
-          tcp_free(c);
-          return;
-        }
+      if (fin_acked && tcp_our_fin_acked(c)) {
+        return;
       }
     }
 #else
@@ -1203,13 +1212,7 @@ static void tcp_process(struct tcp_conn *c, const struct tcp_seg *s)
       ev |= tcp_ack_sent(c, s, &fin_acked);
       if (fin_acked) {
         c->sflags &= (uint8_t)~TCPS_FIN;
-        if (c->state == TCP_FIN_WAIT_1) {
-          c->state = TCP_FIN_WAIT_2;
-        } else if (c->state == TCP_CLOSING) {
-          c->state = TCP_TIME_WAIT;
-          c->timer = net_now + NET_TCP_TIME_WAIT_MS;
-        } else if (c->state == TCP_LAST_ACK) {
-          tcp_free(c); /* the application has closed: no event */
+        if (tcp_our_fin_acked(c)) {
           return;
         }
       }
