@@ -122,6 +122,20 @@ Bytes icmp_echo(uint8_t type, uint16_t id, uint16_t seq, const Bytes& data) {
   return m;
 }
 
+Bytes arp_pkt(uint16_t op, const uint8_t* sha, uint32_t spa, const uint8_t* tha, uint32_t tpa) {
+  Bytes a(28, 0);
+  put16(a, 0, 1);
+  put16(a, 2, 0x0800);
+  a[4] = 6;
+  a[5] = 4;
+  put16(a, 6, op);
+  std::copy(sha, sha + 6, a.begin() + 8);
+  put32(a, 14, spa);
+  std::copy(tha, tha + 6, a.begin() + 18);
+  put32(a, 24, tpa);
+  return a;
+}
+
 Bytes peer_ip_frame(uint8_t proto, const Bytes& payload, const IpOpt& o, uint32_t src, uint32_t dst) {
   return eth_frame(kOurMac, kPeerMac, 0x0800, ip_packet(src, dst, proto, payload, o));
 }

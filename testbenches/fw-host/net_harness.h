@@ -72,6 +72,8 @@ Bytes tcp_segment(uint32_t src, uint32_t dst, const TcpSeg& s);
 Bytes udp_datagram(uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport,
                    const Bytes& data, bool checksum = true);
 Bytes icmp_echo(uint8_t type, uint16_t id, uint16_t seq, const Bytes& data);
+// ARP packet (Ethernet/IPv4, RFC 826): operation, sender and target addresses.
+Bytes arp_pkt(uint16_t op, const uint8_t* sha, uint32_t spa, const uint8_t* tha, uint32_t tpa);
 
 // Complete frame from the peer to us.
 Bytes peer_ip_frame(uint8_t proto, const Bytes& payload, const IpOpt& o = IpOpt(),

@@ -6,20 +6,6 @@ using namespace nh;
 
 namespace {
 
-Bytes arp_pkt(uint16_t op, const uint8_t* sha, uint32_t spa, const uint8_t* tha, uint32_t tpa) {
-  Bytes a(28, 0);
-  put16(a, 0, 1);
-  put16(a, 2, 0x0800);
-  a[4] = 6;
-  a[5] = 4;
-  put16(a, 6, op);
-  std::copy(sha, sha + 6, a.begin() + 8);
-  put32(a, 14, spa);
-  std::copy(tha, tha + 6, a.begin() + 18);
-  put32(a, 24, tpa);
-  return a;
-}
-
 const uint8_t kZeroMac[6] = {0};
 const uint8_t kOtherMac[6] = {0x02, 0, 0, 0, 0, 0x33};
 
