@@ -1387,6 +1387,9 @@ static void tcp_retransmit(struct tcp_conn *c)
       uint32_t n = c->snd_buf_len < c->mss ? c->snd_buf_len : c->mss;
       tcp_emit_buf(c, c->snd_una, n, TCP_ACK);
       c->snd_nxt += n;
+      if (TCP_SEQ_GT(c->snd_nxt, c->snd_max)) {
+        c->snd_max = c->snd_nxt; /* more than was in flight: new data */
+      }
     }
 #endif
   }
