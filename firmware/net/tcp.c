@@ -164,14 +164,16 @@ static int tcp_time_reached(uint32_t deadline)
 }
 
 /*--------------------------------------------------------------------------*/
-/* Build a segment at NET_IP_PAYLOAD and send it. `data` may point into
- * net_buf (memmove); NULL with len > 0: the payload is already in place
- * (after the header). SYN segments carry our MSS option. */
-static net_err_t tcp_emit(uint32_t rip, uint16_t lport, uint16_t rport,
-                          uint32_t seq, uint32_t ack, uint8_t ctl, uint16_t wnd,
-                          const uint8_t *data, unsigned len)
+/* Build a segment in `frame` (net_buf or the driver's transmit buffer,
+ * net_tx_frame()) and send it. `data` may point into the frame (memmove);
+ * NULL with len > 0: the payload is already in place (after the header).
+ * SYN segments carry our MSS option. */
+static net_err_t tcp_emit_frame(uint8_t *frame, uint32_t rip, uint16_t lport,
+                                uint16_t rport, uint32_t seq, uint32_t ack,
+                                uint8_t ctl, uint16_t wnd, const uint8_t *data,
+                                unsigned len)
 {
-  uint8_t *t = NET_IP_PAYLOAD;
+  uint8_t *t = frame + NET_ETH_HLEN + NET_IP_HLEN;
   unsigned hl = (ctl & TCP_SYN) ? NET_TCP_HLEN + 4 : NET_TCP_HLEN;
 
   if (len && data != NULL) {
@@ -201,7 +203,15 @@ static net_err_t tcp_emit(uint32_t rip, uint16_t lport, uint16_t rport,
   if (ctl & TCP_RST) {
     net_stats.tcp.rst_tx++;
   }
-  return ip_output(NET_IPPROTO_TCP, rip, hl + len);
+  return ip_output_frame(frame, NET_IPPROTO_TCP, rip, hl + len);
+}
+
+static net_err_t tcp_emit(uint32_t rip, uint16_t lport, uint16_t rport,
+                          uint32_t seq, uint32_t ack, uint8_t ctl, uint16_t wnd,
+                          const uint8_t *data, unsigned len)
+{
+  return tcp_emit_frame(net_buf, rip, lport, rport, seq, ack, ctl, wnd, data,
+                        len);
 }
 
 /* A segment of connection c (advertises the current window). */
@@ -530,13 +540,17 @@ int tcp_send(struct tcp_conn *c, const void *data, unsigned len)
 }
 
 /* Emit `len` buffered bytes from sequence number `seq` (plus `ctl`). The
- * payload is copied from the ring straight behind the header in net_buf. */
+ * segment is built in the driver's transmit buffer when it hands one out
+ * (net_tx_frame(), else in net_buf): the payload is copied once, from the
+ * ring straight behind the header, and the driver sends it in place. */
 static void tcp_emit_buf(struct tcp_conn *c, uint32_t seq, unsigned len,
                          uint8_t ctl)
 {
+  uint8_t *frame = net_tx_frame();
+
   if (len) {
     const uint8_t *ring = tcp_sndbuf[c - tcp_conns];
-    uint8_t *d = NET_IP_PAYLOAD + NET_TCP_HLEN;
+    uint8_t *d = frame + NET_ETH_HLEN + NET_IP_HLEN + NET_TCP_HLEN;
     unsigned off = tcp_ring_off(c, seq);
     unsigned first = NET_TCP_SNDBUF - off;
     if (first > len) {
@@ -549,8 +563,8 @@ static void tcp_emit_buf(struct tcp_conn *c, uint32_t seq, unsigned len,
   }
   c->rcv_wnd = tcp_wnd_of(c);
   c->flags &= (uint8_t)~TCPF_ACK_PENDING;
-  tcp_emit(c->rip, c->lport, c->rport, seq, c->rcv_nxt, ctl, c->rcv_wnd, NULL,
-           len);
+  tcp_emit_frame(frame, c->rip, c->lport, c->rport, seq, c->rcv_nxt, ctl,
+                 c->rcv_wnd, NULL, len);
 }
 
 /* Initial window, RFC 5681 3.1. */
