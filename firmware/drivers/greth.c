@@ -141,20 +141,17 @@ static inline void greth_kick_tx(struct greth *g)
   REG(g, GRETH_CTRL) = REG(g, GRETH_CTRL) | GRETH_CTRL_TE;
 }
 
-int greth_send(struct greth *g, const uint8_t *frame, unsigned len)
+/* Wait (bounded) for a free TX descriptor; 0 if none came. */
+static int greth_tx_wait_free(struct greth *g)
 {
-  unsigned i, waited = 0;
+  unsigned waited = 0;
   uint32_t spin;
 
-  if (len > GRETH_MAXFRAME || len == 0) {
-    g->st.tx_drop_len++;
-    return -1;
-  }
   greth_tx_reclaim(g);
   for (spin = 0; g->tx_used == GRETH_NDESC; spin++) {
     if (spin == SPIN_LIMIT) {
       g->st.tx_drop_full++;
-      return -1;
+      return 0;
     }
     if (!waited) {
       waited = 1;
@@ -163,20 +160,14 @@ int greth_send(struct greth *g, const uint8_t *frame, unsigned len)
     }
     greth_tx_reclaim(g);
   }
-  i = g->tx_head;
-  if (frame == g->rx_cur) {
-    /* The frame is the received one still being processed (a reply built
-     * in place, zero-copy stack): give its buffer to the TX descriptor and
-     * the TX descriptor's free buffer to the RX descriptor, which
-     * greth_rx_release() enables again; nothing is copied. */
-    uint32_t b = g->txd[2 * i + 1];
-    g->txd[2 * i + 1] = (uint32_t)(uintptr_t)frame;
-    g->rxd[2 * g->rx_next + 1] = b;
-    g->rx_cur = 0;
-    g->st.tx_swapped++;
-  } else {
-    memcpy((uint8_t *)(uintptr_t)g->txd[2 * i + 1], frame, len);
-  }
+  return 1;
+}
+
+/* Enable the descriptor at tx_head with its buffer holding len bytes. */
+static void greth_tx_enable(struct greth *g, unsigned len)
+{
+  unsigned i = g->tx_head;
+
   /* EN last. */
   g->txd[2 * i] = len | GRETH_BD_EN | (i == GRETH_NDESC - 1 ? GRETH_BD_WR : 0);
   g->tx_head = (i + 1) % GRETH_NDESC;
@@ -184,6 +175,44 @@ int greth_send(struct greth *g, const uint8_t *frame, unsigned len)
   greth_kick_tx(g); /* TE again for every newly enabled descriptor */
   g->st.tx_frames++;
   g->st.tx_bytes += len;
+}
+
+uint8_t *greth_tx_buffer(struct greth *g)
+{
+  if (!greth_tx_wait_free(g))
+    return 0;
+  return (uint8_t *)(uintptr_t)g->txd[2 * g->tx_head + 1];
+}
+
+int greth_send(struct greth *g, const uint8_t *frame, unsigned len)
+{
+  unsigned i;
+  uint8_t *buf;
+
+  if (len > GRETH_MAXFRAME || len == 0) {
+    g->st.tx_drop_len++;
+    return -1;
+  }
+  if (!greth_tx_wait_free(g))
+    return -1;
+  i = g->tx_head;
+  buf = (uint8_t *)(uintptr_t)g->txd[2 * i + 1];
+  if (frame == buf) {
+    /* Built in place by the caller (greth_tx_buffer()): nothing to copy. */
+    g->st.tx_in_place++;
+  } else if (frame == g->rx_cur) {
+    /* The frame is the received one still being processed (a reply built
+     * in place, zero-copy stack): give its buffer to the TX descriptor and
+     * the TX descriptor's free buffer to the RX descriptor, which
+     * greth_rx_release() enables again; nothing is copied. */
+    g->txd[2 * i + 1] = (uint32_t)(uintptr_t)frame;
+    g->rxd[2 * g->rx_next + 1] = (uint32_t)(uintptr_t)buf;
+    g->rx_cur = 0;
+    g->st.tx_swapped++;
+  } else {
+    memcpy(buf, frame, len);
+  }
+  greth_tx_enable(g, len);
   return 0;
 }
 

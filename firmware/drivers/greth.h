@@ -97,6 +97,7 @@ struct greth_stats {
   uint32_t irqs;
   uint32_t rx_max_batch;            /* most frames found ready in one poll */
   uint32_t tx_swapped;              /* frames sent from their RX buffer, no copy */
+  uint32_t tx_in_place;             /* frames built in a TX buffer, no copy */
 };
 
 struct greth {
@@ -130,8 +131,15 @@ int greth_link_up(struct greth *g);
  * that is the buffer of the taken RX descriptor (greth_rx_take(), a reply
  * built in the received frame) is not copied: that buffer becomes the TX
  * descriptor's and the TX descriptor's free one the RX descriptor's
- * (tx_swapped); the caller must not touch the frame afterwards. */
+ * (tx_swapped); the caller must not touch the frame afterwards. Nor is a
+ * frame built in the buffer greth_tx_buffer() handed out (tx_in_place). */
 int greth_send(struct greth *g, const uint8_t *frame, unsigned len);
+/* The buffer (GRETH_BUFSZ bytes, 8-aligned) of the next free TX
+ * descriptor, after waiting (bounded) for one; 0 if none came free. A
+ * frame built there and passed to greth_send() is sent without a copy.
+ * The buffer stays the next one until a frame is sent: a greth_send() of
+ * another frame in between overwrites it. */
+uint8_t *greth_tx_buffer(struct greth *g);
 /* Reclaim completed TX descriptors (counts UE/AL). */
 void greth_tx_reclaim(struct greth *g);
 /* Service STATUS (count and clear error bits, restart stopped DMAs). */

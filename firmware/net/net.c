@@ -174,6 +174,13 @@ net_err_t net_link_output(const uint8_t *frame, unsigned len)
   return err;
 }
 
+uint8_t *net_tx_frame(void)
+{
+  struct netif *nif = net_netif;
+  uint8_t *frame = nif->tx_buffer != NULL ? nif->tx_buffer(nif) : NULL;
+  return frame != NULL ? frame : net_buf;
+}
+
 /*--------------------------------------------------------------------------*/
 void net_input(const uint8_t *frame, unsigned len)
 {

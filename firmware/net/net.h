@@ -48,6 +48,12 @@ struct netif;
 typedef net_err_t (*netif_output_fn)(struct netif *nif, const uint8_t *frame,
                                      unsigned len);
 
+/** Optional: a buffer of at least NET_BUF_SIZE bytes, 8-aligned, that
+ *  low_level_output() sends without copying when the frame is built in it
+ *  (the driver's next free transmit buffer), or NULL (none free). It stays
+ *  valid until the next low_level_output() call. */
+typedef uint8_t *(*netif_tx_buffer_fn)(struct netif *nif);
+
 /** The one network interface. */
 struct netif {
   uint8_t hwaddr[6];
@@ -56,6 +62,7 @@ struct netif {
   uint32_t gw;
   netif_output_fn low_level_output;
   void *state; /**< for the driver */
+  netif_tx_buffer_fn tx_buffer; /**< NULL: frames are always copied */
 };
 
 /** Drop and traffic counters, one field per reason. A frame handed to
@@ -197,6 +204,10 @@ void net_timer_tick(uint32_t ms);
 /* Internal: send the frame of `len` bytes in net_buf (Ethernet header
  * included). Counts eth.tx / eth.tx_err. */
 net_err_t net_link_output(const uint8_t *frame, unsigned len);
+
+/* Internal: where to build a frame for the bulk send path: the driver's
+ * transmit buffer (netif tx_buffer) if it hands one out, else net_buf. */
+uint8_t *net_tx_frame(void);
 
 /* Is `ip` an address we accept as destination? 1 unicast, 2 broadcast. */
 int net_ip_is_ours(uint32_t ip);

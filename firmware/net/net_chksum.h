@@ -23,6 +23,13 @@ uint16_t net_chksum_word32(uint16_t sum, const void *data, unsigned len);
  *  step. SPARC: inline addcc/addxcc; elsewhere: C with the same semantics. */
 uint16_t net_chksum_fast(uint16_t sum, const void *data, unsigned len);
 
+/** Copies `len` bytes from src to dst and returns their sum (as the other
+ *  functions, chained from `sum`) in the same pass: 32-bit loads summed
+ *  like net_chksum_fast. When dst and src differ in alignment mod 4 (or dst
+ *  is odd) it copies first and sums dst with net_chksum_fast. The buffers
+ *  must not overlap. */
+uint16_t net_chksum_copy(uint16_t sum, void *dst, const void *src, unsigned len);
+
 /** The checksum engine (rtl/chksum): a buffer of at least
  *  NET_CHECKSUM_HW_MIN bytes goes to the engine the port installed with
  *  net_chksum_set_engine(); a shorter one, any buffer while no engine is
@@ -70,6 +77,9 @@ extern const struct net_chksum_variant net_chksum_variants[NET_CHKSUM_NVARIANTS]
  *  Returns 0, or -1 (unknown value, or NET_CHECKSUM_RUNTIME is 0 and the
  *  value is not the build's choice; nothing changes). */
 int net_chksum_select(unsigned which);
+/** Is the implementation in use net_chksum_fast (the one net_chksum_copy
+ *  matches, so the bulk send path may fuse its copy and sum)? */
+int net_chksum_active_is_fast(void);
 /** Name of the implementation in use ("generic8", "word32", "fast" or "hw"). */
 const char *net_chksum_active_name(void);
 

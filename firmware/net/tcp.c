@@ -47,7 +47,7 @@
 #endif
 /* One ring per connection slot; kept out of struct tcp_conn so that
  * tcp_alloc()'s memset does not clear it. */
-static uint8_t tcp_sndbuf[NET_TCP_CONNS][NET_TCP_SNDBUF];
+static uint8_t tcp_sndbuf[NET_TCP_CONNS][NET_TCP_SNDBUF] __attribute__((aligned(8)));
 static void tcp_output(struct tcp_conn *c);
 #endif
 
@@ -164,14 +164,16 @@ static int tcp_time_reached(uint32_t deadline)
 }
 
 /*--------------------------------------------------------------------------*/
-/* Build a segment at NET_IP_PAYLOAD and send it. `data` may point into
- * net_buf (memmove); NULL with len > 0: the payload is already in place
- * (after the header). SYN segments carry our MSS option. */
-static net_err_t tcp_emit(uint32_t rip, uint16_t lport, uint16_t rport,
-                          uint32_t seq, uint32_t ack, uint8_t ctl, uint16_t wnd,
-                          const uint8_t *data, unsigned len)
+/* Build a segment in `frame` (net_buf or the driver's transmit buffer,
+ * net_tx_frame()) and send it. `data` may point into the frame (memmove);
+ * NULL with len > 0: the payload is already in place (after the header).
+ * SYN segments carry our MSS option. */
+static net_err_t tcp_emit_frame(uint8_t *frame, uint32_t rip, uint16_t lport,
+                                uint16_t rport, uint32_t seq, uint32_t ack,
+                                uint8_t ctl, uint16_t wnd, const uint8_t *data,
+                                unsigned len, int32_t psum)
 {
-  uint8_t *t = NET_IP_PAYLOAD;
+  uint8_t *t = frame + NET_ETH_HLEN + NET_IP_HLEN;
   unsigned hl = (ctl & TCP_SYN) ? NET_TCP_HLEN + 4 : NET_TCP_HLEN;
 
   if (len && data != NULL) {
@@ -194,14 +196,32 @@ static net_err_t tcp_emit(uint32_t rip, uint16_t lport, uint16_t rport,
     net_put16(t + 22, NET_TCP_MSS);
   }
   NET_PHASE_ENTER(NET_PH_L4CHK);
-  net_put16(t + 16, (uint16_t)~net_chksum_pseudo(net_netif->ipaddr, rip,
-                                                 NET_IPPROTO_TCP, t, hl + len));
+  if (psum < 0) {
+    net_put16(t + 16, (uint16_t)~net_chksum_pseudo(net_netif->ipaddr, rip,
+                                                   NET_IPPROTO_TCP, t, hl + len));
+  } else {
+    /* The payload's sum came with its copy: sum the header only (the
+     * pseudo header's length field counted as hl, plus len). */
+    uint32_t acc = net_chksum_pseudo(net_netif->ipaddr, rip, NET_IPPROTO_TCP, t, hl) +
+                   len + (uint32_t)psum;
+    acc = (acc & 0xffffu) + (acc >> 16);
+    acc = (acc & 0xffffu) + (acc >> 16);
+    net_put16(t + 16, (uint16_t)~acc);
+  }
   NET_PHASE_LEAVE(NET_PH_L4CHK);
   net_stats.tcp.tx++;
   if (ctl & TCP_RST) {
     net_stats.tcp.rst_tx++;
   }
-  return ip_output(NET_IPPROTO_TCP, rip, hl + len);
+  return ip_output_frame(frame, NET_IPPROTO_TCP, rip, hl + len);
+}
+
+static net_err_t tcp_emit(uint32_t rip, uint16_t lport, uint16_t rport,
+                          uint32_t seq, uint32_t ack, uint8_t ctl, uint16_t wnd,
+                          const uint8_t *data, unsigned len)
+{
+  return tcp_emit_frame(net_buf, rip, lport, rport, seq, ack, ctl, wnd, data,
+                        len, -1);
 }
 
 /* A segment of connection c (advertises the current window). */
@@ -492,9 +512,15 @@ unsigned tcp_unacked(const struct tcp_conn *c)
 }
 
 /* Ring offset of sequence number `seq` (data starts at ISS + 1). */
+/* Stream byte n lives at ring offset n + TCP_RING_BIAS (mod the size): a
+ * segment starting at a multiple of 4 bytes (MSS 1460) then has the same
+ * address mod 4 in the ring as its payload in the frame (offset 54), so
+ * the copy into the frame and net_chksum_copy() run on aligned words. */
+#define TCP_RING_BIAS ((NET_ETH_HLEN + NET_IP_HLEN + NET_TCP_HLEN) & 3u)
+
 static unsigned tcp_ring_off(const struct tcp_conn *c, uint32_t seq)
 {
-  return (unsigned)(seq - c->iss - 1u) & (NET_TCP_SNDBUF - 1u);
+  return (unsigned)(seq - c->iss - 1u + TCP_RING_BIAS) & (NET_TCP_SNDBUF - 1u);
 }
 
 int tcp_send(struct tcp_conn *c, const void *data, unsigned len)
@@ -530,27 +556,47 @@ int tcp_send(struct tcp_conn *c, const void *data, unsigned len)
 }
 
 /* Emit `len` buffered bytes from sequence number `seq` (plus `ctl`). The
- * payload is copied from the ring straight behind the header in net_buf. */
+ * segment is built in the driver's transmit buffer when it hands one out
+ * (net_tx_frame(), else in net_buf): the payload is copied once, from the
+ * ring straight behind the header, and the driver sends it in place. With
+ * the fast checksum the copy also sums the payload (net_chksum_copy); the
+ * other variants keep their own pass, so comparing them stays meaningful. */
 static void tcp_emit_buf(struct tcp_conn *c, uint32_t seq, unsigned len,
                          uint8_t ctl)
 {
+  uint8_t *frame = net_tx_frame();
+  int32_t psum = -1;
+
   if (len) {
     const uint8_t *ring = tcp_sndbuf[c - tcp_conns];
-    uint8_t *d = NET_IP_PAYLOAD + NET_TCP_HLEN;
+    uint8_t *d = frame + NET_ETH_HLEN + NET_IP_HLEN + NET_TCP_HLEN;
     unsigned off = tcp_ring_off(c, seq);
     unsigned first = NET_TCP_SNDBUF - off;
     if (first > len) {
       first = len;
     }
-    NET_PHASE_ENTER(NET_PH_APPCOPY);
-    memcpy(d, ring + off, first);
-    memcpy(d + first, ring, len - first);
-    NET_PHASE_LEAVE(NET_PH_APPCOPY);
+    if (net_chksum_active_is_fast()) {
+      uint32_t s1, s2;
+      NET_PHASE_ENTER(NET_PH_L4CHK);
+      s1 = net_chksum_copy(0, d, ring + off, first);
+      s2 = net_chksum_copy(0, d + first, ring, len - first);
+      if (first & 1u) { /* the second piece starts at an odd stream offset */
+        s2 = net_swap16((uint16_t)s2);
+      }
+      s1 += s2;
+      psum = (int32_t)((s1 & 0xffffu) + (s1 >> 16));
+      NET_PHASE_LEAVE(NET_PH_L4CHK);
+    } else {
+      NET_PHASE_ENTER(NET_PH_APPCOPY);
+      memcpy(d, ring + off, first);
+      memcpy(d + first, ring, len - first);
+      NET_PHASE_LEAVE(NET_PH_APPCOPY);
+    }
   }
   c->rcv_wnd = tcp_wnd_of(c);
   c->flags &= (uint8_t)~TCPF_ACK_PENDING;
-  tcp_emit(c->rip, c->lport, c->rport, seq, c->rcv_nxt, ctl, c->rcv_wnd, NULL,
-           len);
+  tcp_emit_frame(frame, c->rip, c->lport, c->rport, seq, c->rcv_nxt, ctl,
+                 c->rcv_wnd, NULL, len, psum);
 }
 
 /* Initial window, RFC 5681 3.1. */

@@ -123,6 +123,11 @@ struct App {
 extern App apps[NET_TCP_CONNS];
 void app_call(struct tcp_conn* c, unsigned ev);
 netif_output_fn fake_output_ptr();
+// A netif tx_buffer (off unless a test sets nif_.tx_buffer to it): one
+// driver buffer, junk-filled on every hand-out; tx_in_place counts the
+// frames sent from it.
+netif_tx_buffer_fn fake_tx_buffer_ptr();
+extern unsigned tx_buffers_out, tx_in_place;
 inline App& app_of(struct tcp_conn* c) { return apps[c - tcp_conns]; }
 
 }  // namespace nh

@@ -323,3 +323,39 @@ TEST_F(TcpSend, OneSegmentWindowIsSentAsTwoHalves) {
 
 }  // namespace
 #endif
+
+#if !NET_TCP_UIP_SEND
+namespace {
+
+TEST_F(TcpSend, SegmentsAreBuiltInTheDriverTransmitBuffer) {
+  // A driver that hands out its transmit buffer (netif tx_buffer): every
+  // data segment is built there (one copy from the ring) and sent in place;
+  // the stream and its checksums stay intact.
+  nif_.tx_buffer = fake_tx_buffer_ptr();
+  Peer p;
+  p.wnd = 60000;
+  struct tcp_conn* c = accept(p, 999);  // odd segments: every ring offset parity
+  Bytes d = pattern(3 * NET_TCP_SNDBUF + 555, 11);
+  app_of(c).to_send = d;
+  unsigned out0 = tx_buffers_out;
+  tcp_poll(c);
+  Bytes got;
+  unsigned segs = 0;
+  for (int i = 0; i < 1000 && got.size() < d.size(); i++) {
+    auto s = take_tcp();
+    ASSERT_FALSE(s.empty());
+    segs += (unsigned)s.size();
+    for (auto& k : s) {
+      ASSERT_EQ(p.rcv, k.seq);
+      got.insert(got.end(), k.data.begin(), k.data.end());
+      p.rcv += (uint32_t)k.data.size();
+    }
+    p.send(TCP_ACK);
+  }
+  EXPECT_EQ(d, got);
+  EXPECT_EQ(segs, tx_in_place);
+  EXPECT_GE(tx_buffers_out - out0, segs);
+}
+
+}  // namespace
+#endif

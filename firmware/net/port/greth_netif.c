@@ -18,7 +18,13 @@ void greth_netif_init(struct netif *nif, struct greth *g)
 {
   memcpy(nif->hwaddr, g->mac, 6);
   nif->low_level_output = greth_netif_output;
+  nif->tx_buffer = greth_netif_tx_buffer;
   nif->state = g;
+}
+
+uint8_t *greth_netif_tx_buffer(struct netif *nif)
+{
+  return greth_tx_buffer((struct greth *)nif->state);
 }
 
 net_err_t greth_netif_output(struct netif *nif, const uint8_t *frame,

@@ -31,6 +31,10 @@ void greth_netif_init(struct netif *nif, struct greth *g);
 net_err_t greth_netif_output(struct netif *nif, const uint8_t *frame,
                              unsigned len);
 
+/* tx_buffer for the stack: the next free TX descriptor's buffer
+ * (greth_tx_buffer()), sent in place by greth_netif_output(). */
+uint8_t *greth_netif_tx_buffer(struct netif *nif);
+
 /* Hand every received frame to net_input() and give its descriptor back.
  * Returns the number of descriptors handled (errors included). */
 unsigned greth_netif_poll(struct greth *g);

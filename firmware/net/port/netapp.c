@@ -122,6 +122,7 @@ static const struct netapp_counter driver_counters[] = {
     GS(tx_drop_full), GS(tx_drop_len), GS(rx_frames), GS(rx_bytes), GS(rx_le),
     GS(rx_oe), GS(rx_ce), GS(rx_ft), GS(rx_ae), GS(rx_restarts), GS(rx_max_batch),
     GS(st_ia), GS(st_ts), GS(st_ta), GS(st_ra), GS(irqs), GS(tx_swapped),
+    GS(tx_in_place),
 };
 #undef GS
 #define NS(key, field) {key, offsetof(struct net_stats, field)}
