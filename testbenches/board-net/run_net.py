@@ -545,7 +545,8 @@ def merged(base, patch):
 VP_ARGS = {t: ["--set", "chksum.enable=true"] for t in ("ping_hw", "udpecho_hw")}
 
 TESTS = {
-    # name: (firmware, scenario, params, check)
+    # name: (firmware, scenario, params, check); a check with `custom` set
+    # makes its own runs (run_custom: scenario and params None/unused).
     "ping": ("net_ping", "ping.scenario.json", {"count": 20}, check_ping),
     "ping_polled": ("net_ping", "ping.scenario.json", {"count": 20, "flags": FW_PF_POLLED}, check_ping),
     "udpecho": ("net_udpecho", "udpecho.scenario.json", {"count": 20}, check_udpecho),
