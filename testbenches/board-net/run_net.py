@@ -25,6 +25,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts", "lib"))
 sys.path.insert(0, HERE)
 import l3vp  # noqa: E402
 import l3vp.pcap  # noqa: E402
+import check_harden  # noqa: E402
 
 # fw_params flags (FW_PF_* in firmware/net/port/netapp.h; leon3vp also
 # takes the names polled|verbose|verify).
@@ -544,7 +545,8 @@ def merged(base, patch):
 VP_ARGS = {t: ["--set", "chksum.enable=true"] for t in ("ping_hw", "udpecho_hw")}
 
 TESTS = {
-    # name: (firmware, scenario, params, check)
+    # name: (firmware, scenario, params, check); a check with `custom` set
+    # makes its own runs (run_custom: scenario and params None/unused).
     "ping": ("net_ping", "ping.scenario.json", {"count": 20}, check_ping),
     "ping_polled": ("net_ping", "ping.scenario.json", {"count": 20, "flags": FW_PF_POLLED}, check_ping),
     "udpecho": ("net_udpecho", "udpecho.scenario.json", {"count": 20}, check_udpecho),
@@ -594,7 +596,46 @@ TESTS = {
     "land": ("net_tcpecho", "land.scenario.json", {"count": 1}, check_malformed("land.scenario.json", "tcp")),
     "land_bcast": ("net_tcpecho", "land_bcast.scenario.json", {"count": 1},
                    check_malformed("land_bcast.scenario.json", "tcp")),
+    # Hardening on the wire (gen_harden.py, check_harden.py; README "Hardening scenarios").
+    "synflood": ("net_tcpecho", "synflood.scenario.json", {"count": 1, "gateway": "192.168.0.55"},
+                 check_harden.check_synflood),
+    "rfc5961": ("net_tcpsend", None, {}, check_harden.check_rfc5961),
+    "isn": ("net_tcpecho", None, {}, check_harden.check_isn),
+    "gateway": ("net_udpecho", "gateway.scenario.json", {"count": 3, "gateway": "192.168.0.55"},
+                check_harden.check_gateway(True)),
+    "gateway_none": ("net_udpecho", "gateway.scenario.json", {"count": 3}, check_harden.check_gateway(False)),
+    "arp_conflict": ("net_ping", "arp_conflict.scenario.json", {"count": 20}, check_harden.check_arp_conflict),
 }
+
+
+def run_custom(a, elf, check, work):
+    """A test of several runs (check.custom): the check calls run(scenario
+    path or dict, fw params, tag) once per run; each run has its own
+    subdirectory of the work dir."""
+    walls = []
+
+    def run(scen, params, tag):
+        d = os.path.join(work, tag)
+        os.makedirs(d, exist_ok=True)
+        if isinstance(scen, dict):
+            path = os.path.join(d, "scenario.json")
+            with open(path, "w") as f:
+                json.dump(scen, f, indent=1)
+            scen = path
+        r = l3vp.run(a.vp, elf, quiet=True, scenario=scen, net_results=True, pcap=True, uart=True,
+                     max_time=a.max_time or f"{max(60.0, scenario_seconds(scen)):g}s", fw_params=params,
+                     extra=a.extra or [], workdir=d, timeout=1800)
+        walls.append(r.wall_s)
+        assert r.returncode == 0, f"run {tag}: leon3vp exit {r.returncode}\n{r.stderr}\n{r.uart}"
+        return r.net_results, r.lines(), r.paths["pcap"]
+
+    try:
+        summary = check(run)
+    except AssertionError as e:
+        print(f"FAIL {a.test}: {e}")
+        return 1
+    print(f"PASS {a.test}: {summary} [{len(walls)} runs, wall {sum(walls):.1f} s]")
+    return 0
 
 
 def main():
@@ -619,6 +660,8 @@ def main():
     os.makedirs(work, exist_ok=True)
     try:
         elf = os.path.join(a.fw_dir, f"{fw}.elf")
+        if getattr(check, "custom", False):
+            return run_custom(a, elf, check, work)
         scen_path = os.path.join(HERE, scen)
         if a.test in SCEN_PATCH:
             with open(scen_path) as f:
