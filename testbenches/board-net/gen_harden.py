@@ -142,19 +142,7 @@ def rst_and_syn(host_isn, host_port, board_port, offset, t_ms):
 
 
 def main():
-    check = "--check" in sys.argv[1:]
-    bad = 0
-    for name in FILES:
-        path = os.path.join(HERE, name)
-        text = render(name)
-        if check:
-            if not os.path.exists(path) or open(path).read() != text:
-                print(f"{name}: differs from gen_harden.py's output (run it to regenerate)")
-                bad = 1
-        else:
-            with open(path, "w") as f:
-                f.write(text)
-    return bad
+    return gm.write_or_check(FILES, render, "gen_harden.py", sys.argv[1:])
 
 
 if __name__ == "__main__":

@@ -294,20 +294,26 @@ def render(name):
     return json.dumps(scenario(comment, fam(), echo), indent=1) + "\n"
 
 
-def main():
-    check = "--check" in sys.argv[1:]
+def write_or_check(names, render, tool, argv):
+    """Write each scenario file render(name) gives (next to this script), or
+    with --check in argv only compare: 1 if one differs or is missing."""
+    check = "--check" in argv
     bad = 0
-    for name in FILES:
+    for name in names:
         path = os.path.join(HERE, name)
         text = render(name)
         if check:
             if not os.path.exists(path) or open(path).read() != text:
-                print(f"{name}: differs from gen_malformed.py's output (run it to regenerate)")
+                print(f"{name}: differs from {tool}'s output (run it to regenerate)")
                 bad = 1
         else:
             with open(path, "w") as f:
                 f.write(text)
     return bad
+
+
+def main():
+    return write_or_check(FILES, render, "gen_malformed.py", sys.argv[1:])
 
 
 if __name__ == "__main__":
