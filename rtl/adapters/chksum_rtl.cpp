@@ -291,16 +291,7 @@ void ChksumRtl::register_stats(const StatsGroup& g) {
   // The engine's invariants under the TLM model's names (what the pins show
   // is the same), plus the adapter's host work.
   const auto U = StatUnit::Count;
-  const auto Y = StatInv::Yes;
-  g.counter("ops", &st_.ops, U, Y, "Checksum operations completed (DONE set), errors included.");
-  g.counter("bytes", &st_.bytes, StatUnit::Bytes, Y, "Bytes summed by error-free operations.");
-  g.counter("bursts", &st_.bursts, U, Y, "AHB read bursts of the DMA.");
-  g.counter("beats", &st_.beats, U, Y, "32-bit data beats read by the DMA.");
-  g.counter("errors", &st_.errors, U, Y, "Operations ended by an AHB ERROR response (STATUS.ERR).");
-  g.counter("irq_pulses", &st_.irq_pulses, U, Y, "Interrupt pulses (IE = 1 at DONE).");
-  g.counter("ignored_starts", &st_.ignored_starts, U, Y, "START written while BUSY (ignored).");
-  g.counter("busy_cycles", &st_.busy_cycles, StatUnit::Cycles, Y,
-            "Clocks from START to DONE, summed over the operations.");
+  register_chksum_stats(g, st_);
   g.counter("rtl_edges", &edges_, U, StatInv::No, "RTL CHKSUM: clock edges evaluated (host work).");
   g.counter("rtl_tlm_reads", &tlm_reads_, U, StatInv::No,
             "RTL CHKSUM: TLM read transactions the AHB master adapter issued (one per burst).");

@@ -149,19 +149,22 @@ void Chksum::finish(bool ok) {
 
 // ---------------------------------------------------------------- statistics
 
-// All simulated: invariant.
-void Chksum::register_stats(const StatsGroup& g) {
+void Chksum::register_stats(const StatsGroup& g) { register_chksum_stats(g, st_); }
+
+// All simulated: invariant. The RTL engine's adapter registers the same
+// counters (what its pins show is the same), so the two models' names agree.
+void register_chksum_stats(const StatsGroup& g, ChksumStats& st) {
   const auto U = StatUnit::Count;
   const auto Y = StatInv::Yes;
-  g.counter("ops", &st_.ops, U, Y, "Checksum operations completed (DONE set), errors included (`devices.chksum` exists only with "
+  g.counter("ops", &st.ops, U, Y, "Checksum operations completed (DONE set), errors included (`devices.chksum` exists only with "
             "`chksum.enable=true`).");
-  g.counter("bytes", &st_.bytes, StatUnit::Bytes, Y, "Bytes summed by error-free operations.");
-  g.counter("bursts", &st_.bursts, U, Y, "AHB read bursts of the DMA.");
-  g.counter("beats", &st_.beats, U, Y, "32-bit data beats read by the DMA.");
-  g.counter("errors", &st_.errors, U, Y, "Operations ended by an AHB ERROR response (STATUS.ERR).");
-  g.counter("irq_pulses", &st_.irq_pulses, U, Y, "Interrupt pulses (IE = 1 at DONE).");
-  g.counter("ignored_starts", &st_.ignored_starts, U, Y, "START written while BUSY (ignored).");
-  g.counter("busy_cycles", &st_.busy_cycles, StatUnit::Cycles, Y,
+  g.counter("bytes", &st.bytes, StatUnit::Bytes, Y, "Bytes summed by error-free operations.");
+  g.counter("bursts", &st.bursts, U, Y, "AHB read bursts of the DMA.");
+  g.counter("beats", &st.beats, U, Y, "32-bit data beats read by the DMA.");
+  g.counter("errors", &st.errors, U, Y, "Operations ended by an AHB ERROR response (STATUS.ERR).");
+  g.counter("irq_pulses", &st.irq_pulses, U, Y, "Interrupt pulses (IE = 1 at DONE).");
+  g.counter("ignored_starts", &st.ignored_starts, U, Y, "START written while BUSY (ignored).");
+  g.counter("busy_cycles", &st.busy_cycles, StatUnit::Cycles, Y,
             "Clocks from START to DONE, summed over the operations.");
 }
 

@@ -47,6 +47,12 @@ struct ChksumStats {
   uint64_t busy_cycles = 0;  // clocks from START to DONE, summed
 };
 
+class StatsGroup;
+
+// Registers the ChksumStats counters in g (devices.chksum): the TLM model's
+// and the RTL adapter's (rtl/adapters/chksum_rtl) invariants, one list.
+void register_chksum_stats(const StatsGroup& g, ChksumStats& st);
+
 // One operation, published at DONE (README "Probes").
 struct ChksumOpEvent {
   sc_core::sc_time start, end;  // START written, DONE set
