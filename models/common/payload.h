@@ -1,5 +1,6 @@
-// The TLM-2.0 payload of a plain AHB burst as the board's bus masters issue
-// it (the GRETH's and the checksum engine's DMA): one transfer of `len`
+// The TLM-2.0 payload of a plain bus transfer as the board issues it (the
+// GRETH's and the checksum engine's DMA bursts, the APB bridge's forwarded
+// accesses): one transfer of `len`
 // bytes at `addr`, data in target byte order (endian.h), streaming width =
 // length, no byte enables, no DMI hint, response not yet set.
 #pragma once

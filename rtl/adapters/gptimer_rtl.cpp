@@ -188,6 +188,15 @@ uint32_t GptimerRtl::pin_read(Vgptimer& m, unsigned w) {
 
 void GptimerRtl::edge(Vgptimer& m) { fast_edge(m.rootp, m, 0); }
 
+void GptimerRtl::traced_edge(Vgptimer& m, uint64_t fall, uint64_t rise) {
+  m.clk = 0;
+  m.eval();
+  dump(fall);
+  m.clk = 1;
+  m.eval();
+  dump(rise);
+}
+
 void GptimerRtl::main_edge_done(cyc_t c, bool hold) {
   ++main_edges_;
   if (hold) return;
@@ -207,13 +216,7 @@ void GptimerRtl::step_main(cyc_t c) {
     if (vcd_) {
       // Clock low half a period before the edge, high at the edge (ps).
       const uint64_t rise = uint64_t(m_) * clk_ps_;
-      m.clk = 0;
-      m.eval();
-      const uint64_t fall = rise - clk_ps_ / 2;
-      dump(fall);
-      m.clk = 1;
-      m.eval();
-      dump(rise);
+      traced_edge(m, rise - clk_ps_ / 2, rise);
     } else {
       edge(m);
     }
@@ -240,12 +243,7 @@ void GptimerRtl::write_word(unsigned w, uint32_t v) {
   if (vcd_) {
     const uint64_t rise = hold ? last_dump_ + 2 : uint64_t(m_) * clk_ps_;
     const uint64_t fall = hold ? last_dump_ + 1 : rise - clk_ps_ / 2;
-    m.clk = 0;
-    m.eval();
-    dump(fall);
-    m.clk = 1;
-    m.eval();
-    dump(rise);
+    traced_edge(m, fall, rise);
   } else {
     edge(m);
   }

@@ -82,6 +82,9 @@ class GptimerRtl : public ApbDevice {
   static uint32_t pin_read(Vgptimer& m, unsigned w);
   // One rising edge of `m` (clk low, then high).
   static void edge(Vgptimer& m);
+  // The same edge with --rtl-trace: both evaluations, dumped at `fall` and
+  // `rise` ps.
+  void traced_edge(Vgptimer& m, uint64_t fall, uint64_t rise);
   // Main instance: edges with idle pins up to (including) edge c.
   void step_main(cyc_t c);
   // Main instance: edge done at cycle c (hold: a same-cycle write edge).

@@ -9,6 +9,7 @@
 
 #include "endian.h"
 #include "log.h"
+#include "payload.h"
 
 namespace l3vp {
 namespace {
@@ -113,14 +114,7 @@ tlm::tlm_response_status ApbCtrl::access(tlm::tlm_command cmd, uint32_t off, uin
   // One reusable payload (constructing a payload allocates its extension
   // array); APB slaves never call back into the bridge, so no reentrancy.
   tlm::tlm_generic_payload& gp = fwd_;
-  gp.set_command(cmd);
-  gp.set_address(off - s.start);
-  gp.set_data_ptr(data);
-  gp.set_data_length(len);
-  gp.set_streaming_width(len);
-  gp.set_byte_enable_ptr(nullptr);
-  gp.set_dmi_allowed(false);
-  gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  set_burst(gp, cmd, off - s.start, data, len);
   if (debug) {
     isock[s.port]->transport_dbg(gp);
     return tlm::TLM_OK_RESPONSE;
