@@ -93,6 +93,10 @@ struct net_stats {
     uint32_t conflict;          /**< ARP/IP claimed another MAC for a valid entry */
     uint32_t conflict_kept;     /**< ... and the old MAC answered the probe */
     uint32_t conflict_dropped;  /**< ... no answer: entry dropped, re-resolved */
+    uint32_t learn_fast;        /**< IP frames from the last learned sender, entry
+                                     valid and MAC unchanged: only its time set */
+    uint32_t timer_scans;       /**< arp_timer() ticks that walked the table (the
+                                     others came before the earliest deadline) */
   } arp;
   struct {
     uint32_t rx, tx;

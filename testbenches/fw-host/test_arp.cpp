@@ -69,6 +69,50 @@ TEST_F(Arp, TrafficRefreshesEntryFromIp) {
   EXPECT_NE(nullptr, arp_lookup(kPeerIp));  // refreshed by the IP frame
 }
 
+// arp_timer() walks the table only when an entry is due (expiry, retry,
+// probe): an idle valid entry costs one scan at its expiry, not one per tick.
+TEST_F(Arp, TimerScansOnlyWhenAnEntryIsDue) {
+  prime_arp();
+  uint32_t scans = net_stats.arp.timer_scans;
+  advance(NET_ARP_MAXAGE_MS / 2, 1);  // 150 000 ticks of 1 ms
+  EXPECT_LE(net_stats.arp.timer_scans - scans, 1u);
+  EXPECT_NE(nullptr, arp_lookup(kPeerIp));
+  advance(NET_ARP_MAXAGE_MS / 2, 1);  // the expiry itself is on time
+  EXPECT_EQ(nullptr, arp_lookup(kPeerIp));
+  EXPECT_EQ(1u, net_stats.arp.expired);
+  EXPECT_LE(net_stats.arp.timer_scans - scans, 2u);
+}
+
+// A deadline earlier than the one arp_timer() waits for (a resolution
+// started while a valid entry expires much later) is not missed.
+TEST_F(Arp, EarlierDeadlineWakesTheTimer) {
+  prime_arp();
+  advance(10, 1);
+  struct udp_ep* ep = udp_bind(5000, [](struct udp_ep*, uint32_t, uint16_t, const uint8_t*, unsigned) {}, nullptr, nullptr);
+  udp_sendto(ep, NET_IP4(10, 0, 0, 3), 7, "a", 1);
+  EXPECT_EQ(1u, net_stats.arp.req_tx);
+  advance(NET_ARP_REQUEST_MS, 1);
+  EXPECT_EQ(2u, net_stats.arp.req_tx);  // retried on time
+}
+
+// Frames from the sender learned last (valid entry, same MAC) take the
+// learning fast path: only the entry's time is set, and it still refreshes.
+TEST_F(Arp, RepeatedSenderTakesLearnFastPath) {
+  prime_arp();
+  inject(peer_ip_frame(17, udp_datagram(kPeerIp, kOurIp, 1, 9, {1})));
+  uint32_t fast = net_stats.arp.learn_fast;
+  advance(NET_ARP_MAXAGE_MS - 1000, 1000);
+  inject(peer_ip_frame(17, udp_datagram(kPeerIp, kOurIp, 1, 9, {2})));
+  EXPECT_EQ(fast + 1, net_stats.arp.learn_fast);
+  advance(2000, 1000);
+  EXPECT_NE(nullptr, arp_lookup(kPeerIp));  // refreshed by the fast path
+  // Another MAC for the address is no fast path: a conflict.
+  inject(eth_frame(kOurMac, kOtherMac, 0x0800,
+                   ip_packet(kPeerIp, kOurIp, 17, udp_datagram(kPeerIp, kOurIp, 1, 9, {3}))));
+  EXPECT_EQ(fast + 1, net_stats.arp.learn_fast);
+  EXPECT_EQ(1u, net_stats.arp.conflict);
+}
+
 // MACs are copied and the IP header written inline (halfwords when
 // 2-aligned, else bytes): a frame at an odd address (read in place in the
 // zero-copy build, where the echo reply is also built there) must still
