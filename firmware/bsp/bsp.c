@@ -10,6 +10,8 @@
 
 volatile uint32_t bsp_window_overflows;
 volatile uint32_t bsp_window_underflows;
+volatile uint32_t bsp_irq_wake_mask;
+volatile uint32_t bsp_irq_wakes[16];
 uintptr_t bsp_uart_base;
 uintptr_t bsp_irqmp_base;
 
@@ -34,6 +36,16 @@ void irq_set_handler(unsigned level, irq_handler_t handler, void *arg)
         return;
     irq_args[level] = arg;
     irq_handlers[level] = handler;
+    bsp_irq_wake_mask &= ~(1u << (16 + level));
+}
+
+void irq_set_wake(unsigned level)
+{
+    if (level == 0 || level > 15)
+        return;
+    irq_handlers[level] = 0;
+    irq_args[level] = 0;
+    bsp_irq_wake_mask |= 1u << (16 + level);
 }
 
 /* Called by crt0.S (trap_generic) with traps enabled. */

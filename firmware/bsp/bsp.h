@@ -69,6 +69,17 @@ static inline void trap_skip(struct trap_frame *tf)
  * and PIL = level, so higher levels can nest. Does not touch the IRQMP. */
 void irq_set_handler(unsigned level, irq_handler_t handler, void *arg);
 
+/* Make interrupt level 1..15 wake-only: crt0's trap_irq counts it in
+ * bsp_irq_wakes[level] and returns, no C handler runs (a handler set
+ * before is dropped). For an interrupt whose only job is to end
+ * cpu_power_down(). Does not touch the IRQMP. */
+void irq_set_wake(unsigned level);
+
+/* Bit 16 + level set: the level is wake-only (crt0 tests bit tt & 31). */
+extern volatile uint32_t bsp_irq_wake_mask;
+/* Interrupts taken per level on the wake-only path. */
+extern volatile uint32_t bsp_irq_wakes[16];
+
 /* Window trap counters incremented by crt0's handlers. */
 extern volatile uint32_t bsp_window_overflows;
 extern volatile uint32_t bsp_window_underflows;

@@ -9,6 +9,8 @@
  *                  caches, stack, .bss; then bsp_init(), main(), exit().
  *   win_overflow / win_underflow
  *                  the classic one-invalid-window spill/fill handlers.
+ *   trap_irq       interrupts: wake-only levels counted and returned from
+ *                  in the trap window; the others go on to trap_generic.
  *   trap_generic   every other trap: makes the trap window usable, builds a
  *                  struct trap_frame on the stack, re-enables traps (PIL =
  *                  the interrupt level for interrupts) and calls the C
@@ -100,6 +102,11 @@ _start:
         jmp     %l4 + %lo(win_underflow)
         rd      %psr, %l0
         nop
+        .elseif ttn >= 0x11 && ttn <= 0x1f
+        mov     ttn, %l3
+        sethi   %hi(trap_irq), %l4
+        jmp     %l4 + %lo(trap_irq)
+        rd      %psr, %l0
         .else
         mov     ttn, %l3
         sethi   %hi(trap_generic), %l4
@@ -253,6 +260,36 @@ win_underflow:
         add     %l5, 1, %l5
         st      %l5, [%l4 + %lo(bsp_window_underflows)]
         jmp     %l1                     /* re-execute the RESTORE */
+         rett   %l2
+
+/* ------------------------------------------------------------------ */
+/* Interrupts (tt 0x11..0x1f). A level marked wake-only (irq_set_wake():
+ * bit 16 + level of bsp_irq_wake_mask, i.e. bit tt & 31) is only counted in
+ * bsp_irq_wakes[level] and returns at once: its purpose is to end a
+ * power-down (the GRETH's: the main loop reads the MAC's status itself).
+ * It uses only the trap window's locals, which are free even when that
+ * window is the invalid one, and calls nothing, so no window is spilled or
+ * filled and RETT returns to the interrupted window, which is valid. About
+ * 20 instructions instead of trap_generic's frame, PSR sequences and C
+ * dispatch (docs/firmware.md "Speed: before and after (issue 15)"). Other
+ * levels go on to trap_generic with %l0-%l3 as the table entry set them. */
+        .align  4
+trap_irq:
+        sethi   %hi(bsp_irq_wake_mask), %l4
+        ld      [%l4 + %lo(bsp_irq_wake_mask)], %l4
+        srl     %l4, %l3, %l4           /* shift count = tt & 31 */
+        btst    1, %l4
+        bz      trap_generic
+         and    %l3, 0xf, %l5           /* level */
+        sll     %l5, 2, %l5
+        sethi   %hi(bsp_irq_wakes), %l4
+        or      %l4, %lo(bsp_irq_wakes), %l4
+        ld      [%l4 + %l5], %l6
+        add     %l6, 1, %l6
+        st      %l6, [%l4 + %l5]
+        wr      %l0, %psr               /* the interrupted icc back (btst) */
+        nop; nop; nop
+        jmp     %l1
          rett   %l2
 
 /* ------------------------------------------------------------------ */

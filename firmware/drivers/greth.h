@@ -94,7 +94,7 @@ struct greth_stats {
   uint32_t rx_le, rx_oe, rx_ce, rx_ft, rx_ae; /* RX descriptor errors */
   uint32_t rx_restarts;             /* RE written again (ring was exhausted) */
   uint32_t st_ia, st_ts, st_ta, st_ra, st_ps; /* STATUS error bits seen */
-  uint32_t irqs;
+  uint32_t irqs;                    /* GRETH interrupts (irq mode): wake-ups */
   uint32_t rx_max_batch;            /* most frames found ready in one poll */
   uint32_t tx_swapped;              /* frames sent from their RX buffer, no copy */
   uint32_t tx_in_place;             /* frames built in a TX buffer, no copy */
@@ -110,7 +110,6 @@ struct greth {
   unsigned tx_head, tx_tail, tx_used;
   unsigned rx_next;
   const uint8_t *rx_cur;            /* buffer of the taken RX descriptor, or 0 */
-  volatile uint32_t events;         /* STATUS bits collected by the IRQ handler */
   uint16_t phy_bmsr, phy_anlpar;
   int phy_ok;
   struct greth_stats st;
@@ -120,8 +119,9 @@ extern struct greth greth0;
 
 /* Find the MAC (P&P vendor 0x01 device 0x01D), soft-reset it, set the
  * station address, build both rings, read the PHY (link, duplex) and
- * enable RX. irq_mode: RX descriptors with IE and CTRL.RI, IRQ handler
- * installed. Returns 1 on success, 0 if no GRETH was found. */
+ * enable RX. irq_mode: RX descriptors with IE and CTRL.RI, the IRQ
+ * level wake-only (irq_set_wake(): it only ends cpu_power_down(); the
+ * main loop polls the ring and greth_status_service() reads STATUS). Returns 1 on success, 0 if no GRETH was found. */
 int greth_open(struct greth *g, const uint8_t mac[6], int irq_mode);
 /* MDIO clause-22 read; returns 0 and *val, or -1 (busy timeout / LF). */
 int greth_mdio_read(struct greth *g, unsigned phy, unsigned reg, uint16_t *val);

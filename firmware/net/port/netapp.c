@@ -317,7 +317,7 @@ static __attribute__((noinline)) const char *netapp_loop(const struct netapp *ap
      * frame arriving between this check and the power-down is picked up
      * at the next timer tick at the latest (<= 1 ms). */
     if (greth0.irq_mode && !n && !busy && !greth_rx_ready(&greth0) &&
-        !greth0.events && netapp_ms == last_ms)
+        netapp_ms == last_ms)
       cpu_power_down();
   }
   return stop;
