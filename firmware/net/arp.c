@@ -238,18 +238,19 @@ void arp_learn_ip(uint32_t ip, const uint8_t *mac)
   struct arp_entry *e;
   uint8_t m[6];
 
-  if (((ip ^ nif->ipaddr) & nif->netmask) != 0 || ip == 0 ||
-      (ip | nif->netmask) == NET_IP4_BROADCAST || (mac[0] & 1)) {
-    return; /* off-link, unspecified, subnet broadcast or group MAC */
-  }
   /* Fast path: the sender learned last, still valid, same MAC. All that
    * arp_update() would change is the time (a later expiry: arp_next
-   * stays), so set just that. */
+   * stays), so set just that. First: the checks below passed for this
+   * address and MAC when the entry was learned. */
   e = arp_last;
   if (e != NULL && e->state == ARP_STATE_VALID && e->ip == ip && arp_mac_eq(e->mac, mac)) {
     e->time = net_now;
     net_stats.arp.learn_fast++;
     return;
+  }
+  if (((ip ^ nif->ipaddr) & nif->netmask) != 0 || ip == 0 ||
+      (ip | nif->netmask) == NET_IP4_BROADCAST || (mac[0] & 1)) {
+    return; /* off-link, unspecified, subnet broadcast or group MAC */
   }
   arp_mac_copy(m, mac); /* mac may point into net_buf (flushing the queue
                         does not touch net_buf, but be safe) */
