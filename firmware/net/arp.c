@@ -68,15 +68,18 @@ static inline void arp_mac_copy(uint8_t *d, const uint8_t *s)
   }
 }
 
-/* MAC compare on the per-frame paths, inline like arp_mac_copy(). */
+/* MAC compare for arp_learn_ip()'s fast path: three halfwords. An odd
+ * address (never on the stack's paths) counts as different and takes the
+ * slow path, which compares bytewise. */
 static inline int arp_mac_eq(const uint8_t *a, const uint8_t *b)
 {
-  if ((((uintptr_t)a | (uintptr_t)b) & 1u) == 0) {
-    const arp_u16_alias *aw = (const arp_u16_alias *)(const void *)a;
-    const arp_u16_alias *bw = (const arp_u16_alias *)(const void *)b;
-    return ((aw[0] ^ bw[0]) | (aw[1] ^ bw[1]) | (aw[2] ^ bw[2])) == 0;
+  const arp_u16_alias *aw = (const arp_u16_alias *)(const void *)a;
+  const arp_u16_alias *bw = (const arp_u16_alias *)(const void *)b;
+
+  if ((((uintptr_t)a | (uintptr_t)b) & 1u) != 0) {
+    return 0;
   }
-  return memcmp(a, b, 6) == 0; /* odd address: not on the stack's paths */
+  return ((aw[0] ^ bw[0]) | (aw[1] ^ bw[1]) | (aw[2] ^ bw[2])) == 0;
 }
 
 /* An entry needs arp_timer() at time t (or later). */
@@ -203,7 +206,7 @@ static void arp_flush_queue(uint32_t ip, const uint8_t *mac)
 static __attribute__((noinline)) void arp_update(struct arp_entry *e, uint32_t ip,
                                                 const uint8_t *mac)
 {
-  if (e->state >= ARP_STATE_VALID && e->ip == ip && !arp_mac_eq(e->mac, mac)) {
+  if (e->state >= ARP_STATE_VALID && e->ip == ip && memcmp(e->mac, mac, 6) != 0) {
     /* Someone claims another MAC for an address in use: keep the entry,
      * ask the old MAC once (a unicast request at the next tick; the old
      * owner answers, which refreshes the entry below) and let arp_timer
