@@ -474,9 +474,12 @@ def cmd_profile(a):
             expect("sum_words dcache misses", funcs["sum_words"]["dcache_misses"], words // 4)
             expect("region 3 dcache misses", regions[3]["dcache_misses"], words // 4)
             expect("region 3 stalls.dcache_miss", regions[3]["stalls"]["dcache_miss"], words // 4 * dfill)
-            # 5 per word, 16 fills, not-taken bne +2, retl +2 (JMPL costs 3)
+            # 5 per word, 16 fills, not-taken bne +2, retl +2 (JMPL costs 3),
+            # and its I-cache fills (0 or 1: whether its lines are warm
+            # depends on what the linker put next to it)
             expect("sum_words cycles", funcs["sum_words"]["cycles"],
-                   5 * words + 3 + words // 4 * dfill + 2 + 2)
+                   5 * words + 3 + words // 4 * dfill + 2 + 2 +
+                   funcs["sum_words"]["icache_misses"] * ifill)
             t = s["timing"]
             expect("icache accesses = hits + misses + uncached", t["icache"]["accesses"],
                    t["icache"]["hits"] + t["icache"]["misses"] + t["icache"]["uncached"])
