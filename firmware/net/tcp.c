@@ -1445,10 +1445,88 @@ static void tcp_process(struct tcp_conn *c, const struct tcp_seg *s)
 }
 
 /*--------------------------------------------------------------------------*/
+#if !NET_TCP_UIP_SEND
+/* Header prediction for the sender's common segment: a pure ACK (20-byte
+ * header, flags exactly ACK, checksum checked) in ESTABLISHED, at RCV.NXT,
+ * that acknowledges new data (SND.UNA < SEG.ACK <= SND.MAX) outside fast
+ * recovery and the persist state. Handled here in a few lines instead of
+ * tcp_process()'s general path, whose code would push the send path out of
+ * the I-cache; the outcome is the same as there: tcp_ack_sent(), the
+ * window update (always due: SEG.SEQ = RCV.NXT and SEG.ACK > SND.UNA >=
+ * SND.WL2), the application, then tcp_after_app() without an ACK of its
+ * own. @return 0 if the segment is not such an ACK (tcp_process() takes it). */
+static int tcp_pure_ack(uint32_t src, const uint8_t *seg)
+{
+  struct tcp_seg s;
+  struct tcp_conn *c = tcp_conns;
+  unsigned ev;
+  int fin_acked = 0;
+
+  s.sport = net_get16(seg);
+  s.dport = net_get16(seg + 2);
+  s.seq = net_get32(seg + 4);
+  s.ack = net_get32(seg + 8);
+  for (;; c++) {
+    if (c == tcp_conns + NET_TCP_CONNS) {
+      return 0;
+    }
+    if (c->state != TCP_CLOSED && c->rip == src && c->lport == s.dport &&
+        c->rport == s.sport) {
+      break;
+    }
+  }
+  if (c->state != TCP_ESTABLISHED || s.seq != c->rcv_nxt ||
+      !TCP_SEQ_LT(c->snd_una, s.ack) || TCP_SEQ_GT(s.ack, c->snd_max) ||
+      (c->sflags & (TCPS_RECOVERY | TCPS_PERSIST))) {
+    return 0;
+  }
+  s.ctl = TCP_ACK;
+  s.wnd = net_get16(seg + 14);
+  s.mss = 0;
+  s.data = seg + NET_TCP_HLEN;
+  s.len = 0;
+  ev = tcp_ack_sent(c, &s, &fin_acked);
+  c->snd_wnd = s.wnd;
+  c->snd_wl1 = s.seq;
+  c->snd_wl2 = s.ack;
+  if (s.wnd > c->snd_wnd_max) {
+    c->snd_wnd_max = s.wnd;
+  }
+  if (ev) {
+    tcp_appcall(c, ev);
+  }
+  tcp_after_app(c, ACK_NONE);
+  tcp_appdata = NULL;
+  tcp_applen = 0;
+  return 1;
+}
+#endif
+
+/* Every segment but tcp_pure_ack()'s, after the checksum. Not inlined:
+ * tcp_input() stays a few cache lines. */
+static __attribute__((noinline)) void tcp_input_general(uint32_t src, const uint8_t *seg,
+                                                        unsigned len)
+{
+  struct tcp_seg s;
+  unsigned i;
+
+  if (!tcp_parse(seg, len, &s)) {
+    return;
+  }
+  for (i = 0; i < NET_TCP_CONNS; i++) {
+    struct tcp_conn *c = &tcp_conns[i];
+    if (c->state != TCP_CLOSED && c->rip == src && c->lport == s.dport &&
+        c->rport == s.sport) {
+      tcp_process(c, &s);
+      return;
+    }
+  }
+  tcp_input_closed(src, &s);
+}
+
 void tcp_input(uint32_t src, uint32_t dst, int dst_kind, const uint8_t *seg,
                unsigned len)
 {
-  struct tcp_seg s;
   unsigned i;
 
   net_stats.tcp.rx++;
@@ -1467,18 +1545,13 @@ void tcp_input(uint32_t src, uint32_t dst, int dst_kind, const uint8_t *seg,
     net_stats.tcp.drop_chksum++;
     return;
   }
-  if (!tcp_parse(seg, len, &s)) {
+#if !NET_TCP_UIP_SEND
+  if (len == NET_TCP_HLEN && seg[12] == (NET_TCP_HLEN / 4) << 4 &&
+      (seg[13] & 0x3f) == TCP_ACK && tcp_pure_ack(src, seg)) {
     return;
   }
-  for (i = 0; i < NET_TCP_CONNS; i++) {
-    struct tcp_conn *c = &tcp_conns[i];
-    if (c->state != TCP_CLOSED && c->rip == src && c->lport == s.dport &&
-        c->rport == s.sport) {
-      tcp_process(c, &s);
-      return;
-    }
-  }
-  tcp_input_closed(src, &s);
+#endif
+  tcp_input_general(src, seg, len);
 }
 
 /*--------------------------------------------------------------------------*/

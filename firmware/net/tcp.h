@@ -3,7 +3,8 @@
  * event-driven application interface.
  *
  * Sending (netopts.h NET_TCP_UIP_SEND): by default tcp_send() copies into a
- * per-connection send buffer and the stack keeps several segments in flight
+ * per-connection send buffer (or tcp_send_ref() queues a reference to data
+ * the application keeps) and the stack keeps several segments in flight
  * (min(cwnd, peer window), RFC 5681 congestion control) and retransmits
  * them itself. With NET_TCP_UIP_SEND=1 (uIP model) at most one segment is in
  * flight, the stack keeps no copy, and on a timeout the application is
@@ -169,7 +170,8 @@ int tcp_send(struct tcp_conn *c, const void *data, unsigned len);
 int tcp_send_ref(struct tcp_conn *c, const void *data, unsigned len);
 
 /** Bytes tcp_send() may take now. Default: free room in the send buffer
- *  (0 after tcp_close). uIP mode: 0 while data is in flight, else
+ *  (0 after tcp_close and while tcp_send_ref() data is pending). uIP mode:
+ *  0 while data is in flight, else
  *  min(send MSS, peer window). */
 unsigned tcp_sndmax(const struct tcp_conn *c);
 

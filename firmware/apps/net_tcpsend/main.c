@@ -20,7 +20,7 @@
  * with the frame payload's alignment (word copy). 2464 bytes: within the
  * 4 KiB D-cache. */
 #define PATTERN_LEN (NET_TCP_MSS + 4 * 251)
-static uint8_t pattern[PATTERN_LEN] __attribute__((aligned(4)));
+static uint8_t pattern[PATTERN_LEN] __attribute__((aligned(8)));
 static uint32_t sent, acked, inflight, conns_done, conns_started, rexmits, failed;
 static uint32_t t_start, t_acked, t_total_us, total_bytes;
 static int closing, active;
