@@ -360,6 +360,52 @@ TEST_F(TcpSend, SegmentsAreBuiltInTheDriverTransmitBuffer) {
 }
 
 
+
+// tcp_pure_ack() (header prediction) must end where tcp_process() ends: the
+// same ACK sequence as pure ACKs (fast path) and with PSH set (which the
+// fast path leaves to the general one) gives the same state and segments.
+TEST_F(TcpSend, PureAckFastPathEndsLikeTheGeneralPath) {
+  Peer p1, p2;
+  p2.port = 40001;
+  p1.wnd = p2.wnd = 60000;
+  struct tcp_conn* c1 = accept(p1, 1460);
+  struct tcp_conn* c2 = accept(p2, 1460);
+  Bytes d = pattern(40000, 14);
+  app_of(c1).to_send = d;
+  app_of(c2).to_send = d;
+  tcp_poll(c1);
+  auto s1 = take_tcp();
+  tcp_poll(c2);
+  auto s2 = take_tcp();
+  ASSERT_EQ(s1.size(), s2.size());
+  // Acknowledge in steps, with the window changing (shrinking, growing).
+  const uint16_t wnds[] = {60000, 20000, 5000, 30000, 64000, 2920, 60000};
+  for (uint16_t w : wnds) {
+    p1.rcv += 1460;
+    p2.rcv += 1460;
+    p1.wnd = p2.wnd = w;
+    p1.send(TCP_ACK);
+    auto a = take_tcp();
+    p2.send(TCP_ACK | TCP_PSH);
+    auto b = take_tcp();
+    ASSERT_EQ(a.size(), b.size()) << "window " << w;
+    for (size_t i = 0; i < a.size(); i++) {
+      EXPECT_EQ(a[i].seq - c1->iss, b[i].seq - c2->iss);
+      EXPECT_EQ(a[i].data, b[i].data);
+    }
+    EXPECT_EQ(c1->snd_una - c1->iss, c2->snd_una - c2->iss);
+    EXPECT_EQ(c1->snd_nxt - c1->iss, c2->snd_nxt - c2->iss);
+    EXPECT_EQ(c1->snd_wnd, c2->snd_wnd);
+    EXPECT_EQ(c1->snd_wnd_max, c2->snd_wnd_max);
+    EXPECT_EQ(c1->snd_wl2 - c1->iss, c2->snd_wl2 - c2->iss);
+    EXPECT_EQ(c1->cwnd, c2->cwnd);
+    EXPECT_EQ(c1->snd_buf_len, c2->snd_buf_len);
+    EXPECT_EQ(c1->flags & 0x03, c2->flags & 0x03);  // timer, RTT sample
+    EXPECT_EQ(app_of(c1).events.size(), app_of(c2).events.size());
+  }
+  EXPECT_EQ(0u, net_stats.tcp.dupacks);
+}
+
 #if NET_TCP_SNDREFS
 // tcp_send_ref(): the stack keeps references to the application's data.
 TEST_F(TcpSend, SendRefStreamComesFromTheApplicationsBufferBeyondTheRing) {
