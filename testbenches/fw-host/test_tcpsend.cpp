@@ -455,10 +455,10 @@ TEST_F(TcpSend, SendRefRetransmitsFromTheReferencesAfterLoss) {
   App& a = app_of(c);
   a.ref_data = d.data();
   a.ref_len = d.size();
-  a.ref_chunk = 700;
+  a.ref_chunk = 1300;  // 4 references (the default) cover the initial window
   tcp_poll(c);
   ASSERT_EQ(4u, take_tcp().size());
-  // A partial ACK in the middle of a reference (1 byte into the 3rd one),
+  // A partial ACK in the middle of a reference (101 bytes into the 2nd),
   // then three duplicates: fast retransmit from the references.
   p.rcv += 1401;
   p.send(TCP_ACK);
