@@ -1,9 +1,11 @@
 /*
  * net_tcpsend - TCP sender: connects to the host (fw_params.peer_ip, port
  * default 5002, a scenario "tcp_recv" experiment) and sends fw_params.bytes
- * (default 100000) of the stream pattern (byte i = i mod 251): into the
- * stack's send buffer as room allows (NET_EV_ACKED), closing as soon as the
- * last byte is in it (the FIN follows the data); with NET_TCP_UIP_SEND one
+ * (default 100000) of the stream pattern (byte i = i mod 251): by
+ * reference (tcp_send_ref, one MSS per reference, from a constant buffer:
+ * nothing copied) or, with NET_TCP_SNDREFS 0, into the stack's send buffer,
+ * as room allows (NET_EV_ACKED), closing as soon as the last byte is queued
+ * (the FIN follows the data); with NET_TCP_UIP_SEND one
  * segment of tcp_sndmax() bytes at a time (on NET_EV_REXMIT the same bytes
  * go again), closing once everything is acknowledged. The time is taken
  * from the connect to the acknowledgment of the last byte. Repeats for
