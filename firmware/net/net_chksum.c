@@ -245,30 +245,34 @@ uint16_t net_chksum_fast(uint16_t sum, const void *data, unsigned len)
  * loaded into, so the sum costs no second read of the destination (which
  * is not in the write-through, no-write-allocate D-cache after the copy). */
 #if defined(__sparc__)
-/* Copy 16 bytes from the 4-aligned s to the 4-aligned d, summing them. */
-static inline uint32_t chksum_copy16(uint32_t acc, uint8_t *d, const uint8_t *s)
+/* Copy 16 bytes from the 4-aligned s to the 8-aligned d, summing them.
+ * Two doubleword stores instead of four word stores: every store goes
+ * through the write-through D-cache to memory, and an AHB write of a
+ * doubleword costs little more than one of a word (SDRAM: 6 cycles against
+ * 5), so this halves the bus time of the copy, its real limit. The loads
+ * stay word loads (s is only 4-aligned: its alignment mod 8 is the
+ * caller's). */
+static inline uint32_t chksum_copy16d(uint32_t acc, uint8_t *d, const uint8_t *s)
 {
-  uint32_t t0, t1, t2, t3;
-  __asm__ volatile("ld [%6], %1\n\t"
-                   "ld [%6 + 4], %2\n\t"
-                   "ld [%6 + 8], %3\n\t"
+  uint64_t p0, p1; /* register pairs: %N = even (stored at d), %RN = odd */
+  __asm__ volatile("ld [%4], %1\n\t"
+                   "ld [%4 + 4], %R1\n\t"
+                   "ld [%4 + 8], %2\n\t"
                    "addcc %0, %1, %0\n\t"
-                   "ld [%6 + 12], %4\n\t"
-                   "st %1, [%5]\n\t"
+                   "ld [%4 + 12], %R2\n\t"
+                   "addxcc %0, %R1, %0\n\t"
+                   "std %1, [%3]\n\t"
                    "addxcc %0, %2, %0\n\t"
-                   "st %2, [%5 + 4]\n\t"
-                   "addxcc %0, %3, %0\n\t"
-                   "st %3, [%5 + 8]\n\t"
-                   "addxcc %0, %4, %0\n\t"
-                   "st %4, [%5 + 12]\n\t"
+                   "addxcc %0, %R2, %0\n\t"
+                   "std %2, [%3 + 8]\n\t"
                    "addx %0, 0, %0"
-                   : "+r"(acc), "=&r"(t0), "=&r"(t1), "=&r"(t2), "=&r"(t3)
+                   : "+r"(acc), "=&r"(p0), "=&r"(p1)
                    : "r"(d), "r"(s)
                    : "cc", "memory");
   return acc;
 }
 #else
-static inline uint32_t chksum_copy16(uint32_t acc, uint8_t *d, const uint8_t *s)
+static inline uint32_t chksum_copy16d(uint32_t acc, uint8_t *d, const uint8_t *s)
 {
   unsigned i;
   for (i = 0; i < 16; i += 4) {
@@ -302,8 +306,16 @@ uint16_t net_chksum_copy(uint16_t sum, void *dst, const void *src, unsigned len)
     s += 2;
     len -= 2;
   }
+  if (((uintptr_t)d & 4u) && len >= 4) { /* reach 8-byte alignment */
+    uint32_t w = *(const chksum_u32_alias *)(const void *)s;
+    *(chksum_u32_alias *)(void *)d = w;
+    acc = chksum_fold32(acc) + chksum_fold32(w);
+    d += 4;
+    s += 4;
+    len -= 4;
+  }
   while (len >= 16) {
-    acc = chksum_copy16(acc, d, s);
+    acc = chksum_copy16d(acc, d, s);
     d += 16;
     s += 16;
     len -= 16;

@@ -192,6 +192,21 @@
 #define NET_TCP_SNDBUF 4096
 #endif
 
+/** Send references per connection (tcp_send_ref(), only with
+ *  NET_TCP_UIP_SEND 0): the application hands the stack pointers to data it
+ *  keeps unchanged until acknowledged, and the stack copies each segment
+ *  from there straight into the transmit buffer (one copy, checksummed on
+ *  the way). No send-buffer bytes and no application -> ring copy; the
+ *  data in flight is bounded by the references (up to 64 KiB each), not by
+ *  NET_TCP_SNDBUF. 4 one-MSS references keep the 100 Mbit/s link as busy
+ *  as 8 (the board is CPU-bound) with less queueing delay for what
+ *  arrives meanwhile (ACKs, a RST: board-net.rfc5961 expects its
+ *  challenge ACK within 1 ms). RAM: 8 bytes per reference and
+ *  connection. 0 removes tcp_send_ref(). */
+#ifndef NET_TCP_SNDREFS
+#define NET_TCP_SNDREFS 4
+#endif
+
 /** Zero peer window: window probes (persist timer, RFC 1122 4.2.2.17) start
  *  after the current RTO and back off exponentially up to
  *  NET_TCP_RTO_MAX_MS; after this many probes without the window opening

@@ -49,6 +49,18 @@
  * tcp_alloc()'s memset does not clear it. */
 static uint8_t tcp_sndbuf[NET_TCP_CONNS][NET_TCP_SNDBUF] __attribute__((aligned(8)));
 static void tcp_output(struct tcp_conn *c);
+
+#if NET_TCP_SNDREFS
+#if NET_TCP_SNDREFS > 255
+#error "NET_TCP_SNDREFS must be at most 255"
+#endif
+/* tcp_send_ref()'s references, per connection slot (tcp_conn.ref_*). */
+struct tcp_sref {
+  const uint8_t *p;
+  uint16_t len;
+};
+static struct tcp_sref tcp_srefs[NET_TCP_CONNS][NET_TCP_SNDREFS];
+#endif
 #endif
 
 /* How tcp_after_app() acknowledges when nothing else is sent. */
@@ -497,10 +509,21 @@ int tcp_send(struct tcp_conn *c, const void *data, unsigned len)
 #else
 /*--------------------------------------------------------------------------*/
 /* Send buffer. */
+/* 1 if buffered data is tcp_send_ref()'s (not the ring's). */
+static int tcp_has_refs(const struct tcp_conn *c)
+{
+#if NET_TCP_SNDREFS
+  return c->ref_n != 0;
+#else
+  (void)c;
+  return 0;
+#endif
+}
+
 unsigned tcp_sndmax(const struct tcp_conn *c)
 {
   if ((c->state != TCP_ESTABLISHED && c->state != TCP_CLOSE_WAIT) ||
-      (c->flags & TCPF_CLOSE_REQ)) {
+      (c->flags & TCPF_CLOSE_REQ) || tcp_has_refs(c)) {
     return 0;
   }
   return NET_TCP_SNDBUF - c->snd_buf_len;
@@ -534,7 +557,7 @@ int tcp_send(struct tcp_conn *c, const void *data, unsigned len)
   NET_ERROR("tcp_send: outside a callback", (c->flags & TCPF_IN_CB) != 0,
             return NET_ERR_STATE);
   if ((c->state != TCP_ESTABLISHED && c->state != TCP_CLOSE_WAIT) ||
-      (c->flags & TCPF_CLOSE_REQ)) {
+      (c->flags & TCPF_CLOSE_REQ) || tcp_has_refs(c)) {
     return NET_ERR_STATE;
   }
   room = NET_TCP_SNDBUF - c->snd_buf_len;
@@ -555,6 +578,71 @@ int tcp_send(struct tcp_conn *c, const void *data, unsigned len)
   return (int)len;
 }
 
+#if NET_TCP_SNDREFS
+int tcp_send_ref(struct tcp_conn *c, const void *data, unsigned len)
+{
+  struct tcp_sref *r;
+
+  NET_ERROR("tcp_send_ref: c == NULL", c != NULL, return NET_ERR_ARG);
+  NET_ERROR("tcp_send_ref: data == NULL", data != NULL, return NET_ERR_ARG);
+  NET_ERROR("tcp_send_ref: len not 1..65535", len - 1u < 0xffffu,
+            return NET_ERR_ARG);
+  NET_ERROR("tcp_send_ref: outside a callback", (c->flags & TCPF_IN_CB) != 0,
+            return NET_ERR_STATE);
+  if ((c->state != TCP_ESTABLISHED && c->state != TCP_CLOSE_WAIT) ||
+      (c->flags & TCPF_CLOSE_REQ) || (c->ref_n == 0 && c->snd_buf_len != 0)) {
+    return NET_ERR_STATE; /* closing, or tcp_send()'s data is in the ring */
+  }
+  if (c->ref_n == NET_TCP_SNDREFS) {
+    return NET_ERR_BUF;
+  }
+  r = &tcp_srefs[c - tcp_conns][(c->ref_head + c->ref_n) % NET_TCP_SNDREFS];
+  r->p = (const uint8_t *)data;
+  r->len = (uint16_t)len;
+  c->ref_n++;
+  c->snd_buf_len += len;
+  return (int)len;
+}
+
+/* `acked` buffered bytes were acknowledged: drop the references they end. */
+static void tcp_refs_acked(struct tcp_conn *c, uint32_t acked)
+{
+  const struct tcp_sref *refs = tcp_srefs[c - tcp_conns];
+  uint32_t off = c->ref_off + acked;
+
+  while (c->ref_n && off >= refs[c->ref_head].len) {
+    off -= refs[c->ref_head].len;
+    c->ref_head = (uint8_t)((c->ref_head + 1u) % NET_TCP_SNDREFS);
+    c->ref_n--;
+  }
+  c->ref_off = (uint16_t)(c->ref_n ? off : 0);
+}
+#endif
+
+/* The buffered bytes from sequence number `seq` on that lie one after the
+ * other in memory: *p = the first; @return how many (at least 1 while
+ * `seq` is buffered). */
+static unsigned tcp_piece(const struct tcp_conn *c, uint32_t seq, const uint8_t **p)
+{
+  unsigned off;
+#if NET_TCP_SNDREFS
+  if (c->ref_n) {
+    const struct tcp_sref *refs = tcp_srefs[c - tcp_conns];
+    unsigned i = c->ref_head;
+    uint32_t o = c->ref_off + (seq - c->snd_una);
+    while (o >= refs[i].len) {
+      o -= refs[i].len;
+      i = (i + 1u) % NET_TCP_SNDREFS;
+    }
+    *p = refs[i].p + o;
+    return refs[i].len - o;
+  }
+#endif
+  off = tcp_ring_off(c, seq);
+  *p = tcp_sndbuf[c - tcp_conns] + off;
+  return NET_TCP_SNDBUF - off;
+}
+
 /* Emit `len` buffered bytes from sequence number `seq` (plus `ctl`). The
  * segment is built in the driver's transmit buffer when it hands one out
  * (net_tx_frame(), else in net_buf): the payload is copied once, from the
@@ -568,28 +656,38 @@ static void tcp_emit_buf(struct tcp_conn *c, uint32_t seq, unsigned len,
   int32_t psum = -1;
 
   if (len) {
-    const uint8_t *ring = tcp_sndbuf[c - tcp_conns];
     uint8_t *d = frame + NET_ETH_HLEN + NET_IP_HLEN + NET_TCP_HLEN;
-    unsigned off = tcp_ring_off(c, seq);
-    unsigned first = NET_TCP_SNDBUF - off;
-    if (first > len) {
-      first = len;
-    }
-    if (net_chksum_active_is_fast()) {
-      uint32_t s1, s2;
+    int fast = net_chksum_active_is_fast();
+    uint32_t acc = 0;
+    unsigned done = 0;
+    /* Piece by piece (the ring wraps at most once; references end). */
+    if (fast) {
       NET_PHASE_ENTER(NET_PH_L4CHK);
-      s1 = net_chksum_copy(0, d, ring + off, first);
-      s2 = net_chksum_copy(0, d + first, ring, len - first);
-      if (first & 1u) { /* the second piece starts at an odd stream offset */
-        s2 = net_swap16((uint16_t)s2);
-      }
-      s1 += s2;
-      psum = (int32_t)((s1 & 0xffffu) + (s1 >> 16));
-      NET_PHASE_LEAVE(NET_PH_L4CHK);
     } else {
       NET_PHASE_ENTER(NET_PH_APPCOPY);
-      memcpy(d, ring + off, first);
-      memcpy(d + first, ring, len - first);
+    }
+    while (done < len) {
+      const uint8_t *src;
+      unsigned n = tcp_piece(c, seq + done, &src);
+      if (n > len - done) {
+        n = len - done;
+      }
+      if (fast) {
+        uint32_t sum = net_chksum_copy(0, d + done, src, n);
+        if (done & 1u) { /* a piece at an odd offset: its bytes swap lanes */
+          sum = net_swap16((uint16_t)sum);
+        }
+        acc += sum;
+      } else {
+        memcpy(d + done, src, n);
+      }
+      done += n;
+    }
+    if (fast) {
+      acc = (acc & 0xffffu) + (acc >> 16);
+      psum = (int32_t)((acc & 0xffffu) + (acc >> 16));
+      NET_PHASE_LEAVE(NET_PH_L4CHK);
+    } else {
       NET_PHASE_LEAVE(NET_PH_APPCOPY);
     }
   }
@@ -762,6 +860,9 @@ static unsigned tcp_ack_sent(struct tcp_conn *c, const struct tcp_seg *s,
     c->flags &= (uint8_t)~TCPF_RTT;
   }
   c->snd_buf_len -= data;
+#if NET_TCP_SNDREFS
+  tcp_refs_acked(c, data);
+#endif
   c->snd_una = s->ack;
   if (TCP_SEQ_LT(c->snd_nxt, c->snd_una)) {
     c->snd_nxt = c->snd_una;
@@ -1344,10 +1445,88 @@ static void tcp_process(struct tcp_conn *c, const struct tcp_seg *s)
 }
 
 /*--------------------------------------------------------------------------*/
+#if !NET_TCP_UIP_SEND
+/* Header prediction for the sender's common segment: a pure ACK (20-byte
+ * header, flags exactly ACK, checksum checked) in ESTABLISHED, at RCV.NXT,
+ * that acknowledges new data (SND.UNA < SEG.ACK <= SND.MAX) outside fast
+ * recovery and the persist state. Handled here in a few lines instead of
+ * tcp_process()'s general path, whose code would push the send path out of
+ * the I-cache; the outcome is the same as there: tcp_ack_sent(), the
+ * window update (always due: SEG.SEQ = RCV.NXT and SEG.ACK > SND.UNA >=
+ * SND.WL2), the application, then tcp_after_app() without an ACK of its
+ * own. @return 0 if the segment is not such an ACK (tcp_process() takes it). */
+static int tcp_pure_ack(uint32_t src, const uint8_t *seg)
+{
+  struct tcp_seg s;
+  struct tcp_conn *c = tcp_conns;
+  unsigned ev;
+  int fin_acked = 0;
+
+  s.sport = net_get16(seg);
+  s.dport = net_get16(seg + 2);
+  s.seq = net_get32(seg + 4);
+  s.ack = net_get32(seg + 8);
+  for (;; c++) {
+    if (c == tcp_conns + NET_TCP_CONNS) {
+      return 0;
+    }
+    if (c->state != TCP_CLOSED && c->rip == src && c->lport == s.dport &&
+        c->rport == s.sport) {
+      break;
+    }
+  }
+  if (c->state != TCP_ESTABLISHED || s.seq != c->rcv_nxt ||
+      !TCP_SEQ_LT(c->snd_una, s.ack) || TCP_SEQ_GT(s.ack, c->snd_max) ||
+      (c->sflags & (TCPS_RECOVERY | TCPS_PERSIST))) {
+    return 0;
+  }
+  s.ctl = TCP_ACK;
+  s.wnd = net_get16(seg + 14);
+  s.mss = 0;
+  s.data = seg + NET_TCP_HLEN;
+  s.len = 0;
+  ev = tcp_ack_sent(c, &s, &fin_acked);
+  c->snd_wnd = s.wnd;
+  c->snd_wl1 = s.seq;
+  c->snd_wl2 = s.ack;
+  if (s.wnd > c->snd_wnd_max) {
+    c->snd_wnd_max = s.wnd;
+  }
+  if (ev) {
+    tcp_appcall(c, ev);
+  }
+  tcp_after_app(c, ACK_NONE);
+  tcp_appdata = NULL;
+  tcp_applen = 0;
+  return 1;
+}
+#endif
+
+/* Every segment but tcp_pure_ack()'s, after the checksum. Not inlined:
+ * tcp_input() stays a few cache lines. */
+static __attribute__((noinline)) void tcp_input_general(uint32_t src, const uint8_t *seg,
+                                                        unsigned len)
+{
+  struct tcp_seg s;
+  unsigned i;
+
+  if (!tcp_parse(seg, len, &s)) {
+    return;
+  }
+  for (i = 0; i < NET_TCP_CONNS; i++) {
+    struct tcp_conn *c = &tcp_conns[i];
+    if (c->state != TCP_CLOSED && c->rip == src && c->lport == s.dport &&
+        c->rport == s.sport) {
+      tcp_process(c, &s);
+      return;
+    }
+  }
+  tcp_input_closed(src, &s);
+}
+
 void tcp_input(uint32_t src, uint32_t dst, int dst_kind, const uint8_t *seg,
                unsigned len)
 {
-  struct tcp_seg s;
   unsigned i;
 
   net_stats.tcp.rx++;
@@ -1366,18 +1545,13 @@ void tcp_input(uint32_t src, uint32_t dst, int dst_kind, const uint8_t *seg,
     net_stats.tcp.drop_chksum++;
     return;
   }
-  if (!tcp_parse(seg, len, &s)) {
+#if !NET_TCP_UIP_SEND
+  if (len == NET_TCP_HLEN && seg[12] == (NET_TCP_HLEN / 4) << 4 &&
+      (seg[13] & 0x3f) == TCP_ACK && tcp_pure_ack(src, seg)) {
     return;
   }
-  for (i = 0; i < NET_TCP_CONNS; i++) {
-    struct tcp_conn *c = &tcp_conns[i];
-    if (c->state != TCP_CLOSED && c->rip == src && c->lport == s.dport &&
-        c->rport == s.sport) {
-      tcp_process(c, &s);
-      return;
-    }
-  }
-  tcp_input_closed(src, &s);
+#endif
+  tcp_input_general(src, seg, len);
 }
 
 /*--------------------------------------------------------------------------*/

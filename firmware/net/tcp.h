@@ -3,7 +3,8 @@
  * event-driven application interface.
  *
  * Sending (netopts.h NET_TCP_UIP_SEND): by default tcp_send() copies into a
- * per-connection send buffer and the stack keeps several segments in flight
+ * per-connection send buffer (or tcp_send_ref() queues a reference to data
+ * the application keeps) and the stack keeps several segments in flight
  * (min(cwnd, peer window), RFC 5681 congestion control) and retransmits
  * them itself. With NET_TCP_UIP_SEND=1 (uIP model) at most one segment is in
  * flight, the stack keeps no copy, and on a timeout the application is
@@ -99,6 +100,13 @@ struct tcp_conn {
   uint8_t dupacks;    /* duplicate ACKs in a row */
   uint8_t sflags;     /* TCPS_* (tcp.c) */
   uint8_t nprobe;     /* zero-window probes sent without the window opening */
+#if NET_TCP_SNDREFS
+  /* tcp_send_ref(): the buffered bytes are those of ref_n references (a
+   * ring of NET_TCP_SNDREFS in tcp.c) from index ref_head, whose first
+   * ref_off bytes are acknowledged already; 0 references: the ring. */
+  uint8_t ref_head, ref_n;
+  uint16_t ref_off;
+#endif
 #endif
   tcp_appcall_fn appcall;
   void *arg;          /**< for the application */
@@ -146,8 +154,24 @@ struct tcp_conn *tcp_connect(uint32_t rip, uint16_t rport, tcp_appcall_fn fn,
  */
 int tcp_send(struct tcp_conn *c, const void *data, unsigned len);
 
+/**
+ * Send data without copying it (NET_TCP_SNDREFS > 0, not the uIP mode);
+ * only during a callback. The stack keeps a reference to `data` and sends
+ * and retransmits segments straight from it, so the bytes must stay valid
+ * and unchanged until acknowledged: until tcp_unacked(c) is no larger than
+ * the bytes queued after them. All `len` bytes (1..65535) are taken, or
+ * none. Fastest when the address is 2 more than the stream offset, mod 4
+ * (the payload's alignment in the frame: the copy runs on words).
+ * A connection uses tcp_send() or tcp_send_ref(), not both at once:
+ * either fails with NET_ERR_STATE while the other's data is unacknowledged.
+ * @return len, NET_ERR_BUF (all NET_TCP_SNDREFS references in use: try
+ *         again after NET_EV_ACKED), NET_ERR_STATE or NET_ERR_ARG
+ */
+int tcp_send_ref(struct tcp_conn *c, const void *data, unsigned len);
+
 /** Bytes tcp_send() may take now. Default: free room in the send buffer
- *  (0 after tcp_close). uIP mode: 0 while data is in flight, else
+ *  (0 after tcp_close and while tcp_send_ref() data is pending). uIP mode:
+ *  0 while data is in flight, else
  *  min(send MSS, peer window). */
 unsigned tcp_sndmax(const struct tcp_conn *c);
 

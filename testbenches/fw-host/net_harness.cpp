@@ -242,6 +242,7 @@ void app_call(struct tcp_conn* c, unsigned ev) {
   a.events.push_back(ev);
   a.all |= ev;
   if (ev & (NET_EV_ABORTED | NET_EV_TIMEDOUT)) return;
+  if (a.hook) a.hook(c, ev);
   if (ev & NET_EV_NEWDATA) {
     a.rx.insert(a.rx.end(), tcp_appdata, tcp_appdata + tcp_applen);
     if (a.abort_on_data) {
@@ -278,8 +279,21 @@ void app_call(struct tcp_conn* c, unsigned ev) {
     a.sent.insert(a.sent.end(), a.to_send.begin(), a.to_send.begin() + n);
     a.to_send.erase(a.to_send.begin(), a.to_send.begin() + n);
   }
+#if NET_TCP_SNDREFS
+  while (a.ref_data && a.ref_next < a.ref_len) {
+    size_t n = std::min(a.ref_chunk, a.ref_len - a.ref_next);
+    int r = tcp_send_ref(c, a.ref_data + a.ref_next, (unsigned)n);
+    if (r == NET_ERR_BUF) {
+      a.ref_full++;
+      break;
+    }
+    EXPECT_EQ((int)n, r);
+    if (r != (int)n) break;
+    a.ref_next += n;
+  }
 #endif
-  if ((a.close_when_done && a.to_send.empty()) ||
+#endif
+  if ((a.close_when_done && a.to_send.empty() && a.ref_next == a.ref_len) ||
       (a.close_on_peer_close && (ev & NET_EV_CLOSED))) {
     tcp_close(c);
   }
@@ -315,6 +329,13 @@ void NetTest::TearDown() {
     EXPECT_LE(c.snd_nxt - c.snd_una, (uint32_t)c.mss + 1u);  // one segment in flight
 #else
     EXPECT_TRUE(TCP_SEQ_LEQ(c.snd_nxt, c.snd_max));
+#if NET_TCP_SNDREFS
+    EXPECT_LE(c.ref_n, NET_TCP_SNDREFS);
+    if (c.ref_n) {  // tcp_send_ref()'s data: bounded by the references
+      EXPECT_LE(c.snd_buf_len, c.ref_n * 65535u);
+      EXPECT_GT(c.snd_buf_len, 0u);
+    } else
+#endif
     EXPECT_LE(c.snd_buf_len, (uint32_t)NET_TCP_SNDBUF);
     EXPECT_LE(c.snd_max - c.snd_una, c.snd_buf_len + 1u);  // only buffered data (+ FIN) in flight
 #endif

@@ -3,6 +3,7 @@
 // RFCs, a reference checksum, and a scriptable TCP application.
 #pragma once
 
+#include <functional>
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -118,6 +119,13 @@ struct App {
   bool ignore_rexmit = false;
   unsigned rexmits = 0;
   size_t chunk = 0;   // default build: at most this many bytes per tcp_send (0: no limit)
+  // tcp_send_ref (NET_TCP_SNDREFS): queue ref_data[ref_next..ref_len) in
+  // references of ref_chunk bytes, as many as the stack takes, on every
+  // event; the buffer stays the test's (the stack reads it when it sends).
+  const uint8_t* ref_data = nullptr;
+  size_t ref_len = 0, ref_next = 0, ref_chunk = 1000;
+  unsigned ref_full = 0;  // tcp_send_ref answers NET_ERR_BUF
+  std::function<void(struct tcp_conn*, unsigned)> hook;  // called first
   unsigned all = 0;   // OR of every event
 };
 extern App apps[NET_TCP_CONNS];

@@ -1,6 +1,8 @@
 // TCP send side with a send buffer (default build, NET_TCP_UIP_SEND=0):
 // several segments in flight, RFC 5681 congestion control, retransmission
 // from the buffer, RFC 5961 ACK check, persist timer with a limit.
+#include <algorithm>
+
 #include "tcp_peer.h"
 
 using namespace nh;
@@ -356,6 +358,172 @@ TEST_F(TcpSend, SegmentsAreBuiltInTheDriverTransmitBuffer) {
   EXPECT_EQ(segs, tx_in_place);
   EXPECT_GE(tx_buffers_out - out0, segs);
 }
+
+
+
+// tcp_pure_ack() (header prediction) must end where tcp_process() ends: the
+// same ACK sequence as pure ACKs (fast path) and with PSH set (which the
+// fast path leaves to the general one) gives the same state and segments.
+TEST_F(TcpSend, PureAckFastPathEndsLikeTheGeneralPath) {
+  Peer p1, p2;
+  p2.port = 40001;
+  p1.wnd = p2.wnd = 60000;
+  struct tcp_conn* c1 = accept(p1, 1460);
+  struct tcp_conn* c2 = accept(p2, 1460);
+  Bytes d = pattern(40000, 14);
+  app_of(c1).to_send = d;
+  app_of(c2).to_send = d;
+  tcp_poll(c1);
+  auto s1 = take_tcp();
+  tcp_poll(c2);
+  auto s2 = take_tcp();
+  ASSERT_EQ(s1.size(), s2.size());
+  // Acknowledge in steps, with the window changing (shrinking, growing).
+  const uint16_t wnds[] = {60000, 20000, 5000, 30000, 64000, 2920, 60000};
+  for (uint16_t w : wnds) {
+    p1.rcv += 1460;
+    p2.rcv += 1460;
+    p1.wnd = p2.wnd = w;
+    p1.send(TCP_ACK);
+    auto a = take_tcp();
+    p2.send(TCP_ACK | TCP_PSH);
+    auto b = take_tcp();
+    ASSERT_EQ(a.size(), b.size()) << "window " << w;
+    for (size_t i = 0; i < a.size(); i++) {
+      EXPECT_EQ(a[i].seq - c1->iss, b[i].seq - c2->iss);
+      EXPECT_EQ(a[i].data, b[i].data);
+    }
+    EXPECT_EQ(c1->snd_una - c1->iss, c2->snd_una - c2->iss);
+    EXPECT_EQ(c1->snd_nxt - c1->iss, c2->snd_nxt - c2->iss);
+    EXPECT_EQ(c1->snd_wnd, c2->snd_wnd);
+    EXPECT_EQ(c1->snd_wnd_max, c2->snd_wnd_max);
+    EXPECT_EQ(c1->snd_wl2 - c1->iss, c2->snd_wl2 - c2->iss);
+    EXPECT_EQ(c1->cwnd, c2->cwnd);
+    EXPECT_EQ(c1->snd_buf_len, c2->snd_buf_len);
+    EXPECT_EQ(c1->flags & 0x03, c2->flags & 0x03);  // timer, RTT sample
+    EXPECT_EQ(app_of(c1).events.size(), app_of(c2).events.size());
+  }
+  EXPECT_EQ(0u, net_stats.tcp.dupacks);
+}
+
+#if NET_TCP_SNDREFS
+// tcp_send_ref(): the stack keeps references to the application's data.
+TEST_F(TcpSend, SendRefStreamComesFromTheApplicationsBufferBeyondTheRing) {
+  nif_.tx_buffer = fake_tx_buffer_ptr();
+  Peer p;
+  p.wnd = 60000;
+  struct tcp_conn* c = accept(p, 999);  // odd segments: every piece parity
+  Bytes d = pattern(6 * NET_TCP_SNDBUF + 321, 12);
+  App& a = app_of(c);
+  a.ref_data = d.data();
+  a.ref_len = d.size();
+  a.ref_chunk = 1333;  // references and segments end at different places
+  a.close_when_done = true;
+  tcp_poll(c);
+  // Not copied: a byte the stack has not sent yet is read when it sends.
+  ASSERT_LT(c->snd_nxt - c->snd_una, c->snd_buf_len);
+  size_t unsent = c->snd_nxt - (c->iss + 1);
+  d[unsent] ^= 0xa5u;
+  Bytes want = d;
+  Bytes got;
+  uint32_t max_flight = 0;
+  for (int i = 0; i < 1000 && got.size() < d.size(); i++) {
+    auto s = take_tcp();
+    ASSERT_FALSE(s.empty());
+    for (auto& k : s) {
+      ASSERT_EQ(p.rcv, k.seq);
+      got.insert(got.end(), k.data.begin(), k.data.end());
+      p.rcv += (uint32_t)k.data.size();
+    }
+    max_flight = std::max(max_flight, c->snd_nxt - c->snd_una);
+    p.send(TCP_ACK);
+  }
+  EXPECT_EQ(want, got);
+  EXPECT_GT(max_flight, (uint32_t)NET_TCP_SNDBUF);  // not bounded by the ring
+  EXPECT_GT(a.ref_full, 0u);                        // ... but by the references
+  EXPECT_EQ(0u, net_stats.tcp.rexmit);
+  EXPECT_EQ(0u, c->snd_buf_len);
+  EXPECT_EQ(0u, c->ref_n);
+  EXPECT_EQ(TCP_FIN_WAIT_1, c->state);  // the FIN followed the last reference
+}
+
+TEST_F(TcpSend, SendRefRetransmitsFromTheReferencesAfterLoss) {
+  Peer p;
+  p.wnd = 60000;
+  struct tcp_conn* c = accept(p);  // MSS 1000, IW 4 segments
+  Bytes d = pattern(9000, 13);
+  App& a = app_of(c);
+  a.ref_data = d.data();
+  a.ref_len = d.size();
+  a.ref_chunk = 1300;  // 4 references (the default) cover the initial window
+  tcp_poll(c);
+  ASSERT_EQ(4u, take_tcp().size());
+  // A partial ACK in the middle of a reference (101 bytes into the 2nd),
+  // then three duplicates: fast retransmit from the references.
+  p.rcv += 1401;
+  p.send(TCP_ACK);
+  take_tcp();
+  for (int i = 0; i < 3; i++) p.send(TCP_ACK);
+  auto s = take_tcp();
+  ASSERT_GE(s.size(), 1u);
+  EXPECT_EQ(p.rcv, s[0].seq);
+  EXPECT_EQ(Bytes(d.begin() + 1401, d.begin() + 2401), s[0].data);
+  EXPECT_EQ(1u, net_stats.tcp.fast_rexmit);
+  // Then a timeout: go-back-N from SND.UNA, again from the references.
+  advance(c->rto);
+  s = take_tcp();
+  ASSERT_EQ(1u, s.size());
+  EXPECT_EQ(Bytes(d.begin() + 1401, d.begin() + 2401), s[0].data);
+  EXPECT_EQ(a.ref_next - 1401u, c->snd_buf_len);
+  EXPECT_EQ(NET_TCP_SNDREFS, c->ref_n + 0);
+}
+
+TEST_F(TcpSend, SendRefQueueLimitAndNoMixingWithTheRing) {
+  Peer p;
+  p.wnd = 60000;
+  struct tcp_conn* c = accept(p);
+  static const uint8_t bytes[20] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+  std::vector<int> r;
+  app_of(c).hook = [&](struct tcp_conn* k, unsigned) {
+    for (int i = 0; i < NET_TCP_SNDREFS; i++) r.push_back(tcp_send_ref(k, bytes, 10));
+    r.push_back(tcp_send_ref(k, bytes, 10));  // the queue is full
+    r.push_back(tcp_send(k, bytes, 10));      // references pending: no copy
+    r.push_back((int)tcp_sndmax(k));
+    r.push_back(tcp_send_ref(k, bytes, 0));   // bad lengths
+    r.push_back(tcp_send_ref(k, bytes, 65536));
+    app_of(k).hook = nullptr;
+  };
+  tcp_poll(c);
+  ASSERT_EQ((size_t)NET_TCP_SNDREFS + 5, r.size());
+  for (int i = 0; i < NET_TCP_SNDREFS; i++) EXPECT_EQ(10, r[i]);
+  EXPECT_EQ(NET_ERR_BUF, r[NET_TCP_SNDREFS]);
+  EXPECT_EQ(NET_ERR_STATE, r[NET_TCP_SNDREFS + 1]);
+  EXPECT_EQ(0, r[NET_TCP_SNDREFS + 2]);
+  EXPECT_EQ(NET_ERR_ARG, r[NET_TCP_SNDREFS + 3]);
+  EXPECT_EQ(NET_ERR_ARG, r[NET_TCP_SNDREFS + 4]);
+  expected_arg_errors_ = 2;
+  EXPECT_EQ(10u * NET_TCP_SNDREFS, c->snd_buf_len);
+  take_tcp();
+  // Everything acknowledged: the references are gone, the ring is usable,
+  // and while its data is unacknowledged, references are refused.
+  p.rcv = c->snd_max;
+  p.send(TCP_ACK);
+  EXPECT_EQ(0u, c->ref_n);
+  r.clear();
+  app_of(c).hook = [&](struct tcp_conn* k, unsigned) {
+    r.push_back(tcp_send(k, bytes, 20));
+    r.push_back(tcp_send_ref(k, bytes, 10));
+    app_of(k).hook = nullptr;
+  };
+  tcp_poll(c);
+  ASSERT_EQ(2u, r.size());
+  EXPECT_EQ(20, r[0]);
+  EXPECT_EQ(NET_ERR_STATE, r[1]);
+  auto s = take_tcp();
+  Bytes want(bytes, bytes + 20);
+  EXPECT_EQ(want, cat(s));
+}
+#endif
 
 }  // namespace
 #endif

@@ -1,9 +1,11 @@
 /*
  * net_tcpsend - TCP sender: connects to the host (fw_params.peer_ip, port
  * default 5002, a scenario "tcp_recv" experiment) and sends fw_params.bytes
- * (default 100000) of the stream pattern (byte i = i mod 251): into the
- * stack's send buffer as room allows (NET_EV_ACKED), closing as soon as the
- * last byte is in it (the FIN follows the data); with NET_TCP_UIP_SEND one
+ * (default 100000) of the stream pattern (byte i = i mod 251): by
+ * reference (tcp_send_ref, one MSS per reference, from a constant buffer:
+ * nothing copied) or, with NET_TCP_SNDREFS 0, into the stack's send buffer,
+ * as room allows (NET_EV_ACKED), closing as soon as the last byte is queued
+ * (the FIN follows the data); with NET_TCP_UIP_SEND one
  * segment of tcp_sndmax() bytes at a time (on NET_EV_REXMIT the same bytes
  * go again), closing once everything is acknowledged. The time is taken
  * from the connect to the acknowledgment of the last byte. Repeats for
@@ -14,7 +16,13 @@
 #include "fwlibc.h"
 #include "netapp.h"
 
-static uint8_t pattern[NET_TCP_MSS + 251];
+/* The pattern from offset 0, NET_TCP_MSS + 4 * 251 bytes: any stream offset
+ * k mod 251 appears at k, k + 251, k + 502 and k + 753, one at each
+ * address mod 4 (251 = 3 mod 4), so tcp_send_ref() can always pick the one
+ * with the frame payload's alignment (word copy). 2464 bytes: within the
+ * 4 KiB D-cache. */
+#define PATTERN_LEN (NET_TCP_MSS + 4 * 251)
+static uint8_t pattern[PATTERN_LEN] __attribute__((aligned(8)));
 static uint32_t sent, acked, inflight, conns_done, conns_started, rexmits, failed;
 static uint32_t t_start, t_acked, t_total_us, total_bytes;
 static int closing, active;
@@ -35,7 +43,20 @@ static void open_next(void)
 }
 
 #if !NET_TCP_UIP_SEND
-/* Fill the send buffer; close once the last byte is in it. */
+/* The pattern from stream offset `at` on (NET_TCP_MSS bytes valid), at an
+ * address 2 more than `at` mod 4, like the payload in the frame (offset
+ * 54): the stack's copy into the frame then runs on aligned words. */
+static const uint8_t *pattern_at(uint32_t at)
+{
+  uint32_t k = at % 251u;
+  while (((uintptr_t)(pattern + k) & 3u) != ((at + 2u) & 3u))
+    k += 251u;
+  return pattern + k;
+}
+
+/* Queue the stream (NET_TCP_SNDREFS: references into the constant pattern,
+ * nothing copied; else copies into the send buffer); close once the last
+ * byte is queued. */
 static void push(struct tcp_conn *c, int resend)
 {
   (void)resend;
@@ -43,8 +64,12 @@ static void push(struct tcp_conn *c, int resend)
     uint32_t len = netapp_p.bytes - sent;
     int n;
     if (len > NET_TCP_MSS)
-      len = NET_TCP_MSS; /* the pattern buffer holds MSS + 251 bytes */
-    n = tcp_send(c, pattern + (sent % 251u), len);
+      len = NET_TCP_MSS; /* pattern_at() guarantees MSS bytes */
+#if NET_TCP_SNDREFS
+    n = tcp_send_ref(c, pattern_at(sent), len);
+#else
+    n = tcp_send(c, pattern_at(sent), len);
+#endif
     if (n <= 0)
       return;
     sent += (uint32_t)n;
@@ -133,6 +158,8 @@ static void start(void)
 
   for (i = 0; i < sizeof(pattern); i++)
     pattern[i] = (uint8_t)(i % 251u);
+  /* NET_TCP_SNDREFS: the stack sends straight from `pattern`, which never
+   * changes again (tcp_send_ref()'s rule). */
   if (!netapp_p.bytes)
     netapp_p.bytes = 100000;
   open_next();
