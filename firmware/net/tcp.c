@@ -57,6 +57,19 @@ static void tcp_output(struct tcp_conn *c);
  * zero-copy builds: in the copy build the segment is in net_buf, which the
  * next frame overwrites. */
 #define TCP_HOLD (NET_TCP_RX_HOLD > 0 && NET_ZERO_COPY)
+#if TCP_HOLD
+/* One held out-of-order segment ("Receive side" below). */
+struct tcp_held {
+  const uint8_t *buf;  /* frame returned by rx_hold; NULL: entry free */
+  const uint8_t *data; /* first data byte (in buf) */
+  uint32_t seq;        /* its sequence number */
+  uint16_t len;        /* data bytes */
+  uint8_t conn;        /* index in tcp_conns */
+  uint8_t fin;         /* the segment carried a FIN after its data */
+};
+static struct tcp_held tcp_held[NET_TCP_RX_HOLD];
+static unsigned tcp_nheld; /* entries of tcp_held[] in use */
+#endif
 
 /* How tcp_after_app() acknowledges when nothing else is sent. */
 #define ACK_NONE 0
@@ -119,6 +132,10 @@ void tcp_init(uint32_t seed)
   tcp_next_port = (uint16_t)(49152u + (seed & 0x3fffu)); /* seed: secret */
   tcp_appdata = NULL;
   tcp_applen = 0;
+#if TCP_HOLD
+  memset(tcp_held, 0, sizeof tcp_held); /* the netif starts afresh too */
+  tcp_nheld = 0;
+#endif
 }
 
 void tcp_set_rcv_wnd(uint16_t wnd)
@@ -243,7 +260,6 @@ static net_err_t tcp_emit(uint32_t rip, uint16_t lport, uint16_t rport,
 #if TCP_HOLD
 static uint32_t tcp_held_span(const struct tcp_conn *c);
 static void tcp_held_release_conn(const struct tcp_conn *c);
-static unsigned tcp_nheld; /* entries of tcp_held[] in use */
 #endif
 
 /* The receive window of c now: the configured one, the application's room
@@ -1220,15 +1236,6 @@ static unsigned tcp_fin_in(struct tcp_conn *c)
  * it is released, the new one covers it). When the in-order data reaches
  * a held segment it is delivered from its buffer (NET_EV_NEWDATA, one
  * callback per segment) and the buffer is given back. */
-struct tcp_held {
-  const uint8_t *buf;  /* frame returned by rx_hold; NULL: entry free */
-  const uint8_t *data; /* first data byte (in buf) */
-  uint32_t seq;        /* its sequence number */
-  uint16_t len;        /* data bytes */
-  uint8_t conn;        /* index in tcp_conns */
-  uint8_t fin;         /* the segment carried a FIN after its data */
-};
-static struct tcp_held tcp_held[NET_TCP_RX_HOLD];
 
 static void tcp_held_release(struct tcp_held *h)
 {
@@ -1285,8 +1292,18 @@ static void tcp_ooo_hold(struct tcp_conn *c, const struct tcp_seg *s)
     fin = 0;
     net_stats.tcp.trimmed++;
   }
-  /* Held segments inside this one go; this one is cut where it overlaps
-   * the others (at most one at each end, since they do not overlap). */
+  /* Already held whole (a duplicate): nothing to keep. Held segments
+   * inside this one go; this one is cut where it overlaps the others (at
+   * most one at each end, since they do not overlap). */
+  for (i = 0; i < NET_TCP_RX_HOLD; i++) {
+    struct tcp_held *h = &tcp_held[i];
+    if (h->buf != NULL && h->conn == ci && TCP_SEQ_LEQ(h->seq, seq) &&
+        TCP_SEQ_GEQ(h->seq + h->len, seq + len)) {
+      net_stats.tcp.ooo_dup++;
+      h->fin |= fin && h->seq + h->len == seq + len;
+      return;
+    }
+  }
   for (i = 0; i < NET_TCP_RX_HOLD; i++) {
     struct tcp_held *h = &tcp_held[i];
     if (h->buf != NULL && h->conn == ci && TCP_SEQ_GEQ(h->seq, seq) &&
@@ -1329,7 +1346,7 @@ static void tcp_ooo_hold(struct tcp_conn *c, const struct tcp_seg *s)
       break;
     }
   }
-  buf = free_h != NULL ? net_netif->rx_hold(net_netif, net_rx_frame,
+  buf = free_h != NULL && net_netif->rx_hold != NULL ? net_netif->rx_hold(net_netif, net_rx_frame,
                                             (unsigned)(s->data + s->len - net_rx_frame))
                        : NULL;
   if (buf == NULL) {
