@@ -71,6 +71,16 @@ static struct tcp_held tcp_held[NET_TCP_RX_HOLD];
 static unsigned tcp_nheld; /* entries of tcp_held[] in use */
 #endif
 
+/* Code that a bulk transfer's segments do not run (connection set-up,
+ * resets, reassembly): out of line and out of the hot text (the I-cache
+ * holds 8 KiB; docs/firmware.md "TCP receive: windows, buffers and
+ * timers"). */
+#if defined(__GNUC__)
+#define TCP_COLD __attribute__((noinline, cold))
+#else
+#define TCP_COLD
+#endif
+
 /* How tcp_after_app() acknowledges when nothing else is sent. */
 #define ACK_NONE 0
 #define ACK_DELAY 1
@@ -1070,7 +1080,7 @@ static int tcp_evict_half_open(void)
 }
 
 /* Segment for no connection: passive open or reset. */
-static void tcp_input_closed(uint32_t src, const struct tcp_seg *s)
+TCP_COLD static void tcp_input_closed(uint32_t src, const struct tcp_seg *s)
 {
   unsigned i;
   struct tcp_conn *c;
@@ -1117,7 +1127,7 @@ static void tcp_input_closed(uint32_t src, const struct tcp_seg *s)
 }
 
 /*--------------------------------------------------------------------------*/
-static void tcp_input_syn_sent(struct tcp_conn *c, const struct tcp_seg *s)
+TCP_COLD static void tcp_input_syn_sent(struct tcp_conn *c, const struct tcp_seg *s)
 {
   if ((s->ctl & TCP_ACK) &&
       (TCP_SEQ_LEQ(s->ack, c->iss) || TCP_SEQ_GT(s->ack, c->snd_nxt))) {
@@ -1176,7 +1186,7 @@ static int tcp_seq_ok(const struct tcp_conn *c, const struct tcp_seg *s,
  * of acting on it; a real peer that lost the connection answers the ACK
  * with a RST at exactly RCV.NXT. At most NET_TCP_CHALLENGE_ACKS per
  * second for all connections (RFC 5961 7). */
-static void tcp_challenge_ack(struct tcp_conn *c)
+TCP_COLD static void tcp_challenge_ack(struct tcp_conn *c)
 {
   net_stats.tcp.drop_challenge++;
   if (net_now - tcp_chal_start >= 1000u) {
@@ -1211,7 +1221,7 @@ static int tcp_our_fin_acked(struct tcp_conn *c)
 /*--------------------------------------------------------------------------*/
 /* The peer's FIN arrived in order (rcv_nxt is at it): the state that
  * follows (RFC 793 p. 75). @return the event for the application. */
-static unsigned tcp_fin_in(struct tcp_conn *c)
+TCP_COLD static unsigned tcp_fin_in(struct tcp_conn *c)
 {
   c->rcv_nxt++;
   if (c->state == TCP_ESTABLISHED) {
@@ -1244,7 +1254,7 @@ static void tcp_held_release(struct tcp_held *h)
   tcp_nheld--;
 }
 
-static void tcp_held_release_conn(const struct tcp_conn *c)
+TCP_COLD static void tcp_held_release_conn(const struct tcp_conn *c)
 {
   unsigned i;
   for (i = 0; i < NET_TCP_RX_HOLD; i++) {
@@ -1275,7 +1285,7 @@ static uint32_t tcp_held_span(const struct tcp_conn *c)
 }
 
 /* Keep segment s (after a gap) if it brings data not held yet. */
-static void tcp_ooo_hold(struct tcp_conn *c, const struct tcp_seg *s)
+TCP_COLD static void tcp_ooo_hold(struct tcp_conn *c, const struct tcp_seg *s)
 {
   uint8_t ci = (uint8_t)(c - tcp_conns);
   uint32_t seq = s->seq;
@@ -1366,7 +1376,7 @@ static void tcp_ooo_hold(struct tcp_conn *c, const struct tcp_seg *s)
 /* In-order data (event `ev`, tcp_appdata) just arrived: if held segments
  * follow it, deliver it and them now, one callback each, and release
  * their buffers. @return 1 if the application was called. */
-static int tcp_ooo_deliver(struct tcp_conn *c, unsigned ev)
+TCP_COLD static int tcp_ooo_deliver(struct tcp_conn *c, unsigned ev)
 {
   uint8_t ci = (uint8_t)(c - tcp_conns);
   int called = 0;
