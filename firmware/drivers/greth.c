@@ -299,3 +299,35 @@ void greth_tx_drain(struct greth *g)
   for (n = 0; n < SPIN_LIMIT && g->tx_used; n++)
     greth_tx_reclaim(g);
 }
+
+/* ---- Held receive buffers (zero-copy TCP reassembly) ----
+ * The spares are extra buffers, not ring ones: a held buffer leaves the
+ * ring and a spare takes its place, so the MAC keeps all 128 descriptors
+ * while the stack holds out-of-order segments. */
+static uint8_t rxspares[GRETH_RX_SPARES][GRETH_BUFSZ] __attribute__((aligned(8)));
+
+const uint8_t *greth_rx_hold(struct greth *g, const uint8_t *frame)
+{
+  unsigned n;
+
+  if (!g->rx_spare_init) {
+    for (n = 0; n < GRETH_RX_SPARES; n++)
+      g->rx_spare[n] = rxspares[n];
+    g->rx_nspare = GRETH_RX_SPARES;
+    g->rx_spare_init = 1;
+  }
+  if (frame == 0 || frame != g->rx_cur || g->rx_nspare == 0) {
+    g->st.rx_hold_fail++;
+    return 0;
+  }
+  g->rxd[2 * g->rx_next + 1] = (uint32_t)(uintptr_t)g->rx_spare[--g->rx_nspare];
+  g->rx_cur = 0; /* greth_send() must not swap it into a TX descriptor */
+  g->st.rx_held++;
+  return frame;
+}
+
+void greth_rx_unhold(struct greth *g, const uint8_t *buf)
+{
+  if (buf != 0 && g->rx_nspare < GRETH_RX_SPARES)
+    g->rx_spare[g->rx_nspare++] = (uint8_t *)(uintptr_t)buf;
+}

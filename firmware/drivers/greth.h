@@ -76,6 +76,9 @@
 #define GRETH_NDESC 128
 #define GRETH_BUFSZ 1520
 #define GRETH_MAXFRAME 1514
+/* Spare receive buffers for greth_rx_hold() (at least the stack's
+ * NET_TCP_RX_HOLD). */
+#define GRETH_RX_SPARES 8
 
 /* PHY (clause 22) */
 #define PHY_BMCR 0
@@ -98,6 +101,8 @@ struct greth_stats {
   uint32_t rx_max_batch;            /* most frames found ready in one poll */
   uint32_t tx_swapped;              /* frames sent from their RX buffer, no copy */
   uint32_t tx_in_place;             /* frames built in a TX buffer, no copy */
+  uint32_t rx_held;                 /* RX buffers kept out of the ring (greth_rx_hold) */
+  uint32_t rx_hold_fail;            /* ... refused: no spare buffer */
 };
 
 struct greth {
@@ -113,6 +118,9 @@ struct greth {
   uint16_t phy_bmsr, phy_anlpar;
   int phy_ok;
   struct greth_stats st;
+  uint8_t *rx_spare[GRETH_RX_SPARES]; /* free spare buffers (greth_rx_hold) */
+  unsigned rx_nspare;               /* entries in rx_spare[] */
+  int rx_spare_init;                /* rx_spare[] filled (first hold) */
 };
 
 extern struct greth greth0;
@@ -158,5 +166,15 @@ void greth_rx_batch_end(struct greth *g, unsigned n);
 int greth_rx_ready(const struct greth *g);
 /* Wait (bounded) until every queued frame has left. */
 void greth_tx_drain(struct greth *g);
+
+/* Keep the buffer of the taken RX descriptor (`frame`, from
+ * greth_rx_take() and not released yet) after greth_rx_release(): a spare
+ * buffer takes its place in the descriptor, so the ring stays full.
+ * Returns frame (valid until greth_rx_unhold()), or 0 if frame is not the
+ * taken buffer or no spare is free (rx_hold_fail). A held buffer is never
+ * swapped into a TX descriptor by greth_send(). */
+const uint8_t *greth_rx_hold(struct greth *g, const uint8_t *frame);
+/* Give a buffer returned by greth_rx_hold() back (it becomes a spare). */
+void greth_rx_unhold(struct greth *g, const uint8_t *buf);
 
 #endif /* GRETH_H */

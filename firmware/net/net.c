@@ -11,6 +11,7 @@ struct net_stats net_stats;
  * per 1472-byte copy). */
 uint8_t net_buf[NET_BUF_SIZE] __attribute__((aligned(16)));
 uint32_t net_now;
+const uint8_t *net_rx_frame;
 struct netif *net_netif;
 uint8_t net_secret[16];
 static uint16_t net_id_ctr[8];
@@ -199,7 +200,7 @@ void net_input(const uint8_t *frame, unsigned len)
     return;
   }
 #if NET_ZERO_COPY
-  p = frame;
+  p = net_rx_frame = frame;
 #else
   if (frame != net_buf) {
     NET_PHASE_ENTER(NET_PH_COPY);

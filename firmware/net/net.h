@@ -54,6 +54,17 @@ typedef net_err_t (*netif_output_fn)(struct netif *nif, const uint8_t *frame,
  *  valid until the next low_level_output() call. */
 typedef uint8_t *(*netif_tx_buffer_fn)(struct netif *nif);
 
+/** Optional (zero-copy receive): keep the frame net_input() is processing
+ *  (`frame`, `len` bytes) after net_input() returns, until rx_unhold().
+ *  Returns where its bytes stay valid (the GRETH keeps the DMA buffer
+ *  itself and puts a spare one in its receive descriptor) or NULL when
+ *  nothing can be held now. TCP holds out-of-order segments this way
+ *  (tcp.c "Receive side"). */
+typedef const uint8_t *(*netif_rx_hold_fn)(struct netif *nif, const uint8_t *frame,
+                                           unsigned len);
+/** Give a buffer returned by rx_hold back to the driver. */
+typedef void (*netif_rx_unhold_fn)(struct netif *nif, const uint8_t *held);
+
 /** The one network interface. */
 struct netif {
   uint8_t hwaddr[6];
@@ -63,6 +74,8 @@ struct netif {
   netif_output_fn low_level_output;
   void *state; /**< for the driver */
   netif_tx_buffer_fn tx_buffer; /**< NULL: frames are always copied */
+  netif_rx_hold_fn rx_hold;     /**< NULL: received frames are never held */
+  netif_rx_unhold_fn rx_unhold;
 };
 
 /** Drop and traffic counters, one field per reason. A frame handed to
@@ -138,7 +151,7 @@ struct net_stats {
     uint32_t drop_no_slot;      /**< SYN for a listener, table full */
     uint32_t drop_bad_ack;      /**< unacceptable ACK (RST or ACK sent) */
     uint32_t drop_seq;          /**< outside the receive window (ACK sent) */
-    uint32_t drop_ooo;          /**< data after a gap: not buffered, dup ACK sent */
+    uint32_t drop_ooo;          /**< data after a gap: not held (no buffer), dup ACK sent */
     uint32_t drop_no_ack;       /**< no ACK flag on a synchronised connection */
     uint32_t drop_state;        /**< nothing to do with it in this state */
     uint32_t drop_bcast;        /**< to a broadcast address */
@@ -156,6 +169,9 @@ struct net_stats {
     uint32_t syn_expired;       /**< half-open connections past NET_TCP_SYN_RCVD_MS */
     uint32_t drop_challenge;    /**< RST/SYN answered by a challenge ACK (RFC 5961) */
     uint32_t challenge_limited; /**< ... of which no ACK sent (rate limit) */
+    uint32_t ooo_held;          /**< out-of-order segments held (rx_hold), dup ACK sent */
+    uint32_t ooo_delivered;     /**< ... delivered in order once the gap was filled */
+    uint32_t ooo_dup;           /**< out-of-order data already held (trimmed or dropped) */
   } tcp;
 };
 
@@ -164,6 +180,9 @@ extern struct net_stats net_stats;
 /** The global packet buffer (transmit, and receive when NET_ZERO_COPY=0),
  *  aligned to 16 bytes (a D-cache line). */
 extern uint8_t net_buf[NET_BUF_SIZE];
+
+/** Zero-copy builds: the frame net_input() processes (valid during the call). */
+extern const uint8_t *net_rx_frame;
 
 /** Current stack time in ms (advanced only by net_timer_tick()). */
 extern uint32_t net_now;

@@ -221,14 +221,31 @@
 #define NET_TCP_SYN_RETRIES 5
 #endif
 
-/** 1: delayed ACKs (RFC 1122 4.2.3.2): a lone in-order data segment is
- *  acknowledged after NET_TCP_DELACK_MS unless a reply or a second segment
- *  comes first. 0: every data segment is acknowledged at once. */
+/** 1 (default): delayed ACKs (RFC 1122 4.2.3.2, RFC 5681 4.2): a lone
+ *  in-order data segment is acknowledged after NET_TCP_DELACK_MS unless a
+ *  reply or a second segment comes first (so every second segment is
+ *  acknowledged at once), or at once when it leaves the peer less than one
+ *  MSS of the window we advertised (the peer could send nothing more and
+ *  would wait for the timer). Out-of-order segments and the segment that
+ *  fills a gap are acknowledged at once. 0: every data segment is
+ *  acknowledged at once (the uIP behaviour, kept for comparison). */
 #ifndef NET_TCP_DELAYED_ACK
-#define NET_TCP_DELAYED_ACK 0
+#define NET_TCP_DELAYED_ACK 1
 #endif
 #ifndef NET_TCP_DELACK_MS
 #define NET_TCP_DELACK_MS 200u
+#endif
+
+/** Out-of-order segments held for reassembly, all connections together
+ *  (tcp.c "Receive side"). Only with a netif that can hold received frames
+ *  (rx_hold: the GRETH in zero-copy builds, which swaps a spare buffer into
+ *  the ring; it has GRETH_RX_SPARES >= this); the copy build and netifs
+ *  without rx_hold drop out-of-order data (tcp.drop_ooo). The receive
+ *  window advertised is then also capped at (free holds + 1) * MSS beyond
+ *  the data already held, so the peer never has more in flight beyond a
+ *  gap than can be kept. 0: never hold. RAM: 16 bytes per entry. */
+#ifndef NET_TCP_RX_HOLD
+#define NET_TCP_RX_HOLD 8
 #endif
 
 /** Lifetime of a passive half-open (SYN_RCVD) connection: after it the

@@ -76,6 +76,7 @@ struct tcp_conn {
   uint16_t mss;       /* send MSS: min(peer's MSS option, NET_TCP_MSS) */
   uint16_t snd_datalen; /* data bytes in flight */
   uint16_t rcv_wnd;   /* window advertised in our last segment */
+  uint32_t rcv_adv;   /* ... and its right edge (rcv_nxt + rcv_wnd then) */
   uint16_t rcv_space; /* application's free receive space (tcp_set_rcv_space),
                          0xffff = no limit */
   uint32_t rcv_nxt;   /* next sequence number expected */

@@ -20,6 +20,10 @@ void greth_netif_init(struct netif *nif, struct greth *g)
   nif->low_level_output = greth_netif_output;
   nif->tx_buffer = greth_netif_tx_buffer;
   nif->state = g;
+#if NET_ZERO_COPY
+  nif->rx_hold = greth_netif_rx_hold;
+  nif->rx_unhold = greth_netif_rx_unhold;
+#endif
 }
 
 uint8_t *greth_netif_tx_buffer(struct netif *nif)
@@ -67,4 +71,18 @@ unsigned greth_netif_poll(struct greth *g)
   }
   greth_rx_batch_end(g, n);
   return n;
+}
+
+/* rx_hold/rx_unhold for the stack (zero-copy builds): the DMA buffer of
+ * the frame being processed leaves the ring (greth_rx_hold()). */
+const uint8_t *greth_netif_rx_hold(struct netif *nif, const uint8_t *frame,
+                                   unsigned len)
+{
+  (void)len;
+  return greth_rx_hold((struct greth *)nif->state, frame);
+}
+
+void greth_netif_rx_unhold(struct netif *nif, const uint8_t *held)
+{
+  greth_rx_unhold((struct greth *)nif->state, held);
 }

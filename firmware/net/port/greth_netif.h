@@ -39,4 +39,10 @@ uint8_t *greth_netif_tx_buffer(struct netif *nif);
  * Returns the number of descriptors handled (errors included). */
 unsigned greth_netif_poll(struct greth *g);
 
+/* rx_hold/rx_unhold for the stack (set by greth_netif_init in zero-copy
+ * builds): greth_rx_hold()/greth_rx_unhold() of the frame being processed. */
+const uint8_t *greth_netif_rx_hold(struct netif *nif, const uint8_t *frame,
+                                   unsigned len);
+void greth_netif_rx_unhold(struct netif *nif, const uint8_t *held);
+
 #endif /* GRETH_NETIF_H */

@@ -122,7 +122,7 @@ static const struct netapp_counter driver_counters[] = {
     GS(tx_drop_full), GS(tx_drop_len), GS(rx_frames), GS(rx_bytes), GS(rx_le),
     GS(rx_oe), GS(rx_ce), GS(rx_ft), GS(rx_ae), GS(rx_restarts), GS(rx_max_batch),
     GS(st_ia), GS(st_ts), GS(st_ta), GS(st_ra), GS(irqs), GS(tx_swapped),
-    GS(tx_in_place),
+    GS(tx_in_place), GS(rx_held), GS(rx_hold_fail),
 };
 #undef GS
 #define NS(key, field) {key, offsetof(struct net_stats, field)}
@@ -203,6 +203,10 @@ static const struct netapp_counter stack_counters[] = {
     NS("tcp_syn_expired", tcp.syn_expired),
     NS("tcp_drop_challenge", tcp.drop_challenge),
     NS("tcp_challenge_limited", tcp.challenge_limited),
+    /* receive side (docs/firmware.md "TCP receive") */
+    NS("tcp_ooo_held", tcp.ooo_held),
+    NS("tcp_ooo_delivered", tcp.ooo_delivered),
+    NS("tcp_ooo_dup", tcp.ooo_dup),
 };
 #undef NS
 #define NROWS(t) (sizeof(t) / sizeof((t)[0]))
