@@ -1069,12 +1069,15 @@ static void tcp_after_app(struct tcp_conn *c, int ack_mode)
   }
 #endif
   /* Delayed ACK (RFC 1122 4.2.3.2): at once for the second segment, or
-   * when the peer has less than one MSS of our last window left (it could
-   * send nothing more until the timer fired). */
+   * when the peer has at most one MSS of our last window left: with less
+   * it could send nothing more until the timer fired, and with exactly one
+   * (a window of two segments) it would send that one and then wait a
+   * round trip for an ACK of both, so a small window would run at half
+   * its rate. */
   if (ack_mode == ACK_NOW ||
       (ack_mode == ACK_DELAY && (!NET_TCP_DELAYED_ACK ||
                                  (c->flags & TCPF_ACK_PENDING) ||
-                                 TCP_SEQ_GT(c->rcv_nxt + c->mss, c->rcv_adv)))) {
+                                 TCP_SEQ_GEQ(c->rcv_nxt + c->mss, c->rcv_adv)))) {
     tcp_emit_conn(c, c->snd_nxt, TCP_ACK, NULL, 0);
   } else if (ack_mode == ACK_DELAY) {
     c->flags |= TCPF_ACK_PENDING;

@@ -247,6 +247,21 @@ TEST_F(TcpRx, WindowBlockedPeerAckedAtOnce) {
   EXPECT_EQ(s0 + 10 + kMss, a[0].ack);
 }
 
+TEST_F(TcpRx, TwoSegmentWindowAckedEverySegment) {
+  tcp_set_rcv_wnd(2 * kMss);  // after one segment the peer has one left
+  seg(0, 10);                 // the next ACK advertises 2 MSS
+  advance(NET_TCP_DELACK_MS);
+  take_tcp();
+  seg(10, kMss);
+  auto a = take_tcp();
+  ASSERT_EQ(1u, a.size());  // at once, not after the second segment
+  EXPECT_EQ(s0 + 10 + kMss, a[0].ack);
+  seg(10 + kMss, kMss);
+  a = take_tcp();
+  ASSERT_EQ(1u, a.size());
+  EXPECT_EQ(s0 + 10 + 2 * kMss, a[0].ack);
+}
+
 TEST_F(TcpRx, WindowUpdateOnlyForALargeOpening) {
   tcp_set_rcv_wnd(8 * kMss);
   tcp_set_rcv_space(c, 0);
