@@ -224,9 +224,10 @@
 /** 1 (default): delayed ACKs (RFC 1122 4.2.3.2, RFC 5681 4.2): a lone
  *  in-order data segment is acknowledged after NET_TCP_DELACK_MS unless a
  *  reply or a second segment comes first (so every second segment is
- *  acknowledged at once), or at once when it leaves the peer less than one
- *  MSS of the window we advertised (the peer could send nothing more and
- *  would wait for the timer). Out-of-order segments and the segment that
+ *  acknowledged at once), or at once when it leaves the peer at most one
+ *  MSS of the window we advertised (with less the peer could send nothing
+ *  more and would wait for the timer; with a two-segment window it would
+ *  wait a round trip after every segment). Out-of-order segments and the segment that
  *  fills a gap are acknowledged at once. 0: every data segment is
  *  acknowledged at once (the uIP behaviour, kept for comparison). */
 #ifndef NET_TCP_DELAYED_ACK
