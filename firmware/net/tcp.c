@@ -373,8 +373,21 @@ static void tcp_all_acked(struct tcp_conn *c, uint32_t ack)
 }
 
 /*--------------------------------------------------------------------------*/
+/* The connection of a segment from rip:rport to lport (NULL: none). */
+static inline struct tcp_conn *tcp_find(uint32_t rip, uint16_t lport, uint16_t rport)
+{
+  struct tcp_conn *c;
+  for (c = tcp_conns; c != tcp_conns + NET_TCP_CONNS; c++) {
+    if (c->state != TCP_CLOSED && c->rip == rip && c->lport == lport && c->rport == rport) {
+      return c;
+    }
+  }
+  return NULL;
+}
+
 /* A slot for the connection (rip, lport, rport): a free one, else the
  * oldest TIME-WAIT one; NULL if none. */
+
 static struct tcp_conn *tcp_alloc(uint32_t rip, uint16_t lport, uint16_t rport)
 {
   struct tcp_conn *tw = NULL;
@@ -1351,6 +1364,12 @@ TCP_COLD static unsigned tcp_fin_in(struct tcp_conn *c)
  * a held segment it is delivered from its buffer (NET_EV_NEWDATA, one
  * callback per segment) and the buffer is given back. */
 
+/* 1 if entry h holds a segment of connection number ci. */
+static inline int tcp_held_by(const struct tcp_held *h, uint8_t ci)
+{
+  return h->buf != NULL && h->conn == ci;
+}
+
 static void tcp_held_release(struct tcp_held *h)
 {
   net_netif->rx_unhold(net_netif, h->buf);
@@ -1362,7 +1381,7 @@ TCP_COLD static void tcp_held_release_conn(const struct tcp_conn *c)
 {
   unsigned i;
   for (i = 0; i < NET_TCP_RX_HOLD; i++) {
-    if (tcp_held[i].buf != NULL && tcp_held[i].conn == (uint8_t)(c - tcp_conns)) {
+    if (tcp_held_by(&tcp_held[i], (uint8_t)(c - tcp_conns))) {
       tcp_held_release(&tcp_held[i]);
     }
   }
@@ -1378,7 +1397,7 @@ static uint32_t tcp_held_span(const struct tcp_conn *c)
   }
   for (i = 0; i < NET_TCP_RX_HOLD; i++) {
     const struct tcp_held *h = &tcp_held[i];
-    if (h->buf != NULL && h->conn == (uint8_t)(c - tcp_conns)) {
+    if (tcp_held_by(h, (uint8_t)(c - tcp_conns))) {
       uint32_t e = h->seq + h->len - c->rcv_nxt;
       if ((int32_t)e > 0 && e > span) {
         span = e;
@@ -1411,7 +1430,7 @@ TCP_COLD static void tcp_ooo_hold(struct tcp_conn *c, const struct tcp_seg *s)
    * most one at each end, since they do not overlap). */
   for (i = 0; i < NET_TCP_RX_HOLD; i++) {
     struct tcp_held *h = &tcp_held[i];
-    if (h->buf != NULL && h->conn == ci && TCP_SEQ_LEQ(h->seq, seq) &&
+    if (tcp_held_by(h, ci) && TCP_SEQ_LEQ(h->seq, seq) &&
         TCP_SEQ_GEQ(h->seq + h->len, seq + len)) {
       net_stats.tcp.ooo_dup++;
       h->fin |= fin && h->seq + h->len == seq + len;
@@ -1420,7 +1439,7 @@ TCP_COLD static void tcp_ooo_hold(struct tcp_conn *c, const struct tcp_seg *s)
   }
   for (i = 0; i < NET_TCP_RX_HOLD; i++) {
     struct tcp_held *h = &tcp_held[i];
-    if (h->buf != NULL && h->conn == ci && TCP_SEQ_GEQ(h->seq, seq) &&
+    if (tcp_held_by(h, ci) && TCP_SEQ_GEQ(h->seq, seq) &&
         TCP_SEQ_LEQ(h->seq + h->len, seq + len)) {
       fin |= h->fin && h->seq + h->len == seq + len;
       tcp_held_release(h);
@@ -1430,7 +1449,7 @@ TCP_COLD static void tcp_ooo_hold(struct tcp_conn *c, const struct tcp_seg *s)
   for (i = 0; i < NET_TCP_RX_HOLD && len > 0; i++) {
     struct tcp_held *h = &tcp_held[i];
     uint32_t he = h->seq + h->len;
-    if (h->buf == NULL || h->conn != ci) {
+    if (!tcp_held_by(h, ci)) {
       continue;
     }
     if (TCP_SEQ_LEQ(h->seq, seq) && TCP_SEQ_GT(he, seq)) { /* head held */
@@ -1489,7 +1508,7 @@ TCP_COLD static int tcp_ooo_deliver(struct tcp_conn *c, unsigned ev)
   for (i = 0; i < NET_TCP_RX_HOLD; i++) {
     struct tcp_held *h = &tcp_held[i];
     uint32_t off;
-    if (h->buf == NULL || h->conn != ci || TCP_SEQ_GT(h->seq, c->rcv_nxt)) {
+    if (!tcp_held_by(h, ci) || TCP_SEQ_GT(h->seq, c->rcv_nxt)) {
       continue;
     }
     off = c->rcv_nxt - h->seq;
@@ -1782,7 +1801,7 @@ static void tcp_process(struct tcp_conn *c, const struct tcp_seg *s)
 static int tcp_pure_ack(uint32_t src, const uint8_t *seg)
 {
   struct tcp_seg s;
-  struct tcp_conn *c = tcp_conns;
+  struct tcp_conn *c;
   unsigned ev;
   int fin_acked = 0;
 
@@ -1790,16 +1809,8 @@ static int tcp_pure_ack(uint32_t src, const uint8_t *seg)
   s.dport = net_get16(seg + 2);
   s.seq = net_get32(seg + 4);
   s.ack = net_get32(seg + 8);
-  for (;; c++) {
-    if (c == tcp_conns + NET_TCP_CONNS) {
-      return 0;
-    }
-    if (c->state != TCP_CLOSED && c->rip == src && c->lport == s.dport &&
-        c->rport == s.sport) {
-      break;
-    }
-  }
-  if (c->state != TCP_ESTABLISHED || s.seq != c->rcv_nxt ||
+  c = tcp_find(src, s.dport, s.sport);
+  if (c == NULL || c->state != TCP_ESTABLISHED || s.seq != c->rcv_nxt ||
       !TCP_SEQ_LT(c->snd_una, s.ack) || TCP_SEQ_GT(s.ack, c->snd_max) ||
       (c->sflags & (TCPS_RECOVERY | TCPS_PERSIST))) {
     return 0;
@@ -1832,20 +1843,17 @@ static __attribute__((noinline)) void tcp_input_general(uint32_t src, const uint
                                                         unsigned len)
 {
   struct tcp_seg s;
-  unsigned i;
+  struct tcp_conn *c;
 
   if (!tcp_parse(seg, len, &s)) {
     return;
   }
-  for (i = 0; i < NET_TCP_CONNS; i++) {
-    struct tcp_conn *c = &tcp_conns[i];
-    if (c->state != TCP_CLOSED && c->rip == src && c->lport == s.dport &&
-        c->rport == s.sport) {
-      tcp_process(c, &s);
-      return;
-    }
+  c = tcp_find(src, s.dport, s.sport);
+  if (c != NULL) {
+    tcp_process(c, &s);
+  } else {
+    tcp_input_closed(src, &s);
   }
-  tcp_input_closed(src, &s);
 }
 
 void tcp_input(uint32_t src, uint32_t dst, int dst_kind, const uint8_t *seg,
