@@ -172,6 +172,8 @@ struct net_stats {
     uint32_t ooo_held;          /**< out-of-order segments held (rx_hold), dup ACK sent */
     uint32_t ooo_delivered;     /**< ... delivered in order once the gap was filled */
     uint32_t ooo_dup;           /**< out-of-order data already held (trimmed or dropped) */
+    uint32_t app_held;          /**< received data kept by the application (tcp_recv_hold) */
+    uint32_t app_hold_fail;     /**< tcp_recv_hold refused (no entry, no spare buffer, copy build) */
   } tcp;
 };
 

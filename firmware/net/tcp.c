@@ -70,17 +70,25 @@ static struct tcp_sref tcp_srefs[NET_TCP_CONNS][NET_TCP_SNDREFS];
  * next frame overwrites. */
 #define TCP_HOLD (NET_TCP_RX_HOLD > 0 && NET_ZERO_COPY)
 #if TCP_HOLD
-/* One held out-of-order segment ("Receive side" below). */
+/* One held out-of-order segment ("Receive side" below), or data the
+ * application keeps (tcp_recv_hold: conn = TCP_HELD_APP, which no
+ * connection index equals, so the reassembly code never sees it; data =
+ * what the application was given; seq and fin unused). */
 struct tcp_held {
   const uint8_t *buf;  /* frame returned by rx_hold; NULL: entry free */
   const uint8_t *data; /* first data byte (in buf) */
   uint32_t seq;        /* its sequence number */
   uint16_t len;        /* data bytes */
-  uint8_t conn;        /* index in tcp_conns */
+  uint8_t conn;        /* index in tcp_conns, or TCP_HELD_APP */
   uint8_t fin;         /* the segment carried a FIN after its data */
 };
+#define TCP_HELD_APP 0xffu
 static struct tcp_held tcp_held[NET_TCP_RX_HOLD];
-static unsigned tcp_nheld; /* entries of tcp_held[] in use */
+static unsigned tcp_nheld; /* out-of-order entries of tcp_held[] in use */
+static unsigned tcp_napp;  /* entries the application keeps */
+/* The held entry whose data the current NET_EV_NEWDATA callback gets
+ * (tcp_ooo_deliver); NULL: the data is in the frame being processed. */
+static struct tcp_held *tcp_app_from;
 #endif
 
 /* Code that a bulk transfer's segments do not run (connection set-up,
@@ -157,6 +165,8 @@ void tcp_init(uint32_t seed)
 #if TCP_HOLD
   memset(tcp_held, 0, sizeof tcp_held); /* the netif starts afresh too */
   tcp_nheld = 0;
+  tcp_napp = 0;
+  tcp_app_from = NULL;
 #endif
 }
 
@@ -167,25 +177,31 @@ void tcp_set_rcv_wnd(uint16_t wnd)
 
 static uint16_t tcp_wnd_of(const struct tcp_conn *c);
 
-void tcp_set_rcv_space(struct tcp_conn *c, uint16_t space)
+/* The receive window of c may have grown (the application's room, a
+ * hold buffer given back). Window update (RFC 1122 4.2.3.3, receiver SWS
+ * avoidance): owe the peer an ACK at the next timer tick when the right
+ * edge moves by at least min(2 MSS, half the configured window), or a
+ * closed window opens (the peer would otherwise only learn of it from its
+ * next window probe); smaller increases wait for the next ACK. */
+static void tcp_wnd_grown(struct tcp_conn *c)
 {
   uint32_t opened, max;
-  c->rcv_space = space;
   if (c->state != TCP_ESTABLISHED && c->state != TCP_FIN_WAIT_1 &&
       c->state != TCP_FIN_WAIT_2) {
     return;
   }
-  /* Window update (RFC 1122 4.2.3.3, receiver SWS avoidance): owe the
-   * peer an ACK at the next timer tick when the right edge moves by at
-   * least min(2 MSS, half the configured window), or a closed window
-   * opens (the peer would otherwise only learn of it from its next window
-   * probe); smaller increases wait for the next ACK. */
   opened = c->rcv_nxt + tcp_wnd_of(c) - c->rcv_adv;
   max = tcp_rcv_wnd_cur / 2u < 2u * c->mss ? tcp_rcv_wnd_cur / 2u : 2u * c->mss;
   if ((int32_t)opened > 0 && (c->rcv_wnd == 0 || opened >= max)) {
     c->flags |= TCPF_ACK_PENDING;
     c->ack_deadline = net_now;
   }
+}
+
+void tcp_set_rcv_space(struct tcp_conn *c, uint16_t space)
+{
+  c->rcv_space = space;
+  tcp_wnd_grown(c);
 }
 
 uint16_t tcp_get_rcv_wnd(void)
@@ -292,7 +308,12 @@ static uint16_t tcp_wnd_of(const struct tcp_conn *c)
   uint32_t w = c->rcv_space < tcp_rcv_wnd_cur ? c->rcv_space : tcp_rcv_wnd_cur;
 #if TCP_HOLD
   if (net_netif->rx_hold != NULL) {
-    uint32_t b = (NET_TCP_RX_HOLD + 1u - tcp_nheld) * c->mss + tcp_held_span(c);
+    uint32_t b = (NET_TCP_RX_HOLD + 1u - tcp_nheld - tcp_napp) * c->mss + tcp_held_span(c);
+    if (tcp_napp != 0 && TCP_SEQ_GT(c->rcv_adv, c->rcv_nxt + b)) {
+      /* Data the application keeps must not move the right edge left
+       * (RFC 1122 4.2.2.16): hold it where it was advertised. */
+      b = c->rcv_adv - c->rcv_nxt;
+    }
     if (b < w) {
       w = b;
     }
@@ -1374,7 +1395,11 @@ static void tcp_held_release(struct tcp_held *h)
 {
   net_netif->rx_unhold(net_netif, h->buf);
   h->buf = NULL;
-  tcp_nheld--;
+  if (h->conn == TCP_HELD_APP) {
+    tcp_napp--;
+  } else {
+    tcp_nheld--;
+  }
 }
 
 TCP_COLD static void tcp_held_release_conn(const struct tcp_conn *c)
@@ -1536,13 +1561,131 @@ TCP_COLD static int tcp_ooo_deliver(struct tcp_conn *c, unsigned ev)
     if (h->fin) {
       ev |= tcp_fin_in(c);
     }
+    tcp_app_from = h;
     tcp_appcall(c, ev);
-    tcp_held_release(h);
+    tcp_app_from = NULL;
+    if (h->conn == ci) { /* not kept by the application (tcp_recv_hold) */
+      tcp_held_release(h);
+    }
     i = (unsigned)-1; /* rcv_nxt moved: the next one may follow now */
   }
   return called;
 }
 #endif
+
+/*--------------------------------------------------------------------------*/
+/* Deferred consumption: the application keeps received data in the
+ * driver's buffer past its callback (tcp.h). The entry and the buffer are
+ * the ones out-of-order segments use, so what the application keeps
+ * narrows every connection's window (tcp_wnd_of) until tcp_recv_done. */
+TCP_COLD int tcp_recv_hold(struct tcp_conn *c)
+{
+#if TCP_HOLD
+  struct tcp_held *h = tcp_app_from;
+  const uint8_t *buf;
+  unsigned i;
+
+  if (c == NULL || c < tcp_conns || c >= tcp_conns + NET_TCP_CONNS ||
+      !(c->flags & TCPF_IN_CB) || tcp_appdata == NULL || tcp_applen == 0 ||
+      net_netif->rx_hold == NULL) {
+    return 0; /* not in a NET_EV_NEWDATA callback of c */
+  }
+  for (i = 0; i < NET_TCP_RX_HOLD; i++) { /* kept already in this callback */
+    if (tcp_held[i].buf != NULL && tcp_held[i].conn == TCP_HELD_APP &&
+        tcp_held[i].data == tcp_appdata) {
+      return (int)i + 1;
+    }
+  }
+  if (h != NULL) { /* delivered from a held segment: the entry changes hands */
+    h->conn = TCP_HELD_APP;
+    h->data = tcp_appdata;
+    h->len = tcp_applen;
+    tcp_nheld--;
+    tcp_napp++;
+    net_stats.tcp.app_held++;
+    return (int)(h - tcp_held) + 1;
+  }
+  for (i = 0; i < NET_TCP_RX_HOLD && tcp_held[i].buf != NULL; i++) {
+  }
+  if (i == NET_TCP_RX_HOLD) {
+    net_stats.tcp.app_hold_fail++;
+    return 0;
+  }
+  buf = net_netif->rx_hold(net_netif, net_rx_frame,
+                           (unsigned)(tcp_appdata + tcp_applen - net_rx_frame));
+  if (buf == NULL) {
+    net_stats.tcp.app_hold_fail++;
+    return 0;
+  }
+  h = &tcp_held[i];
+  h->buf = buf;
+  h->data = buf + (tcp_appdata - net_rx_frame);
+  h->len = tcp_applen;
+  h->conn = TCP_HELD_APP;
+  h->fin = 0;
+  tcp_napp++;
+  net_stats.tcp.app_held++;
+  tcp_appdata = h->data; /* where the bytes stay (the GRETH: where they are) */
+  return (int)i + 1;
+#else
+  (void)c;
+  net_stats.tcp.app_hold_fail++;
+  return 0;
+#endif
+}
+
+#if TCP_HOLD
+/* The entry of a handle the application keeps, else NULL. */
+static struct tcp_held *tcp_kept_entry(int handle)
+{
+  struct tcp_held *h;
+  if (handle < 1 || handle > NET_TCP_RX_HOLD) {
+    return NULL;
+  }
+  h = &tcp_held[handle - 1];
+  return h->buf != NULL && h->conn == TCP_HELD_APP ? h : NULL;
+}
+#endif
+
+const uint8_t *tcp_recv_kept(int handle, uint16_t *len)
+{
+#if TCP_HOLD
+  const struct tcp_held *h = tcp_kept_entry(handle);
+  if (h != NULL) {
+    if (len != NULL) {
+      *len = h->len;
+    }
+    return h->data;
+  }
+#else
+  (void)handle;
+#endif
+  if (len != NULL) {
+    *len = 0;
+  }
+  return NULL;
+}
+
+TCP_COLD net_err_t tcp_recv_done(int handle)
+{
+#if TCP_HOLD
+  struct tcp_held *h = tcp_kept_entry(handle);
+  unsigned i;
+  if (h == NULL) {
+    net_stats.err_arg++; /* not kept (given back twice?) */
+    return NET_ERR_ARG;
+  }
+  tcp_held_release(h);
+  for (i = 0; i < NET_TCP_CONNS; i++) { /* a buffer is free: windows grow */
+    tcp_wnd_grown(&tcp_conns[i]);
+  }
+  return NET_OK;
+#else
+  (void)handle;
+  net_stats.err_arg++;
+  return NET_ERR_ARG;
+#endif
+}
 
 /* Header prediction (after Jacobson): the next in-order data segment of an
  * established connection that acknowledges nothing new, changes no window

@@ -170,6 +170,35 @@ int tcp_send(struct tcp_conn *c, const void *data, unsigned len);
  */
 int tcp_send_ref(struct tcp_conn *c, const void *data, unsigned len);
 
+/**
+ * Keep the data of this NET_EV_NEWDATA callback (tcp_appdata, tcp_applen)
+ * after the callback returns, without copying it: zero-copy builds whose
+ * driver can hold frames (the GRETH: rx_hold, NET_TCP_RX_HOLD entries
+ * shared with the out-of-order segments). Only during a NET_EV_NEWDATA
+ * callback of c; calling it again in the same callback gives the same
+ * handle. The data stays valid and unchanged where tcp_recv_kept(handle)
+ * says (tcp_appdata is set to it: the driver may have moved the bytes;
+ * the GRETH does not) until tcp_recv_done(handle), also after c is closed
+ * or aborted. While it is kept the advertised windows are smaller by one
+ * segment (the buffer is not free). Give it back soon: kept data stops
+ * the stack from holding out-of-order segments.
+ * @return a handle (> 0), or 0 when it cannot be kept (copy build, every
+ *         entry or spare buffer in use, not in such a callback; counted in
+ *         tcp.app_hold_fail): then use the data during the callback only
+ */
+int tcp_recv_hold(struct tcp_conn *c);
+
+/** Where the data kept under `handle` is, and its length (*len, may be
+ *  NULL); NULL (and 0) for a handle not kept. */
+const uint8_t *tcp_recv_kept(int handle, uint16_t *len);
+
+/**
+ * Give data kept with tcp_recv_hold() back to the driver; the windows grow
+ * (a window update is sent when the right edge moves far enough).
+ * @return NET_OK, or NET_ERR_ARG for a handle not kept (counted in err_arg)
+ */
+net_err_t tcp_recv_done(int handle);
+
 /** Bytes tcp_send() may take now. Default: free room in the send buffer
  *  (0 after tcp_close and while tcp_send_ref() data is pending). uIP mode:
  *  0 while data is in flight, else

@@ -92,7 +92,7 @@ std::vector<uint8_t> encode(const FwParamField& f, const std::string& v) {
     }
     case Kind::Flags: {
       if (!v.empty() && std::isdigit(static_cast<unsigned char>(v[0]))) {
-        if (!parse_uint(v, 0xFFFFFFFFu, n)) fail(what + "is not a number or polled|verbose|verify joined by '+'");
+        if (!parse_uint(v, 0xFFFFFFFFu, n)) fail(what + "is not a number or polled|verbose|verify|hold joined by '+'");
         return be(n, 4);
       }
       for (const std::string& p : split(v, "+,")) {
@@ -102,8 +102,10 @@ std::vector<uint8_t> encode(const FwParamField& f, const std::string& v) {
           n |= kFwPfVerbose;
         else if (p == "verify")
           n |= kFwPfVerify;
+        else if (p == "hold")
+          n |= kFwPfHold;
         else if (p != "none")
-          fail(what + "has unknown flag '" + p + "' (polled, verbose, verify, none, or a number)");
+          fail(what + "has unknown flag '" + p + "' (polled, verbose, verify, hold, none, or a number)");
       }
       return be(n, 4);
     }

@@ -40,7 +40,7 @@ constexpr uint32_t kFwParamsSizeV2 = 60;
 constexpr const char* kFwParamsSymbol = "fw_params";
 
 // Bits of the flags field (FW_PF_*).
-constexpr uint32_t kFwPfPolled = 0x1, kFwPfVerbose = 0x2, kFwPfVerify = 0x4;
+constexpr uint32_t kFwPfPolled = 0x1, kFwPfVerbose = 0x2, kFwPfVerify = 0x4, kFwPfHold = 0x8;
 
 struct FwParamField {
   enum class Kind { U32, U16, Ip4, Mac, Flags, Chksum };

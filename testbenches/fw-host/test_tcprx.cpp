@@ -296,4 +296,114 @@ TEST_F(TcpRx, ReorderedStreamIsDeliveredIntact) {
   EXPECT_TRUE(held.empty());
 }
 
+// Deferred consumption (tcp_recv_hold / tcp_recv_done): an application
+// that keeps every segment it is given.
+struct Kept {
+  int handle;
+  const uint8_t* data;
+  uint16_t len;
+};
+
+class TcpRxKeep : public TcpRx {
+ protected:
+  std::vector<Kept> kept;
+  unsigned refused = 0;
+  void SetUp() override {
+    TcpRx::SetUp();
+    app_of(c).hook = [this](struct tcp_conn* k, unsigned ev) {
+      if (!(ev & NET_EV_NEWDATA)) return;
+      int h = tcp_recv_hold(k);
+      if (h == 0) {
+        refused++;
+        return;
+      }
+      EXPECT_EQ(h, tcp_recv_hold(k)) << "a second call in the callback: the same handle";
+      uint16_t len = 0;
+      const uint8_t* d = tcp_recv_kept(h, &len);
+      EXPECT_EQ(tcp_appdata, d) << "tcp_appdata follows the kept bytes";
+      EXPECT_EQ(tcp_applen, len);
+      kept.push_back({h, d, len});
+    };
+  }
+  void TearDown() override {
+    for (const Kept& k : kept) tcp_recv_done(k.handle);
+    kept.clear();
+    TcpRx::TearDown();
+  }
+  // The kept pieces, in the order they were given.
+  Bytes kept_bytes() const {
+    Bytes b;
+    for (const Kept& k : kept) b.insert(b.end(), k.data, k.data + k.len);
+    return b;
+  }
+};
+
+TEST_F(TcpRxKeep, DataStaysValidUntilGivenBack) {
+  seg(0, kMss);
+  seg(kMss, kMss);
+  seg(2 * kMss, 500);  // a short one: the right edge must not move left
+  ASSERT_EQ(3u, kept.size());
+  EXPECT_EQ(3u, held.size());  // in the driver's buffers (the frames were freed: ASan)
+  EXPECT_EQ(3u, net_stats.tcp.app_held);
+  EXPECT_EQ(Bytes(stream.begin(), stream.begin() + 2 * kMss + 500), kept_bytes());
+  advance(NET_TCP_DELACK_MS);
+  auto a = take_tcp();
+  ASSERT_FALSE(a.empty());
+  uint32_t edge0 = s0 + (NET_TCP_RX_HOLD + 1) * kMss;  // advertised with the SYN-ACK
+  EXPECT_EQ(s0 + 2 * kMss + 500, a.back().ack);
+  EXPECT_EQ(edge0, a.back().ack + a.back().wnd) << "kept data moved the right edge";
+  // Given back: the buffers return, the window opens by 3 segments, and
+  // the peer is told (window update at the next tick).
+  for (const Kept& k : kept) EXPECT_EQ(NET_OK, tcp_recv_done(k.handle));
+  EXPECT_TRUE(held.empty());
+  EXPECT_EQ(NET_ERR_ARG, tcp_recv_done(kept[0].handle));  // twice: refused
+  EXPECT_EQ(NET_ERR_ARG, tcp_recv_done(0));
+  EXPECT_EQ(NET_ERR_ARG, tcp_recv_done(NET_TCP_RX_HOLD + 1));
+  EXPECT_EQ(3u, net_stats.err_arg);
+  expected_arg_errors_ = 3;
+  EXPECT_EQ(nullptr, tcp_recv_kept(kept[0].handle, nullptr));
+  kept.clear();
+  advance(10);
+  a = take_tcp();
+  ASSERT_EQ(1u, a.size());
+  EXPECT_EQ((NET_TCP_RX_HOLD + 1) * kMss, a[0].wnd);
+  EXPECT_EQ(s0 + 2 * kMss + 500, a[0].ack);
+}
+
+TEST_F(TcpRxKeep, HeldOutOfOrderSegmentChangesHands) {
+  seg(kMss, kMss);  // held by the stack
+  EXPECT_EQ(1u, held.size());
+  seg(0, kMss);     // fills the gap: both delivered and both kept
+  ASSERT_EQ(2u, kept.size());
+  EXPECT_EQ(2u, held.size());  // the stack's buffer went to the application: no copy
+  EXPECT_EQ(1u, net_stats.tcp.ooo_delivered);
+  EXPECT_EQ(Bytes(stream.begin(), stream.begin() + 2 * kMss), kept_bytes());
+  seg(3 * kMss, kMss);  // reassembly still works beside the kept entries
+  seg(2 * kMss, kMss);
+  EXPECT_EQ(4u, kept.size());
+  EXPECT_EQ(Bytes(stream.begin(), stream.begin() + 4 * kMss), kept_bytes());
+}
+
+TEST_F(TcpRxKeep, RefusedWhenBuffersRunOut) {
+  spares = 2;
+  for (uint32_t i = 0; i < 4; i++) seg(i * kMss, kMss);
+  EXPECT_EQ(2u, kept.size());
+  EXPECT_EQ(2u, refused);
+  EXPECT_EQ(2u, net_stats.tcp.app_hold_fail);
+  EXPECT_EQ(s0 + 4 * kMss, c->rcv_nxt);  // refused data was still delivered
+  EXPECT_EQ(Bytes(stream.begin(), stream.begin() + 4 * kMss), app_of(c).rx);
+  EXPECT_EQ(0, tcp_recv_hold(c)) << "outside a callback";
+}
+
+TEST_F(TcpRxKeep, KeptDataOutlivesTheConnection) {
+  seg(0, kMss);
+  ASSERT_EQ(1u, kept.size());
+  tcp_abort(c);
+  EXPECT_EQ(1u, held.size());
+  EXPECT_EQ(Bytes(stream.begin(), stream.begin() + kMss), kept_bytes());
+  EXPECT_EQ(NET_OK, tcp_recv_done(kept[0].handle));
+  kept.clear();
+  EXPECT_TRUE(held.empty());
+}
+
 }  // namespace

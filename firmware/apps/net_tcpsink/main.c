@@ -3,7 +3,10 @@
  * connections, discards the data, counts bytes, checks the simulated
  * host's stream pattern (byte at offset i = i mod 251) when FW_PF_VERIFY
  * (verify.h: word compares, every wrong byte counted),
- * and closes when the peer closes. The advertised window is
+ * and closes when the peer closes. With FW_PF_HOLD it keeps each segment
+ * in the driver's buffer (tcp_recv_hold) and checks and gives it back only
+ * when SINK_KEEP later ones are kept (deferred consumption; the data must
+ * still be intact then). The advertised window is
  * fw_params.window (default NET_TCP_RCV_WND = 1460). Stops after
  * fw_params.count connections have closed (default 1) and their close
  * handshakes are complete, or idle_ms
@@ -20,8 +23,18 @@
 
 struct sink {
   int used;
-  uint32_t id, bytes, bad, segs, start_us, last_us;
+  uint32_t id, bytes, bad, segs, kept, start_us, last_us;
 };
+
+/* FW_PF_HOLD: segments kept, oldest first (a ring). */
+#define SINK_KEEP 4
+struct kept {
+  int handle;
+  struct sink *s;
+  uint32_t off; /* stream offset of its first byte */
+};
+static struct kept keep[SINK_KEEP];
+static unsigned keep_first, keep_n;
 
 static struct sink sinks[MAX_CONNS];
 static uint32_t accepted, closed, aborted, total_bytes, total_bad;
@@ -35,8 +48,26 @@ static struct sink finished[MAX_FINISHED];
 static const char *finished_how[MAX_FINISHED];
 static unsigned nfinished;
 
+static __attribute__((noinline)) uint32_t sink_verify(const uint8_t *d, unsigned n,
+                                                      uint32_t off);
+
+/* Check (FW_PF_VERIFY) and give back the oldest kept segment. */
+static void keep_release(void)
+{
+  struct kept *k = &keep[keep_first];
+  uint16_t len;
+  const uint8_t *d = tcp_recv_kept(k->handle, &len);
+  if (netapp_p.flags & FW_PF_VERIFY)
+    k->s->bad += d ? sink_verify(d, len, k->off) : 1;
+  tcp_recv_done(k->handle);
+  keep_first = (keep_first + 1) % SINK_KEEP;
+  keep_n--;
+}
+
 static void finish(struct sink *s, const char *how)
 {
+  while (keep_n) /* what is still kept (of any connection) */
+    keep_release();
   total_bytes += s->bytes;
   total_bad += s->bad;
   open_now--;
@@ -57,6 +88,7 @@ static void conn_report(const struct sink *s, const char *how)
   netapp_json_u("bytes", s->bytes);
   netapp_json_u("bad", s->bad);
   netapp_json_u("segments", s->segs);
+  netapp_json_u("kept", s->kept);
   netapp_json_u("us", us);
   netapp_json_u("goodput_bps", us ? (uint32_t)((uint64_t)s->bytes * 8000000u / us) : 0);
   netapp_json_end();
@@ -99,10 +131,19 @@ static void appcall(struct tcp_conn *c, unsigned ev)
   if (ev & NET_EV_NEWDATA) {
     const uint8_t *d = tcp_appdata;
     unsigned n = tcp_applen;
+    int h = 0;
     s->segs++;
     s->last_us = netapp_us();
-    if (netapp_p.flags & FW_PF_VERIFY)
+    if (netapp_p.flags & FW_PF_HOLD)
+      h = tcp_recv_hold(c);
+    if (h) { /* checked when given back */
+      if (keep_n == SINK_KEEP)
+        keep_release();
+      keep[(keep_first + keep_n++) % SINK_KEEP] = (struct kept){h, s, s->bytes};
+      s->kept++;
+    } else if (netapp_p.flags & FW_PF_VERIFY) {
       s->bad += sink_verify(d, n, s->bytes); /* verify.h: exact, word-wise */
+    }
     s->bytes += n;
   }
   if (ev & NET_EV_CLOSED) {

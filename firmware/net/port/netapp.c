@@ -207,6 +207,8 @@ static const struct netapp_counter stack_counters[] = {
     NS("tcp_ooo_held", tcp.ooo_held),
     NS("tcp_ooo_delivered", tcp.ooo_delivered),
     NS("tcp_ooo_dup", tcp.ooo_dup),
+    NS("tcp_app_held", tcp.app_held),
+    NS("tcp_app_hold_fail", tcp.app_hold_fail),
 };
 #undef NS
 #define NROWS(t) (sizeof(t) / sizeof((t)[0]))

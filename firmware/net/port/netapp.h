@@ -48,6 +48,7 @@ struct fw_params {
 #define FW_PF_POLLED 0x1u  /* GRETH polled instead of interrupt-driven */
 #define FW_PF_VERBOSE 0x2u /* per-packet/connection JSON lines (slow UART!) */
 #define FW_PF_VERIFY 0x4u  /* verify received TCP/UDP data patterns */
+#define FW_PF_HOLD 0x8u    /* net_tcpsink: keep received segments (tcp_recv_hold) */
 
 extern volatile struct fw_params fw_params;
 

@@ -117,6 +117,8 @@ TEST(FwParams, ValuesAreEncodedBigEndian) {
   EXPECT_EQ(value_of(p, "flags"), (std::vector<uint8_t>{0, 0, 0, 5}));
   p.set("flags", "polled,verbose");
   EXPECT_EQ(value_of(p, "flags"), (std::vector<uint8_t>{0, 0, 0, 3}));
+  p.set("flags", "verify+hold");
+  EXPECT_EQ(value_of(p, "flags"), (std::vector<uint8_t>{0, 0, 0, 0xc}));
   p.set("flags", "none");
   EXPECT_EQ(value_of(p, "flags"), (std::vector<uint8_t>{0, 0, 0, 0}));
   p.set("flags", "6");
