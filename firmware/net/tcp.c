@@ -408,7 +408,6 @@ static inline struct tcp_conn *tcp_find(uint32_t rip, uint16_t lport, uint16_t r
 
 /* A slot for the connection (rip, lport, rport): a free one, else the
  * oldest TIME-WAIT one; NULL if none. */
-
 static struct tcp_conn *tcp_alloc(uint32_t rip, uint16_t lport, uint16_t rport)
 {
   struct tcp_conn *tw = NULL;
@@ -1402,6 +1401,27 @@ static void tcp_held_release(struct tcp_held *h)
   }
 }
 
+/* A free entry holding the frame being processed (rx_hold, up to `end`),
+ * its data pointer set to where `data` stays; the caller fills the rest
+ * and counts it. NULL: no free entry or the netif cannot hold now. */
+TCP_COLD static struct tcp_held *tcp_held_new(const uint8_t *data, const uint8_t *end)
+{
+  struct tcp_held *h;
+  const uint8_t *buf;
+  for (h = tcp_held; h != tcp_held + NET_TCP_RX_HOLD && h->buf != NULL; h++) {
+  }
+  if (h == tcp_held + NET_TCP_RX_HOLD || net_netif->rx_hold == NULL) {
+    return NULL;
+  }
+  buf = net_netif->rx_hold(net_netif, net_rx_frame, (unsigned)(end - net_rx_frame));
+  if (buf == NULL) {
+    return NULL;
+  }
+  h->buf = buf;
+  h->data = buf + (data - net_rx_frame);
+  return h;
+}
+
 TCP_COLD static void tcp_held_release_conn(const struct tcp_conn *c)
 {
   unsigned i;
@@ -1441,8 +1461,7 @@ TCP_COLD static void tcp_ooo_hold(struct tcp_conn *c, const struct tcp_seg *s)
   uint32_t len = s->len;
   uint32_t right = c->rcv_nxt + c->rcv_wnd; /* the window we advertised */
   uint8_t fin = (s->ctl & TCP_FIN) != 0;
-  struct tcp_held *free_h = NULL;
-  const uint8_t *buf;
+  struct tcp_held *h_new;
   unsigned i;
 
   if (TCP_SEQ_GT(seq + len, right)) { /* beyond the window: cut */
@@ -1498,25 +1517,15 @@ TCP_COLD static void tcp_ooo_hold(struct tcp_conn *c, const struct tcp_seg *s)
     net_stats.tcp.drop_ooo++; /* a FIN alone after a gap: the peer resends it */
     return;
   }
-  for (i = 0; i < NET_TCP_RX_HOLD; i++) {
-    if (tcp_held[i].buf == NULL) {
-      free_h = &tcp_held[i];
-      break;
-    }
-  }
-  buf = free_h != NULL && net_netif->rx_hold != NULL ? net_netif->rx_hold(net_netif, net_rx_frame,
-                                            (unsigned)(s->data + s->len - net_rx_frame))
-                       : NULL;
-  if (buf == NULL) {
+  h_new = tcp_held_new(data, s->data + s->len);
+  if (h_new == NULL) {
     net_stats.tcp.drop_ooo++; /* no hold buffer: the peer sends it again */
     return;
   }
-  free_h->buf = buf;
-  free_h->data = buf + (data - net_rx_frame);
-  free_h->seq = seq;
-  free_h->len = (uint16_t)len;
-  free_h->conn = ci;
-  free_h->fin = fin;
+  h_new->seq = seq;
+  h_new->len = (uint16_t)len;
+  h_new->conn = ci;
+  h_new->fin = fin;
   tcp_nheld++;
   net_stats.tcp.ooo_held++;
 }
@@ -1578,62 +1587,6 @@ TCP_COLD static int tcp_ooo_deliver(struct tcp_conn *c, unsigned ev)
  * driver's buffer past its callback (tcp.h). The entry and the buffer are
  * the ones out-of-order segments use, so what the application keeps
  * narrows every connection's window (tcp_wnd_of) until tcp_recv_done. */
-TCP_COLD int tcp_recv_hold(struct tcp_conn *c)
-{
-#if TCP_HOLD
-  struct tcp_held *h = tcp_app_from;
-  const uint8_t *buf;
-  unsigned i;
-
-  if (c == NULL || c < tcp_conns || c >= tcp_conns + NET_TCP_CONNS ||
-      !(c->flags & TCPF_IN_CB) || tcp_appdata == NULL || tcp_applen == 0 ||
-      net_netif->rx_hold == NULL) {
-    return 0; /* not in a NET_EV_NEWDATA callback of c */
-  }
-  for (i = 0; i < NET_TCP_RX_HOLD; i++) { /* kept already in this callback */
-    if (tcp_held[i].buf != NULL && tcp_held[i].conn == TCP_HELD_APP &&
-        tcp_held[i].data == tcp_appdata) {
-      return (int)i + 1;
-    }
-  }
-  if (h != NULL) { /* delivered from a held segment: the entry changes hands */
-    h->conn = TCP_HELD_APP;
-    h->data = tcp_appdata;
-    h->len = tcp_applen;
-    tcp_nheld--;
-    tcp_napp++;
-    net_stats.tcp.app_held++;
-    return (int)(h - tcp_held) + 1;
-  }
-  for (i = 0; i < NET_TCP_RX_HOLD && tcp_held[i].buf != NULL; i++) {
-  }
-  if (i == NET_TCP_RX_HOLD) {
-    net_stats.tcp.app_hold_fail++;
-    return 0;
-  }
-  buf = net_netif->rx_hold(net_netif, net_rx_frame,
-                           (unsigned)(tcp_appdata + tcp_applen - net_rx_frame));
-  if (buf == NULL) {
-    net_stats.tcp.app_hold_fail++;
-    return 0;
-  }
-  h = &tcp_held[i];
-  h->buf = buf;
-  h->data = buf + (tcp_appdata - net_rx_frame);
-  h->len = tcp_applen;
-  h->conn = TCP_HELD_APP;
-  h->fin = 0;
-  tcp_napp++;
-  net_stats.tcp.app_held++;
-  tcp_appdata = h->data; /* where the bytes stay (the GRETH: where they are) */
-  return (int)i + 1;
-#else
-  (void)c;
-  net_stats.tcp.app_hold_fail++;
-  return 0;
-#endif
-}
-
 #if TCP_HOLD
 /* The entry of a handle the application keeps, else NULL. */
 static struct tcp_held *tcp_kept_entry(int handle)
@@ -1646,6 +1599,51 @@ static struct tcp_held *tcp_kept_entry(int handle)
   return h->buf != NULL && h->conn == TCP_HELD_APP ? h : NULL;
 }
 #endif
+
+TCP_COLD int tcp_recv_hold(struct tcp_conn *c)
+{
+#if TCP_HOLD
+  struct tcp_held *h = tcp_app_from;
+  int k;
+
+  if (c == NULL || c < tcp_conns || c >= tcp_conns + NET_TCP_CONNS ||
+      !(c->flags & TCPF_IN_CB) || tcp_appdata == NULL || tcp_applen == 0 ||
+      net_netif->rx_hold == NULL) {
+    return 0; /* not in a NET_EV_NEWDATA callback of c */
+  }
+  for (k = 1; k <= NET_TCP_RX_HOLD; k++) { /* kept already in this callback */
+    const struct tcp_held *kh = tcp_kept_entry(k);
+    if (kh != NULL && kh->data == tcp_appdata) {
+      return k;
+    }
+  }
+  if (h != NULL) { /* delivered from a held segment: the entry changes hands */
+    h->conn = TCP_HELD_APP;
+    h->data = tcp_appdata;
+    h->len = tcp_applen;
+    tcp_nheld--;
+    tcp_napp++;
+    net_stats.tcp.app_held++;
+    return (int)(h - tcp_held) + 1;
+  }
+  h = tcp_held_new(tcp_appdata, tcp_appdata + tcp_applen);
+  if (h == NULL) {
+    net_stats.tcp.app_hold_fail++;
+    return 0;
+  }
+  h->len = tcp_applen;
+  h->conn = TCP_HELD_APP;
+  h->fin = 0;
+  tcp_napp++;
+  net_stats.tcp.app_held++;
+  tcp_appdata = h->data; /* where the bytes stay (the GRETH: where they are) */
+  return (int)(h - tcp_held) + 1;
+#else
+  (void)c;
+  net_stats.tcp.app_hold_fail++;
+  return 0;
+#endif
+}
 
 const uint8_t *tcp_recv_kept(int handle, uint16_t *len)
 {
