@@ -271,7 +271,68 @@ static inline uint32_t chksum_copy16d(uint32_t acc, uint8_t *d, const uint8_t *s
                    : "cc", "memory");
   return acc;
 }
+/* The bulk of a copy: 32 bytes per pass while s < end (end - s a positive
+ * multiple of 32), d 8-aligned, s 4-aligned. Scheduled for the single-entry
+ * write buffer: a doubleword store drains for the SDRAM write latency
+ * after it issues, so the four stores stand about 8 cycles apart with the
+ * loads and adds between them (33 cycles per pass with the loop overhead,
+ * against 2 x 21 for two chksum_copy16d with their stalls). The carry is
+ * folded into acc (addx) before the cmp that ends the pass. */
+static inline uint32_t chksum_copy32_loop(uint32_t acc, uint8_t **dp, const uint8_t **sp,
+                                          const uint8_t *end)
+{
+  uint64_t p0, p1, p2, p3; /* register pairs: %N even, %RN odd */
+  uint8_t *d = *dp;
+  const uint8_t *s = *sp;
+  __asm__ volatile("1:\n\t"
+                   "ld [%6], %1\n\t"
+                   "ld [%6 + 4], %R1\n\t"
+                   "ld [%6 + 8], %2\n\t"
+                   "addcc %0, %1, %0\n\t"
+                   "ld [%6 + 12], %R2\n\t"
+                   "addxcc %0, %R1, %0\n\t"
+                   "std %1, [%5]\n\t"
+                   "addxcc %0, %2, %0\n\t"
+                   "ld [%6 + 16], %3\n\t"
+                   "addxcc %0, %R2, %0\n\t"
+                   "ld [%6 + 20], %R3\n\t"
+                   "ld [%6 + 24], %4\n\t"
+                   "std %2, [%5 + 8]\n\t"
+                   "addxcc %0, %3, %0\n\t"
+                   "ld [%6 + 28], %R4\n\t"
+                   "addxcc %0, %R3, %0\n\t"
+                   "addxcc %0, %4, %0\n\t"
+                   "add %6, 32, %6\n\t"
+                   "std %3, [%5 + 16]\n\t"
+                   "addxcc %0, %R4, %0\n\t"
+                   "addx %0, 0, %0\n\t"
+                   "cmp %6, %7\n\t"
+                   "std %4, [%5 + 24]\n\t"
+                   "bne 1b\n\t"
+                   " add %5, 32, %5"
+                   : "+r"(acc), "=&r"(p0), "=&r"(p1), "=&r"(p2), "=&r"(p3), "+r"(d), "+r"(s)
+                   : "r"(end)
+                   : "cc", "memory");
+  *dp = d;
+  *sp = s;
+  return acc;
+}
 #else
+static inline uint32_t chksum_copy32_loop(uint32_t acc, uint8_t **dp, const uint8_t **sp,
+                                          const uint8_t *end)
+{
+  uint8_t *d = *dp;
+  const uint8_t *s = *sp;
+  for (; s != end; s += 4, d += 4) {
+    uint32_t w = *(const chksum_u32_alias *)(const void *)s;
+    *(chksum_u32_alias *)(void *)d = w;
+    acc = chksum_addc(acc, w);
+  }
+  *dp = d;
+  *sp = s;
+  return acc;
+}
+
 static inline uint32_t chksum_copy16d(uint32_t acc, uint8_t *d, const uint8_t *s)
 {
   unsigned i;
@@ -314,7 +375,12 @@ uint16_t net_chksum_copy(uint16_t sum, void *dst, const void *src, unsigned len)
     s += 4;
     len -= 4;
   }
-  while (len >= 16) {
+  if (len >= 32) {
+    unsigned n = len & ~31u;
+    acc = chksum_copy32_loop(acc, &d, &s, s + n);
+    len -= n;
+  }
+  if (len >= 16) {
     acc = chksum_copy16d(acc, d, s);
     d += 16;
     s += 16;

@@ -31,7 +31,8 @@ volatile struct fw_params fw_params __attribute__((section(".params"), aligned(8
 };
 
 struct fw_params netapp_p;
-volatile uint32_t netapp_ms;
+static const uint32_t netapp_ms_zero;
+volatile const uint32_t *netapp_ms_counter = &netapp_ms_zero;
 uint32_t netapp_last_rx_ms;
 
 /* GPTIMER tick: 10 MHz (SRELOAD 3 at 40 MHz; SRELOAD must be at least
@@ -45,14 +46,6 @@ static int have_us_timer;
 static struct netif nif;
 static const char *app_name = "net";
 static int json_first;
-
-static void tick_irq(unsigned level, void *arg)
-{
-  (void)level;
-  (void)arg;
-  netapp_ms++;
-  gptimer_ack(&gpt, 1);
-}
 
 uint32_t netapp_us(void)
 {
@@ -348,7 +341,13 @@ int netapp_run(const struct netapp *app)
     gptimer_start(&gpt, 2, 0xffffffffu, 1, 0);
     have_us_timer = 1;
   }
-  irq_set_handler(gptimer_irq(&gpt, 1), tick_irq, 0);
+  /* The tick is wake-only (docs/firmware.md "Speed: before and after
+   * (issue 15)"): crt0 counts it and returns, about 20 instructions
+   * instead of a trap frame, the C dispatch and a handler that acked
+   * TCTRL.IP over the APB. IP stays set: GPTIMER pulses the interrupt on
+   * every underflow with IE=1 whatever IP holds (models/periph/gptimer). */
+  irq_set_wake(gptimer_irq(&gpt, 1));
+  netapp_ms_counter = &bsp_irq_wakes[gptimer_irq(&gpt, 1)];
   irqmp_unmask(gptimer_irq(&gpt, 1));
   gptimer_start(&gpt, 1, NETAPP_TICK_HZ / 1000u - 1u, 1, 1); /* 1 ms */
 

@@ -68,8 +68,12 @@ struct netapp {
 
 /* Parameters after applying defaults (valid after netapp_run starts). */
 extern struct fw_params netapp_p;
+/* Where the milliseconds since the start are counted: the 1 ms GPTIMER
+ * interrupt is wake-only, so crt0's trap_irq counts it in
+ * bsp_irq_wakes[level] and no C handler runs (a zero before netapp_run). */
+extern volatile const uint32_t *netapp_ms_counter;
 /* Milliseconds since the start (GPTIMER tick). */
-extern volatile uint32_t netapp_ms;
+#define netapp_ms (*netapp_ms_counter)
 /* Time (netapp_ms) of the last received frame. */
 extern uint32_t netapp_last_rx_ms;
 /* Free-running 1 MHz microsecond counter (GPTIMER timer 2 or ms*1000). */
