@@ -48,6 +48,7 @@ Greth::Greth(sc_core::sc_module_name name, const Params& p)
   if (p_.pirq > 31) throw std::invalid_argument("Greth: pirq out of range");
   if (p_.burstwords < 1 || p_.burstwords > 16) throw std::invalid_argument("Greth: burstwords must be 1..16");
   if (p_.fifosize < 4 || p_.fifosize > 64) throw std::invalid_argument("Greth: fifosize must be 4..64");
+  if (p_.burstwords > p_.fifosize) throw std::invalid_argument("Greth: burstwords must not exceed fifosize");
   if (p_.clk_period == sc_core::SC_ZERO_TIME) throw std::invalid_argument("Greth: zero clock period");
   if (p_.phy_addr > 31 || p_.phyrstadr > 31) throw std::invalid_argument("Greth: PHY address must be 0..31");
   eth::byte_time(p_.line_mbps);  // validates the speed
@@ -375,46 +376,106 @@ void Greth::tx_thread() {
       continue;
     }
     const unsigned len = d.w0 & DESC_LEN;
+    uint32_t wb = 0;  // word 0 as written back: UE (AL never: full duplex), everything else 0
     if (len == 0 || len > eth::kMaxData) {
       // Not sent; written back as a successful no-op.
       ++st_.tx_skipped;
     } else {
-      // Fetch the whole frame (word-aligned buffer, bursts of burstwords).
-      const uint32_t base = d.addr & ~3u;
-      const unsigned bytes = (len + 3) & ~3u;
-      const unsigned burst = p_.burstwords * 4;
-      std::vector<uint8_t> buf(bytes);
-      for (unsigned off = 0; off < bytes && r == Bus::Ok; off += burst)
-        r = bus(tlm::TLM_READ_COMMAND, base + off, buf.data() + off, std::min(burst, bytes - off));
-      if (r == Bus::Reset) continue;
-      if (r == Bus::Error) {
+      const TxResult x = tx_frame(d, len);
+      if (x.bus == Bus::Reset) continue;
+      if (x.bus == Bus::Error) {
         ahb_error("data read");
         continue;
       }
-      EthFrame f;
-      f.data.assign(buf.begin(), buf.begin() + len);
-      if (f.data.size() < eth::kMinData) f.data.resize(eth::kMinData, 0);  // zero padding
-      const sc_time now = sc_core::sc_time_stamp();
-      const EthTx::Times t =
-          link_ ? link_->send(f) : EthTx::Times{now, now + eth::frame_time(f.data.size(), p_.line_mbps)};
-      ++st_.tx_frames;
-      st_.tx_bytes += len;
-      if (on_frame_sent.has_listeners()) on_frame_sent.notify({t.start, t.end, &f, len});
-      if (!wait_until(t.end)) continue;
+      wb = x.underrun ? uint32_t(TXD_UE) : 0u;
     }
-    // Write-back: UE/AL (never set here), everything else 0.
-    r = write_word(da, 0);
+    r = write_word(da, wb);
     if (r == Bus::Reset) continue;
     if (r == Bus::Error) {
       ahb_error("status write");
       continue;
     }
     if (on_desc.has_listeners())
-      on_desc.notify({sc_core::sc_time_stamp(), GrethDir::Tx, txidx_, da, d.w0, d.addr, 0});
+      on_desc.notify({sc_core::sc_time_stamp(), GrethDir::Tx, txidx_, da, d.w0, d.addr, wb});
     txidx_ = next_index(txidx_, d.w0);
-    status_ |= ST_TI;
+    status_ |= wb ? ST_TE : ST_TI;
     if ((d.w0 & DESC_IE) && (ctrl_ & CTRL_TI)) irq();
   }
+}
+
+// One frame of `len` bytes from the buffer of descriptor `d` through the
+// transmit FIFO (README "TX"): bursts fill the FIFO until it holds `fifosize`
+// words or the whole frame, then transmission starts and the DMA keeps
+// fetching a burst whenever the FIFO has room for it. Returns when the last
+// bit has left (or at once on an AHB error / reset before the start).
+Greth::TxResult Greth::tx_frame(const Desc& d, unsigned len) {
+  TxResult x;
+  const uint32_t base = d.addr & ~3u;  // 10/100: address bits 1:0 ignored
+  const unsigned bytes = (len + 3) & ~3u;
+  const unsigned burst = p_.burstwords * 4;
+  const unsigned fifo = p_.fifosize * 4;
+  std::vector<uint8_t> buf(bytes);
+  unsigned fetched = 0;
+  auto fetch = [&](uint8_t* into) {
+    const unsigned n = std::min(burst, bytes - fetched);
+    x.bus = bus(tlm::TLM_READ_COMMAND, base + fetched, into, n);
+    return n;
+  };
+  while (fetched < bytes && fetched + std::min(burst, bytes - fetched) <= fifo && x.bus == Bus::Ok)
+    fetched += fetch(buf.data() + fetched);
+  if (x.bus != Bus::Ok) return x;
+
+  // The link needs the whole frame now; the bytes the DMA has yet to fetch
+  // are sampled without bus time here and checked against the timed reads.
+  if (fetched < bytes) {
+    tlm::tlm_generic_payload gp;
+    set_burst(gp, tlm::TLM_READ_COMMAND, base + fetched, buf.data() + fetched, bytes - fetched);
+    isock->transport_dbg(gp);  // a short read leaves zeros; the timed read then fails
+  }
+  EthFrame f;
+  f.data.assign(buf.begin(), buf.begin() + len);
+  if (f.data.size() < eth::kMinData) f.data.resize(eth::kMinData, 0);  // zero padding
+  const sc_time now = sc_core::sc_time_stamp();
+  const EthTx::Times t =
+      link_ ? link_->send(f) : EthTx::Times{now, now + eth::frame_time(f.data.size(), p_.line_mbps)};
+  ++st_.tx_frames;
+  st_.tx_bytes += len;
+  if (on_frame_sent.has_listeners()) on_frame_sent.notify({t.start, t.end, &f, len});
+
+  // The rest streams in while the frame goes out: word k of the frame
+  // leaves the FIFO when its first bit starts, data0 + k word times.
+  // The byte time is the link's (the frame's wire time over its wire bytes).
+  const uint64_t byte = (t.end - t.start).value() / eth::wire_bytes(f.data.size());
+  const sc_time data0 = t.start + sc_time::from_value(byte * eth::kPreamble);
+  const sc_time word = sc_time::from_value(byte * 4);
+  std::vector<uint8_t> got(burst);
+  const uint64_t g = gen_;
+  while (fetched < bytes) {
+    const unsigned n = std::min(burst, bytes - fetched);
+    // Room for n more bytes once (fetched + n - fifo) / 4 words have left.
+    const unsigned must_leave = (fetched + n - fifo + 3) / 4;
+    if (!wait_until(data0 + sc_time::from_value(word.value() * (must_leave - 1)))) {
+      x.bus = Bus::Reset;
+      return x;
+    }
+    const sc_time needed = data0 + sc_time::from_value(word.value() * (fetched / 4));
+    fetch(got.data());
+    if (x.bus != Bus::Ok) return x;
+    if (sc_core::sc_time_stamp() > needed) {  // the transmitter found the FIFO empty
+      x.underrun = true;
+      ++st_.tx_underruns;
+      Log::guest_error(name(), "TX FIFO underrun at byte " + std::to_string(fetched) + " of a " +
+                                   std::to_string(len) + "-byte frame (buffer " + hex(d.addr) + ")");
+      break;
+    }
+    if (!std::equal(got.begin(), got.begin() + n, buf.begin() + fetched)) {
+      ++st_.tx_data_changed;
+      Log::guest_error(name(), "TX buffer " + hex(d.addr) + " changed while its frame was being sent");
+    }
+    fetched += n;
+  }
+  if (!wait_until(t.end) || gen_ != g) x.bus = Bus::Reset;
+  return x;
 }
 
 // ---------------------------------------------------------------------------
@@ -657,6 +718,10 @@ void Greth::register_stats(const StatsGroup& g) {
   g.counter("tx_bytes", &st_.tx_bytes, B, Y, "Their bytes (without padding and FCS).");
   g.counter("tx_skipped", &st_.tx_skipped, U, Y, "TX descriptors with LENGTH 0 or > 1514 (not sent).");
   g.counter("tx_ahb_errors", &st_.tx_ahb_errors, U, Y, "TX DMA AHB errors.");
+  g.counter("tx_underruns", &st_.tx_underruns, U, Y,
+            "TX FIFO underruns (UE): a burst came later than the transmitter needed it.");
+  g.counter("tx_data_changed", &st_.tx_data_changed, U, Y,
+            "TX bursts whose data differed from the frame as it started (the buffer was written while sent).");
   g.counter("rx_frames", &st_.rx_frames, U, Y, "Frames written to an RX descriptor (error bits included).");
   g.counter("rx_bytes", &st_.rx_bytes, B, Y, "Their bytes.");
   g.counter("rx_errors", &st_.rx_errors, U, Y, "Received frames that carried an error bit.");

@@ -33,7 +33,7 @@ struct GrethParams {
   uint32_t paddr = 0x00D;
   uint32_t pmask = 0xFFF;
   unsigned pirq = 6;
-  unsigned fifosize = 16;    // words; the RX FIFO depth used for overrun detection
+  unsigned fifosize = 16;    // words; the TX and RX FIFO depth (TX start, underrun, RX overrun)
   unsigned mdcscaler = 40;   // MDC = clk / (2 * (mdcscaler + 1))
   unsigned enable_mdio = 1;
   unsigned phyrstadr = 0;    // reset value of MDIO.PHYADDR
@@ -54,6 +54,8 @@ struct GrethStats {
   uint64_t tx_frames = 0, tx_bytes = 0;  // sent on the wire (bytes without padding/FCS)
   uint64_t tx_skipped = 0;               // descriptors with LENGTH 0 or > 1514 (not sent)
   uint64_t tx_ahb_errors = 0;
+  uint64_t tx_underruns = 0;             // UE: the FIFO ran dry during a frame
+  uint64_t tx_data_changed = 0;          // bursts that differ from the frame as sent (buffer rewritten)
   uint64_t rx_frames = 0, rx_bytes = 0;  // written to a descriptor (also with error bits)
   uint64_t rx_errors = 0;                // ... of which completed with an error bit
   uint64_t rx_drop_filter = 0;           // IA: address not accepted
@@ -237,6 +239,11 @@ class Greth : public ApbDevice, public EthPort {
   void rx_verdict(const EthFrame& f, GrethRxVerdict v);
 
   void tx_thread();
+  struct TxResult {
+    Bus bus = Bus::Ok;
+    bool underrun = false;
+  };
+  TxResult tx_frame(const Desc& d, unsigned len);
   void rx_thread();
   // Handles one RX job with descriptor `d` cached; returns true if the
   // descriptor was consumed (written back).

@@ -125,14 +125,14 @@ TEST_F(GrethTest, TxFrameTimingThroughBus) {
   run_us(30);
   ASSERT_EQ(b.host.rx.size(), 1u);
   EXPECT_EQ(b.host.rx[0].f.data, f.data);
-  // Descriptor read (2 words) 100 ns; data 25 words as 6 x 4-word bursts
-  // (150 ns each) + 1 word (75 ns) = 975 ns; then 112 wire bytes = 8.96 us;
-  // then the status write (75 ns); the IRQ follows the write-back.
-  EXPECT_EQ(b.host.rx[0].start - t0, sc_time(1075, SC_NS));
-  EXPECT_EQ(b.host.rx[0].end - t0, sc_time(1075 + 8960, SC_NS));
+  // Descriptor read (2 words) 100 ns; then 4 x 4-word bursts (150 ns each)
+  // fill the 16-word FIFO: transmission starts at 700 ns, the 112 wire bytes
+  // take 8.96 us, then the status write (75 ns); the IRQ follows it.
+  EXPECT_EQ(b.host.rx[0].start - t0, sc_time(700, SC_NS));
+  EXPECT_EQ(b.host.rx[0].end - t0, sc_time(700 + 8960, SC_NS));
   ASSERT_EQ(b.irq.pulses.size(), 1u);
   EXPECT_EQ(b.irq.pulses[0].first, 6u);
-  EXPECT_EQ(b.irq.pulses[0].second - t0, sc_time(1075 + 8960 + 75, SC_NS));
+  EXPECT_EQ(b.irq.pulses[0].second - t0, sc_time(700 + 8960 + 75, SC_NS));
   // The bus saw: desc read, 7 data reads, status write, next desc read.
   ASSERT_EQ(b.dma.size(), 10u);
   EXPECT_EQ(b.dma[0].len, 8u);
@@ -141,16 +141,82 @@ TEST_F(GrethTest, TxFrameTimingThroughBus) {
     EXPECT_EQ(b.dma[i].len, 16u);
   }
   EXPECT_EQ(b.dma[7].len, 4u);
+  // The bursts after the start wait for FIFO room: data starts after the
+  // preamble (700 + 640 ns); burst 5 needs 4 words gone (3 word times
+  // later, 320 ns each), burst 6 needs 8 and the last word 9.
+  EXPECT_EQ(b.dma[4].t - t0, sc_time(550, SC_NS));
+  EXPECT_EQ(b.dma[5].t - t0, sc_time(1340 + 3 * 320, SC_NS));
+  EXPECT_EQ(b.dma[6].t - t0, sc_time(1340 + 7 * 320, SC_NS));
+  EXPECT_EQ(b.dma[7].t - t0, sc_time(1340 + 8 * 320, SC_NS));
   EXPECT_TRUE(b.dma[8].write);
-  EXPECT_EQ(b.dma[8].t - t0, sc_time(1075 + 8960, SC_NS));
+  EXPECT_EQ(b.dma[8].t - t0, sc_time(700 + 8960, SC_NS));
   EXPECT_EQ(b.m32(TXT), 0u);  // write-back: EN, WR, IE and LENGTH cleared
   EXPECT_EQ(rd(G::STATUS), uint32_t(G::ST_TI));
   EXPECT_EQ(rd(G::TXDESC), TXT + 8);
   EXPECT_EQ(rd(G::CTRL) & G::CTRL_TE, 0u);  // next descriptor EN=0
   EXPECT_EQ(b.mac.stats().tx_frames - s0.tx_frames, 1u);
   EXPECT_EQ(b.mac.stats().tx_bytes - s0.tx_bytes, 100u);
+  EXPECT_EQ(b.mac.stats().tx_underruns - s0.tx_underruns, 0u);
+  EXPECT_EQ(b.mac.stats().tx_data_changed - s0.tx_data_changed, 0u);
   wr(G::STATUS, G::ST_TI);  // write 1 to clear
   EXPECT_EQ(rd(G::STATUS), 0u);
+}
+
+// Full-size frames stream: each one starts 16 words after its descriptor
+// read, so back-to-back frames leave a gap of the write-back, the next
+// descriptor read and four bursts (at least one IFG), not a whole fetch.
+TEST_F(GrethTest, TxFullFramesStreamBackToBack) {
+  b.per_access = sc_time(100, SC_NS);
+  b.per_word = sc_time(25, SC_NS);
+  const EthFrame a = make(kHostMac, 0x0800, 1514, 1), c = make(kHostMac, 0x0800, 1514, 2);
+  put_tx(0, a, 0);
+  put_tx(1, c, 0);
+  wr(G::CTRL, G::CTRL_TE);
+  run_us(300);
+  ASSERT_EQ(b.host.rx.size(), 2u);
+  EXPECT_EQ(b.host.rx[0].f.data, a.data);
+  EXPECT_EQ(b.host.rx[1].f.data, c.data);
+  EXPECT_EQ(b.host.rx[0].start - t0, sc_time(150 + 4 * 200, SC_NS));
+  EXPECT_EQ(b.host.rx[0].end - b.host.rx[0].start, sc_time((8 + 1514 + 4) * 80, SC_NS));
+  // Status write 125 + descriptor read 150 + 4 bursts 800 ns (> one IFG, 960 ns).
+  EXPECT_EQ(b.host.rx[1].start - b.host.rx[0].end, sc_time(1075, SC_NS));
+  // 379 words in 95 bursts per frame; no burst came late.
+  unsigned bursts = 0;
+  for (const auto& x : b.dma) bursts += !x.write && x.len != 8;
+  EXPECT_EQ(bursts, 2u * 95);
+  EXPECT_EQ(b.mac.stats().tx_underruns - s0.tx_underruns, 0u);
+  EXPECT_EQ(rd(G::STATUS), uint32_t(G::ST_TI));
+}
+
+TEST_F(GrethTest, TxUnderrunWithSlowBus) {
+  b.per_access = sc_time(3, SC_US);  // a burst every 3 us; the wire takes 16 bytes per 1.28 us
+  const EthFrame f = make(kHostMac, 0x0800, 400, 1);
+  put_tx(0, f, G::DESC_IE);
+  wr(G::CTRL, G::CTRL_TE | G::CTRL_TI);
+  run_us(200);
+  // Bursts 1-4 fill the FIFO; burst 5 arrives 3.96 us after the data
+  // started (needed at 5.12), burst 6 at 6.96 (needed at 6.40): underrun.
+  EXPECT_EQ(b.m32(TXT), uint32_t(G::TXD_UE));
+  EXPECT_EQ(rd(G::STATUS), uint32_t(G::ST_TE));  // an error completion
+  ASSERT_EQ(b.irq.pulses.size(), 1u);            // IE: the IRQ comes regardless
+  EXPECT_EQ(b.mac.stats().tx_underruns - s0.tx_underruns, 1u);
+  // The DMA stops fetching at the underrun: descriptor, 6 bursts, write-back, next descriptor.
+  ASSERT_EQ(b.dma.size(), 9u);
+  EXPECT_EQ(rd(G::TXDESC), TXT + 8);
+}
+
+TEST_F(GrethTest, TxBufferRewrittenWhileSendingIsCounted) {
+  const EthFrame f = make(kHostMac, 0x0800, 1000, 1);
+  put_tx(0, f, 0);
+  wr(G::CTRL, G::CTRL_TE);
+  run_us(5);  // the frame has started (16 words fetched); its tail is fetched later
+  ASSERT_EQ(b.host.rx.size(), 0u);
+  b.ptr(buf(TXB, 0))[900] ^= 0xFF;
+  run_us(100);
+  ASSERT_EQ(b.host.rx.size(), 1u);
+  EXPECT_EQ(b.host.rx[0].f.data, f.data);  // the link carries the frame as it started
+  EXPECT_EQ(b.mac.stats().tx_data_changed - s0.tx_data_changed, 1u);
+  EXPECT_EQ(b.m32(TXT), 0u);
 }
 
 TEST_F(GrethTest, TxShortFramePaddedAndBackToBack) {
