@@ -61,6 +61,14 @@ class GrethTest : public ::testing::Test {
     std::copy(f.data.begin(), f.data.end(), b.ptr(buf(TXB, i)));
     b.desc(TXT + 8 * i, flags | G::DESC_EN | uint32_t(f.data.size()), buf(TXB, i));
   }
+  // Two frames on descriptors 0 and 1, TE set, run: both must reach the host.
+  void send_pair(const EthFrame& a, const EthFrame& c, uint64_t us) {
+    put_tx(0, a, 0);
+    put_tx(1, c, 0);
+    wr(G::CTRL, G::CTRL_TE);
+    run_us(us);
+    ASSERT_EQ(b.host.rx.size(), 2u);
+  }
   void put_rx(unsigned i, uint32_t flags) { b.desc(RXT + 8 * i, flags | G::DESC_EN, buf(RXB, i)); }
   // Host -> MAC over the link.
   void host_send(const EthFrame& f) { b.link.port(1).send(f); }
@@ -169,11 +177,7 @@ TEST_F(GrethTest, TxFullFramesStreamBackToBack) {
   b.per_access = sc_time(100, SC_NS);
   b.per_word = sc_time(25, SC_NS);
   const EthFrame a = make(kHostMac, 0x0800, 1514, 1), c = make(kHostMac, 0x0800, 1514, 2);
-  put_tx(0, a, 0);
-  put_tx(1, c, 0);
-  wr(G::CTRL, G::CTRL_TE);
-  run_us(300);
-  ASSERT_EQ(b.host.rx.size(), 2u);
+  ASSERT_NO_FATAL_FAILURE(send_pair(a, c, 300));
   EXPECT_EQ(b.host.rx[0].f.data, a.data);
   EXPECT_EQ(b.host.rx[1].f.data, c.data);
   EXPECT_EQ(b.host.rx[0].start - t0, sc_time(150 + 4 * 200, SC_NS));
@@ -221,11 +225,7 @@ TEST_F(GrethTest, TxBufferRewrittenWhileSendingIsCounted) {
 
 TEST_F(GrethTest, TxShortFramePaddedAndBackToBack) {
   const EthFrame a = make(kHostMac, 0x0800, 20, 1), c = make(kBcast, 0x0806, 42, 2);
-  put_tx(0, a, 0);
-  put_tx(1, c, 0);
-  wr(G::CTRL, G::CTRL_TE);
-  run_us(30);
-  ASSERT_EQ(b.host.rx.size(), 2u);
+  ASSERT_NO_FATAL_FAILURE(send_pair(a, c, 30));
   ASSERT_EQ(b.host.rx[0].f.data.size(), 60u);
   EXPECT_TRUE(std::equal(a.data.begin(), a.data.end(), b.host.rx[0].f.data.begin()));
   EXPECT_TRUE(std::all_of(b.host.rx[0].f.data.begin() + 20, b.host.rx[0].f.data.end(),
