@@ -329,6 +329,27 @@ TEST_F(GrethTest, TxAhbErrorOnDataReadThenRestart) {
   EXPECT_EQ(b.irq.pulses.size(), 1u);
 }
 
+// An AHB error after transmission started (the buffer runs off the end of
+// RAM after its first 16 words): TA, TE cleared, no write-back, as before
+// the start; the frame already went out (README "TX": the real MAC would
+// end it with a bad FCS).
+TEST_F(GrethTest, TxAhbErrorAfterTheStart) {
+  const uint32_t end = kRam + (1u << 20);
+  const EthFrame f = make(kHostMac, 0x0800, 200, 5);
+  std::copy(f.data.begin(), f.data.begin() + 120, b.ptr(end - 120));
+  b.desc(TXT, G::DESC_EN | G::DESC_IE | 200u, end - 120);
+  wr(G::CTRL, G::CTRL_TE | G::CTRL_TI);
+  run_us(30);
+  ASSERT_EQ(b.host.rx.size(), 1u);  // started after 64 bytes
+  EXPECT_TRUE(std::equal(f.data.begin(), f.data.begin() + 120, b.host.rx[0].f.data.begin()));
+  EXPECT_EQ(rd(G::STATUS), uint32_t(G::ST_TA));
+  EXPECT_EQ(rd(G::CTRL) & G::CTRL_TE, 0u);
+  EXPECT_EQ(b.m32(TXT) & G::DESC_EN, uint32_t(G::DESC_EN));  // not written back
+  EXPECT_EQ(rd(G::TXDESC), TXT);
+  EXPECT_TRUE(b.irq.pulses.empty());
+  EXPECT_EQ(b.mac.stats().tx_ahb_errors - s0.tx_ahb_errors, 1u);
+}
+
 TEST_F(GrethTest, TxAhbErrorOnStatusWriteToRom) {
   // Descriptor table in ROM: reads work, the write-back gets an error.
   wr(G::TXDESC, kRom);
