@@ -1,5 +1,6 @@
 #include "fw_params.h"
 
+#include <algorithm>
 #include <cctype>
 #include <nlohmann/json.hpp>
 
@@ -70,6 +71,21 @@ uint32_t get_be32(const uint8_t* p) {
 // Values of the chksum field (the firmware's NET_CHECKSUM_* numbers; 0 = the build's).
 const char* const kChksumNames[] = {"default", "generic8", "word32", "fast", "hw"};
 
+// Names of the flags field's bits (FW_PF_*).
+struct FlagName {
+  const char* name;
+  uint32_t bit;
+};
+const FlagName kFlagNames[] = {
+    {"polled", kFwPfPolled}, {"verbose", kFwPfVerbose}, {"verify", kFwPfVerify}, {"hold", kFwPfHold}};
+
+// "polled" SEP "verbose" SEP ... for error messages.
+std::string flag_names(const char* sep) {
+  std::string s;
+  for (const FlagName& f : kFlagNames) s += (s.empty() ? "" : sep) + std::string(f.name);
+  return s;
+}
+
 std::vector<uint8_t> encode(const FwParamField& f, const std::string& v) {
   const std::string what = "fw_params " + std::string(f.name) + ": '" + v + "' ";
   uint64_t n = 0;
@@ -92,20 +108,16 @@ std::vector<uint8_t> encode(const FwParamField& f, const std::string& v) {
     }
     case Kind::Flags: {
       if (!v.empty() && std::isdigit(static_cast<unsigned char>(v[0]))) {
-        if (!parse_uint(v, 0xFFFFFFFFu, n)) fail(what + "is not a number or polled|verbose|verify|hold joined by '+'");
+        if (!parse_uint(v, 0xFFFFFFFFu, n)) fail(what + "is not a number or " + flag_names("|") + " joined by '+'");
         return be(n, 4);
       }
       for (const std::string& p : split(v, "+,")) {
-        if (p == "polled")
-          n |= kFwPfPolled;
-        else if (p == "verbose")
-          n |= kFwPfVerbose;
-        else if (p == "verify")
-          n |= kFwPfVerify;
-        else if (p == "hold")
-          n |= kFwPfHold;
+        const FlagName* f = std::find_if(std::begin(kFlagNames), std::end(kFlagNames),
+                                         [&](const FlagName& x) { return p == x.name; });
+        if (f != std::end(kFlagNames))
+          n |= f->bit;
         else if (p != "none")
-          fail(what + "has unknown flag '" + p + "' (polled, verbose, verify, hold, none, or a number)");
+          fail(what + "has unknown flag '" + p + "' (" + flag_names(", ") + ", none, or a number)");
       }
       return be(n, 4);
     }

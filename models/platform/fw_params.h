@@ -59,9 +59,9 @@ class FwParams {
  public:
   // One setting; a later set() of the same key replaces the earlier one.
   // Values: U32/U16 decimal or 0x-hex; Ip4 dotted quad; Mac aa:bb:cc:dd:ee:ff;
-  // Flags a number or names polled|verbose|verify joined by '+' or ','
-  // ("none" = 0); Chksum a number 0..3 or default|generic8|word32|fast (the
-  // firmware's NET_CHECKSUM_* values, 0 = the build's choice).
+  // Flags a number or names polled|verbose|verify|hold joined by '+' or ','
+  // ("none" = 0); Chksum a number 0..4 or default|generic8|word32|fast|hw
+  // (the firmware's NET_CHECKSUM_* values, 0 = the build's choice).
   // Throws FwParamError (unknown key, bad or out-of-range value).
   void set(const std::string& key, const std::string& value);
   // "KEY=VALUE" (the --fw-param argument).
