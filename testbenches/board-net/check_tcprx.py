@@ -37,14 +37,8 @@ def build(src, out):
 
 def send(vp, elf, out, nbytes=1000000):
     """net_tcpsend -> host (tcpsend.scenario.json): verified by the host."""
-    stats = f"{out}/tcpsend.stats.json"
-    p = subprocess.run([vp, "-q", "--scenario", f"{HERE}/tcpsend.scenario.json", "--max-time", "60s",
-                        "--stats", stats, "--fw-param", f"bytes={nbytes}", elf],
-                       capture_output=True, text=True, timeout=300)
-    lines = [json.loads(l) for l in p.stdout.splitlines() if l.startswith("{")]
-    res = [l for l in lines if l.get("type") == "result"]
-    assert res and res[0]["failed"] == 0 and res[0]["bytes"] == nbytes, f"send: {p.stdout[-500:]}"
-    e = json.load(open(stats))["net"]["results"]["experiments"][0]
+    res, _, e = run(vp, elf, "tcpsend", out, [f"bytes={nbytes}"])
+    assert res["failed"] == 0 and res["bytes"] == nbytes, f"send: {res}"
     assert e["accepted"] == 1 and e["bytes_received"] == nbytes and e["bad_bytes"] == 0, e
     c = e["conns"][0]
     # Delayed ACKs on: the host acknowledges every second full segment.
