@@ -77,7 +77,8 @@ struct FlagName {
   uint32_t bit;
 };
 const FlagName kFlagNames[] = {
-    {"polled", kFwPfPolled}, {"verbose", kFwPfVerbose}, {"verify", kFwPfVerify}, {"hold", kFwPfHold}};
+    {"polled", kFwPfPolled}, {"verbose", kFwPfVerbose}, {"verify", kFwPfVerify}, {"hold", kFwPfHold},
+    {"simcheck", kFwPfSimcheck}};
 
 // "polled" SEP "verbose" SEP ... for error messages.
 std::string flag_names(const char* sep) {

@@ -40,7 +40,8 @@ constexpr uint32_t kFwParamsSizeV2 = 60;
 constexpr const char* kFwParamsSymbol = "fw_params";
 
 // Bits of the flags field (FW_PF_*).
-constexpr uint32_t kFwPfPolled = 0x1, kFwPfVerbose = 0x2, kFwPfVerify = 0x4, kFwPfHold = 0x8;
+constexpr uint32_t kFwPfPolled = 0x1, kFwPfVerbose = 0x2, kFwPfVerify = 0x4, kFwPfHold = 0x8,
+                   kFwPfSimcheck = 0x10;
 
 struct FwParamField {
   enum class Kind { U32, U16, Ip4, Mac, Flags, Chksum };
@@ -59,7 +60,7 @@ class FwParams {
  public:
   // One setting; a later set() of the same key replaces the earlier one.
   // Values: U32/U16 decimal or 0x-hex; Ip4 dotted quad; Mac aa:bb:cc:dd:ee:ff;
-  // Flags a number or names polled|verbose|verify|hold joined by '+' or ','
+  // Flags a number or names polled|verbose|verify|hold|simcheck joined by '+' or ','
   // ("none" = 0); Chksum a number 0..4 or default|generic8|word32|fast|hw
   // (the firmware's NET_CHECKSUM_* values, 0 = the build's choice).
   // Throws FwParamError (unknown key, bad or out-of-range value).

@@ -155,6 +155,8 @@ Leon3mp::Leon3mp(sc_core::sc_module_name name, const PlatformConfig& cfg)
       uart("uart", uart_params(cfg)),
       irqmp("irqmp"),
       marker("region_marker"),
+      stream_check("stream_check",
+                   [this](uint32_t a, uint8_t* d, unsigned n) { return cpu.debug_access(false, a, d, n); }),
       greth("greth", greth_params(cfg)),
       link("eth", link_params(cfg)),
       cfg_(cfg) {
@@ -220,6 +222,11 @@ Leon3mp::Leon3mp(sc_core::sc_module_name name, const PlatformConfig& cfg)
   // inside the CPU's b_transport, at the exact instruction boundary, so no
   // observed loop is needed.
   marker.on_mark.listen([this](const RegionMark& m) { regions_.mark(m.begin, m.id); });
+
+  // --- stream checker: APB slot 11, simulator only (not in P&P) ------------
+  // Reads the pieces the firmware names with debug accesses through the CPU's
+  // socket: no bus cycles, no cache or device side effects.
+  apb.bind_hidden_slave(stream_check.tsock, StreamCheck::kPindex, "stream_check");
 
   // --- GRETH: APB slot 13 (0x80000D00), IRQ 6, AHB master 4 (DMA) ----------
   apb.add_slave(greth.params().pindex, greth);
@@ -508,6 +515,7 @@ void Leon3mp::register_stats() {
   cpu.register_stats(root);
   if (energy_) energy_->register_stats(root.sub("energy").only_if([this] { return energy_ != nullptr; }));
   regions_.register_stats(root);  // after every counter marked .per_region()
+  stream_check.register_stats(root.sub("stream_check"));
   const StatsGroup dev = root.sub("devices");
   uart.register_stats(dev.sub("uart"));
   irqmp.register_stats(dev.sub("irqmp"));

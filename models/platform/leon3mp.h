@@ -13,6 +13,7 @@
 //                2 IRQMP        0x80000200
 //                3 GPTIMER      0x80000300  IRQ 8 (timer 1), 9 (timer 2)
 //                5 CHKSUM       0x80000500  IRQ 10 (chksum.enable only)
+//               11 stream checker 0x80000B00 (simulator only, not in P&P)
 //               12 region marker 0x80000C00 (simulator only, not in P&P)
 //               13 GRETH        0x80000D00  IRQ 6
 //
@@ -51,6 +52,7 @@
 #include "profiler.h"
 #include "region_marker.h"
 #include "stats.h"
+#include "stream_check.h"
 
 namespace l3vp {
 
@@ -172,6 +174,7 @@ class Leon3mp : public sc_core::sc_module {
   Apbuart uart;
   Irqmp irqmp;
   RegionMarker marker;
+  StreamCheck stream_check;  // APB slot 11, hidden: checks received data (stream_check.h)
   Greth greth;
   EthLink link;  // end 0 = greth, end 1 = free for the PC side
   // The GPTIMER slot (APB slot 3, IRQ 8 and 9): the model gptimer.model

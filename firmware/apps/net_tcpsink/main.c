@@ -6,7 +6,10 @@
  * and closes when the peer closes. With FW_PF_HOLD it keeps each segment
  * in the driver's buffer (tcp_recv_hold) and checks and gives it back only
  * when SINK_KEEP later ones are kept (deferred consumption; the data must
- * still be intact then). The advertised window is
+ * still be intact then). With FW_PF_SIMCHECK it hands each piece it
+ * consumes to the simulator's stream checker instead (bsp/streamcheck.h:
+ * three stores per piece, every byte compared in zero simulated time), so
+ * the goodput is the stack's with all data checked. The advertised window is
  * fw_params.window (default NET_TCP_RCV_WND = 1460). Stops after
  * fw_params.count connections have closed (default 1) and their close
  * handshakes are complete, or idle_ms
@@ -17,6 +20,7 @@
 #include "bsp.h"
 #include "fwlibc.h"
 #include "netapp.h"
+#include "streamcheck.h"
 #include "verify.h"
 
 #define MAX_CONNS NET_TCP_CONNS
@@ -48,8 +52,9 @@ static struct sink finished[MAX_FINISHED];
 static const char *finished_how[MAX_FINISHED];
 static unsigned nfinished;
 
-static __attribute__((noinline)) uint32_t sink_verify(const uint8_t *d, unsigned n,
-                                                      uint32_t off);
+/* What checks a consumed piece: sink_verify, sink_simcheck or nothing
+ * (start() chooses from the flags). */
+static uint32_t (*sink_take)(uint32_t id, const uint8_t *d, unsigned n, uint32_t off);
 
 /* Check (FW_PF_VERIFY) and give back the oldest kept segment. */
 static void keep_release(void)
@@ -57,11 +62,24 @@ static void keep_release(void)
   struct kept *k = &keep[keep_first];
   uint16_t len;
   const uint8_t *d = tcp_recv_kept(k->handle, &len);
-  if (netapp_p.flags & FW_PF_VERIFY)
-    k->s->bad += d ? sink_verify(d, len, k->off) : 1;
+  if (sink_take)
+    k->s->bad += d ? sink_take(k->s->id, d, len, k->off) : 1;
   tcp_recv_done(k->handle);
   keep_first = (keep_first + 1) % SINK_KEEP;
   keep_n--;
+}
+
+/* FW_PF_HOLD: keep the segment being delivered (tcp_recv_hold). When it
+ * cannot be kept, it is consumed now, so what is still kept is consumed
+ * first: the sink consumes the stream in order (the stream checker
+ * requires it; verify.h would not). Out of line: appcall stays small. */
+static __attribute__((noinline)) int sink_hold(struct tcp_conn *c)
+{
+  int h = tcp_recv_hold(c);
+  if (!h)
+    while (keep_n)
+      keep_release();
+  return h;
 }
 
 static void finish(struct sink *s, const char *how)
@@ -94,13 +112,26 @@ static void conn_report(const struct sink *s, const char *how)
   netapp_json_end();
 }
 
-/* Out of line: appcall stays small, and the linker script places this
- * next to it (leon3.ld, the "rx" block). */
-static __attribute__((noinline)) uint32_t sink_verify(const uint8_t *d, unsigned n,
+/* The wrong bytes of d[0..n), stream offset `off` (FW_PF_VERIFY; verify.h:
+ * exact, word-wise). Out of line: appcall stays small, and the linker
+ * script places this next to it (leon3.ld, the "rx" block). */
+static __attribute__((noinline)) uint32_t sink_verify(uint32_t id, const uint8_t *d, unsigned n,
                                                       uint32_t off)
 {
+  (void)id;
   return sink_check(d, n, off);
 }
+
+/* FW_PF_SIMCHECK: the piece goes to the simulator's stream checker (its
+ * verdict is in --stats, not here), and to sink_verify() too with
+ * FW_PF_VERIFY. */
+static __attribute__((noinline)) uint32_t sink_simcheck(uint32_t id, const uint8_t *d, unsigned n,
+                                                        uint32_t off)
+{
+  STREAM_CHECK(id, d, n);
+  return netapp_p.flags & FW_PF_VERIFY ? sink_verify(id, d, n, off) : 0;
+}
+
 
 static void appcall(struct tcp_conn *c, unsigned ev)
 {
@@ -135,14 +166,14 @@ static void appcall(struct tcp_conn *c, unsigned ev)
     s->segs++;
     s->last_us = netapp_us();
     if (netapp_p.flags & FW_PF_HOLD)
-      h = tcp_recv_hold(c);
+      h = sink_hold(c);
     if (h) { /* checked when given back */
       if (keep_n == SINK_KEEP)
         keep_release();
       keep[(keep_first + keep_n++) % SINK_KEEP] = (struct kept){h, s, s->bytes};
       s->kept++;
-    } else if (netapp_p.flags & FW_PF_VERIFY) {
-      s->bad += sink_verify(d, n, s->bytes); /* verify.h: exact, word-wise */
+    } else if (sink_take) {
+      s->bad += sink_take(s->id, d, n, s->bytes);
     }
     s->bytes += n;
   }
@@ -160,6 +191,10 @@ static void appcall(struct tcp_conn *c, unsigned ev)
 
 static void start(void)
 {
+  if (netapp_p.flags & FW_PF_SIMCHECK)
+    sink_take = sink_simcheck;
+  else if (netapp_p.flags & FW_PF_VERIFY)
+    sink_take = sink_verify;
   if (tcp_listen(netapp_p.port, appcall, 0) != NET_OK)
     printf("{\"app\":\"net_tcpsink\",\"type\":\"error\",\"what\":\"tcp_listen\"}\n");
 }

@@ -49,6 +49,8 @@ struct fw_params {
 #define FW_PF_VERBOSE 0x2u /* per-packet/connection JSON lines (slow UART!) */
 #define FW_PF_VERIFY 0x4u  /* verify received TCP/UDP data patterns */
 #define FW_PF_HOLD 0x8u    /* net_tcpsink: keep received segments (tcp_recv_hold) */
+#define FW_PF_SIMCHECK 0x10u /* net_tcpsink: hand received data to the simulator's
+                               stream checker (bsp/streamcheck.h) */
 
 extern volatile struct fw_params fw_params;
 
