@@ -28,7 +28,7 @@ import l3vp.pcap  # noqa: E402
 import check_harden  # noqa: E402
 
 # fw_params flags (FW_PF_* in firmware/net/port/netapp.h; leon3vp also
-# takes the names polled|verbose|verify|hold).
+# takes the names polled|verbose|verify|hold|simcheck).
 FW_PF_POLLED, FW_PF_VERBOSE, FW_PF_VERIFY = 1, 2, 4
 
 
