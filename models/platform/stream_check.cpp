@@ -41,7 +41,7 @@ void StreamCheck::check(uint32_t addr, uint32_t len) {
   auto it = streams_.find(sel_);
   if (it == streams_.end()) {
     if (streams_.size() >= kMaxStreams) {
-      ++rejected_;
+      ++t_.rejected;
       Log::guest_error(name(), "more than " + std::to_string(kMaxStreams) + " streams: piece of stream " +
                                    hex(sel_) + " not checked");
       return;
@@ -50,13 +50,13 @@ void StreamCheck::check(uint32_t addr, uint32_t len) {
     it->second.id = sel_;
   }
   StreamCheckStream& s = it->second;
-  ++pieces_;
+  ++t_.pieces;
   ++s.pieces;
-  bytes_ += len;
+  t_.bytes += len;
   uint64_t bad = 0;
   int64_t first = -1;
   if (len > kMaxPiece) {
-    ++rejected_;
+    ++t_.rejected;
     bad = len;
     first = int64_t(s.offset);
     Log::guest_error(name(), "stream " + hex(sel_) + ": piece of " + std::to_string(len) + " bytes (more than " +
@@ -73,14 +73,14 @@ void StreamCheck::check(uint32_t addr, uint32_t len) {
       if (++p == kPatternMod) p = 0;
     }
     if (got < len) {
-      unreadable_ += len - got;
+      t_.unreadable += len - got;
       Log::guest_error(name(), "stream " + hex(sel_) + ": " + std::to_string(len - got) + " bytes at " +
                                    hex(addr + got) + " cannot be read, counted as bad");
     }
   }
   if (bad) {
-    ++bad_pieces_;
-    bad_bytes_ += bad;
+    ++t_.bad_pieces;
+    t_.bad_bytes += bad;
     if (s.first_bad < 0) {
       s.first_bad = first;
       Log::guest_error(name(), "stream " + hex(sel_) + ": first wrong byte at stream offset " +
@@ -96,14 +96,14 @@ void StreamCheck::register_stats(const StatsGroup& g) {
   const auto U = StatUnit::Count;
   const auto B = StatUnit::Bytes;
   const auto Y = StatInv::Yes;
-  g.counter("pieces", &pieces_, U, Y, "Pieces the firmware handed to the stream checker (LEN stores).");
-  g.counter("bytes", &bytes_, B, Y, "Their bytes.");
-  g.counter("bad_bytes", &bad_bytes_, B, Y,
+  g.counter("pieces", &t_.pieces, U, Y, "Pieces the firmware handed to the stream checker (LEN stores).");
+  g.counter("bytes", &t_.bytes, B, Y, "Their bytes.");
+  g.counter("bad_bytes", &t_.bad_bytes, B, Y,
             "Bytes that differed from the stream pattern (or could not be read, or were in a rejected piece).");
-  g.counter("bad_pieces", &bad_pieces_, U, Y, "Pieces with at least one bad byte.");
-  g.counter("rejected", &rejected_, U, Y,
+  g.counter("bad_pieces", &t_.bad_pieces, U, Y, "Pieces with at least one bad byte.");
+  g.counter("rejected", &t_.rejected, U, Y,
             "Pieces not read: longer than 65535 bytes, or of a stream beyond the first 4096.");
-  g.counter("unreadable", &unreadable_, B, Y, "Bytes at addresses the debug read could not reach.");
+  g.counter("unreadable", &t_.unreadable, B, Y, "Bytes at addresses the debug read could not reach.");
   using R = const StreamCheckStream*;
   auto& t = g.table<R>("streams", Y, "Per stream id (SELECT value), by id.", [this] {
     std::vector<R> rows;

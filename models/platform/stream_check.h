@@ -65,13 +65,12 @@ class StreamCheck : public sc_core::sc_module {
 
   StreamCheck(sc_core::sc_module_name n, ReadFn read);
 
+  // Over all streams (the --stats counters of the same names).
+  struct Totals {
+    uint64_t pieces = 0, bytes = 0, bad_bytes = 0, bad_pieces = 0, rejected = 0, unreadable = 0;
+  };
+  const Totals& totals() const { return t_; }
   const std::map<uint32_t, StreamCheckStream>& streams() const { return streams_; }
-  uint64_t pieces() const { return pieces_; }
-  uint64_t bytes() const { return bytes_; }
-  uint64_t bad_bytes() const { return bad_bytes_; }
-  uint64_t bad_pieces() const { return bad_pieces_; }
-  uint64_t rejected() const { return rejected_; }
-  uint64_t unreadable() const { return unreadable_; }
 
   // Totals and the per-stream table under `g` (stream_check).
   void register_stats(const StatsGroup& g);
@@ -85,7 +84,7 @@ class StreamCheck : public sc_core::sc_module {
   std::map<uint32_t, StreamCheckStream> streams_;
   uint32_t sel_ = 0, addr_ = 0;
   std::vector<uint8_t> buf_;
-  uint64_t pieces_ = 0, bytes_ = 0, bad_bytes_ = 0, bad_pieces_ = 0, rejected_ = 0, unreadable_ = 0;
+  Totals t_;
 };
 
 }  // namespace l3vp

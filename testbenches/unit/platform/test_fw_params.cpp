@@ -119,6 +119,8 @@ TEST(FwParams, ValuesAreEncodedBigEndian) {
   EXPECT_EQ(value_of(p, "flags"), (std::vector<uint8_t>{0, 0, 0, 3}));
   p.set("flags", "verify+hold");
   EXPECT_EQ(value_of(p, "flags"), (std::vector<uint8_t>{0, 0, 0, 0xc}));
+  p.set("flags", "verify+simcheck");  // FW_PF_SIMCHECK 0x10 (netapp.h)
+  EXPECT_EQ(value_of(p, "flags"), (std::vector<uint8_t>{0, 0, 0, 0x14}));
   p.set("flags", "none");
   EXPECT_EQ(value_of(p, "flags"), (std::vector<uint8_t>{0, 0, 0, 0}));
   p.set("flags", "6");

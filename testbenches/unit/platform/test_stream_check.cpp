@@ -56,9 +56,9 @@ TEST(StreamCheckAlone, ConsecutivePiecesOfAStreamFollowThePattern) {
   b.piece(7, kMem, 1460);
   b.piece(7, kMem + 2000, 1460);
   b.piece(7, kMem + 4001, 3);
-  EXPECT_EQ(b.sc.pieces(), 3u);
-  EXPECT_EQ(b.sc.bytes(), 2923u);
-  EXPECT_EQ(b.sc.bad_bytes(), 0u);
+  EXPECT_EQ(b.sc.totals().pieces, 3u);
+  EXPECT_EQ(b.sc.totals().bytes, 2923u);
+  EXPECT_EQ(b.sc.totals().bad_bytes, 0u);
   EXPECT_EQ(b.stream(7).offset, 2923u);
   EXPECT_EQ(b.stream(7).first_bad, -1);
 }
@@ -70,8 +70,8 @@ TEST(StreamCheckAlone, AWrongByteIsCountedWithItsStreamOffset) {
   b.mem[601] ^= 0x01;
   b.piece(1, kMem, 500);
   b.piece(1, kMem + 500, 500);
-  EXPECT_EQ(b.sc.bad_bytes(), 2u);
-  EXPECT_EQ(b.sc.bad_pieces(), 1u);
+  EXPECT_EQ(b.sc.totals().bad_bytes, 2u);
+  EXPECT_EQ(b.sc.totals().bad_pieces, 1u);
   EXPECT_EQ(b.stream(1).first_bad, 600);
   EXPECT_EQ(b.stream(1).bad_bytes, 2u);
 }
@@ -81,7 +81,7 @@ TEST(StreamCheckAlone, APieceDeliveredTwiceOrSkippedIsWrong) {
   b.fill(0, 3000, 0);
   b.piece(1, kMem, 1000);
   b.piece(1, kMem, 1000);  // the same data again: the stream expects offset 1000
-  EXPECT_GT(b.sc.bad_bytes(), 990u);
+  EXPECT_GT(b.sc.totals().bad_bytes, 990u);
   b.piece(2, kMem + 1000, 1000);  // a new stream starts at offset 0, not 1000
   EXPECT_GT(b.stream(2).bad_bytes, 990u);
   EXPECT_EQ(b.stream(2).first_bad, 0);
@@ -95,7 +95,7 @@ TEST(StreamCheckAlone, StreamsKeepTheirOwnOffsets) {
   b.piece(1, kMem, 100);
   b.piece(2, kMem + 100, 100);
   b.piece(1, kMem + 200, 100);
-  EXPECT_EQ(b.sc.bad_bytes(), 0u);
+  EXPECT_EQ(b.sc.totals().bad_bytes, 0u);
   EXPECT_EQ(b.stream(1).offset, 200u);
   EXPECT_EQ(b.stream(2).offset, 100u);
   EXPECT_EQ(b.sc.streams().size(), 2u);
@@ -105,10 +105,10 @@ TEST(StreamCheckAlone, BadPiecesAreCountedNeverRead) {
   Bench b;
   b.fill(0, 64, 0);
   b.piece(3, kMem + 0x10000 - 10, 20);  // the last 10 bytes are outside memory
-  EXPECT_EQ(b.sc.unreadable(), 10u);
-  EXPECT_GE(b.sc.bad_bytes(), 10u);
+  EXPECT_EQ(b.sc.totals().unreadable, 10u);
+  EXPECT_GE(b.sc.totals().bad_bytes, 10u);
   b.piece(4, kMem, 0x7fffffff);  // absurd length: not read, all bad, offset advances
-  EXPECT_EQ(b.sc.rejected(), 1u);
+  EXPECT_EQ(b.sc.totals().rejected, 1u);
   EXPECT_EQ(b.stream(4).offset, 0x7fffffffu);
   EXPECT_EQ(b.stream(4).bad_bytes, 0x7fffffffu);
   b.piece(5, kMem, 0);  // an empty piece is fine
@@ -121,14 +121,14 @@ TEST(StreamCheckAlone, ReadsAreZeroAndOtherStoresIgnored) {
   EXPECT_EQ(b.cpu.write32(0x40, 123), tlm::TLM_OK_RESPONSE);
   uint8_t byte = 1;  // a byte store to LEN does not check anything
   EXPECT_EQ(b.cpu.access(tlm::TLM_WRITE_COMMAND, StreamCheck::kLenOffset, &byte, 1), tlm::TLM_OK_RESPONSE);
-  EXPECT_EQ(b.sc.pieces(), 0u);
+  EXPECT_EQ(b.sc.totals().pieces, 0u);
 }
 
 TEST(StreamCheckAlone, TooManyStreamsAreRejectedNotStored) {
   Bench b;
   for (uint32_t id = 0; id < StreamCheck::kMaxStreams + 10; ++id) b.piece(id, kMem, 0);
   EXPECT_EQ(b.sc.streams().size(), StreamCheck::kMaxStreams);
-  EXPECT_EQ(b.sc.rejected(), 10u);
+  EXPECT_EQ(b.sc.totals().rejected, 10u);
 }
 
 TEST(StreamCheckAlone, StatisticsCarryTheTotalsAndTheStreams) {
