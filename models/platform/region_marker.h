@@ -22,6 +22,7 @@
 #include <systemc>
 #include <tlm>
 
+#include "endian.h"
 #include "probe.h"
 
 namespace l3vp {
@@ -56,7 +57,7 @@ class RegionMarker : public sc_core::sc_module {
     if (gp.is_read()) {
       for (unsigned i = 0; i < len; ++i) d[i] = 0;
     } else if (gp.is_write() && len == 4 && (a == kBeginOffset || a == kEndOffset)) {
-      const uint32_t id = (uint32_t(d[0]) << 24) | (uint32_t(d[1]) << 16) | (uint32_t(d[2]) << 8) | d[3];
+      const uint32_t id = be32(d);
       ++marks_;
       if (on_mark.has_listeners())
         on_mark.notify(RegionMark{id, a == kBeginOffset, sc_core::sc_time_stamp() + delay});

@@ -1,5 +1,6 @@
 #include "stream_check.h"
 
+#include "endian.h"
 #include "format.h"
 #include "log.h"
 #include "stats.h"
@@ -19,7 +20,7 @@ void StreamCheck::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
   if (gp.is_read()) {
     for (unsigned i = 0; i < len; ++i) d[i] = 0;
   } else if (gp.is_write() && len == 4) {
-    const uint32_t v = (uint32_t(d[0]) << 24) | (uint32_t(d[1]) << 16) | (uint32_t(d[2]) << 8) | d[3];
+    const uint32_t v = be32(d);
     if (a == kSelectOffset) {
       sel_ = v;
     } else if (a == kAddrOffset) {

@@ -56,7 +56,7 @@ static unsigned nfinished;
  * (start() chooses from the flags). */
 static uint32_t (*sink_take)(uint32_t id, const uint8_t *d, unsigned n, uint32_t off);
 
-/* Check (FW_PF_VERIFY) and give back the oldest kept segment. */
+/* Check (sink_take) and give back the oldest kept segment. */
 static void keep_release(void)
 {
   struct kept *k = &keep[keep_first];
@@ -131,7 +131,6 @@ static __attribute__((noinline)) uint32_t sink_simcheck(uint32_t id, const uint8
   STREAM_CHECK(id, d, n);
   return netapp_p.flags & FW_PF_VERIFY ? sink_verify(id, d, n, off) : 0;
 }
-
 
 static void appcall(struct tcp_conn *c, unsigned ev)
 {
