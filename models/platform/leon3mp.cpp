@@ -233,6 +233,7 @@ Leon3mp::Leon3mp(sc_core::sc_module_name name, const PlatformConfig& cfg)
   ahb.bind_master(greth.isock, greth.params().hindex, greth.ahb_pnp(), "greth");
   greth.connect_irq(&irqmp);
   greth.connect_link(&link.port(0));  // the GRETH is end 0 of the link
+  turnaround.attach(greth);
   link.attach(0, &greth);
   load_station_address();
 
@@ -381,6 +382,7 @@ void Leon3mp::listen_all_probes() {
   greth.on_irq.listen([&n](const GrethIrqEvent&) { ++n.greth; });
   greth.on_dma_busy.listen([&n](const GrethDmaBusyEvent&) { ++n.greth; });
   greth.on_desc.listen([&n](const GrethDescEvent&) { ++n.greth; });
+  greth.on_kick.listen([&n](const GrethKickEvent&) { ++n.greth; });
   greth.on_frame_sent.listen([&n](const GrethFrameSentEvent&) { ++n.greth; });
   greth.on_frame_received.listen([&n](const GrethFrameReceivedEvent&) { ++n.greth; });
   greth.on_dma_burst.listen([&n](const GrethDmaBurstEvent&) { ++n.greth; });
@@ -538,6 +540,7 @@ void Leon3mp::register_stats() {
             [] { return Log::suppressed(LogCat::GuestError) + Log::suppressed(LogCat::Unimp); });
   ahb.register_stats(root.sub("bus.ahb"), cfg_.period());
   greth.register_stats(root.sub("net.greth"));
+  turnaround.register_stats(root.sub("net.turnaround"));
   link.register_stats(root.sub("net.link"));
   profiler_.register_stats(root.sub("profile").only_if([this] { return profiling_; }));
 }

@@ -53,6 +53,7 @@
 #include "region_marker.h"
 #include "stats.h"
 #include "stream_check.h"
+#include "turnaround.h"
 
 namespace l3vp {
 
@@ -177,6 +178,7 @@ class Leon3mp : public sc_core::sc_module {
   StreamCheck stream_check;  // APB slot 11, hidden: checks received data (stream_check.h)
   Greth greth;
   EthLink link;  // end 0 = greth, end 1 = free for the PC side
+  Turnaround turnaround;  // frame received -> TX kick, at the GRETH (turnaround.h)
   // The GPTIMER slot (APB slot 3, IRQ 8 and 9): the model gptimer.model
   // chose. gptimer() is the built-in TLM model, or null when a variant sits
   // in the slot.

@@ -101,6 +101,10 @@ void Greth::build_registers() {
         const uint32_t old = ctrl_;
         ctrl_ = (ctrl_ & ~mask) | (v & mask);
         if (v & CTRL_TE) tx_kick_.notify(access_offset());
+        if (on_kick.has_listeners()) {
+          if (v & CTRL_TE) on_kick.notify({now(), GrethDir::Tx});
+          if (v & CTRL_RE) on_kick.notify({now(), GrethDir::Rx});
+        }
         // Any RE write re-arms the RX DMA (a cleared RE drops the cached
         // descriptor; a set RE makes it read the current one).
         if (v & CTRL_RE) re_hw_cleared_ = false;

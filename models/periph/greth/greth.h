@@ -103,6 +103,10 @@ struct GrethDescEvent {  // a descriptor was consumed (written back)
   uint32_t w0, buf;      // words 0 and 1 as the DMA read them
   uint32_t status;       // word 0 as written back
 };
+struct GrethKickEvent {  // software wrote CTRL with TE (Tx) or RE (Rx) set
+  sc_core::sc_time t;    // the access time
+  GrethDir dir;
+};
 struct GrethFrameSentEvent {
   sc_core::sc_time start, end;  // on the wire (from the link, or at line_mbps)
   const EthFrame* frame;        // valid during the call only
@@ -191,6 +195,7 @@ class Greth : public ApbDevice, public EthPort {
   Probe<GrethIrqEvent> on_irq;                      // every IRQ pulse
   Probe<GrethDmaBusyEvent> on_dma_busy;             // TX/RX DMA busy on/off
   Probe<GrethDescEvent> on_desc;                    // descriptor consumed
+  Probe<GrethKickEvent> on_kick;                    // CTRL written with TE / RE set
   Probe<GrethFrameSentEvent> on_frame_sent;         // frame handed to the link
   Probe<GrethFrameReceivedEvent> on_frame_received; // verdict on a frame from the network
   Probe<GrethDmaBurstEvent> on_dma_burst;           // every DMA AHB transaction

@@ -758,6 +758,7 @@ TEST_F(GrethTest, Probes) {
   Recorder<GrethIrqEvent> irqs(b.mac.on_irq);
   Recorder<GrethDescEvent> descs(b.mac.on_desc);
   Recorder<GrethDmaBurstEvent> bursts(b.mac.on_dma_burst);
+  Recorder<GrethKickEvent> kicks(b.mac.on_kick);
   std::vector<std::pair<sc_time, sc_time>> sent;
   std::vector<GrethRxVerdict> verdicts;
   std::vector<size_t> rx_len;
@@ -773,12 +774,15 @@ TEST_F(GrethTest, Probes) {
   put_tx(0, make(kHostMac, 0x0800, 64), G::DESC_IE);
   put_rx(0, G::DESC_IE);
   put_rx(1, 0);  // keeps RE set for the second frame
+  const sc_time t_kick = sc_core::sc_time_stamp();
   wr(G::CTRL, G::CTRL_TE | G::CTRL_TI | G::CTRL_RE | G::CTRL_RI);
   host_send(make(kMac, 0x0800, 64));
   host_send(make(kHostMac, 0x0800, 64));
   run_us(40);
   b.mac.frame_in(make(kMac, 0x0800, 20));  // runt (< 64 bytes with FCS): TS
   run_us(5);
+  wr(G::CTRL, G::CTRL_RE | G::CTRL_RI);  // RE only: one Rx kick, no Tx kick
+  wr(G::CTRL, G::CTRL_TI);               // neither: no kick
   b.mac.on_frame_sent.unlisten(id_s);
   b.mac.on_frame_received.unlisten(id_r);
 
@@ -797,6 +801,16 @@ TEST_F(GrethTest, Probes) {
   ASSERT_EQ(irqs.ev.size(), 2u);
   ASSERT_EQ(b.irq.pulses.size(), 2u);
   for (size_t i = 0; i < 2; ++i) EXPECT_EQ(irqs.ev[i].t, b.irq.pulses[i].second);
+
+  // Kicks: the first write set TE and RE (Tx, then Rx, at its access
+  // time), the second RE only, the third neither.
+  ASSERT_EQ(kicks.ev.size(), 3u);
+  EXPECT_EQ(kicks.ev[0].dir, GrethDir::Tx);
+  EXPECT_EQ(kicks.ev[1].dir, GrethDir::Rx);
+  EXPECT_EQ(kicks.ev[2].dir, GrethDir::Rx);
+  EXPECT_EQ(kicks.ev[0].t, t_kick);
+  EXPECT_EQ(kicks.ev[1].t, t_kick);
+  EXPECT_GT(kicks.ev[2].t, t_kick);
 
   // Descriptors: TX 0 written back with 0, RX 0 with the length.
   ASSERT_EQ(descs.ev.size(), 2u);
@@ -846,6 +860,7 @@ TEST_F(GrethTest, ListeningChangesNothing) {
       b.mac.on_irq.listen([](const GrethIrqEvent&) {});
       b.mac.on_dma_busy.listen([](const GrethDmaBusyEvent&) {});
       b.mac.on_desc.listen([](const GrethDescEvent&) {});
+      b.mac.on_kick.listen([](const GrethKickEvent&) {});
       b.mac.on_frame_sent.listen([](const GrethFrameSentEvent&) {});
       b.mac.on_frame_received.listen([](const GrethFrameReceivedEvent&) {});
       b.mac.on_dma_burst.listen([](const GrethDmaBurstEvent&) {});
