@@ -420,13 +420,14 @@ Greth::TxResult Greth::tx_frame(const Desc& d, unsigned len) {
   const unsigned fifo = p_.fifosize * 4;
   std::vector<uint8_t> buf(bytes);
   unsigned fetched = 0;
-  auto fetch = [&](uint8_t* into) {
-    const unsigned n = std::min(burst, bytes - fetched);
-    x.bus = bus(tlm::TLM_READ_COMMAND, base + fetched, into, n);
-    return n;
-  };
-  while (fetched < bytes && fetched + std::min(burst, bytes - fetched) <= fifo && x.bus == Bus::Ok)
-    fetched += fetch(buf.data() + fetched);
+  // The next burst: burstwords words, or what is left of the frame.
+  auto next = [&] { return std::min(burst, bytes - fetched); };
+  auto fetch = [&](uint8_t* into, unsigned n) { x.bus = bus(tlm::TLM_READ_COMMAND, base + fetched, into, n); };
+  while (fetched < bytes && fetched + next() <= fifo && x.bus == Bus::Ok) {
+    const unsigned n = next();
+    fetch(buf.data() + fetched, n);
+    fetched += n;
+  }
   if (x.bus != Bus::Ok) return x;
 
   // The link needs the whole frame now; the bytes the DMA has yet to fetch
@@ -454,7 +455,7 @@ Greth::TxResult Greth::tx_frame(const Desc& d, unsigned len) {
   const sc_time word = sc_time::from_value(byte * 4);
   std::vector<uint8_t> got(burst);
   while (fetched < bytes) {
-    const unsigned n = std::min(burst, bytes - fetched);
+    const unsigned n = next();
     // Room for n more bytes once (fetched + n - fifo) / 4 words have left.
     const unsigned must_leave = (fetched + n - fifo + 3) / 4;
     if (!wait_until(data0 + sc_time::from_value(word.value() * (must_leave - 1)))) {
@@ -462,7 +463,7 @@ Greth::TxResult Greth::tx_frame(const Desc& d, unsigned len) {
       return x;
     }
     const sc_time needed = data0 + sc_time::from_value(word.value() * (fetched / 4));
-    fetch(got.data());
+    fetch(got.data(), n);
     if (x.bus != Bus::Ok) return x;
     if (sc_core::sc_time_stamp() > needed) {  // the transmitter found the FIFO empty
       x.underrun = true;
