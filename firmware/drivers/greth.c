@@ -155,16 +155,20 @@ static int greth_tx_wait_free(struct greth *g)
   return 1;
 }
 
-/* Enable the descriptor at tx_head with its buffer holding len bytes. */
+/* Enable the descriptor at tx_head with its buffer holding len bytes and
+ * kick the MAC first, the bookkeeping after: the frame's time to the wire
+ * (the turnaround, docs/firmware.md) ends at the CTRL write. Descriptors
+ * the MAC has finished are reclaimed after the kick too (greth_send());
+ * the one at tx_head is free (greth_tx_wait_free()). */
 static void greth_tx_enable(struct greth *g, unsigned len)
 {
   unsigned i = g->tx_head;
 
   /* EN last. */
   g->txd[2 * i] = len | GRETH_BD_EN | (i == GRETH_NDESC - 1 ? GRETH_BD_WR : 0);
+  greth_kick_tx(g); /* TE again for every newly enabled descriptor */
   g->tx_head = (i + 1) % GRETH_NDESC;
   g->tx_used++;
-  greth_kick_tx(g); /* TE again for every newly enabled descriptor */
   g->st.tx_frames++;
   g->st.tx_bytes += len;
 }
@@ -185,7 +189,9 @@ int greth_send(struct greth *g, const uint8_t *frame, unsigned len)
     g->st.tx_drop_len++;
     return -1;
   }
-  if (!greth_tx_wait_free(g))
+  /* A free descriptor at tx_head: reclaiming waits until after the kick
+   * (below) unless the ring is full now. */
+  if (g->tx_used == GRETH_NDESC && !greth_tx_wait_free(g))
     return -1;
   i = g->tx_head;
   buf = (uint8_t *)(uintptr_t)g->txd[2 * i + 1];
@@ -205,6 +211,7 @@ int greth_send(struct greth *g, const uint8_t *frame, unsigned len)
     memcpy(buf, frame, len);
   }
   greth_tx_enable(g, len);
+  greth_tx_reclaim(g);
   return 0;
 }
 
@@ -238,11 +245,6 @@ void greth_status_service(struct greth *g)
     REG(g, GRETH_CTRL) = REG(g, GRETH_CTRL) | GRETH_CTRL_RE;
     g->st.rx_restarts++;
   }
-}
-
-int greth_rx_ready(const struct greth *g)
-{
-  return !(g->rxd[2 * g->rx_next] & GRETH_BD_EN);
 }
 
 int greth_rx_take(struct greth *g, const uint8_t **frame, unsigned *len)

@@ -162,8 +162,12 @@ void greth_rx_release(struct greth *g);
 /* End of a poll that took n descriptors: track the largest batch and turn
  * RE on again if the MAC ran out of descriptors meanwhile. */
 void greth_rx_batch_end(struct greth *g, unsigned n);
-/* Does the next RX descriptor hold a frame? */
-int greth_rx_ready(const struct greth *g);
+/* Does the next RX descriptor hold a frame? Inline: it starts every
+ * received frame's way up and every poll of the main loop. */
+static inline int greth_rx_ready(const struct greth *g)
+{
+  return !(g->rxd[2 * g->rx_next] & GRETH_BD_EN);
+}
 /* Wait (bounded) until every queued frame has left. */
 void greth_tx_drain(struct greth *g);
 

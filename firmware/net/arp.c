@@ -39,7 +39,7 @@ static uint32_t arp_qhop;     /* next hop the queued packet waits for */
 static uint32_t arp_next;
 /* The entry the last IP frame's sender was learned into: the next frame
  * is almost always from the same host (arp_learn_ip's fast path). */
-static struct arp_entry *arp_last;
+struct arp_entry *arp_last;
 
 static const uint8_t arp_bcast_mac[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 static const uint8_t arp_zero_mac[6] = { 0 };
@@ -48,8 +48,6 @@ static const uint8_t arp_zero_mac[6] = { 0 };
  * addressing every IP frame sent): inline, three halfwords when both ends
  * are 2-aligned (frames and table entries are), else six bytes. A memcpy()
  * call cost about 40 instructions per address. */
-typedef uint16_t arp_u16_alias __attribute__((may_alias));
-
 static inline void arp_mac_copy(uint8_t *d, const uint8_t *s)
 {
   if ((((uintptr_t)d | (uintptr_t)s) & 1u) == 0) {
@@ -66,20 +64,6 @@ static inline void arp_mac_copy(uint8_t *d, const uint8_t *s)
     d[4] = s[4];
     d[5] = s[5];
   }
-}
-
-/* MAC compare for arp_learn_ip()'s fast path: three halfwords. An odd
- * address (never on the stack's paths) counts as different and takes the
- * slow path, which compares bytewise. */
-static inline int arp_mac_eq(const uint8_t *a, const uint8_t *b)
-{
-  const arp_u16_alias *aw = (const arp_u16_alias *)(const void *)a;
-  const arp_u16_alias *bw = (const arp_u16_alias *)(const void *)b;
-
-  if ((((uintptr_t)a | (uintptr_t)b) & 1u) != 0) {
-    return 0;
-  }
-  return ((aw[0] ^ bw[0]) | (aw[1] ^ bw[1]) | (aw[2] ^ bw[2])) == 0;
 }
 
 /* An entry needs arp_timer() at time t (or later). */
@@ -234,26 +218,16 @@ static __attribute__((noinline)) void arp_update(struct arp_entry *e, uint32_t i
 }
 
 /*--------------------------------------------------------------------------*/
-void arp_learn_ip(uint32_t ip, const uint8_t *mac)
+int arp_learn_ip_slow(uint32_t ip, const uint8_t *mac)
 {
 #if NET_ARP_LEARN_FROM_IP
   struct netif *nif = net_netif;
   struct arp_entry *e;
   uint8_t m[6];
 
-  /* Fast path: the sender learned last, still valid, same MAC. All that
-   * arp_update() would change is the time (a later expiry: arp_next
-   * stays), so set just that. First: the checks below passed for this
-   * address and MAC when the entry was learned. */
-  e = arp_last;
-  if (e != NULL && e->state == ARP_STATE_VALID && e->ip == ip && arp_mac_eq(e->mac, mac)) {
-    e->time = net_now;
-    net_stats.arp.learn_fast++;
-    return;
-  }
   if (((ip ^ nif->ipaddr) & nif->netmask) != 0 || ip == 0 ||
       (ip | nif->netmask) == NET_IP4_BROADCAST || (mac[0] & 1)) {
-    return; /* off-link, unspecified, subnet broadcast or group MAC */
+    return 0; /* off-link, unspecified, subnet broadcast or group MAC */
   }
   arp_mac_copy(m, mac); /* mac may point into net_buf (flushing the queue
                         does not touch net_buf, but be safe) */
@@ -263,9 +237,12 @@ void arp_learn_ip(uint32_t ip, const uint8_t *mac)
   }
   arp_update(e, ip, m);
   arp_last = e;
+  /* arp_update() keeps an entry in use that another MAC claims */
+  return e->state == ARP_STATE_VALID && arp_mac_eq(e->mac, m);
 #else
   (void)ip;
   (void)mac;
+  return 0;
 #endif
 }
 

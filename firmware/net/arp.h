@@ -30,8 +30,31 @@ void arp_init(void);
 /** Handle a received ARP frame (Ethernet header included). */
 void arp_input(const uint8_t *frame, unsigned len);
 
-/** Refresh/insert an entry from the source of a received IPv4 frame. */
-void arp_learn_ip(uint32_t ip, const uint8_t *mac);
+/** Refresh/insert an entry from the source of a received IPv4 frame:
+ *  arp_learn_ip() (net.h, inline: the fast path for the sender learned
+ *  last) calls this for everything else.
+ *  @return 1 when `ip` is on-link and its valid entry holds `mac` (a reply
+ *  to `ip` would go to `mac`: the echo reply's fast path, icmp_input()),
+ *  0 when that is not known (the reply then takes arp_output_ip_frame()). */
+int arp_learn_ip_slow(uint32_t ip, const uint8_t *mac);
+
+/** The entry arp_learn_ip_slow() learned or refreshed last (NULL: none). */
+extern struct arp_entry *arp_last;
+
+/** MAC compare for arp_learn_ip()'s fast path: three halfwords. An odd
+ *  address (never on the stack's paths) counts as different and takes the
+ *  slow path, which compares bytewise. */
+typedef uint16_t arp_u16_alias __attribute__((may_alias));
+static inline int arp_mac_eq(const uint8_t *a, const uint8_t *b)
+{
+  const arp_u16_alias *aw = (const arp_u16_alias *)(const void *)a;
+  const arp_u16_alias *bw = (const arp_u16_alias *)(const void *)b;
+
+  if ((((uintptr_t)a | (uintptr_t)b) & 1u) != 0) {
+    return 0;
+  }
+  return ((aw[0] ^ bw[0]) | (aw[1] ^ bw[1]) | (aw[2] ^ bw[2])) == 0;
+}
 
 /**
  * Send the IPv4 datagram of `len` bytes at net_buf + NET_ETH_HLEN to `dst`:

@@ -18,8 +18,13 @@ static uint16_t net_id_ctr[8];
 
 /* Destination MAC checks of net_input(), inline: a memcmp() call per
  * frame (two for a broadcast) cost more than the six byte compares. */
+/* mac is 4-aligned (struct netif); a 4-aligned p (the driver's frames) is
+ * compared as a word and a halfword. */
 static inline int net_mac_is(const uint8_t *p, const uint8_t *mac)
 {
+  if (((uintptr_t)p & 3u) == 0) {
+    return ((net_ld32a(p) ^ net_ld32a(mac)) | (uint32_t)(net_ld16a(p + 4) ^ net_ld16a(mac + 4))) == 0;
+  }
   return ((p[0] ^ mac[0]) | (p[1] ^ mac[1]) | (p[2] ^ mac[2]) |
           (p[3] ^ mac[3]) | (p[4] ^ mac[4]) | (p[5] ^ mac[5])) == 0;
 }
@@ -147,20 +152,6 @@ void net_init(struct netif *nif, uint32_t seed)
 }
 
 /*--------------------------------------------------------------------------*/
-int net_ip_is_ours(uint32_t ip)
-{
-  const struct netif *nif = net_netif;
-  if (ip == nif->ipaddr && ip != 0) {
-    return 1;
-  }
-  if (ip == NET_IP4_BROADCAST ||
-      (((ip ^ nif->ipaddr) & nif->netmask) == 0 &&
-       (ip | nif->netmask) == NET_IP4_BROADCAST)) {
-    return 2;
-  }
-  return 0;
-}
-
 /*--------------------------------------------------------------------------*/
 net_err_t net_link_output(const uint8_t *frame, unsigned len)
 {
@@ -217,7 +208,7 @@ void net_input(const uint8_t *frame, unsigned len)
     net_stats.eth.drop_bad_src++;
     return;
   }
-  type = net_get16(p + 12);
+  type = ((uintptr_t)p & 1u) == 0 ? net_ld16a(p + 12) : net_get16(p + 12);
   if (type == NET_ETHTYPE_IP) {
     ip_input(p, len);
   } else if (type == NET_ETHTYPE_ARP) {

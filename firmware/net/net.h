@@ -133,6 +133,8 @@ struct net_stats {
     uint32_t drop_chksum;
     uint32_t drop_type;         /**< not an echo request */
     uint32_t drop_bcast;        /**< echo request to a broadcast address */
+    uint32_t echo_in_place;     /**< replies of them (tx) written as words in
+                                     the request's frame (icmp_input()) */
   } icmp;
   struct {
     uint32_t rx, tx;
@@ -234,8 +236,21 @@ net_err_t net_link_output(const uint8_t *frame, unsigned len);
  * transmit buffer (netif tx_buffer) if it hands one out, else net_buf. */
 uint8_t *net_tx_frame(void);
 
-/* Is `ip` an address we accept as destination? 1 unicast, 2 broadcast. */
-int net_ip_is_ours(uint32_t ip);
+/* Is `ip` an address we accept as destination? 1 unicast, 2 broadcast.
+ * Inline: every received datagram asks it twice (ip_input()). */
+static inline int net_ip_is_ours(uint32_t ip)
+{
+  const struct netif *nif = net_netif;
+  if (ip == nif->ipaddr && ip != 0) {
+    return 1;
+  }
+  if (ip == NET_IP4_BROADCAST ||
+      (((ip ^ nif->ipaddr) & nif->netmask) == 0 &&
+       (ip | nif->netmask) == NET_IP4_BROADCAST)) {
+    return 2;
+  }
+  return 0;
+}
 
 /** SipHash-2-4 (Aumasson & Bernstein 2012) of `len` bytes under a 128-bit
  *  key: the keyed PRF of the ISNs (RFC 6528). */
@@ -248,5 +263,24 @@ uint16_t net_ip_id(uint32_t dst);
 #include "ip.h"
 #include "udp.h"
 #include "tcp.h"
+
+/* arp_learn_ip()'s fast path, inline in ip_input(): the sender learned
+ * last (arp_last), still valid, same MAC. All that arp_update() would
+ * change is the time (a later expiry: the timer's next wake stays), so
+ * set just that. The checks of arp_learn_ip_slow() passed for this
+ * address and MAC when the entry was learned, and arp_last is only ever
+ * an on-link entry: a reply to `ip` goes to `mac` (returns 1). */
+static inline int arp_learn_ip(uint32_t ip, const uint8_t *mac)
+{
+#if NET_ARP_LEARN_FROM_IP
+  struct arp_entry *e = arp_last;
+  if (e != NULL && e->state == ARP_STATE_VALID && e->ip == ip && arp_mac_eq(e->mac, mac)) {
+    e->time = net_now;
+    net_stats.arp.learn_fast++;
+    return 1;
+  }
+#endif
+  return arp_learn_ip_slow(ip, mac);
+}
 
 #endif /* NET_NET_H */

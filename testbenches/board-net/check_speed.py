@@ -7,9 +7,9 @@ there: at least one per received frame), and keep the board turnaround (measured
 GRETH, net.turnaround), which is simulated and thus deterministic, within the
 bounds below, and below the round-trip estimate; with a second
 experiment file (net-speed-udp.yaml) also the UDP receive time of a 1 KiB
-datagram (zero-copy). The bounds are what this tree reaches: below the issue's
-80 us at 1 KiB, not yet its 25 us at 64 B (docs/firmware.md "Speed: before
-and after (issue 15)"): lower them as the path gets faster.
+datagram (zero-copy). The bounds are what this tree reaches, below the issue's
+25 us at 64 B and 80 us at 1 KiB (docs/firmware.md "Speed: before and after
+(issue 15)"): lower them as the path gets faster.
 usage: check_speed.py SCRIPTS_DIR EXPERIMENT_YAML OUT_DIR [UDP_EXPERIMENT_YAML]"""
 import csv
 import subprocess
@@ -33,14 +33,15 @@ import sys
 # - host latency - wire times), which hold the MAC's receive tail and transmit
 # head too; since the turnaround meter (net.turnaround: request in memory to the
 # reply's TX kick, the issue's "frame received to reply handed to the GRETH")
-# the bounds are on that: 31.76, 69.9 for the same firmware.
-BOUND_ZC = {64: 31.8, 1024: 70.0}
+# the bounds are on that: 31.76, 69.9 for the same firmware; with the echo reply
+# written in place and the IP header read into registers (change 18) 24.32, 62.42.
+BOUND_ZC = {64: 24.4, 1024: 62.5}
 # UDP receive of a 1 KiB datagram into the application, zero-copy, in us (region
 # 0x4e455204 minus 0x4e455205, net-speed-udp.yaml): 64.0 before the layout work,
 # 59.2 after, 60.5 with the measured layout, 61.4 with the layout searched again
-# (scripts/hot-layout traces TCP and ping, not UDP); the software-checksum floor
-# is 36.6 (docs/firmware.md)
-BOUND_UDP_ZC = 61.4
+# (scripts/hot-layout traces TCP and ping, not UDP), 56.8 with the IP header in
+# registers (change 18); the software-checksum floor is 36.6 (docs/firmware.md)
+BOUND_UDP_ZC = 56.8
 
 
 def main():
@@ -59,6 +60,11 @@ def main():
         # zero-copy: every echo reply (warm-up included) leaves from its RX buffer
         want = echoes if r["zc"] == "ON" else 0
         assert swapped == want, f"zc {r['zc']} size {size}: tx_swapped {swapped}, echoes {echoes}"
+        # every reply (warm-up included) written in place as words, without
+        # the ARP lookup (ip.c icmp_echo_reply_in_place(): a unicast request
+        # from an on-link host whose ARP entry holds the frame's MAC)
+        in_place = int(float(r["in_place"]))
+        assert in_place == echoes, f"zc {r['zc']} size {size}: {in_place} of {echoes} replies in place"
         # interrupt mode: every received frame (ARP, warm-up, probes) woke the
         # board through trap_irq's wake-only path, which alone counts irqs
         irqs, rx = int(float(r["irqs"] or 0)), int(float(r["rx_frames"] or 0))

@@ -212,21 +212,26 @@ Bytes pattern(size_t n, unsigned seed) {
   return b;
 }
 
-void inject(const Bytes& f) {
-  std::unique_ptr<uint8_t[]> copy(new uint8_t[f.size() ? f.size() : 1]);
-  if (!f.empty()) memcpy(copy.get(), f.data(), f.size());
+void inject(const Bytes& f) { inject_at(f, 0); }
+
+void inject_at(const Bytes& f, size_t offset) {
+  // operator new[] returns 16-aligned storage: the frame starts `offset`
+  // bytes into it (0: aligned like the driver's buffers).
+  std::unique_ptr<uint8_t[]> store(new uint8_t[offset + (f.size() ? f.size() : 1)]);
+  uint8_t* frame = store.get() + offset;
+  if (!f.empty()) memcpy(frame, f.data(), f.size());
   uint32_t echo_tx0 = net_stats.icmp.tx;
   size_t ntx0 = tx.size();
-  net_input(copy.get(), (unsigned)f.size());
+  net_input(frame, (unsigned)f.size());
 #if NET_ZERO_COPY
   // Zero-copy: the stack must not have written to the received frame,
   // except an echo request, which becomes the reply sent from it in place.
-  if (!f.empty() && memcmp(copy.get(), f.data(), f.size()) != 0) {
+  if (!f.empty() && memcmp(frame, f.data(), f.size()) != 0) {
     // (sent, unless the link is down or the next hop unresolved)
     EXPECT_EQ(echo_tx0 + 1, net_stats.icmp.tx) << "received frame written";
     if (tx.size() > ntx0) {
       ASSERT_LE(tx.back().size(), f.size());
-      EXPECT_EQ(0, memcmp(copy.get(), tx.back().data(), tx.back().size()));
+      EXPECT_EQ(0, memcmp(frame, tx.back().data(), tx.back().size()));
     }
   }
 #else

@@ -104,6 +104,10 @@ Bytes pattern(size_t n, unsigned seed = 1);
 // Feed a frame through an exactly sized heap copy (so ASan sees over-reads
 // in zero-copy builds).
 void inject(const Bytes& f);
+// The same, with the frame `offset` bytes past a 16-aligned address (0 =
+// inject(); 2 puts the IP header on a 4-aligned address, 4 leaves the frame
+// 4- but not 8-aligned: the stack's aligned fast paths are not taken).
+void inject_at(const Bytes& f, size_t offset);
 
 // Scriptable TCP application, one state per connection slot.
 struct App {

@@ -19,6 +19,7 @@ static void report(void)
   netapp_json_begin("result");
   netapp_json_u("echo_rx", net_stats.icmp.echo_rx);
   netapp_json_u("echo_tx", net_stats.icmp.tx);
+  netapp_json_u("echo_in_place", net_stats.icmp.echo_in_place);
   netapp_json_u("icmp_drop_chksum", net_stats.icmp.drop_chksum);
   netapp_json_u("icmp_drop_type", net_stats.icmp.drop_type);
   netapp_json_end();
