@@ -31,9 +31,11 @@ import json
 import re
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "lib"))
@@ -794,6 +796,12 @@ def cmd_progress(a):
     print("$ " + " ".join(cmd) + "   (stderr: a pty)")
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=slave)
     os.close(slave)
+    # The line is refreshed every 250 ms of host time, so how many updates a
+    # run prints depends on the host's speed: the run is long (simulated)
+    # and is interrupted after 1.5 s of host time (SIGINT ends it cleanly,
+    # erasing the line), which gives several updates on any machine.
+    stop = threading.Timer(1.5, lambda: p.poll() is None and p.send_signal(signal.SIGINT))
+    stop.start()
     err = b""
     while True:
         try:
@@ -803,6 +811,7 @@ def cmd_progress(a):
         if not chunk:
             break
         err += chunk
+    stop.cancel()
     out = p.stdout.read()
     p.wait()
     os.close(master)
