@@ -212,11 +212,12 @@ net_err_t ip_output_frame(uint8_t *frame, uint8_t proto, uint32_t dst,
  * holds the frame's source MAC (arp_learn_ip() said so), in an 8-aligned
  * frame. The reply is then the request with the MAC addresses, the IP
  * addresses, identification, flags, TTL and both checksums changed:
- * written as whole words, five stores to ip_output_frame()'s and
- * arp_output_ip_frame()'s twenty (each a bus write through the
- * write-through D-cache), and handed to the link without the ARP lookup.
- * The frame is bit for bit the one the general path builds (TOS 0, DF,
- * TTL NET_IP_TTL; fw-host.icmp checks both paths give the same bytes). */
+ * written as whole words, six or seven stores instead of the general
+ * path's twenty-odd byte and halfword stores (each a bus write through
+ * the write-through D-cache), and handed to the link without the ARP
+ * lookup. The frame is bit for bit the one the general path builds (TOS
+ * 0, DF, TTL NET_IP_TTL): host tests IpIcmp.InPlaceReplyIsTheGeneralPathsFrame
+ * and IpIcmp.InPlaceReplyNeedsTheArpEntrysMac. */
 static void icmp_echo_reply_in_place(uint8_t *fr, uint32_t src, unsigned len,
                                      uint16_t icmp_ck)
 {

@@ -77,6 +77,9 @@ struct netif {
   netif_rx_hold_fn rx_hold;     /**< NULL: received frames are never held */
   netif_rx_unhold_fn rx_unhold;
 };
+/* hwaddr is read as a word and a halfword on the per-frame paths
+ * (net_input(), icmp_input()): it must stay 4-aligned. */
+typedef char net_netif_hwaddr_aligned[offsetof(struct netif, hwaddr) % 4 == 0 ? 1 : -1];
 
 /** Drop and traffic counters, one field per reason. A frame handed to
  *  net_input() is either processed or counted in exactly one drop_*
