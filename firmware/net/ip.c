@@ -14,6 +14,25 @@
 #include "net.h"
 #include "net_chksum.h"
 
+/* A 32-bit one's complement sum of halfwords folded to 16 bits. */
+static inline uint32_t ip_fold16(uint32_t sum)
+{
+  sum = (sum & 0xffffu) + (sum >> 16);
+  return (sum & 0xffffu) + (sum >> 16);
+}
+
+/* The folded sum (not complemented) of a 20-byte header with our fixed
+ * fields (version 4, IHL 5, TOS 0, DF, TTL NET_IP_TTL) and checksum field
+ * 0, from the field values in registers (RFC 1071 sum of the ten
+ * halfwords), not by reading the header back from memory: the same value
+ * as net_chksum() over it. ip_output_frame() and the in-place echo reply. */
+static inline uint32_t ip_header_sum(uint32_t tot, uint16_t id, uint8_t proto, uint32_t src,
+                                     uint32_t dst)
+{
+  return ip_fold16(0x4500u + tot + id + 0x4000u + ((uint32_t)NET_IP_TTL << 8 | proto) +
+                   (src >> 16) + (src & 0xffffu) + (dst >> 16) + (dst & 0xffffu));
+}
+
 void ip_init(void)
 {
   /* nothing: the identification counters are reset by net_init() */
@@ -89,10 +108,7 @@ void ip_input(const uint8_t *frame, unsigned len)
      * variants differ on payloads; ip_output_frame() likewise sums the
      * header it sends from its field values). */
     uint64_t acc = (uint64_t)h0 + w1 + w2 + w3 + w4 + h9;
-    uint32_t a = (uint32_t)acc + (uint32_t)(acc >> 32); /* high part <= 4: no carry out */
-    a = (a & 0xffffu) + (a >> 16);
-    a = (a & 0xffffu) + (a >> 16);
-    sum = (uint16_t)a;
+    sum = (uint16_t)ip_fold16((uint32_t)acc + (uint32_t)(acc >> 32)); /* high part <= 4 */
   } else {
     sum = net_chksum(0, iph, hl);
   }
@@ -188,14 +204,8 @@ net_err_t ip_output_frame(uint8_t *frame, uint8_t proto, uint32_t dst,
     return NET_ERR_BUF;
   }
   id = net_ip_id(dst);
-  /* The header checksum from the field values in registers (RFC 1071 sum
-   * of the ten halfwords, checksum field 0), not by reading the header
-   * back from memory: the same value as net_chksum() over it. */
   NET_PHASE_ENTER(NET_PH_IPCHK);
-  sum = 0x4500u + tot + id + 0x4000u + ((uint32_t)NET_IP_TTL << 8 | proto) +
-        (src >> 16) + (src & 0xffffu) + (dst >> 16) + (dst & 0xffffu);
-  sum = (sum & 0xffffu) + (sum >> 16);
-  sum = (sum & 0xffffu) + (sum >> 16);
+  sum = ip_header_sum(tot, id, proto, src, dst);
   NET_PHASE_LEAVE(NET_PH_IPCHK);
   if (((uintptr_t)iph & 1u) == 0) {
     ip_put_header(iph, 1, (uint16_t)tot, id, proto, src, dst, (uint16_t)~sum);
@@ -228,14 +238,7 @@ static void icmp_echo_reply_in_place(uint8_t *fr, uint32_t src, unsigned len,
   uint32_t hw45 = net_get16(nif->hwaddr + 4);
   uint32_t w4 = net_ld32a(fr + 4), w8 = net_ld32a(fr + 8); /* request's source MAC at 6..11 */
   uint16_t id = net_ip_id(src);
-  uint32_t sum;
-
-  /* Header checksum from the field values, as ip_output_frame(). */
-  sum = 0x4500u + tot + id + 0x4000u + ((uint32_t)NET_IP_TTL << 8 | NET_IPPROTO_ICMP) +
-        (me >> 16) + (me & 0xffffu) + (src >> 16) + (src & 0xffffu);
-  sum = (sum & 0xffffu) + (sum >> 16);
-  sum = (sum & 0xffffu) + (sum >> 16);
-  sum = ~sum & 0xffffu;
+  uint32_t sum = ~ip_header_sum(tot, id, NET_IPPROTO_ICMP, me, src) & 0xffffu;
 
   net_st64a(fr, (w4 << 16) | (w8 >> 16), (w8 << 16) | (hw03 >> 16));
   net_st32a(fr + 8, (hw03 << 16) | hw45);
@@ -296,8 +299,7 @@ void icmp_input(const uint8_t *frame, uint32_t src, int dst_kind, int src_at_mac
    * when it moves down over them within the same frame. */
   sum = (uint16_t)~net_get16(data + 2);
   sum += (uint16_t)~0x0800u; /* + ~m; + m' = 0 adds nothing */
-  sum = (sum & 0xffffu) + (sum >> 16);
-  sum = (sum & 0xffffu) + (sum >> 16);
+  sum = ip_fold16(sum);
   /* sum 0xffff (-0) also comes out when the reply is all zero words, whose
    * only valid checksum is 0xffff; 0xffff is valid in the other case too
    * (found by fw-host.fuzz_input, reproducer fuzz/regress/). */

@@ -17,8 +17,8 @@ uint8_t net_secret[16];
 static uint16_t net_id_ctr[8];
 
 /* Destination MAC checks of net_input(), inline: a memcmp() call per
- * frame (two for a broadcast) cost more than the six byte compares. */
-/* mac is 4-aligned (struct netif); a 4-aligned p (the driver's frames) is
+ * frame (two for a broadcast) cost more than the six byte compares. mac is
+ * 4-aligned (struct netif); a 4-aligned p (the driver's frames) is
  * compared as a word and a halfword. */
 static inline int net_mac_is(const uint8_t *p, const uint8_t *mac)
 {

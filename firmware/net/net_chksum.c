@@ -125,13 +125,13 @@ static inline uint32_t chksum_add16(uint32_t acc, const uint8_t *p)
   return acc;
 }
 
-/* acc + v with the carry added back in (addcc, addx). */
-static inline uint32_t chksum_addv(uint32_t acc, uint32_t v)
+/* acc + w with the carry added back in (addcc, addx). */
+static inline uint32_t chksum_addc(uint32_t acc, uint32_t w)
 {
   __asm__("addcc %0, %1, %0\n\t"
           "addx %0, 0, %0"
           : "+r"(acc)
-          : "r"(v)
+          : "r"(w)
           : "cc");
   return acc;
 }
@@ -154,11 +154,6 @@ static inline uint32_t chksum_addc(uint32_t acc, uint32_t w)
 {
   acc += w;
   return acc + (acc < w);
-}
-
-static inline uint32_t chksum_addv(uint32_t acc, uint32_t v)
-{
-  return chksum_addc(acc, v);
 }
 
 static inline uint32_t chksum_add16(uint32_t acc, const uint8_t *p)
@@ -194,7 +189,7 @@ chksum_fast_even(uint32_t acc, const uint8_t *p, unsigned len)
   int little = *(const uint8_t *)&one == 1;
 
   if (((uintptr_t)p & 2u) && len >= 2) { /* reach 4-byte alignment */
-    acc = chksum_addv(acc, *(const chksum_u16_alias *)(const void *)p);
+    acc = chksum_addc(acc, *(const chksum_u16_alias *)(const void *)p);
     p += 2;
     len -= 2;
   }
@@ -214,12 +209,12 @@ chksum_fast_even(uint32_t acc, const uint8_t *p, unsigned len)
     len -= 4;
   }
   if (len >= 2) {
-    acc = chksum_addv(acc, *(const chksum_u16_alias *)(const void *)p);
+    acc = chksum_addc(acc, *(const chksum_u16_alias *)(const void *)p);
     p += 2;
     len -= 2;
   }
   if (len) { /* last byte: the high half of a big-endian word */
-    acc = chksum_addv(acc, little ? (uint32_t)p[0] : (uint32_t)p[0] << 8);
+    acc = chksum_addc(acc, little ? (uint32_t)p[0] : (uint32_t)p[0] << 8);
   }
   return acc;
 }
