@@ -41,6 +41,7 @@
 #define GRETH_CTRL_FD (1u << 4)
 #define GRETH_CTRL_PM (1u << 5)
 #define GRETH_CTRL_RS (1u << 6)
+#define GRETH_CTRL_GA (1u << 27) /* GRETH_GBIT: checksum offload present */
 
 #define GRETH_ST_RE (1u << 0)
 #define GRETH_ST_TE (1u << 1)
@@ -72,6 +73,24 @@
 #define GRETH_RXBD_LE (1u << 18)
 #define GRETH_RXBD_ERR (GRETH_RXBD_AE | GRETH_RXBD_FT | GRETH_RXBD_CE | \
                         GRETH_RXBD_OE | GRETH_RXBD_LE)
+/* GRETH_GBIT receive checksum offload (hw-reference 3.7); the 10/100
+ * writes these bits as 0 */
+#define GRETH_RXBD_ID (1u << 19) /* IPv4 packet */
+#define GRETH_RXBD_IR (1u << 20) /* IP header checksum error */
+#define GRETH_RXBD_UD (1u << 21) /* UDP datagram */
+#define GRETH_RXBD_UR (1u << 22) /* UDP checksum error */
+#define GRETH_RXBD_TD (1u << 23) /* TCP segment */
+#define GRETH_RXBD_TR (1u << 24) /* TCP checksum error */
+#define GRETH_RXBD_IF (1u << 25) /* IP fragment: UDP/TCP results not valid */
+#define GRETH_RXBD_CK (GRETH_RXBD_ID | GRETH_RXBD_IR | GRETH_RXBD_UD | \
+                       GRETH_RXBD_UR | GRETH_RXBD_TD | GRETH_RXBD_TR | \
+                       GRETH_RXBD_IF)
+/* What greth_rx_take() reports of them: the MAC confirmed the checksum of
+ * a whole, unfragmented IPv4 datagram with a good header. Nothing else
+ * (no offload, an error bit, a fragment) confirms anything: the stack
+ * then checks itself. */
+#define GRETH_RXCK_UDP 1u /* the UDP checksum is right (or none was sent) */
+#define GRETH_RXCK_TCP 2u /* the TCP checksum is right */
 
 #define GRETH_NDESC 128
 #define GRETH_BUFSZ 1520
@@ -95,6 +114,8 @@ struct greth_stats {
   uint32_t tx_drop_len;             /* frame longer than 1514 bytes */
   uint32_t rx_frames, rx_bytes;
   uint32_t rx_le, rx_oe, rx_ce, rx_ft, rx_ae; /* RX descriptor errors */
+  uint32_t rx_ck_ok;                /* frames whose UDP/TCP checksum the MAC confirmed */
+  uint32_t rx_ck_bad;               /* ... reported as wrong (IR, UR or TR; the stack checks again) */
   uint32_t rx_restarts;             /* RE written again (ring was exhausted) */
   uint32_t st_ia, st_ts, st_ta, st_ra, st_ps; /* STATUS error bits seen */
   uint32_t irqs;                    /* GRETH interrupts (irq mode): wake-ups */
@@ -110,6 +131,7 @@ struct greth {
   unsigned irq;
   uint8_t mac[6];
   int irq_mode;                     /* RI interrupts on (else polled) */
+  int csum_offload;                 /* CTRL.GA: RX descriptors carry checksum results */
   volatile uint32_t *txd, *rxd;     /* descriptor tables (2 words each) */
   uint8_t (*txbuf)[GRETH_BUFSZ], (*rxbuf)[GRETH_BUFSZ];
   unsigned tx_head, tx_tail, tx_used;
@@ -142,7 +164,7 @@ int greth_link_up(struct greth *g);
  * (tx_swapped); the caller must not touch the frame afterwards. Nor is a
  * frame built in the buffer greth_tx_buffer() handed out (tx_in_place). */
 int greth_send(struct greth *g, const uint8_t *frame, unsigned len);
-/* The buffer (GRETH_BUFSZ bytes, 8-aligned) of the next free TX
+/* The buffer (GRETH_BUFSZ bytes, 16-aligned) of the next free TX
  * descriptor, after waiting (bounded) for one; 0 if none came free. A
  * frame built there and passed to greth_send() is sent without a copy.
  * The buffer stays the next one until a frame is sent: a greth_send() of
@@ -153,8 +175,9 @@ void greth_tx_reclaim(struct greth *g);
 /* Service STATUS (count and clear error bits, restart stopped DMAs). */
 void greth_status_service(struct greth *g);
 /* Take the next received descriptor (call only when greth_rx_ready()).
- * Returns 1 for a good frame (*frame, *len: the DMA buffer, valid until
- * greth_rx_release()) and 0 for a descriptor with an error; both are
+ * For a good frame (*frame, *len: the DMA buffer, valid until
+ * greth_rx_release()) returns the GRETH_RXCK_* the MAC confirmed (0
+ * without checksum offload); for a descriptor with an error -1. Both are
  * counted (rx_frames/rx_bytes, or rx_le/oe/ce/ft/ae). */
 int greth_rx_take(struct greth *g, const uint8_t **frame, unsigned *len);
 /* Give the descriptor taken last back to the MAC (EN, IE, WR). */

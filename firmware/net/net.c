@@ -12,6 +12,7 @@ struct net_stats net_stats;
 uint8_t net_buf[NET_BUF_SIZE] __attribute__((aligned(16)));
 uint32_t net_now;
 const uint8_t *net_rx_frame;
+unsigned net_rx_checked;
 struct netif *net_netif;
 uint8_t net_secret[16];
 static uint16_t net_id_ctr[8];
@@ -174,7 +175,7 @@ uint8_t *net_tx_frame(void)
 }
 
 /*--------------------------------------------------------------------------*/
-void net_input(const uint8_t *frame, unsigned len)
+static inline __attribute__((always_inline)) void net_input_frame(const uint8_t *frame, unsigned len)
 {
   const uint8_t *p;
   uint16_t type;
@@ -216,6 +217,15 @@ void net_input(const uint8_t *frame, unsigned len)
   } else {
     net_stats.eth.drop_type++;
   }
+}
+
+void net_input_checked(const uint8_t *frame, unsigned len, unsigned checked)
+{
+  /* Read only below this call (udp_input(), tcp_input()); every frame
+   * sets it, and nothing after the call keeps net_input_frame() from
+   * being a tail call (a register window per received frame). */
+  net_rx_checked = checked;
+  net_input_frame(frame, len);
 }
 
 /*--------------------------------------------------------------------------*/

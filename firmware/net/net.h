@@ -145,6 +145,7 @@ struct net_stats {
     uint32_t drop_len;          /**< UDP length field inconsistent */
     uint32_t drop_chksum;
     uint32_t drop_no_port;      /**< no endpoint bound */
+    uint32_t chk_hw;            /**< checksum confirmed by the MAC (NET_RXCK_UDP), not summed */
   } udp;
   struct {
     uint32_t rx, tx;
@@ -179,6 +180,7 @@ struct net_stats {
     uint32_t ooo_dup;           /**< out-of-order data already held (trimmed or dropped) */
     uint32_t app_held;          /**< received data kept by the application (tcp_recv_hold) */
     uint32_t app_hold_fail;     /**< tcp_recv_hold refused (no entry, no spare buffer, copy build) */
+    uint32_t chk_hw;            /**< checksum confirmed by the MAC (NET_RXCK_TCP), not summed */
   } tcp;
 };
 
@@ -217,13 +219,32 @@ void net_init(struct netif *nif, uint32_t seed);
  */
 void net_add_entropy(uint32_t x);
 
+/** Checksums a MAC with receive checksum offload confirmed for a frame
+ *  (net_input_checked()): a driver passes them only for an unfragmented
+ *  IPv4 datagram whose header and UDP or TCP checksum the MAC found right.
+ *  The stack then does not sum that datagram itself (udp.chk_hw,
+ *  tcp.chk_hw); everything else it still checks. */
+#define NET_RXCK_UDP 1u /**< the UDP checksum is right (or none was sent) */
+#define NET_RXCK_TCP 2u /**< the TCP checksum is right */
+
+/** The NET_RXCK_* of the frame being processed: set by every
+ *  net_input_checked() and net_input() (0), read only during the call. */
+extern unsigned net_rx_checked;
+
 /**
  * Process one received Ethernet frame (without FCS). With NET_ZERO_COPY=1
  * the frame is read in place and never written; the caller may reuse it
  * when the call returns. With NET_ZERO_COPY=0 it is copied into net_buf
- * first (frame may then be net_buf itself).
+ * first (frame may then be net_buf itself). `checked`: NET_RXCK_* the
+ * MAC confirmed, 0 for none.
  */
-void net_input(const uint8_t *frame, unsigned len);
+void net_input_checked(const uint8_t *frame, unsigned len, unsigned checked);
+
+/** net_input_checked() with nothing confirmed. */
+static inline void net_input(const uint8_t *frame, unsigned len)
+{
+  net_input_checked(frame, len, 0);
+}
 
 /**
  * Advance time by ms milliseconds and run all timers: ARP ageing and

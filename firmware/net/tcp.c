@@ -2011,12 +2011,16 @@ void tcp_input(uint32_t src, uint32_t dst, int dst_kind, const uint8_t *seg,
     net_stats.tcp.drop_short++;
     return;
   }
-  NET_PHASE_ENTER(NET_PH_L4CHK);
-  i = net_chksum_pseudo(src, dst, NET_IPPROTO_TCP, seg, len);
-  NET_PHASE_LEAVE(NET_PH_L4CHK);
-  if (i != 0xffff) {
-    net_stats.tcp.drop_chksum++;
-    return;
+  if (net_rx_checked & NET_RXCK_TCP) {
+    net_stats.tcp.chk_hw++;
+  } else {
+    NET_PHASE_ENTER(NET_PH_L4CHK);
+    i = net_chksum_pseudo(src, dst, NET_IPPROTO_TCP, seg, len);
+    NET_PHASE_LEAVE(NET_PH_L4CHK);
+    if (i != 0xffff) {
+      net_stats.tcp.drop_chksum++;
+      return;
+    }
   }
 #if !NET_TCP_UIP_SEND
   if (len == NET_TCP_HLEN && seg[12] == (NET_TCP_HLEN / 4) << 4 &&

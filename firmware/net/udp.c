@@ -1,7 +1,8 @@
 /*
  * udp.c - UDP (RFC 768, RFC 1122 4.1).
  *
- * Received checksums are verified unless the field is 0 (none sent); sent
+ * Received checksums are verified unless the field is 0 (none sent) or
+ * the MAC confirmed them (NET_RXCK_UDP, receive checksum offload); sent
  * datagrams carry a checksum (0 is sent as 0xffff) unless
  * NET_UDP_CHECKSUM_TX is 0. A UDP length above the IP payload or below 8
  * is dropped; a shorter one ends the datagram (the rest is ignored).
@@ -80,7 +81,9 @@ void udp_input(uint32_t src, uint32_t dst, int dst_kind, const uint8_t *seg,
     net_stats.udp.drop_len++;
     return;
   }
-  if (net_get16(seg + 6) != 0) {
+  if (net_rx_checked & NET_RXCK_UDP) {
+    net_stats.udp.chk_hw++;
+  } else if (net_get16(seg + 6) != 0) {
     NET_PHASE_ENTER(NET_PH_L4CHK);
     sum = net_chksum_pseudo(src, dst, NET_IPPROTO_UDP, seg, ulen);
     NET_PHASE_LEAVE(NET_PH_L4CHK);

@@ -214,7 +214,7 @@ Bytes pattern(size_t n, unsigned seed) {
 
 void inject(const Bytes& f) { inject_at(f, 0); }
 
-void inject_at(const Bytes& f, size_t offset) {
+void inject_at(const Bytes& f, size_t offset, unsigned checked) {
   // operator new[] returns 16-aligned storage: the frame starts `offset`
   // bytes into it (0: aligned like the driver's buffers).
   std::unique_ptr<uint8_t[]> store(new uint8_t[offset + (f.size() ? f.size() : 1)]);
@@ -222,7 +222,7 @@ void inject_at(const Bytes& f, size_t offset) {
   if (!f.empty()) memcpy(frame, f.data(), f.size());
   uint32_t echo_tx0 = net_stats.icmp.tx;
   size_t ntx0 = tx.size();
-  net_input(frame, (unsigned)f.size());
+  net_input_checked(frame, (unsigned)f.size(), checked);
 #if NET_ZERO_COPY
   // Zero-copy: the stack must not have written to the received frame,
   // except an echo request, which becomes the reply sent from it in place.

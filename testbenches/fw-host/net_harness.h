@@ -107,7 +107,10 @@ void inject(const Bytes& f);
 // The same, with the frame `offset` bytes past a 16-aligned address (0 =
 // inject(); 2 puts the IP header on a 4-aligned address, 4 leaves the frame
 // 4- but not 8-aligned: the stack's aligned fast paths are not taken).
-void inject_at(const Bytes& f, size_t offset);
+void inject_at(const Bytes& f, size_t offset, unsigned checked = 0);
+// inject() through net_input_checked(): `checked` = NET_RXCK_* a MAC with
+// receive checksum offload confirmed.
+inline void inject_checked(const Bytes& f, unsigned checked) { inject_at(f, 0, checked); }
 
 // Scriptable TCP application, one state per connection slot.
 struct App {

@@ -87,6 +87,27 @@ TEST_F(Tcp, PassiveOpenHandshakeAndMss) {
 #endif
 }
 
+// Receive checksum offload: a segment the MAC confirmed (NET_RXCK_TCP) is
+// not summed again; a UDP confirmation or none leaves the check in place.
+TEST_F(Tcp, ChecksumTheMacConfirmedIsNotSummedAgain) {
+  Peer p;
+  TcpSeg s;
+  s.sport = p.port;
+  s.seq = p.snd;
+  s.flags = TCP_SYN;
+  s.bad_checksum = true;
+  inject(peer_ip_frame(6, tcp_segment(p.ip, kOurIp, s)));
+  inject_checked(peer_ip_frame(6, tcp_segment(p.ip, kOurIp, s)), NET_RXCK_UDP);
+  EXPECT_EQ(2u, net_stats.tcp.drop_chksum);
+  EXPECT_TRUE(take_tcp().empty());
+  inject_checked(peer_ip_frame(6, tcp_segment(p.ip, kOurIp, s)), NET_RXCK_TCP);
+  EXPECT_EQ(2u, net_stats.tcp.drop_chksum);
+  EXPECT_EQ(1u, net_stats.tcp.chk_hw);
+  auto segs = take_tcp();
+  ASSERT_EQ(1u, segs.size());
+  EXPECT_EQ(TCP_SYN | TCP_ACK, segs[0].flags);
+}
+
 TEST_F(Tcp, MssDefaultsAndClamp) {
   Peer a, b;
   b.port = 40001;

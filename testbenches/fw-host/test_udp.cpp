@@ -56,6 +56,32 @@ TEST_F(Udp, BadChecksumAndUnboundPortDropped) {
   EXPECT_TRUE(tx.empty());
 }
 
+// Receive checksum offload (a GRETH_GBIT's RX descriptor, passed on by the
+// driver): a datagram the MAC confirmed is not summed again -- the stack
+// trusts the flag, so a corruption only a sum would see gets through --
+// while the flag belongs to that frame alone, speaks only for UDP, and
+// leaves the length checks in place.
+TEST_F(Udp, ChecksumTheMacConfirmedIsNotSummedAgain) {
+  Bytes u = udp_datagram(kPeerIp, kOurIp, 1234, 7, pattern(100), true);
+  u[20] ^= 1;
+  inject_checked(peer_ip_frame(17, u), NET_RXCK_UDP);
+  ASSERT_EQ(1u, g_rx.size());
+  EXPECT_EQ(u[20], g_rx[0].data[12]);
+  EXPECT_EQ(1u, net_stats.udp.chk_hw);
+  EXPECT_EQ(0u, net_stats.udp.drop_chksum);
+  inject(peer_ip_frame(17, u));
+  EXPECT_EQ(1u, net_stats.udp.drop_chksum);
+  inject_checked(peer_ip_frame(17, u), NET_RXCK_TCP);
+  EXPECT_EQ(2u, net_stats.udp.drop_chksum);
+  EXPECT_EQ(1u, g_rx.size());
+  Bytes l = udp_datagram(kPeerIp, kOurIp, 1234, 7, pattern(100), true);
+  put16(l, 4, 109);  // UDP length beyond the IP payload
+  inject_checked(peer_ip_frame(17, l), NET_RXCK_UDP);
+  EXPECT_EQ(1u, net_stats.udp.drop_len);
+  EXPECT_EQ(1u, g_rx.size());
+  EXPECT_EQ(1u, net_stats.udp.chk_hw);
+}
+
 TEST_F(Udp, SendHasValidHeaderAndChecksum) {
   for (unsigned n : {0u, 1u, 2u, 100u, 1471u, 1472u}) {
     Bytes d = pattern(n, n + 1);

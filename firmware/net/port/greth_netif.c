@@ -8,6 +8,10 @@
 #include "net_phase.h"
 #include "region.h"
 
+/* The driver's checksum flags are the stack's. */
+_Static_assert(GRETH_RXCK_UDP == NET_RXCK_UDP && GRETH_RXCK_TCP == NET_RXCK_TCP,
+               "GRETH_RXCK_* and NET_RXCK_* differ");
+
 /* Names of the network programs' regions for the tools (leon3vp --vcd). */
 REGION_NAME(REGION_NET_RX, "net_rx");
 REGION_NAME(REGION_NET_TX, "net_tx");
@@ -48,19 +52,21 @@ unsigned greth_netif_poll(struct greth *g)
 {
   const uint8_t *frame;
   unsigned len, n = 0;
+  int ck;
 
   while (greth_rx_ready(g)) {
     /* One DRIVER phase per descriptor, errors included (the phase counts
      * are checked against the driver counters, docs/firmware.md). */
     NET_PHASE_ENTER(NET_PH_DRIVER);
     REGION_BEGIN(REGION_NET_RXFRAME);
-    if (greth_rx_take(g, &frame, &len)) {
+    ck = greth_rx_take(g, &frame, &len);
+    if (ck >= 0) {
       /* Zero copy: the stack reads the DMA buffer in place; copy mode:
        * net_input() copies it into net_buf first. Either way the buffer
        * is free again when net_input() returns. */
       NET_PHASE_ENTER(NET_PH_PROTO);
       REGION_BEGIN(REGION_NET_RX);
-      net_input(frame, len);
+      net_input_checked(frame, len, (unsigned)ck);
       REGION_END(REGION_NET_RX);
       NET_PHASE_LEAVE(NET_PH_PROTO);
     }

@@ -115,7 +115,7 @@ static const struct netapp_counter driver_counters[] = {
     GS(tx_drop_full), GS(tx_drop_len), GS(rx_frames), GS(rx_bytes), GS(rx_le),
     GS(rx_oe), GS(rx_ce), GS(rx_ft), GS(rx_ae), GS(rx_restarts), GS(rx_max_batch),
     GS(st_ia), GS(st_ts), GS(st_ta), GS(st_ra), GS(irqs), GS(tx_swapped),
-    GS(tx_in_place), GS(rx_held), GS(rx_hold_fail),
+    GS(tx_in_place), GS(rx_held), GS(rx_hold_fail), GS(rx_ck_ok), GS(rx_ck_bad),
 };
 #undef GS
 #define NS(key, field) {key, offsetof(struct net_stats, field)}
@@ -202,6 +202,9 @@ static const struct netapp_counter stack_counters[] = {
     NS("tcp_ooo_dup", tcp.ooo_dup),
     NS("tcp_app_held", tcp.app_held),
     NS("tcp_app_hold_fail", tcp.app_hold_fail),
+    /* receive checksum offload (docs/firmware.md) */
+    NS("udp_chk_hw", udp.chk_hw),
+    NS("tcp_chk_hw", tcp.chk_hw),
 };
 #undef NS
 #define NROWS(t) (sizeof(t) / sizeof((t)[0]))
@@ -222,6 +225,7 @@ static void report_stats(const char *stop, uint32_t t_ms)
   netapp_json_s("stop", stop);
   netapp_json_u("ms", t_ms);
   netapp_json_s("mode", greth0.irq_mode ? "irq" : "polled");
+  netapp_json_u("csum_offload", (unsigned)greth0.csum_offload);
   netapp_json_u("zero_copy", NET_ZERO_COPY);
   netapp_json_u("link", greth0.phy_ok);
   netapp_json_counters(&greth0.st, driver_counters, NROWS(driver_counters));
@@ -401,6 +405,7 @@ int netapp_run(const struct netapp *app)
   netapp_json_s("chksum", net_chksum_active_name());
   netapp_json_u("link", greth0.phy_ok);
   netapp_json_s("mode", greth0.irq_mode ? "irq" : "polled");
+  netapp_json_u("csum_offload", (unsigned)greth0.csum_offload);
   netapp_json_end();
   if (app->report)
     app->report();
