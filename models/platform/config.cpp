@@ -127,6 +127,10 @@ const Param kParams[] = {
    "model in the checksum slot (with `chksum.enable`): `tlm` (built in) or a registered variant "
    "(`rtl`: the verilated RTL behind APB/AHB adapters, `--rtl chksum`)",
    AT(chksum_model)},
+  {"greth.csum_offload", Type::Bool, Check::Range, 0, 0, Show::Plain, nullptr, "false",
+   "GRETH_GBIT checksum offload at 100 Mbit/s: CTRL.GA reads 1, RX descriptors report IPv4/UDP/TCP "
+   "checksum results (ID IR UD UR TD TR IF), TX descriptors' IC/TC/UC insert checksums",
+   AT(greth_csum_offload)},
   {"energy.profile", Type::String, Check::Range, 0, 0, Show::Plain, nullptr, "",
    "energy model profile (`--energy`): a shipped name (`leon3-90nm-estimate`, `flat`) or a JSON file; "
    "empty = no energy model (docs/energy.md)",

@@ -62,6 +62,7 @@ struct PlatformConfig {
   std::string gptimer_model;  // [gptimer.model] the model in the GPTIMER slot (Leon3mp)
   bool chksum_enable;         // [chksum.enable] the checksum engine at APB slot 5 / AHB master 5
   std::string chksum_model;   // [chksum.model] the model in the checksum slot (Leon3mp)
+  bool greth_csum_offload;    // [greth.csum_offload] GRETH_GBIT checksum offload (GrethParams::csum_offload)
   std::string energy_profile;  // [energy.profile] energy model profile (shipped name or file), "" = off
   uint64_t quantum_ns;
   bool dmi;

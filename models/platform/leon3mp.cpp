@@ -91,6 +91,7 @@ GrethParams Leon3mp::greth_params(const PlatformConfig& c) {
   GrethParams p;  // template: hindex 4, pindex 13, paddr 0x00D, pirq 6
   p.clk_period = c.period();
   p.line_mbps = c.net.speed_mbps;
+  p.csum_offload = c.greth_csum_offload ? 1u : 0u;
   return p;
 }
 

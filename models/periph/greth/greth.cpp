@@ -30,6 +30,116 @@ uint32_t bitrev32(uint32_t v) {
   return r;
 }
 
+// --- Checksum offload (csum_offload; README "Checksum offload") -------------
+
+// The Internet checksum's one's complement sum: `n` bytes as big-endian
+// 16-bit words (an odd last byte is the high half of a word), added to
+// `sum`, carries folded back until 16 bits remain. Data carrying a correct
+// checksum sums to 0xFFFF.
+uint16_t ones_sum(const uint8_t* p, size_t n, uint64_t sum = 0) {
+  for (size_t i = 0; i + 1 < n; i += 2) sum += uint32_t(p[i]) << 8 | p[i + 1];
+  if (n & 1) sum += uint32_t(p[n - 1]) << 8;
+  while (sum >> 16) sum = (sum & 0xFFFF) + (sum >> 16);
+  return static_cast<uint16_t>(sum);
+}
+
+// The TCP/UDP pseudo-header of IPv4 header `ip`: source, destination, zero,
+// protocol, L4 length; as a start value for ones_sum().
+uint64_t pseudo_sum(const uint8_t* ip, uint8_t proto, unsigned l4len) {
+  return uint64_t(ones_sum(ip + 12, 8)) + proto + l4len;
+}
+
+// What the offload logic sees of a frame's IPv4 header.
+struct Ipv4 {
+  bool ok = false;     // ID: type 0x0800 (no VLAN tag), version 4, IHL >= 5, header in the bytes
+  unsigned hlen = 0;   // IHL * 4
+  unsigned total = 0;  // total length field
+  uint8_t proto = 0;
+  bool frag = false;   // MF set or fragment offset != 0
+};
+
+Ipv4 ipv4_of(const uint8_t* b, size_t len) {
+  Ipv4 v;
+  if (len < 14 + 20 || (b[12] << 8 | b[13]) != 0x0800) return v;
+  const uint8_t* ip = b + 14;
+  if (ip[0] >> 4 != 4 || (ip[0] & 0xF) < 5) return v;
+  v.hlen = (ip[0] & 0xFu) * 4;
+  if (14 + v.hlen > len) return v;
+  v.ok = true;
+  v.total = be16(ip + 2);
+  v.proto = ip[9];
+  v.frag = (ip[6] & 0x20) || ((ip[6] & 0x1F) << 8 | ip[7]) != 0;
+  return v;
+}
+
+// RX word 0 bits 19-25 of a frame received without error (`b`: the bytes
+// without FCS). The hardware computes them while the data streams in.
+uint32_t rx_csum_bits(const uint8_t* b, size_t len) {
+  const Ipv4 v = ipv4_of(b, len);
+  if (!v.ok) return 0;
+  const uint8_t* ip = b + 14;
+  const uint8_t* l4 = ip + v.hlen;
+  const size_t ip_bytes = len - 14;  // what follows the Ethernet header (padding included)
+  uint32_t w = Greth::RXD_ID;
+  if (ones_sum(ip, v.hlen) != 0xFFFF) w |= Greth::RXD_IR;
+  if (v.frag) return w | Greth::RXD_IF;  // TCP/UDP results not valid: none given
+  if (v.proto == 17) {
+    w |= Greth::RXD_UD;
+    bool bad;
+    if (v.hlen + 8 > ip_bytes) {
+      bad = true;  // not even the UDP header arrived: nothing can be confirmed
+    } else if ((l4[6] | l4[7]) == 0) {
+      bad = false;  // checksum field 0: the sender computed none (RFC 768)
+    } else {
+      const unsigned ulen = be16(l4 + 4);
+      bad = v.total < v.hlen + 8 || v.total > ip_bytes || ulen < 8 || ulen > v.total - v.hlen ||
+            ones_sum(l4, ulen, pseudo_sum(ip, 17, ulen)) != 0xFFFF;
+    }
+    if (bad) w |= Greth::RXD_UR;
+  } else if (v.proto == 6) {
+    w |= Greth::RXD_TD;
+    const bool bad = v.total < v.hlen + 20 || v.total > ip_bytes ||
+                     ones_sum(l4, v.total - v.hlen, pseudo_sum(ip, 6, v.total - v.hlen)) != 0xFFFF;
+    if (bad) w |= Greth::RXD_TR;
+  }
+  return w;
+}
+
+// Inserts the checksums TX descriptor bits `flags` (IC TC UC) ask for into
+// the first `len` bytes of `b` (the wire copy). Returns false if a request
+// could not be honoured: IC on a frame that is not IPv4, or TC/UC where
+// neither requested L4 checksum applies (not IPv4, another protocol, a
+// fragment, the frame shorter than the IP total length or the L4 header).
+// TC and UC together are one request (Linux sets IC|TC|UC on every frame
+// whose checksum it leaves to the MAC).
+bool tx_csum_insert(uint8_t* b, size_t len, uint32_t flags) {
+  const Ipv4 v = ipv4_of(b, len);
+  if (!v.ok) return false;
+  uint8_t* ip = b + 14;
+  if (flags & Greth::TXD_IC) {
+    put_be16(ip + 10, 0);
+    put_be16(ip + 10, static_cast<uint16_t>(~ones_sum(ip, v.hlen)));
+  }
+  if (!(flags & (Greth::TXD_TC | Greth::TXD_UC))) return true;
+  if (v.frag || 14 + size_t(v.total) > len) return false;
+  uint8_t* seg = ip + v.hlen;
+  if ((flags & Greth::TXD_TC) && v.proto == 6 && v.total >= v.hlen + 20) {
+    const unsigned n = v.total - v.hlen;
+    put_be16(seg + 16, 0);
+    put_be16(seg + 16, static_cast<uint16_t>(~ones_sum(seg, n, pseudo_sum(ip, 6, n))));
+    return true;
+  }
+  if ((flags & Greth::TXD_UC) && v.proto == 17 && v.total >= v.hlen + 8) {
+    const unsigned ulen = be16(seg + 4);
+    if (ulen < 8 || ulen > v.total - v.hlen) return false;
+    put_be16(seg + 6, 0);
+    const uint16_t c = static_cast<uint16_t>(~ones_sum(seg, ulen, pseudo_sum(ip, 17, ulen)));
+    put_be16(seg + 6, c ? c : 0xFFFF);  // 0 means "no checksum" in UDP
+    return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 // Reflected CRC-32 (polynomial 0xEDB88320), initial value all ones, no final
@@ -72,11 +182,13 @@ AhbPnp Greth::ahb_pnp() const {
 
 void Greth::build_registers() {
   auto mdio_fn = [this] { mdio_sync(); };
-  // CTRL: EDCL (EA, BS, ED), GA, the timestamp bits, RD, DD and GB are
-  // absent in this build (reserved). MA/MC are constant capability bits; PI,
-  // ME and SP exist only with mdint, multicast and RMII. Not bound: a write
-  // with RS set applies none of its other bits, so the store is the hook's.
+  // CTRL: EDCL (EA, BS, ED), the timestamp bits, RD, DD and GB are absent
+  // in this build (reserved), GA too unless csum_offload. GA, MA and MC are
+  // constant capability bits; PI, ME and SP exist only with mdint, multicast
+  // and RMII. Not bound: a write with RS set applies none of its other bits,
+  // so the store is the hook's.
   uint32_t rsvd = 0xF9FFF300u;
+  if (p_.csum_offload) rsvd &= ~CTRL_GA;
   if (!p_.mdint) rsvd |= CTRL_MA | CTRL_PI;
   if (!p_.multicast) rsvd |= CTRL_MC | CTRL_ME;
   if (!p_.rmii) rsvd |= CTRL_SP;
@@ -85,7 +197,7 @@ void Greth::build_registers() {
       .rsvd(rsvd)
       .sync(mdio_fn)
       .read_value([this] {
-        uint32_t v = ctrl_ | CTRL_MA | CTRL_MC;  // capability bits (masked when absent)
+        uint32_t v = ctrl_ | CTRL_GA | CTRL_MA | CTRL_MC;  // capability bits (masked when absent)
         // RS self-clears once the MDIO interface is idle.
         if (rs_pending_ && mdio_busy()) v |= CTRL_RS;
         return v;
@@ -410,20 +522,25 @@ void Greth::tx_thread() {
 // One frame of `len` bytes from the buffer of descriptor `d` through the
 // transmit FIFO (README "TX"): bursts fill the FIFO until it holds `fifosize`
 // words or the whole frame, then transmission starts and the DMA keeps
-// fetching a burst whenever the FIFO has room for it. Returns when the last
-// bit has left (or at once on an AHB error / reset before the start).
+// fetching a burst whenever the FIFO has room for it. A frame whose checksums
+// the MAC inserts (csum_offload, IC/TC/UC) is fetched whole first. Returns
+// when the last bit has left (or at once on an AHB error / reset before the
+// start).
 Greth::TxResult Greth::tx_frame(const Desc& d, unsigned len) {
   TxResult x;
   const uint32_t base = d.addr & ~3u;  // 10/100: address bits 1:0 ignored
   const unsigned bytes = (len + 3) & ~3u;
   const unsigned burst = p_.burstwords * 4;
   const unsigned fifo = p_.fifosize * 4;
-  std::vector<uint8_t> buf(bytes);
+  // The checksum fields precede the data they cover: the whole frame must be
+  // in before its first byte goes out.
+  const uint32_t csum = p_.csum_offload ? d.w0 & (TXD_IC | TXD_TC | TXD_UC) : 0u;
+  std::vector<uint8_t> buf(bytes);  // the frame as read from memory
   unsigned fetched = 0;
   // The next burst: burstwords words, or what is left of the frame.
   auto next = [&] { return std::min(burst, bytes - fetched); };
   auto fetch = [&](uint8_t* into, unsigned n) { x.bus = bus(tlm::TLM_READ_COMMAND, base + fetched, into, n); };
-  while (fetched < bytes && fetched + next() <= fifo && x.bus == Bus::Ok) {
+  while (fetched < bytes && (csum || fetched + next() <= fifo) && x.bus == Bus::Ok) {
     const unsigned n = next();
     fetch(buf.data() + fetched, n);
     fetched += n;
@@ -437,8 +554,9 @@ Greth::TxResult Greth::tx_frame(const Desc& d, unsigned len) {
     set_burst(gp, tlm::TLM_READ_COMMAND, base + fetched, buf.data() + fetched, bytes - fetched);
     isock->transport_dbg(gp);  // a short read leaves zeros; the timed read then fails
   }
-  EthFrame f;
+  EthFrame f;  // the wire copy: inserted checksums change it, never `buf` or memory
   f.data.assign(buf.begin(), buf.begin() + len);
+  if (csum && !tx_csum_insert(f.data.data(), len, csum)) ++st_.tx_csum_skipped;  // sent all the same
   if (f.data.size() < eth::kMinData) f.data.resize(eth::kMinData, 0);  // zero padding
   const sc_time now = sc_core::sc_time_stamp();
   const EthTx::Times t =
@@ -687,6 +805,14 @@ bool Greth::rx_frame(RxJob& job, const Desc& d, uint32_t da) {
   }
   if (mc) w0 |= RXD_MC;
   const bool err = w0 & (RXD_AE | RXD_FT | RXD_CE | RXD_OE | RXD_LE);
+  // Checksum results (not errors of the frame: STATUS.RI, verdict Ok).
+  if (p_.csum_offload && !(w0 & (RXD_AE | RXD_FT | RXD_CE | RXD_OE))) {
+    const uint32_t c = rx_csum_bits(f.data.data(), len);
+    w0 |= c;
+    if (c & RXD_IR) ++st_.rx_csum_ip_errors;
+    if (c & RXD_UR) ++st_.rx_csum_udp_errors;
+    if (c & RXD_TR) ++st_.rx_csum_tcp_errors;
+  }
 
   const Bus r = write_word(da, w0);
   if (r == Bus::Reset) return false;
@@ -726,6 +852,8 @@ void Greth::register_stats(const StatsGroup& g) {
             "TX FIFO underruns (UE): a burst came later than the transmitter needed it.");
   g.counter("tx_data_changed", &st_.tx_data_changed, U, Y,
             "TX bursts whose data differed from the frame as it started (the buffer was written while sent).");
+  g.counter("tx_csum_skipped", &st_.tx_csum_skipped, U, Y,
+            "TX frames with IC/TC/UC where a checksum could not be inserted, sent without it (greth.csum_offload).");
   g.counter("rx_frames", &st_.rx_frames, U, Y, "Frames written to an RX descriptor (error bits included).");
   g.counter("rx_bytes", &st_.rx_bytes, B, Y, "Their bytes.");
   g.counter("rx_errors", &st_.rx_errors, U, Y, "Received frames that carried an error bit.");
@@ -744,6 +872,12 @@ void Greth::register_stats(const StatsGroup& g) {
   g.counter("rx_too_long", &st_.rx_too_long, U, Y, "RX frames too long (FT).");
   g.counter("rx_overruns", &st_.rx_overruns, U, Y, "RX overruns (OE).");
   g.counter("rx_ahb_errors", &st_.rx_ahb_errors, U, Y, "RX DMA AHB errors (RA).");
+  g.counter("rx_csum_ip_errors", &st_.rx_csum_ip_errors, U, Y,
+            "RX IPv4 header checksum errors (IR; greth.csum_offload).");
+  g.counter("rx_csum_udp_errors", &st_.rx_csum_udp_errors, U, Y,
+            "RX UDP checksums not confirmed (UR; greth.csum_offload).");
+  g.counter("rx_csum_tcp_errors", &st_.rx_csum_tcp_errors, U, Y,
+            "RX TCP checksums not confirmed (TR; greth.csum_offload).");
   g.counter("irq_pulses", &st_.irq_pulses, U, Y, "IRQ 6 pulses.");
   g.counter("mdio_ops", &st_.mdio_ops, U, Y, "MDIO transactions.");
   g.counter("soft_resets", &st_.soft_resets, U, Y, "CTRL.RS resets.");

@@ -1,5 +1,6 @@
 // GRLIB GRETH 10/100 Ethernet MAC (hw-reference §3; template: APB slot 13 at
-// 0x80000D00, IRQ 6, AHB master 4, MDIO on, multicast on, EDCL absent).
+// 0x80000D00, IRQ 6, AHB master 4, MDIO on, multicast on, EDCL absent), with
+// the GRETH_GBIT checksum offload as an option (csum_offload; §3.6, §3.7).
 //
 // * APB registers (CTRL, STATUS, MAC, MDIO, TXDESC, RXDESC, HASH) through
 //   the ApbDevice register table; MDIO talks to a built-in clause-22 PHY.
@@ -47,6 +48,10 @@ struct GrethParams {
   unsigned phy_addr = 0;
   uint16_t phy_id1 = 0x2000, phy_id2 = 0x5C90;
   unsigned line_mbps = 100;  // wire speed when no link is connected
+  // GRETH_GBIT checksum offload at 10/100 speed (README "Checksum offload"):
+  // CTRL.GA reads 1, RX word 0 reports ID IR UD UR TD TR IF, TX IC/TC/UC
+  // insert checksums. 0 = the GRLIB 10/100 core (bits 19-25 / 18-20 unused).
+  unsigned csum_offload = 0;
 };
 
 // Counters for --stats; they survive reset() and CTRL.RS.
@@ -56,6 +61,7 @@ struct GrethStats {
   uint64_t tx_ahb_errors = 0;
   uint64_t tx_underruns = 0;             // UE: the FIFO ran dry during a frame
   uint64_t tx_data_changed = 0;          // bursts that differ from the frame as sent (buffer rewritten)
+  uint64_t tx_csum_skipped = 0;          // csum_offload: IC/TC/UC frames with an impossible insertion
   uint64_t rx_frames = 0, rx_bytes = 0;  // written to a descriptor (also with error bits)
   uint64_t rx_errors = 0;                // ... of which completed with an error bit
   uint64_t rx_drop_filter = 0;           // IA: address not accepted
@@ -67,6 +73,9 @@ struct GrethStats {
   uint64_t rx_crc_errors = 0, rx_align_errors = 0, rx_length_errors = 0;
   uint64_t rx_too_long = 0, rx_overruns = 0;
   uint64_t rx_ahb_errors = 0;
+  uint64_t rx_csum_ip_errors = 0;        // csum_offload: IR (IPv4 header checksum error)
+  uint64_t rx_csum_udp_errors = 0;       // csum_offload: UR (UDP checksum not confirmed)
+  uint64_t rx_csum_tcp_errors = 0;       // csum_offload: TR (TCP checksum not confirmed)
   uint64_t irq_pulses = 0;
   uint64_t mdio_ops = 0;
   uint64_t soft_resets = 0;
@@ -141,6 +150,7 @@ class Greth : public ApbDevice, public EthPort {
     CTRL_TE = 1u << 0, CTRL_RE = 1u << 1, CTRL_TI = 1u << 2, CTRL_RI = 1u << 3,
     CTRL_FD = 1u << 4, CTRL_PM = 1u << 5, CTRL_RS = 1u << 6, CTRL_SP = 1u << 7,
     CTRL_PI = 1u << 10, CTRL_ME = 1u << 11, CTRL_MC = 1u << 25, CTRL_MA = 1u << 26,
+    CTRL_GA = 1u << 27,  // GBIT capability: 1 only with csum_offload
   };
   // STATUS bits (all write-1-to-clear).
   enum : uint32_t {
@@ -153,8 +163,13 @@ class Greth : public ApbDevice, public EthPort {
   enum : uint32_t {
     DESC_LEN = 0x7FF, DESC_EN = 1u << 11, DESC_WR = 1u << 12, DESC_IE = 1u << 13,
     TXD_UE = 1u << 14, TXD_AL = 1u << 15,
+    TXD_IC = 1u << 18, TXD_TC = 1u << 19, TXD_UC = 1u << 20,  // csum_offload only
     RXD_AE = 1u << 14, RXD_FT = 1u << 15, RXD_CE = 1u << 16, RXD_OE = 1u << 17,
     RXD_LE = 1u << 18, RXD_MC = 1u << 26,
+    // csum_offload only: IPv4 detected, IP header checksum error, UDP
+    // detected / error, TCP detected / error, IP fragment.
+    RXD_ID = 1u << 19, RXD_IR = 1u << 20, RXD_UD = 1u << 21, RXD_UR = 1u << 22,
+    RXD_TD = 1u << 23, RXD_TR = 1u << 24, RXD_IF = 1u << 25,
   };
   static constexpr unsigned kDescs = 128;  // descriptors per table (1 KiB)
 

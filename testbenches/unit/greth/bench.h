@@ -1,6 +1,8 @@
 // Shared bench for the GRETH tests: one elaboration per process (SystemC),
 // so every test resets the MAC and recorders and uses times relative to its
-// own start.
+// own start. Two benches are built: bench() with the default GRETH (GRLIB
+// 10/100) and gbit_bench() with csum_offload = 1; they run side by side and
+// share nothing.
 //
 //   APB initiator (test code) --> Greth.tsock
 //   Greth.isock --> AhbCtrl --> RAM 0x40000000 (1 MiB), ROM 0x00000000 (1 MiB)
@@ -78,9 +80,9 @@ class Bench : public sc_core::sc_module {
   std::vector<Access> dma;  // every DMA access routed by the AHB controller
   sc_time per_access = sc_core::SC_ZERO_TIME, per_word = sc_core::SC_ZERO_TIME;
 
-  explicit Bench(sc_core::sc_module_name n)
+  explicit Bench(sc_core::sc_module_name n, const GrethParams& gp = GrethParams())
       : sc_module(n),
-        mac("mac"),
+        mac("mac", gp),
         ahb("ahb"),
         ram("ram", 1 << 20),
         rom("rom", 1 << 20, Memory::Kind::Rom),
@@ -126,14 +128,22 @@ class Bench : public sc_core::sc_module {
   }
 };
 
-inline Bench& bench() {
-  static Bench* b = [] {
-    auto* x = new Bench("bench");
+struct Benches {
+  Bench* plain;  // GrethParams defaults
+  Bench* gbit;   // csum_offload = 1
+};
+inline const Benches& benches() {
+  static const Benches b = [] {
+    GrethParams gp;
+    gp.csum_offload = 1;
+    Benches x{new Bench("bench"), new Bench("gbit", gp)};
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
     return x;
   }();
-  return *b;
+  return b;
 }
+inline Bench& bench() { return *benches().plain; }
+inline Bench& gbit_bench() { return *benches().gbit; }
 
 inline void run(const sc_time& dt) { sc_core::sc_start(dt); }
 inline void run_us(uint64_t us) { run(sc_time(double(us), SC_US)); }

@@ -36,31 +36,44 @@ unsigned hash_index(const uint8_t* da) {
   return crc & 0x3F;
 }
 
+void put_tx_on(Bench& x, unsigned i, const EthFrame& f, uint32_t flags) {
+  std::copy(f.data.begin(), f.data.end(), x.ptr(buf(TXB, i)));
+  x.desc(TXT + 8 * i, flags | G::DESC_EN | uint32_t(f.data.size()), buf(TXB, i));
+}
+
+// Every test starts with both benches (bench.h) reset and empty; `b` is the
+// one under test (the default MAC unless a fixture picks the other).
 class GrethTest : public ::testing::Test {
  protected:
+  GrethTest() = default;
+  explicit GrethTest(Bench& dut) : b(dut) {}
   void SetUp() override {
     run_us(300);  // let the previous test's traffic drain
-    b.per_access = b.per_word = sc_core::SC_ZERO_TIME;
-    b.mac.reset();
+    Bench* const all[] = {&bench(), &gbit_bench()};
+    for (Bench* x : all) {
+      x->per_access = x->per_word = sc_core::SC_ZERO_TIME;
+      x->mac.reset();
+    }
     run_us(1);
-    b.ram.fill(0, 0, 0x40000);
-    b.rom.fill(0, 0, 0x1000);
-    b.irq.pulses.clear();
-    b.host.rx.clear();
-    b.dma.clear();
+    for (Bench* x : all) {
+      x->ram.fill(0, 0, 0x40000);
+      x->rom.fill(0, 0, 0x1000);
+      x->irq.pulses.clear();
+      x->host.rx.clear();
+      x->dma.clear();
+    }
     s0 = b.mac.stats();
-    b.wr(G::MAC_MSB, 0x0200);
-    b.wr(G::MAC_LSB, 0x00000008);
-    b.wr(G::TXDESC, TXT);
-    b.wr(G::RXDESC, RXT);
+    for (Bench* x : all) {
+      x->wr(G::MAC_MSB, 0x0200);
+      x->wr(G::MAC_LSB, 0x00000008);
+      x->wr(G::TXDESC, TXT);
+      x->wr(G::RXDESC, RXT);
+    }
     t0 = sc_core::sc_time_stamp();
   }
   uint32_t rd(uint32_t o) { return b.rd(o); }
   void wr(uint32_t o, uint32_t v) { b.wr(o, v); }
-  void put_tx(unsigned i, const EthFrame& f, uint32_t flags) {
-    std::copy(f.data.begin(), f.data.end(), b.ptr(buf(TXB, i)));
-    b.desc(TXT + 8 * i, flags | G::DESC_EN | uint32_t(f.data.size()), buf(TXB, i));
-  }
+  void put_tx(unsigned i, const EthFrame& f, uint32_t flags) { put_tx_on(b, i, f, flags); }
   // Two frames on descriptors 0 and 1, TE set, run: both must reach the host.
   void send_pair(const EthFrame& a, const EthFrame& c, uint64_t us) {
     put_tx(0, a, 0);
@@ -885,6 +898,343 @@ TEST_F(GrethTest, ListeningChangesNothing) {
   EXPECT_EQ(b.mac.on_irq.listener_count(), 1u);
   EXPECT_EQ(quiet, heard);
   EXPECT_EQ(quiet.size(), 7u);  // two IRQ pulses + five words
+}
+
+// ---------------------------------------------------------------------------
+// GRETH_GBIT checksum offload (csum_offload = 1: gbit_bench(); README
+// "Checksum offload"). Frames and their checksums are built here, without
+// the model's code.
+// ---------------------------------------------------------------------------
+
+const uint8_t kHostIp[4] = {192, 168, 0, 1}, kBoardIp[4] = {192, 168, 0, 83};
+constexpr size_t kIp = 14;       // IPv4 header offset in the frame
+constexpr size_t kL4 = kIp + 20;  // TCP/UDP header offset (IHL 5)
+constexpr uint32_t kCsumBits = 0x7F << 19;  // RX ID IR UD UR TD TR IF
+
+uint16_t get16(const EthFrame& f, size_t off) { return uint16_t(f.data[off] << 8 | f.data[off + 1]); }
+void set16(EthFrame& f, size_t off, uint16_t v) {
+  f.data[off] = uint8_t(v >> 8);
+  f.data[off + 1] = uint8_t(v);
+}
+
+// RFC 1071: add the 16-bit big-endian words in a 32-bit accumulator, fold
+// the carries once at the end, complement.
+uint16_t inet_checksum(const std::vector<uint8_t>& bytes) {
+  uint32_t acc = 0;
+  for (size_t i = 0; i < bytes.size(); i += 2) {
+    const uint8_t lo = i + 1 < bytes.size() ? bytes[i + 1] : 0;
+    acc += uint32_t(bytes[i]) << 8 | lo;
+  }
+  while (acc > 0xFFFF) acc = (acc & 0xFFFF) + (acc >> 16);
+  return uint16_t(~acc);
+}
+
+uint16_t ip_header_checksum(const EthFrame& f) {
+  std::vector<uint8_t> h(f.data.begin() + kIp, f.data.begin() + kL4);
+  h[10] = h[11] = 0;
+  return inet_checksum(h);
+}
+
+// Checksum over the pseudo-header (addresses, 0, protocol, `len`) and `len`
+// bytes of the segment with its checksum field (at `field`) taken as 0.
+uint16_t l4_checksum(const EthFrame& f, uint8_t proto, size_t len, size_t field) {
+  std::vector<uint8_t> v(f.data.begin() + kIp + 12, f.data.begin() + kIp + 20);
+  v.push_back(0);
+  v.push_back(proto);
+  v.push_back(uint8_t(len >> 8));
+  v.push_back(uint8_t(len));
+  v.insert(v.end(), f.data.begin() + kL4, f.data.begin() + kL4 + len);
+  v[12 + field] = v[12 + field + 1] = 0;
+  return inet_checksum(v);
+}
+
+// Ethernet + IPv4 (IHL 5, DF) + UDP (8-byte header) or TCP (20-byte header)
+// + `payload` bytes, both checksums correct.
+EthFrame ip_frame(uint8_t proto, size_t payload, uint8_t tag = 0) {
+  const size_t l4 = (proto == 6 ? 20 : 8) + payload;
+  EthFrame f = make(kMac, 0x0800, kL4 + l4, tag);
+  uint8_t* ip = f.data.data() + kIp;
+  const uint8_t hdr[12] = {0x45, 0, uint8_t((20 + l4) >> 8), uint8_t(20 + l4), 0x12, 0x34, 0x40, 0, 64, proto, 0, 0};
+  std::copy(hdr, hdr + 12, ip);
+  std::copy(kHostIp, kHostIp + 4, ip + 12);
+  std::copy(kBoardIp, kBoardIp + 4, ip + 16);
+  set16(f, kIp + 10, ip_header_checksum(f));
+  set16(f, kL4, 5000);  // source port
+  set16(f, kL4 + 2, 7);  // destination port
+  if (proto == 17) {
+    set16(f, kL4 + 4, uint16_t(l4));
+    const uint16_t c = l4_checksum(f, 17, l4, 6);
+    set16(f, kL4 + 6, c ? c : 0xFFFF);
+  } else {
+    f.data[kL4 + 12] = 5 << 4;     // data offset: 5 words
+    f.data[kL4 + 13] = 0x18;       // ACK PSH
+    f.data[kL4 + 18] = f.data[kL4 + 19] = 0;  // urgent pointer
+    set16(f, kL4 + 16, l4_checksum(f, 6, l4, 16));
+  }
+  return f;
+}
+EthFrame udp_frame(size_t payload, uint8_t tag = 0) { return ip_frame(17, payload, tag); }
+EthFrame tcp_frame(size_t payload, uint8_t tag = 0) { return ip_frame(6, payload, tag); }
+
+class GrethCsumTest : public GrethTest {
+ protected:
+  GrethCsumTest() : GrethTest(gbit_bench()) {}
+  // Receives `f` on bench `x`'s next RX descriptor and returns word 0 as the
+  // MAC wrote it back (frames over the link; with a bad FCS injected).
+  uint32_t receive_on(Bench& x, const EthFrame& f) {
+    const unsigned i = next_rx_++;
+    x.desc(RXT + 8 * i, G::DESC_EN, buf(RXB, i));
+    x.wr(G::CTRL, G::CTRL_RE);
+    if (f.crc_error) x.mac.frame_in(f);
+    else x.link.port(1).send(f);
+    run_us(150);
+    EXPECT_EQ(x.m32(RXT + 8 * i) & G::DESC_EN, 0u) << "descriptor " << i << " not written back";
+    return x.m32(RXT + 8 * i);
+  }
+  uint32_t receive(const EthFrame& f) { return receive_on(b, f); }
+  uint64_t delta(uint64_t GrethStats::*c) const { return b.mac.stats().*c - s0.*c; }
+  // Whether TX buffer `i` of bench `x` still holds `mem` (the insertion
+  // changes the wire copy only).
+  bool memory_holds(Bench& x, unsigned i, const EthFrame& mem) {
+    return std::equal(mem.data.begin(), mem.data.end(), x.ptr(buf(TXB, i)));
+  }
+  Bench& off = bench();  // the same MAC without the option
+  unsigned next_rx_ = 0;
+};
+
+TEST_F(GrethCsumTest, CtrlGaOnlyWithTheOption) {
+  EXPECT_EQ(rd(G::CTRL), 0x0E000000u);  // GA | MA | MC
+  EXPECT_EQ(off.rd(G::CTRL), 0x06000000u);
+  wr(G::CTRL, G::CTRL_GA | 0x100);  // GA is read-only, GB (8) stays reserved
+  EXPECT_EQ(rd(G::CTRL), 0x0E000000u);
+  off.wr(G::CTRL, G::CTRL_GA);
+  EXPECT_EQ(off.rd(G::CTRL), 0x06000000u);
+  EXPECT_TRUE(b.mac.params().csum_offload);
+  EXPECT_FALSE(off.mac.params().csum_offload);
+}
+
+TEST_F(GrethCsumTest, RxGoodUdpAndTcp) {
+  const EthFrame u = udp_frame(100, 1), t = tcp_frame(200, 2);
+  EXPECT_EQ(receive(u), G::RXD_ID | G::RXD_UD | 142u);
+  EXPECT_EQ(receive(t), G::RXD_ID | G::RXD_TD | 254u);
+  EXPECT_TRUE(rx_buffer_holds(0, u));
+  EXPECT_EQ(rd(G::STATUS), uint32_t(G::ST_RI));
+  EXPECT_EQ(delta(&GrethStats::rx_frames), 2u);
+  EXPECT_EQ(delta(&GrethStats::rx_errors), 0u);
+  EXPECT_EQ(delta(&GrethStats::rx_csum_ip_errors), 0u);
+  EXPECT_EQ(delta(&GrethStats::rx_csum_udp_errors), 0u);
+  EXPECT_EQ(delta(&GrethStats::rx_csum_tcp_errors), 0u);
+}
+
+TEST_F(GrethCsumTest, RxCorruptedUdpPayloadGivesUr) {
+  EthFrame f = udp_frame(100, 3);
+  f.data[kL4 + 8 + 50] ^= 0x01;
+  EXPECT_EQ(receive(f), G::RXD_ID | G::RXD_UD | G::RXD_UR | 142u);
+  EXPECT_EQ(rd(G::STATUS), uint32_t(G::ST_RI));  // a checksum result, not a frame error
+  EXPECT_EQ(delta(&GrethStats::rx_csum_udp_errors), 1u);
+  EXPECT_EQ(delta(&GrethStats::rx_errors), 0u);
+}
+
+TEST_F(GrethCsumTest, RxUdpWithoutChecksumIsNotAnError) {
+  EthFrame f = udp_frame(100, 4);
+  set16(f, kL4 + 6, 0);  // RFC 768: no checksum
+  f.data[kL4 + 8 + 10] ^= 0xFF;  // would not match a checksum
+  EXPECT_EQ(receive(f), G::RXD_ID | G::RXD_UD | 142u);
+  EXPECT_EQ(delta(&GrethStats::rx_csum_udp_errors), 0u);
+}
+
+TEST_F(GrethCsumTest, RxCorruptedTcpGivesTr) {
+  EthFrame f = tcp_frame(300, 5);
+  f.data.back() ^= 0x80;
+  EXPECT_EQ(receive(f), G::RXD_ID | G::RXD_TD | G::RXD_TR | 354u);
+  EXPECT_EQ(delta(&GrethStats::rx_csum_tcp_errors), 1u);
+}
+
+TEST_F(GrethCsumTest, RxBadIpHeaderChecksumGivesIr) {
+  EthFrame f = udp_frame(100, 6);
+  set16(f, kIp + 10, uint16_t(get16(f, kIp + 10) + 1));
+  // The UDP result is still reported; firmware trusts it only with IR clear.
+  EXPECT_EQ(receive(f), G::RXD_ID | G::RXD_IR | G::RXD_UD | 142u);
+  EXPECT_EQ(delta(&GrethStats::rx_csum_ip_errors), 1u);
+  EXPECT_EQ(delta(&GrethStats::rx_csum_udp_errors), 0u);
+}
+
+TEST_F(GrethCsumTest, RxFragmentGivesIfWithoutL4Results) {
+  EthFrame f = udp_frame(100, 7);
+  f.data[kIp + 6] = 0x20;  // MF, offset 0: the UDP checksum covers more than this frame
+  set16(f, kIp + 10, ip_header_checksum(f));
+  f.data[kL4 + 8] ^= 0xFF;
+  EXPECT_EQ(receive(f), G::RXD_ID | G::RXD_IF | 142u);
+  EthFrame g = tcp_frame(100, 8);
+  set16(g, kIp + 6, 0x00B9);  // MF clear, offset 185 (1480 bytes): a last fragment
+  set16(g, kIp + 10, ip_header_checksum(g));
+  EXPECT_EQ(receive(g), G::RXD_ID | G::RXD_IF | 154u);
+  EXPECT_EQ(delta(&GrethStats::rx_csum_udp_errors), 0u);
+  EXPECT_EQ(delta(&GrethStats::rx_csum_tcp_errors), 0u);
+}
+
+TEST_F(GrethCsumTest, RxArpOtherTypeAndBadFcsGetNoChecksumBits) {
+  EXPECT_EQ(receive(make(kMac, 0x0806, 60, 9)), 60u);
+  EthFrame v = udp_frame(100, 13);  // a good datagram, but the type is IPv6's
+  set16(v, 12, 0x86DD);
+  EXPECT_EQ(receive(v), 142u);
+  EthFrame f = udp_frame(100, 10);
+  f.crc_error = true;
+  EXPECT_EQ(receive(f), G::RXD_CE | 142u);
+  EXPECT_EQ(delta(&GrethStats::rx_crc_errors), 1u);
+}
+
+TEST_F(GrethCsumTest, RxUdpLengthBeyondTheIpPayloadGivesUr) {
+  // 10 payload bytes: IP total 38, the frame padded to 60. The UDP length
+  // field claims 4 bytes more than the IP payload; the checksum is made
+  // right over those 22 bytes (4 of them padding), so only the length rule
+  // can refuse it.
+  EthFrame f = udp_frame(10, 11);
+  f.data.resize(60, 0);
+  set16(f, kL4 + 4, 22);
+  set16(f, kL4 + 6, l4_checksum(f, 17, 22, 6));
+  EXPECT_EQ(receive(f), G::RXD_ID | G::RXD_UD | G::RXD_UR | 60u);
+  EXPECT_EQ(delta(&GrethStats::rx_csum_udp_errors), 1u);
+}
+
+// Without the option the same frame gets bits 19-25 all 0; with it the
+// results cost no simulated time and no bus transaction: every DMA access
+// (descriptor read, bursts, write-back) happens at the same time on both.
+TEST_F(GrethCsumTest, RxOptionAddsNoTimeAndOffGivesNoBits) {
+  const EthFrame f = udp_frame(1000, 12);
+  for (Bench* x : {&b, &off}) {
+    x->per_access = sc_time(100, SC_NS);
+    x->per_word = sc_time(25, SC_NS);
+    x->desc(RXT, G::DESC_EN | G::DESC_IE, buf(RXB, 0));
+    x->wr(G::CTRL, G::CTRL_RE | G::CTRL_RI);
+    x->link.port(1).send(f);
+  }
+  run_us(150);
+  EXPECT_EQ(b.m32(RXT), G::RXD_ID | G::RXD_UD | 1042u);
+  EXPECT_EQ(off.m32(RXT), 1042u);
+  EXPECT_EQ(off.m32(RXT) & kCsumBits, 0u);
+  ASSERT_EQ(b.dma.size(), off.dma.size());
+  ASSERT_GE(b.dma.size(), 3u);
+  for (size_t i = 0; i < b.dma.size(); ++i) {
+    EXPECT_EQ(b.dma[i].t, off.dma[i].t) << i;
+    EXPECT_EQ(b.dma[i].addr, off.dma[i].addr) << i;
+    EXPECT_EQ(b.dma[i].len, off.dma[i].len) << i;
+  }
+  const Access& wb = b.dma[b.dma.size() - 2];  // then the next descriptor read
+  EXPECT_TRUE(wb.write);
+  EXPECT_EQ(wb.addr, RXT);
+  ASSERT_EQ(b.irq.pulses.size(), 1u);
+  ASSERT_EQ(off.irq.pulses.size(), 1u);
+  EXPECT_EQ(b.irq.pulses[0].second, off.irq.pulses[0].second);
+}
+
+TEST_F(GrethCsumTest, TxInsertsEachChecksumOnTheWireOnly) {
+  const EthFrame u = udp_frame(100, 1), t = tcp_frame(100, 2);
+  EthFrame mem_ic = u, mem_tc = t, mem_uc = u;
+  set16(mem_ic, kIp + 10, 0);
+  set16(mem_tc, kL4 + 16, 0xDEAD);
+  set16(mem_uc, kL4 + 6, 0);
+  put_tx(0, mem_ic, G::TXD_IC);
+  put_tx(1, mem_tc, G::TXD_TC);
+  put_tx(2, mem_uc, G::TXD_UC);
+  // IC|TC|UC on a TCP frame (Linux sets all three): IP and TCP inserted,
+  // UC does not apply, nothing skipped.
+  EthFrame mem_all = t;
+  set16(mem_all, kIp + 10, 0x1111);
+  set16(mem_all, kL4 + 16, 0x2222);
+  put_tx(3, mem_all, G::TXD_IC | G::TXD_TC | G::TXD_UC);
+  wr(G::CTRL, G::CTRL_TE);
+  run_us(100);
+  ASSERT_EQ(b.host.rx.size(), 4u);
+  EXPECT_EQ(get16(b.host.rx[0].f, kIp + 10), ip_header_checksum(u));
+  EXPECT_EQ(b.host.rx[0].f.data, u.data);
+  EXPECT_EQ(get16(b.host.rx[1].f, kL4 + 16), l4_checksum(t, 6, 120, 16));
+  EXPECT_EQ(b.host.rx[1].f.data, t.data);
+  EXPECT_EQ(b.host.rx[2].f.data, u.data);
+  EXPECT_EQ(b.host.rx[3].f.data, t.data);
+  EXPECT_TRUE(memory_holds(b, 0, mem_ic));
+  EXPECT_TRUE(memory_holds(b, 1, mem_tc));
+  EXPECT_TRUE(memory_holds(b, 2, mem_uc));
+  EXPECT_TRUE(memory_holds(b, 3, mem_all));
+  EXPECT_EQ(delta(&GrethStats::tx_data_changed), 0u);
+  EXPECT_EQ(delta(&GrethStats::tx_csum_skipped), 0u);
+  EXPECT_EQ(delta(&GrethStats::tx_frames), 4u);
+  EXPECT_EQ(rd(G::STATUS), uint32_t(G::ST_TI));
+  EXPECT_EQ(b.m32(TXT), 0u);  // write-back as without the option
+}
+
+// A UDP checksum that computes to 0 goes out as 0xFFFF (0 = "none").
+TEST_F(GrethCsumTest, TxUdpChecksumZeroIsSentAsFfff) {
+  EthFrame f = udp_frame(100, 3);
+  set16(f, kL4 + 8, 0);  // the first payload word balances the sum ...
+  const uint16_t c = l4_checksum(f, 17, 108, 6);
+  set16(f, kL4 + 8, c);  // ... so that the sum is 0xFFFF and the checksum 0
+  ASSERT_EQ(l4_checksum(f, 17, 108, 6), 0u);
+  set16(f, kL4 + 6, 0x5555);
+  put_tx(0, f, G::TXD_UC);
+  wr(G::CTRL, G::CTRL_TE);
+  run_us(30);
+  ASSERT_EQ(b.host.rx.size(), 1u);
+  EXPECT_EQ(get16(b.host.rx[0].f, kL4 + 6), 0xFFFFu);
+}
+
+TEST_F(GrethCsumTest, TxImpossibleInsertionSendsTheFrameUnchanged) {
+  const EthFrame arp = make(kBcast, 0x0806, 60, 4);
+  EthFrame t = tcp_frame(100, 5);
+  set16(t, kL4 + 16, 0xBEEF);
+  put_tx(0, arp, G::TXD_IC | G::TXD_UC);  // not IPv4
+  put_tx(1, t, G::TXD_UC);                // UDP asked, TCP given
+  wr(G::CTRL, G::CTRL_TE);
+  run_us(50);
+  ASSERT_EQ(b.host.rx.size(), 2u);
+  EXPECT_EQ(b.host.rx[0].f.data, arp.data);
+  EXPECT_EQ(b.host.rx[1].f.data, t.data);
+  EXPECT_EQ(delta(&GrethStats::tx_csum_skipped), 2u);
+  EXPECT_EQ(delta(&GrethStats::tx_frames), 2u);
+  EXPECT_EQ(rd(G::STATUS), uint32_t(G::ST_TI));
+}
+
+// Without the option IC/TC/UC are ignored: the frame goes out as it is in
+// memory and, 1514 bytes long, starts after four bursts as always. With the
+// option TC makes the DMA fetch the whole frame first; without TC the same
+// frame starts as early as on the 10/100 MAC.
+TEST_F(GrethCsumTest, TxChecksumFrameStartsAfterTheWholeFetch) {
+  EthFrame f = tcp_frame(1514 - kL4 - 20, 6);
+  const EthFrame good = f;
+  set16(f, kL4 + 16, 0);
+  for (Bench* x : {&b, &off}) {
+    x->per_access = sc_time(100, SC_NS);
+    x->per_word = sc_time(25, SC_NS);
+    put_tx_on(*x, 0, f, G::TXD_IC | G::TXD_TC);
+    x->wr(G::CTRL, G::CTRL_TE);
+  }
+  run_us(200);
+  ASSERT_EQ(b.host.rx.size(), 1u);
+  ASSERT_EQ(off.host.rx.size(), 1u);
+  EXPECT_EQ(off.host.rx[0].f.data, f.data);  // ignored: unchanged
+  EXPECT_EQ(off.host.rx[0].start - t0, sc_time(150 + 4 * 200, SC_NS));
+  EXPECT_EQ(b.host.rx[0].f.data, good.data);
+  // Descriptor read 150 ns, 94 bursts of 4 words (200 ns) and one of 3 (175 ns).
+  EXPECT_EQ(b.host.rx[0].start - t0, sc_time(150 + 94 * 200 + 175, SC_NS));
+  unsigned bursts = 0;
+  for (const auto& a : b.dma) {
+    if (!a.write && a.len != 8) {
+      ++bursts;
+      EXPECT_LT(a.t, b.host.rx[0].start);
+    }
+  }
+  EXPECT_EQ(bursts, 95u);
+  EXPECT_TRUE(memory_holds(b, 0, f));
+  EXPECT_EQ(delta(&GrethStats::tx_underruns), 0u);
+  EXPECT_EQ(delta(&GrethStats::tx_data_changed), 0u);
+  // The same frame without IC/TC on the MAC with the option: streamed.
+  put_tx(1, good, 0);
+  const sc_time kick = sc_core::sc_time_stamp();
+  wr(G::CTRL, G::CTRL_TE);
+  run_us(200);
+  ASSERT_EQ(b.host.rx.size(), 2u);
+  EXPECT_EQ(b.host.rx[1].start - kick, sc_time(150 + 4 * 200, SC_NS));
+  EXPECT_EQ(b.host.rx[1].f.data, good.data);
 }
 
 }  // namespace

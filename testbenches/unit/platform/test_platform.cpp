@@ -274,6 +274,19 @@ TEST(Config, NetKeysAreValidatedOneByOne) {
   EXPECT_NO_THROW(c.validate());
 }
 
+TEST(Config, GrethCsumOffloadKey) {
+  const PlatformConfig d;
+  EXPECT_FALSE(d.greth_csum_offload);
+  PlatformConfig c;
+  c.set("greth.csum_offload", "true");
+  EXPECT_TRUE(c.greth_csum_offload);
+  EXPECT_TRUE(same(PlatformConfig::from_json(json::parse(R"({"greth": {"csum_offload": true}})")), c));
+  EXPECT_TRUE(same(PlatformConfig::from_json(c.to_json()), c));
+  config_error(R"({"greth": {"csum_offload": 1}})", "'greth.csum_offload'");
+  config_error(R"({"greth": {"gigabit": true}})", "'greth.gigabit'");
+  // The model side (CTRL.GA over the bus): test_platform_gbit.
+}
+
 TEST(Config, ShippedPresetFileHasEveryKey) {
   std::ifstream in(std::string(SOURCE_DIR) + "/sim/configs/gr-xc3s-1500.json");
   const json j = json::parse(in);
@@ -447,6 +460,7 @@ TEST(Leon3mp, GrethWiring) {
   EXPECT_EQ(ahb_read(0x80000D40), 0x06000000u);  // the 64-byte block aliases
   EXPECT_EQ(plat->greth.params().pirq, 6u);
   EXPECT_EQ(plat->greth.params().hindex, 4u);
+  EXPECT_EQ(plat->greth.params().csum_offload, 0u);  // greth.csum_offload: CTRL.GA (bit 27) reads 0
   EXPECT_EQ(plat->link.params().mbps, 100u);
   const auto& m = plat->ahb.master_stats();
   ASSERT_EQ(m.size(), 2u);
