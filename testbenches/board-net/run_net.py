@@ -528,6 +528,54 @@ def check_hw(inner, engine):
     return check
 
 
+def check_offload(inner, udp=0, tcp=0, exact=True):
+    """inner passes on a board with the GRETH_GBIT receive checksum offload
+    (--set greth.csum_offload=true, VP_ARGS): the firmware saw it (start
+    line csum_offload 1); the stack did not sum at least `udp` UDP and `tcp`
+    TCP datagrams the MAC confirmed, and no more than the driver passed on
+    as confirmed (rx_ck_ok; `exact`: as many: no such datagram was dropped
+    before its checksum's turn); the MAC's checksum errors (net.greth
+    rx_csum_*_errors) reached the driver as such (rx_ck_bad: one per frame,
+    at most one per error), where the stack's own check decides."""
+    def check(res, lines, stats, pcap):
+        if getattr(inner, "wants_pcap", False):
+            summary = inner(res, lines, stats, pcap)
+        elif getattr(inner, "wants_stats", False):
+            summary = inner(res, lines, stats)
+        else:
+            summary = inner(res, lines)
+        st, d, k = fw_line(lines, "start"), fw_line(lines, "driver"), fw_line(lines, "stack")
+        assert st["csum_offload"] == 1, st
+        hw = k["udp_chk_hw"] + k["tcp_chk_hw"]
+        assert k["udp_chk_hw"] >= udp and k["tcp_chk_hw"] >= tcp, (udp, tcp, k)
+        assert (hw == d["rx_ck_ok"]) if exact else (hw <= d["rx_ck_ok"]), (hw, d)
+        g = stats["net"]["greth"]
+        bad = g["rx_csum_ip_errors"] + g["rx_csum_udp_errors"] + g["rx_csum_tcp_errors"]
+        assert (d["rx_ck_bad"] > 0) == (bad > 0) and d["rx_ck_bad"] <= bad, (d, g)
+        return (f"{summary}; offload: {k['udp_chk_hw']} UDP and {k['tcp_chk_hw']} TCP checksums the MAC's, "
+                f"{d['rx_ck_bad']} frames it found wrong")
+    check.wants_stats = True
+    check.wants_pcap = True
+    return check
+
+
+def check_malformed_offload(scen, echo):
+    """check_malformed on the offload board: the same counters (the frames
+    with a wrong UDP checksum or length are counted by the stack's own
+    check after the MAC's UR), and the MAC did flag the UDP checksum
+    errors."""
+    inner = check_offload(check_malformed(scen, echo), udp=3, exact=False)
+
+    def check(res, lines, stats, pcap):
+        summary = inner(res, lines, stats, pcap)
+        g = stats["net"]["greth"]
+        assert g["rx_csum_udp_errors"] >= 1, g
+        return summary
+    check.wants_stats = True
+    check.wants_pcap = True
+    return check
+
+
 # Changes to a test's scenario file (merged into a copy in the work dir).
 SCEN_PATCH = {
     **{f"tcpsend_win{w}": {"host": {"tcp": {"rcv_wnd": w}}} for w in (1460, 2920, 8760)},
@@ -546,7 +594,9 @@ def merged(base, patch):
 
 
 # leon3vp options of a test (before the command line's extra ones).
-VP_ARGS = {t: ["--set", "chksum.enable=true"] for t in ("ping_hw", "udpecho_hw")}
+VP_ARGS = {**{t: ["--set", "chksum.enable=true"] for t in ("ping_hw", "udpecho_hw")},
+           **{t: ["--set", "greth.csum_offload=true"]
+              for t in ("udpecho_offload", "tcp1460_offload", "malformed_l4_offload")}}
 
 TESTS = {
     # name: (firmware, scenario, params, check); a check with `custom` set
@@ -597,6 +647,14 @@ TESTS = {
                             check_malformed(f"malformed_{fam}.scenario.json", echo))
        for fam, fw, cnt, echo in (("eth", "net_udpecho", 3, "udp"), ("ip", "net_udpecho", 3, "udp"),
                                   ("l4", "net_udpecho", 3, "udp"), ("tcp", "net_tcpecho", 1, "tcp"))},
+    # The GRETH_GBIT receive checksum offload (VP_ARGS): the stack leaves the
+    # confirmed sums to the MAC and still drops what the MAC found wrong.
+    "udpecho_offload": ("net_udpecho", "udpecho.scenario.json", {"count": 20}, check_offload(check_udpecho, udp=20)),
+    "tcp1460_offload": ("net_tcpsink", "tcp.scenario.json",
+                        {"window": 1460, "count": 1, "bytes": 100000, "flags": FW_PF_VERIFY},
+                        check_offload(check_tcp(1460), tcp=69)),
+    "malformed_l4_offload": ("net_udpecho", "malformed_l4.scenario.json", {"count": 3},
+                             check_malformed_offload("malformed_l4.scenario.json", "udp")),
     "land": ("net_tcpecho", "land.scenario.json", {"count": 1}, check_malformed("land.scenario.json", "tcp")),
     "land_bcast": ("net_tcpecho", "land_bcast.scenario.json", {"count": 1},
                    check_malformed("land_bcast.scenario.json", "tcp")),
