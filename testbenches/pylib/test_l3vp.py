@@ -150,7 +150,7 @@ def test_elf_symbols_match_nm():
         assert e.entry == 0x40000000
         ours = e.symbols()
     ref = nm_symbols(path)
-    common = [n for n in ("main", "netapp_run", "fw_params", "greth_send", "net_input") if n in ref]
+    common = [n for n in ("main", "netapp_run", "fw_params", "greth_send", "net_input_checked") if n in ref]
     assert len(common) == 5
     for n in common:
         assert ours[n][0] == ref[n], n
