@@ -8,7 +8,7 @@
 #include "fwlibc.h"
 #include "netapp.h"
 
-static uint32_t datagrams, bytes, echoed, send_err;
+static uint32_t datagrams, bytes, echoed, send_err, no_reply;
 static int quit;
 
 static void recv(struct udp_ep *ep, uint32_t src, uint16_t sport,
@@ -18,8 +18,12 @@ static void recv(struct udp_ep *ep, uint32_t src, uint16_t sport,
 
   datagrams++;
   bytes += len;
-  /* udp_sendto may be given the received data (memmove in the stack). */
-  if (udp_sendto(ep, src, sport, data, len) == NET_OK)
+  /* udp_sendto may be given the received data (memmove in the stack).
+   * Source port 0: the sender expects no reply (RFC 768), and port 0 is
+   * an argument error for udp_sendto. */
+  if (sport == 0)
+    no_reply++;
+  else if (udp_sendto(ep, src, sport, data, len) == NET_OK)
     echoed++;
   else
     send_err++;
@@ -45,6 +49,7 @@ static void report(void)
   netapp_json_u("bytes", bytes);
   netapp_json_u("echoed", echoed);
   netapp_json_u("send_err", send_err);
+  netapp_json_u("no_reply", no_reply);
   netapp_json_u("quit", quit);
   netapp_json_end();
 }

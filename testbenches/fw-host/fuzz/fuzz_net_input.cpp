@@ -260,6 +260,7 @@ void app_call(struct tcp_conn* c, unsigned ev) {
 
 void udp_echo(struct udp_ep* ep, uint32_t src, uint16_t sport, const uint8_t* data, unsigned len) {
   CHECK(len <= 1472, len);
+  if (sport == 0) return;  // no reply expected (RFC 768); port 0 is an argument error for udp_sendto
   udp_sendto(ep, src, sport, data, len);
 }
 struct udp_ep* udp7;
