@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "inet_checksum.h"
+
 namespace l3vp::host {
 
 using Mac = std::array<uint8_t, 6>;
@@ -46,15 +48,11 @@ inline void put32(uint8_t* p, uint32_t v) {
 std::string mac_str(const Mac& m);
 std::string ip4_str(uint32_t ip);
 
-// RFC 1071: one's-complement sum of 16-bit big-endian words (an odd last
-// byte is padded with zero), folded; checksum = complement of the sum.
-uint32_t csum_add(uint32_t sum, const uint8_t* p, size_t n);
-uint16_t csum_fold(uint32_t sum);  // complement of the folded sum
-inline uint16_t inet_checksum(const uint8_t* p, size_t n) { return csum_fold(csum_add(0, p, n)); }
-// TCP/UDP checksum over the IPv4 pseudo header and the segment `seg`
-// (whose checksum field must be zero when computing, or included when
-// verifying: a correct segment then yields 0).
-uint16_t l4_checksum(uint32_t src, uint32_t dst, uint8_t proto, const uint8_t* seg, size_t n);
+// RFC 1071 and the TCP/UDP pseudo-header checksum (models/net/inet_checksum.h).
+using l3vp::csum_add;
+using l3vp::csum_fold;
+using l3vp::inet_checksum;
+using l3vp::l4_checksum;
 
 // Verifiable payload patterns, simple enough for the firmware to produce:
 // a byte stream (TCP) carries byte (offset mod 251) at stream offset i;

@@ -1,4 +1,5 @@
 #include "greth.h"
+#include "inet_checksum.h"
 #include "payload.h"
 #include "stats.h"
 
@@ -32,22 +33,8 @@ uint32_t bitrev32(uint32_t v) {
 
 // --- Checksum offload (csum_offload; README "Checksum offload") -------------
 
-// The Internet checksum's one's complement sum: `n` bytes as big-endian
-// 16-bit words (an odd last byte is the high half of a word), added to
-// `sum`, carries folded back until 16 bits remain. Data carrying a correct
-// checksum sums to 0xFFFF.
-uint16_t ones_sum(const uint8_t* p, size_t n, uint64_t sum = 0) {
-  for (size_t i = 0; i + 1 < n; i += 2) sum += uint32_t(p[i]) << 8 | p[i + 1];
-  if (n & 1) sum += uint32_t(p[n - 1]) << 8;
-  while (sum >> 16) sum = (sum & 0xFFFF) + (sum >> 16);
-  return static_cast<uint16_t>(sum);
-}
-
-// The TCP/UDP pseudo-header of IPv4 header `ip`: source, destination, zero,
-// protocol, L4 length; as a start value for ones_sum().
-uint64_t pseudo_sum(const uint8_t* ip, uint8_t proto, unsigned l4len) {
-  return uint64_t(ones_sum(ip + 12, 8)) + proto + l4len;
-}
+// The sums are models/net/inet_checksum.h's: a header or segment carrying
+// a correct checksum sums to checksum 0.
 
 // What the offload logic sees of a frame's IPv4 header.
 struct Ipv4 {
@@ -81,7 +68,7 @@ uint32_t rx_csum_bits(const uint8_t* b, size_t len) {
   const uint8_t* l4 = ip + v.hlen;
   const size_t ip_bytes = len - 14;  // what follows the Ethernet header (padding included)
   uint32_t w = Greth::RXD_ID;
-  if (ones_sum(ip, v.hlen) != 0xFFFF) w |= Greth::RXD_IR;
+  if (inet_checksum(ip, v.hlen) != 0) w |= Greth::RXD_IR;
   if (v.frag) return w | Greth::RXD_IF;  // TCP/UDP results not valid: none given
   if (v.proto == 17) {
     w |= Greth::RXD_UD;
@@ -93,13 +80,13 @@ uint32_t rx_csum_bits(const uint8_t* b, size_t len) {
     } else {
       const unsigned ulen = be16(l4 + 4);
       bad = v.total < v.hlen + 8 || v.total > ip_bytes || ulen < 8 || ulen > v.total - v.hlen ||
-            ones_sum(l4, ulen, pseudo_sum(ip, 17, ulen)) != 0xFFFF;
+            l4_checksum(be32(ip + 12), be32(ip + 16), 17, l4, ulen) != 0;
     }
     if (bad) w |= Greth::RXD_UR;
   } else if (v.proto == 6) {
     w |= Greth::RXD_TD;
     const bool bad = v.total < v.hlen + 20 || v.total > ip_bytes ||
-                     ones_sum(l4, v.total - v.hlen, pseudo_sum(ip, 6, v.total - v.hlen)) != 0xFFFF;
+                     l4_checksum(be32(ip + 12), be32(ip + 16), 6, l4, v.total - v.hlen) != 0;
     if (bad) w |= Greth::RXD_TR;
   }
   return w;
@@ -118,7 +105,7 @@ bool tx_csum_insert(uint8_t* b, size_t len, uint32_t flags) {
   uint8_t* ip = b + 14;
   if (flags & Greth::TXD_IC) {
     put_be16(ip + 10, 0);
-    put_be16(ip + 10, static_cast<uint16_t>(~ones_sum(ip, v.hlen)));
+    put_be16(ip + 10, inet_checksum(ip, v.hlen));
   }
   if (!(flags & (Greth::TXD_TC | Greth::TXD_UC))) return true;
   if (v.frag || 14 + size_t(v.total) > len) return false;
@@ -126,14 +113,14 @@ bool tx_csum_insert(uint8_t* b, size_t len, uint32_t flags) {
   if ((flags & Greth::TXD_TC) && v.proto == 6 && v.total >= v.hlen + 20) {
     const unsigned n = v.total - v.hlen;
     put_be16(seg + 16, 0);
-    put_be16(seg + 16, static_cast<uint16_t>(~ones_sum(seg, n, pseudo_sum(ip, 6, n))));
+    put_be16(seg + 16, l4_checksum(be32(ip + 12), be32(ip + 16), 6, seg, n));
     return true;
   }
   if ((flags & Greth::TXD_UC) && v.proto == 17 && v.total >= v.hlen + 8) {
     const unsigned ulen = be16(seg + 4);
     if (ulen < 8 || ulen > v.total - v.hlen) return false;
     put_be16(seg + 6, 0);
-    const uint16_t c = static_cast<uint16_t>(~ones_sum(seg, ulen, pseudo_sum(ip, 17, ulen)));
+    const uint16_t c = l4_checksum(be32(ip + 12), be32(ip + 16), 17, seg, ulen);
     put_be16(seg + 6, c ? c : 0xFFFF);  // 0 means "no checksum" in UDP
     return true;
   }
