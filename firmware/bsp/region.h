@@ -44,7 +44,7 @@ struct region_name_rec {
 #define REGION_NAME_CAT2(a, b) a##b
 #define REGION_NAME_CAT(a, b) REGION_NAME_CAT2(a, b)
 #define REGION_NAME(id, str)                                                              \
-  static const struct region_name_rec REGION_NAME_CAT(region_name_rec_, __LINE__)        \
+  static const struct region_name_rec REGION_NAME_CAT(region_name_rec_, __COUNTER__)        \
       __attribute__((section(".l3vp.regions"), used, aligned(4))) = {(uint32_t)(id), str}
 #endif
 

@@ -19,6 +19,7 @@ void *memmove(void *dst, const void *src, size_t n);
 int memcmp(const void *a, const void *b, size_t n);
 size_t strlen(const char *s);
 int strcmp(const char *a, const char *b);
+int strncmp(const char *a, const char *b, size_t n);
 
 int putchar(int c);
 int puts(const char *s);

@@ -241,3 +241,12 @@ int strcmp(const char *a, const char *b)
     }
     return (int)(unsigned char)*a - (int)(unsigned char)*b;
 }
+
+int strncmp(const char *a, const char *b, size_t n)
+{
+    for (; n; n--, a++, b++) {
+        if (*a != *b || !*a)
+            return (int)(unsigned char)*a - (int)(unsigned char)*b;
+    }
+    return 0;
+}

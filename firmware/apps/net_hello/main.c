@@ -114,15 +114,15 @@ static void report(void)
     if (last_name[i] < 0x20 || last_name[i] > 0x7e || last_name[i] == '"' ||
         last_name[i] == '\\')
       last_name[i] = '?'; /* keep the JSON line valid */
-  netapp_json_begin("result");
-  netapp_json_u("accepted", accepted);
-  netapp_json_u("answered", answered);
-  netapp_json_u("closed", closed);
-  netapp_json_u("aborted", aborted);
-  netapp_json_u("discarded", discarded);
-  netapp_json_u("name_bytes", name_bytes);
-  netapp_json_s("last_name", last_name);
-  netapp_json_end();
+  result_begin("result");
+  result_u("accepted", accepted);
+  result_u("answered", answered);
+  result_u("closed", closed);
+  result_u("aborted", aborted);
+  result_u("discarded", discarded);
+  result_u("name_bytes", name_bytes);
+  result_s("last_name", last_name);
+  result_end();
 }
 
 static const struct netapp app = {

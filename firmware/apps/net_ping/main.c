@@ -16,13 +16,13 @@ static int done(void)
 
 static void report(void)
 {
-  netapp_json_begin("result");
-  netapp_json_u("echo_rx", net_stats.icmp.echo_rx);
-  netapp_json_u("echo_tx", net_stats.icmp.tx);
-  netapp_json_u("echo_in_place", net_stats.icmp.echo_in_place);
-  netapp_json_u("icmp_drop_chksum", net_stats.icmp.drop_chksum);
-  netapp_json_u("icmp_drop_type", net_stats.icmp.drop_type);
-  netapp_json_end();
+  result_begin("result");
+  result_u("echo_rx", net_stats.icmp.echo_rx);
+  result_u("echo_tx", net_stats.icmp.tx);
+  result_u("echo_in_place", net_stats.icmp.echo_in_place);
+  result_u("icmp_drop_chksum", net_stats.icmp.drop_chksum);
+  result_u("icmp_drop_type", net_stats.icmp.drop_type);
+  result_end();
 }
 
 static const struct netapp app = {

@@ -160,14 +160,14 @@ static int done(void)
 
 static void report(void)
 {
-  netapp_json_begin("result");
-  netapp_json_u("accepted", accepted);
-  netapp_json_u("finished", finished);
-  netapp_json_u("rx_bytes", total_rx);
-  netapp_json_u("tx_bytes", total_tx);
-  netapp_json_u("overflow", total_overflow);
-  netapp_json_u("quit", quit);
-  netapp_json_end();
+  result_begin("result");
+  result_u("accepted", accepted);
+  result_u("finished", finished);
+  result_u("rx_bytes", total_rx);
+  result_u("tx_bytes", total_tx);
+  result_u("overflow", total_overflow);
+  result_u("quit", quit);
+  result_end();
 }
 
 static const struct netapp app = {

@@ -35,7 +35,7 @@ static void open_next(void)
   closing = 0;
   active = 1;
   conns_started++;
-  t_start = netapp_us();
+  t_start = tick_us();
   if (!tcp_connect(netapp_p.peer_ip, netapp_p.port, appcall, 0)) {
     failed++;
     active = 0;
@@ -121,14 +121,14 @@ static void appcall(struct tcp_conn *c, unsigned ev)
   if (ev & NET_EV_ACKED) {
     acked = sent - tcp_unacked(c);
     if (acked >= netapp_p.bytes && !t_acked)
-      t_acked = netapp_us();
+      t_acked = tick_us();
   }
 #else
   if (ev & NET_EV_ACKED) {
     acked += inflight;
     inflight = 0;
     if (acked >= netapp_p.bytes && !closing) {
-      t_acked = netapp_us();
+      t_acked = tick_us();
       closing = 1;
       tcp_close(c);
       return;
@@ -140,7 +140,7 @@ static void appcall(struct tcp_conn *c, unsigned ev)
   if (ev & NET_EV_CLOSED) {
     /* The peer closed too: nothing more to send on this connection. */
     if (!t_acked)
-      t_acked = netapp_us();
+      t_acked = tick_us();
     if (!closing) {
       closing = 1;
       tcp_close(c);
@@ -175,14 +175,14 @@ static int done(void)
 
 static void report(void)
 {
-  netapp_json_begin("result");
-  netapp_json_u("connections", conns_done);
-  netapp_json_u("failed", failed);
-  netapp_json_u("bytes", total_bytes);
-  netapp_json_u("rexmit_events", rexmits);
-  netapp_json_u("us", t_total_us);
-  netapp_json_u("goodput_bps", t_total_us ? (uint32_t)((uint64_t)total_bytes * 8000000u / t_total_us) : 0);
-  netapp_json_end();
+  result_begin("result");
+  result_u("connections", conns_done);
+  result_u("failed", failed);
+  result_u("bytes", total_bytes);
+  result_u("rexmit_events", rexmits);
+  result_u("us", t_total_us);
+  result_u("goodput_bps", t_total_us ? (uint32_t)((uint64_t)total_bytes * 8000000u / t_total_us) : 0);
+  result_end();
 }
 
 static const struct netapp app = {

@@ -100,16 +100,16 @@ static void conn_report(const struct sink *s, const char *how)
 {
   uint32_t us = s->last_us - s->start_us;
 
-  netapp_json_begin("conn");
-  netapp_json_u("id", s->id);
-  netapp_json_s("end", how);
-  netapp_json_u("bytes", s->bytes);
-  netapp_json_u("bad", s->bad);
-  netapp_json_u("segments", s->segs);
-  netapp_json_u("kept", s->kept);
-  netapp_json_u("us", us);
-  netapp_json_u("goodput_bps", us ? (uint32_t)((uint64_t)s->bytes * 8000000u / us) : 0);
-  netapp_json_end();
+  result_begin("conn");
+  result_u("id", s->id);
+  result_s("end", how);
+  result_u("bytes", s->bytes);
+  result_u("bad", s->bad);
+  result_u("segments", s->segs);
+  result_u("kept", s->kept);
+  result_u("us", us);
+  result_u("goodput_bps", us ? (uint32_t)((uint64_t)s->bytes * 8000000u / us) : 0);
+  result_end();
 }
 
 /* The wrong bytes of d[0..n), stream offset `off` (FW_PF_VERIFY; verify.h:
@@ -151,7 +151,7 @@ static void appcall(struct tcp_conn *c, unsigned ev)
     memset(s, 0, sizeof(*s));
     s->used = 1;
     s->id = accepted++;
-    s->start_us = s->last_us = netapp_us();
+    s->start_us = s->last_us = tick_us();
     c->arg = s;
     if (++open_now > max_open)
       max_open = open_now;
@@ -163,7 +163,7 @@ static void appcall(struct tcp_conn *c, unsigned ev)
     unsigned n = tcp_applen;
     int h = 0;
     s->segs++;
-    s->last_us = netapp_us();
+    s->last_us = tick_us();
     if (netapp_p.flags & FW_PF_HOLD)
       h = sink_hold(c);
     if (h) { /* checked when given back */
@@ -177,7 +177,7 @@ static void appcall(struct tcp_conn *c, unsigned ev)
     s->bytes += n;
   }
   if (ev & NET_EV_CLOSED) {
-    s->last_us = netapp_us();
+    s->last_us = tick_us();
     tcp_close(c);
     closed++;
     finish(s, "closed");
@@ -210,18 +210,18 @@ static void report(void)
 
   for (i = 0; i < nfinished; i++)
     conn_report(&finished[i], finished_how[i]);
-  netapp_json_begin("result");
-  netapp_json_u("window", tcp_get_rcv_wnd());
-  netapp_json_u("accepted", accepted);
-  netapp_json_u("closed", closed);
-  netapp_json_u("aborted", aborted);
-  netapp_json_u("max_open", max_open);
-  netapp_json_u("bytes", total_bytes);
-  netapp_json_u("bad", total_bad);
-  netapp_json_u("expected", netapp_p.bytes);
-  netapp_json_u("ok", (!netapp_p.bytes || total_bytes == netapp_p.bytes * closed) &&
+  result_begin("result");
+  result_u("window", tcp_get_rcv_wnd());
+  result_u("accepted", accepted);
+  result_u("closed", closed);
+  result_u("aborted", aborted);
+  result_u("max_open", max_open);
+  result_u("bytes", total_bytes);
+  result_u("bad", total_bad);
+  result_u("expected", netapp_p.bytes);
+  result_u("ok", (!netapp_p.bytes || total_bytes == netapp_p.bytes * closed) &&
                           !total_bad && !aborted);
-  netapp_json_end();
+  result_end();
 }
 
 static const struct netapp app = {

@@ -44,14 +44,14 @@ static int done(void)
 
 static void report(void)
 {
-  netapp_json_begin("result");
-  netapp_json_u("datagrams", datagrams);
-  netapp_json_u("bytes", bytes);
-  netapp_json_u("echoed", echoed);
-  netapp_json_u("send_err", send_err);
-  netapp_json_u("no_reply", no_reply);
-  netapp_json_u("quit", quit);
-  netapp_json_end();
+  result_begin("result");
+  result_u("datagrams", datagrams);
+  result_u("bytes", bytes);
+  result_u("echoed", echoed);
+  result_u("send_err", send_err);
+  result_u("no_reply", no_reply);
+  result_u("quit", quit);
+  result_end();
 }
 
 static const struct netapp app = {

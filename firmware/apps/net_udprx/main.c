@@ -30,7 +30,7 @@ static void recv(struct udp_ep *ep, uint32_t src, uint16_t sport,
 
   (void)ep; (void)src; (void)sport;
   REGION_BEGIN(REGION_NET_APPCB);
-  now = netapp_us();
+  now = tick_us();
   if (!received)
     first_us = now;
   last_us = now;
@@ -79,16 +79,16 @@ static void report(void)
 
   if (us && received > 1)
     bps = (uint32_t)((uint64_t)(bytes - bytes / received) * 8000000u / us);
-  netapp_json_begin("result");
-  netapp_json_u("received", received);
-  netapp_json_u("bytes", bytes);
-  netapp_json_u("bad", bad);
-  netapp_json_u("out_of_sequence", reordered);
-  netapp_json_u("lost", max_k1 > received ? max_k1 - received : 0);
-  netapp_json_u("first_us", first_us);
-  netapp_json_u("last_us", last_us);
-  netapp_json_u("goodput_bps", bps);
-  netapp_json_end();
+  result_begin("result");
+  result_u("received", received);
+  result_u("bytes", bytes);
+  result_u("bad", bad);
+  result_u("out_of_sequence", reordered);
+  result_u("lost", max_k1 > received ? max_k1 - received : 0);
+  result_u("first_us", first_us);
+  result_u("last_us", last_us);
+  result_u("goodput_bps", bps);
+  result_end();
 }
 
 static const struct netapp app = {

@@ -77,7 +77,7 @@ static int poll(void)
     return 0;
   /* Datagram k is due at first_us + k * gap_us (a fixed schedule: the
    * loop's own jitter does not add up). */
-  now = netapp_us();
+  now = tick_us();
   if (sent > 0 && now - first_us < sent * gap_us)
     return 1;
   fill(sent);
@@ -101,17 +101,17 @@ static void report(void)
 
   if (us && sent > 1)
     bps = (uint32_t)((uint64_t)(sent - 1) * size * 8000000u / us);
-  netapp_json_begin("result");
-  netapp_json_u("sent", sent);
-  netapp_json_u("send_err", send_err);
-  netapp_json_u("arp_queued", arp_queued);
-  netapp_json_u("size", size);
-  netapp_json_u("bytes", sent * size);
-  netapp_json_u("gap_us", gap_us);
-  netapp_json_u("first_us", first_us);
-  netapp_json_u("last_us", last_us);
-  netapp_json_u("rate_bps", bps);
-  netapp_json_end();
+  result_begin("result");
+  result_u("sent", sent);
+  result_u("send_err", send_err);
+  result_u("arp_queued", arp_queued);
+  result_u("size", size);
+  result_u("bytes", sent * size);
+  result_u("gap_us", gap_us);
+  result_u("first_us", first_us);
+  result_u("last_us", last_us);
+  result_u("rate_bps", bps);
+  result_end();
 }
 
 static const struct netapp app = {

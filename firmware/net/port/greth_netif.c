@@ -13,10 +13,7 @@ _Static_assert(GRETH_RXCK_UDP == NET_RXCK_UDP && GRETH_RXCK_TCP == NET_RXCK_TCP,
                "GRETH_RXCK_* and NET_RXCK_* differ");
 
 /* Names of the network programs' regions for the tools (leon3vp --vcd). */
-REGION_NAME(REGION_NET_RX, "net_rx");
-REGION_NAME(REGION_NET_TX, "net_tx");
-REGION_NAME(REGION_NET_TIMER, "net_timer");
-REGION_NAME(REGION_NET_RXFRAME, "net_rxframe");
+NET_REGION_NAMES();
 
 void greth_netif_init(struct netif *nif, struct greth *g)
 {

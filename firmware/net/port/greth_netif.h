@@ -11,17 +11,9 @@
 #include "greth.h"
 #include "net.h"
 
-/* Region ids (docs/timing.md "Regions") of the network programs. */
-#define REGION_NET_RX 0x4e455201u    /* net_input() of one frame (incl. replies) */
-#define REGION_NET_TX 0x4e455402u    /* greth_send(): copy + descriptor + TE */
-#define REGION_NET_TIMER 0x4e455403u /* net_timer_tick() */
-/* One received descriptor in greth_netif_poll(): take, net_input() (with
- * the replies and the application callback), release. */
-#define REGION_NET_RXFRAME 0x4e455204u
-/* The application's own work in a receive callback (net_udprx's recv()):
- * RXFRAME minus this is what the driver and the stack cost per datagram
- * (docs/firmware.md "Speed: before and after (issue 15)"). */
-#define REGION_NET_APPCB 0x4e455205u
+/* Region ids of the network programs (docs/timing.md "Regions"): shared
+ * with every stack's port. */
+#include "net_regions.h"
 
 /* Attach the MAC `g` (opened) to `nif`: hardware address, output function
  * and state; the caller sets the IP addresses. */

@@ -8,118 +8,33 @@
 #include "fwlibc.h"
 #include "gptimer.h"
 #include "greth_netif.h"
+#include "greth_report.h"
 #include "irqmp.h"
 #include "net_chksum.h"
 #include "net_phase.h"
+#include "phase_report.h"
 #include "region.h"
 
-/* Per-run parameter block. leon3vp overwrites fields before the start
- * (--fw-param, scenario board.params); zero fields mean "default". */
-/* The layout leon3vp writes (models/platform/fw_params.cpp, version 3). */
-_Static_assert(sizeof(struct fw_params) == 68, "fw_params is 68 bytes");
-_Static_assert(offsetof(struct fw_params, port) == 30, "fw_params.port at 30");
-_Static_assert(offsetof(struct fw_params, flags) == 52, "fw_params.flags at 52");
-_Static_assert(offsetof(struct fw_params, chksum) == 56, "fw_params.chksum at 56");
-_Static_assert(offsetof(struct fw_params, seed) == 60, "fw_params.seed at 60");
-_Static_assert(offsetof(struct fw_params, gateway) == 64, "fw_params.gateway at 64");
-
-volatile struct fw_params fw_params __attribute__((section(".params"), aligned(8))) = {
-    .magic = FW_PARAMS_MAGIC,
-    .version = FW_PARAMS_VERSION,
-    .size = sizeof(struct fw_params),
-    .flags = FW_PF_VERIFY,
-};
-
 struct fw_params netapp_p;
-static const uint32_t netapp_ms_zero;
-volatile const uint32_t *netapp_ms_counter = &netapp_ms_zero;
 uint32_t netapp_last_rx_ms;
-
-/* GPTIMER tick: 10 MHz (SRELOAD 3 at 40 MHz; SRELOAD must be at least
- * the number of timers, 2). Timer 1 interrupts every 10 000 ticks (1 ms);
- * timer 2 free-runs (wraps after 429 s) and is the phase clock
- * (0.1 us resolution) and, divided by 10, netapp_us(). */
-#define NETAPP_TICK_HZ 10000000u
-
-static struct gptimer gpt;
-static int have_us_timer;
 static struct netif nif;
-static const char *app_name = "net";
-static int json_first;
-
-uint32_t netapp_us(void)
-{
-  /* Timer 2 counts down from 0xffffffff at NETAPP_TICK_HZ (10 MHz). */
-  if (have_us_timer)
-    return (0xffffffffu - gptimer_value(&gpt, 2)) / (NETAPP_TICK_HZ / 1000000u);
-  return netapp_ms * 1000u;
-}
-
-void netapp_json_begin(const char *type)
-{
-  printf("{\"app\":\"%s\",\"type\":\"%s\"", app_name, type);
-  json_first = 0;
-}
-
-void netapp_json_u(const char *key, uint32_t v) { printf(",\"%s\":%u", key, v); }
-
-void netapp_json_s(const char *key, const char *v) { printf(",\"%s\":\"%s\"", key, v); }
-
-void netapp_json_end(void) { printf("}\n"); }
-
-static void print_ip(const char *key, uint32_t ip)
-{
-  printf(",\"%s\":\"%u.%u.%u.%u\"", key, ip >> 24, (ip >> 16) & 255u,
-         (ip >> 8) & 255u, ip & 255u);
-}
 
 static void load_params(const struct netapp *app)
 {
-  static const uint8_t def_mac[6] = {0x02, 0, 0, 0, 0, 0x53};
-  struct fw_params p;
-  unsigned i, any = 0;
+  struct fw_params d;
 
-  memset(&p, 0, sizeof(p));
-  if (fw_params.magic == FW_PARAMS_MAGIC && fw_params.version == FW_PARAMS_VERSION) {
-    const volatile uint8_t *src = (const volatile uint8_t *)&fw_params;
-    uint8_t *dst = (uint8_t *)&p;
-    for (i = 0; i < sizeof(p); i++)
-      dst[i] = src[i];
-  }
-  if (!p.board_ip)
-    p.board_ip = NET_IP4(192, 168, 0, 53);
-  if (!p.netmask)
-    p.netmask = NET_IP4(255, 255, 255, 0);
-  if (!p.peer_ip)
-    p.peer_ip = NET_IP4(192, 168, 0, 55);
-  for (i = 0; i < 6; i++)
-    any |= p.mac[i];
-  if (!any)
-    memcpy(p.mac, def_mac, 6);
-  if (!p.port)
-    p.port = app->default_port;
-  if (!p.window)
-    p.window = NET_TCP_RCV_WND;
-  if (!p.count)
-    p.count = app->default_count;
-  if (!p.idle_ms)
-    p.idle_ms = app->default_idle_ms;
-  netapp_p = p;
+  memset(&d, 0, sizeof(d));
+  d.port = app->default_port;
+  d.window = NET_TCP_RCV_WND;
+  d.count = app->default_count;
+  d.idle_ms = app->default_idle_ms;
+  fw_params_load(&netapp_p, &d);
 }
 
-/* The counters of the "driver" and "stack" lines, in print order. The
- * board-net tests and scripts/measure-net read them by key. */
-#define GS(key) {#key, offsetof(struct greth_stats, key)}
-static const struct netapp_counter driver_counters[] = {
-    GS(tx_frames), GS(tx_bytes), GS(tx_ue), GS(tx_al), GS(tx_ring_full_waits),
-    GS(tx_drop_full), GS(tx_drop_len), GS(rx_frames), GS(rx_bytes), GS(rx_le),
-    GS(rx_oe), GS(rx_ce), GS(rx_ft), GS(rx_ae), GS(rx_restarts), GS(rx_max_batch),
-    GS(st_ia), GS(st_ts), GS(st_ta), GS(st_ra), GS(irqs), GS(tx_swapped),
-    GS(tx_in_place), GS(rx_held), GS(rx_hold_fail), GS(rx_ck_ok), GS(rx_ck_bad),
-};
-#undef GS
+/* The counters of the "stack" line, in print order. The board-net tests
+ * and scripts/measure-net read them by key. */
 #define NS(key, field) {key, offsetof(struct net_stats, field)}
-static const struct netapp_counter stack_counters[] = {
+static const struct result_counter stack_counters[] = {
     NS("eth_rx", eth.rx),
     NS("eth_tx", eth.tx),
     NS("eth_tx_err", eth.tx_err),
@@ -209,63 +124,26 @@ static const struct netapp_counter stack_counters[] = {
 #undef NS
 #define NROWS(t) (sizeof(t) / sizeof((t)[0]))
 
-void netapp_json_counters(const void *base, const struct netapp_counter *rows,
-                          unsigned n)
-{
-  unsigned i;
-
-  for (i = 0; i < n; i++)
-    netapp_json_u(rows[i].key,
-                  *(const uint32_t *)((const uint8_t *)base + rows[i].offset));
-}
-
 static void report_stats(const char *stop, uint32_t t_ms)
 {
-  netapp_json_begin("driver");
-  netapp_json_s("stop", stop);
-  netapp_json_u("ms", t_ms);
-  netapp_json_s("mode", greth0.irq_mode ? "irq" : "polled");
-  netapp_json_u("csum_offload", (unsigned)greth0.csum_offload);
-  netapp_json_u("zero_copy", NET_ZERO_COPY);
-  netapp_json_u("link", greth0.phy_ok);
-  netapp_json_counters(&greth0.st, driver_counters, NROWS(driver_counters));
-  netapp_json_end();
+  result_begin("driver");
+  result_s("stop", stop);
+  result_u("ms", t_ms);
+  result_s("mode", greth0.irq_mode ? "irq" : "polled");
+  result_u("csum_offload", (unsigned)greth0.csum_offload);
+  result_u("zero_copy", NET_ZERO_COPY);
+  result_u("link", greth0.phy_ok);
+  greth_report_counters(&greth0);
+  result_end();
 
-  netapp_json_begin("stack");
-  netapp_json_counters(&net_stats, stack_counters, NROWS(stack_counters));
-  netapp_json_end();
+  result_begin("stack");
+  result_counters(&net_stats, stack_counters, NROWS(stack_counters));
+  result_end();
 #if NET_PHASES
-  netapp_report_phases();
+  net_phase_report();
 #endif
 }
 
-#if NET_PHASES
-/* {"type":"phases","unit":"us","tick_hz":..,"driver":12.3,...,
- *  "counts":{"driver":..,...},"region_base":1346895873,...} */
-void netapp_report_phases(void)
-{
-  uint32_t hz = net_phase_tick_hz();
-  unsigned i;
-
-  netapp_json_begin("phases");
-  netapp_json_s("unit", "us");
-  netapp_json_u("tick_hz", hz);
-  for (i = 0; i < NET_PH_N; i++) {
-    /* ticks -> us with one decimal (exact for a 10 MHz clock) */
-    uint64_t t10 = hz ? (uint64_t)net_phases.ticks[i] * 10000000u / hz : 0;
-    printf(",\"%s\":%u.%u", net_phase_names[i], (unsigned)(t10 / 10u),
-           (unsigned)(t10 % 10u));
-  }
-  printf(",\"counts\":{");
-  for (i = 0; i < NET_PH_N; i++)
-    printf("%s\"%s\":%u", i ? "," : "", net_phase_names[i], net_phases.count[i]);
-  printf("}");
-  netapp_json_u("region_base", NET_PH_REGION_BASE);
-  netapp_json_u("overflow", net_phases.overflow);
-  netapp_json_u("mismatch", net_phases.mismatch);
-  netapp_json_end();
-}
-#endif
 
 /* The main loop, a function of its own (noinline) so that leon3.ld can
  * place it with the other hot code, away from the set-up and report code
@@ -288,10 +166,10 @@ static __attribute__((noinline)) const char *netapp_loop(const struct netapp *ap
      * hardware its arrival is unrelated to the boot; in the simulator it
      * follows the scenario. */
     if (!netapp_last_rx_ms && greth_rx_ready(&greth0))
-      net_add_entropy(have_us_timer ? gptimer_value(&gpt, 2) : netapp_ms);
+      net_add_entropy(tick_raw());
     n = greth_netif_poll(&greth0);
     greth_status_service(&greth0);
-    now = netapp_ms;
+    now = tick_ms();
     if (n)
       netapp_last_rx_ms = now ? now : 1;
     if (now != last_ms) {
@@ -320,7 +198,7 @@ static __attribute__((noinline)) const char *netapp_loop(const struct netapp *ap
      * frame arriving between this check and the power-down is picked up
      * at the next timer tick at the latest (<= 1 ms). */
     if (greth0.irq_mode && !n && !busy && !greth_rx_ready(&greth0) &&
-        netapp_ms == last_ms)
+        tick_ms() == last_ms)
       cpu_power_down();
   }
   return stop;
@@ -332,33 +210,23 @@ int netapp_run(const struct netapp *app)
   const char *stop;
   int status = 0;
 
-  app_name = app->name;
+  result_app(app->name);
   load_params(app);
 
-  if (!gptimer_open(&gpt, BSP_CLOCK_HZ, NETAPP_TICK_HZ)) {
-    netapp_json_begin("error");
-    netapp_json_s("what", "no GPTIMER");
-    netapp_json_end();
-    return 2;
-  }
-  if (gpt.ntimers >= 2) {
-    gptimer_start(&gpt, 2, 0xffffffffu, 1, 0);
-    have_us_timer = 1;
-  }
   /* The tick is wake-only (docs/firmware.md "Speed: before and after
    * (issue 15)"): crt0 counts it and returns, about 20 instructions
-   * instead of a trap frame, the C dispatch and a handler that acked
-   * TCTRL.IP over the APB. IP stays set: GPTIMER pulses the interrupt on
-   * every underflow with IE=1 whatever IP holds (models/periph/gptimer). */
-  irq_set_wake(gptimer_irq(&gpt, 1));
-  netapp_ms_counter = &bsp_irq_wakes[gptimer_irq(&gpt, 1)];
-  irqmp_unmask(gptimer_irq(&gpt, 1));
-  gptimer_start(&gpt, 1, NETAPP_TICK_HZ / 1000u - 1u, 1, 1); /* 1 ms */
+   * instead of a trap frame, the C dispatch and a handler. */
+  if (!tick_start()) {
+    result_begin("error");
+    result_s("what", "no GPTIMER");
+    result_end();
+    return 2;
+  }
 
   if (!greth_open(&greth0, netapp_p.mac, !(netapp_p.flags & FW_PF_POLLED))) {
-    netapp_json_begin("error");
-    netapp_json_s("what", "no GRETH");
-    netapp_json_end();
+    result_begin("error");
+    result_s("what", "no GRETH");
+    result_end();
     return 2;
   }
   greth_netif_init(&nif, &greth0);
@@ -369,20 +237,19 @@ int netapp_run(const struct netapp *app)
    * the MAC and IP address (net_init mixes them in), and the raw 10 MHz
    * timer after greth_open, whose MDIO reads of the PHY's link state take
    * a time that varies on hardware (fixed in the simulator). */
-  seed = netapp_p.seed ^ (have_us_timer ? gptimer_value(&gpt, 2) : netapp_ms);
+  seed = netapp_p.seed ^ tick_raw();
   net_init(&nif, seed);
   if (net_chksum_select(netapp_p.chksum) != 0) {
-    netapp_json_begin("error");
-    netapp_json_s("what", "unknown checksum variant in fw_params.chksum");
-    netapp_json_u("chksum", netapp_p.chksum);
-    netapp_json_end();
+    result_begin("error");
+    result_s("what", "unknown checksum variant in fw_params.chksum");
+    result_u("chksum", netapp_p.chksum);
+    result_end();
     return 2;
   }
   tcp_set_rcv_wnd((uint16_t)(netapp_p.window > 65535u ? 65535u : netapp_p.window));
 #if NET_PHASES
-  if (have_us_timer)
-    net_phase_start((const volatile uint32_t *)(gpt.base + GPTIMER_TCNT(2)),
-                    NETAPP_TICK_HZ);
+  if (tick_counter_reg())
+    net_phase_start(tick_counter_reg(), TICK_HZ);
 #endif
   if (app->start)
     app->start();
@@ -392,23 +259,23 @@ int netapp_run(const struct netapp *app)
   greth_tx_drain(&greth0);
   /* Nothing is printed before the end: at 38400 baud a line takes tens of
    * ms, during which frames would pile up in the RX ring. */
-  netapp_json_begin("start");
-  print_ip("ip", nif.ipaddr);
-  print_ip("peer", netapp_p.peer_ip);
-  print_ip("gateway", nif.gw);
-  netapp_json_u("port", netapp_p.port);
-  netapp_json_u("window", tcp_get_rcv_wnd());
-  netapp_json_u("count", netapp_p.count);
-  netapp_json_u("idle_ms", netapp_p.idle_ms);
-  netapp_json_u("max_ms", netapp_p.max_ms);
-  netapp_json_u("flags", netapp_p.flags);
-  netapp_json_s("chksum", net_chksum_active_name());
-  netapp_json_u("link", greth0.phy_ok);
-  netapp_json_s("mode", greth0.irq_mode ? "irq" : "polled");
-  netapp_json_u("csum_offload", (unsigned)greth0.csum_offload);
-  netapp_json_end();
+  result_begin("start");
+  result_ip("ip", nif.ipaddr);
+  result_ip("peer", netapp_p.peer_ip);
+  result_ip("gateway", nif.gw);
+  result_u("port", netapp_p.port);
+  result_u("window", tcp_get_rcv_wnd());
+  result_u("count", netapp_p.count);
+  result_u("idle_ms", netapp_p.idle_ms);
+  result_u("max_ms", netapp_p.max_ms);
+  result_u("flags", netapp_p.flags);
+  result_s("chksum", net_chksum_active_name());
+  result_u("link", greth0.phy_ok);
+  result_s("mode", greth0.irq_mode ? "irq" : "polled");
+  result_u("csum_offload", (unsigned)greth0.csum_offload);
+  result_end();
   if (app->report)
     app->report();
-  report_stats(stop, netapp_ms);
+  report_stats(stop, tick_ms());
   return status;
 }
