@@ -441,7 +441,9 @@ def _dask_client(args, ntasks):
             client.upload_file(_lib_zip(d))
         return client, None
     n = min(args.workers or os.cpu_count() or 1, ntasks)
-    cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
+    # ":0": a free port for the (unused) dashboard; None still tries 8787
+    # and warns on stderr when another cluster holds it
+    cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0",
                            silence_logs=logging.ERROR)
     return Client(cluster), cluster
 
