@@ -466,9 +466,10 @@ def subset(exp, runs, specs):
 
 def cmd_list(exp, runs):
     names = exp.axis_names
-    print("\t".join(["#", "variant"] + names))
+    print("\t".join(["#", "program", "variant"] + names))
     for r in runs:
-        print("\t".join([str(r.index), _fw.variant_name(r.firmware["build"])] + [str(r.params[n]) for n in names]))
+        print("\t".join([str(r.index), r.firmware["program"], _fw.variant_name(r.firmware["build"])]
+                        + [str(r.params[n]) for n in names]))
     print(f"{len(runs)} runs", file=sys.stderr)
     return 0
 
