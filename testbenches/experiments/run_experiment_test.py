@@ -19,6 +19,26 @@
                names the problem.
   example      experiments/examples/ping-sizes.yaml with a reduced grid:
                table, raw runs, plots (PNG and SVG).
+  elf          firmware: {elf: PATH} (a copy of hello.elf, relative path):
+               the table against a direct run, the ELF's hash in the
+               table; a rerun is cached, a changed ELF at the same path
+               gives a new run id and runs; report and cycles-compare on
+               the runs.
+  cmake        an out-of-tree CMake project (a temp folder: one program
+               with a named region, built from the BSP sources) with its
+               own build option as an axis: two build directories of its
+               own, its option checked against its CMakeLists (exit 2),
+               a diff metric per loop iteration equal to the hand-computed
+               one, cycles-compare naming the region from the record's ELF.
+  stack_axis   program: "net_{app}" with app [ping, hello]: one axis
+               switches programs, both answer the pings.
+  metric_gate  a wrong metric path: a key not in --list-stats fails before
+               any run; a wrong region fails after the first run (the only
+               run record, one leon3vp run), exit 2, one line naming the
+               metric and the path; with a cached run, no run at all.
+  diff_metric  ping count 2 and 4 (sizes 64 and 1024): per-echo cycles as
+               the difference of the two runs, equal to the difference
+               computed by hand from the table's plain columns.
   tap          net_udptx at 2 sizes through a real TAP device in a private
                network namespace (scripts/netns-tap), a UDP socket there
                counting the datagrams: the two runs ran in the client (no
@@ -336,6 +356,19 @@ BAD = [
      "metrics: {c: stats.cycles}\n" % TEMPLATE, ["network.patch.experiments.nope.size"]),
     ("experiment: x\nfirmware: {program: hello}\nmetrics: {c: stats.cycles}\ngrid: {run_id: [1]}\n",
      ["grid.run_id", "fixed column"]),
+    # firmware: {elf: ...} (issue 32)
+    ("experiment: x\nfirmware: {elf: nope.elf}\nmetrics: {c: stats.cycles}\n",
+     ["firmware.elf", "nope.elf", "No such file"]),
+    ("experiment: x\nfirmware: {elf: %s}\nmetrics: {c: stats.cycles}\n" % TEMPLATE,
+     ["firmware.elf", "ping.scenario.json", "not an ELF"]),
+    ("experiment: x\nfirmware: {elf: %s}\nmetrics: {c: stats.cycles}\n" % sys.executable,
+     ["firmware.elf", "not 32-bit big-endian SPARC"]),
+    ("experiment: x\nfirmware: {elf: a.elf, build: {NET_PHASES: OFF}}\nmetrics: {c: stats.cycles}\n",
+     ["firmware.build", "makes no sense with elf"]),
+    ("experiment: x\nfirmware: {program: '{app}'}\ngrid: {app: [hello, nosuch]}\nmetrics: {c: stats.cycles}\n",
+     ["firmware.program", "nosuch"]),
+    ("experiment: x\nfirmware: {program: hello}\nmetrics: {c: {path: stats.cycles, diff: {n: [1, 2]}}}\n",
+     ["metrics.c.diff.n", "not an axis"]),
 ]
 
 
@@ -439,9 +472,238 @@ def test_tap(a, work):
     finally:
         subprocess.run([netns_tap, "down", name], capture_output=True)
 
+# -- any ELF in the tools (issue 32) -----------------------------------------------
+CYCLES_COMPARE = os.path.join(ROOT, "scripts", "cycles-compare")
+
+
+def run_ok(args, what, timeout=300):
+    p = tool(args, timeout=timeout)
+    check(p.returncode == 0, f"{what}: exit {p.returncode}: {p.stderr.strip()[-500:]}")
+    return p
+
+
+def one_line_error(p, what, words):
+    """Exit 2 and one stderr line holding every word."""
+    lines = p.stderr.strip().splitlines()
+    check(p.returncode == 2, f"{what}: exit {p.returncode}, expected 2 ({p.stderr.strip()[-300:]})")
+    check(len(lines) == 1, f"{what}: {len(lines)} lines on stderr, expected 1: {p.stderr.strip()[-300:]}")
+    for w in words:
+        check(w in lines[0], f"{what}: '{w}' not in the error line: {lines[0]}")
+    print(f"{what}: {lines[0]}")
+
+
+def record_path(out, run_id):
+    return os.path.join(out, "runs", run_id + ".json")
+
+
+def cycles_compare(old, new):
+    return subprocess.run([sys.executable, CYCLES_COMPARE, old, new, "--all"], capture_output=True, text=True,
+                          stdin=subprocess.DEVNULL, timeout=60)
+
+
+def test_elf(a, work):
+    exp_dir = os.path.join(work, "exp")
+    os.makedirs(os.path.join(exp_dir, "fw"))
+    elf = os.path.join(exp_dir, "fw", "app.elf")
+    shutil.copyfile(os.path.join(a.fw_dir, "hello.elf"), elf)
+    doc = {"experiment": "own-elf", "firmware": {"elf": "fw/app.elf"},  # relative to the file
+           "metrics": {"cycles": "stats.cycles", "instructions": "stats.instructions.total"}}
+    f = write_yaml(os.path.join(exp_dir, "own.yaml"), doc)
+    vp, counter = counting_vp(a.vp, work)
+    out = os.path.join(work, "out")
+    run_ok(["run", f, "--out", out, "--vp", vp, "-q"], "elf run")
+    df = read_csv(out)
+    direct = l3vp.run(a.vp, elf, quiet=True, stats=True).stats
+    row = df.iloc[0]
+    check(len(df) == 1 and row["program"] == "app" and row["error"] == "", f"table: {df.to_dict('records')}")
+    check(row["firmware_hash"] == l3vp_fnv(elf) == direct["version"]["firmware_hash"], "firmware hash")
+    check(row["cycles"] == direct["cycles"], f"cycles {row['cycles']} != direct {direct['cycles']}")
+    first_id, n = row["run_id"], count(counter)
+    # unchanged ELF: cached, leon3vp not started
+    p = run_ok(["run", f, "--out", out, "--vp", vp], "elf rerun")
+    check(count(counter) == n and "1 cached, 0 to run" in p.stderr, f"rerun not cached: {p.stderr.strip()}")
+    # a rebuilt ELF at the same path: a new run id, run again
+    shutil.copyfile(os.path.join(a.fw_dir, "bench_compute_short.elf"), elf)
+    run_ok(["run", f, "--out", out, "--vp", vp, "-q"], "changed elf")
+    df2 = read_csv(out)
+    check(df2.iloc[0]["run_id"] != first_id and count(counter) == n + 1,
+          f"changed ELF: run id {df2.iloc[0]['run_id']} (was {first_id}), {count(counter) - n} runs")
+    check(df2.iloc[0]["firmware_hash"] == l3vp_fnv(elf), "changed ELF: hash in the table")
+    # report and cycles-compare on elf runs
+    run_ok(["report", out, "--out", os.path.join(work, "report.md")], "report")
+    with open(os.path.join(work, "report.md")) as fh:
+        text = fh.read()
+    check("own-elf" in text and str(df2.iloc[0]["cycles"]) in text.replace(",", ""), "report lacks the run")
+    p = cycles_compare(record_path(out, first_id), record_path(out, df2.iloc[0]["run_id"]))
+    check(p.returncode in (0, 1) and "cycles" in p.stdout, f"cycles-compare: exit {p.returncode}: "
+          f"{p.stderr.strip()} {p.stdout[-300:]}")
+
+
+OWN_CMAKE = """cmake_minimum_required(VERSION 3.20)
+project(own_firmware C ASM)
+set(OWN_LOOPS 10 CACHE STRING "iterations of the measured loop")
+set(FW {fw})
+add_executable(own main.c ${{FW}}/bsp/crt0.S ${{FW}}/bsp/bsp.c ${{FW}}/lib/string.c ${{FW}}/lib/printf.c
+  ${{FW}}/lib/runtime64.c ${{FW}}/drivers/amba_pnp.c ${{FW}}/drivers/apbuart.c ${{FW}}/drivers/irqmp.c
+  ${{FW}}/drivers/gptimer.c)
+target_include_directories(own PRIVATE ${{FW}}/bsp ${{FW}}/lib ${{FW}}/drivers)
+target_compile_definitions(own PRIVATE BSP_CLOCK_HZ=40000000u OWN_LOOPS=${{OWN_LOOPS}})
+target_compile_options(own PRIVATE -O2 -ffunction-sections -fdata-sections)
+target_link_options(own PRIVATE -T${{FW}}/bsp/leon3.ld -Wl,--gc-sections)
+set_target_properties(own PROPERTIES SUFFIX ".elf" RUNTIME_OUTPUT_DIRECTORY ${{CMAKE_BINARY_DIR}})
+"""
+OWN_MAIN = r"""/* An out-of-tree program: a named region around a loop, one result line. */
+#include "bsp.h"
+#include "fwlibc.h"
+#include "region.h"
+
+#define OWN_REGION 0x4f574e01u
+REGION_NAME(OWN_REGION, "own_loop");
+
+static volatile uint32_t sink;
+
+int main(void)
+{
+    uint32_t i;
+
+    REGION_BEGIN(OWN_REGION);
+    for (i = 0; i < OWN_LOOPS; i++)
+        sink += i * 3u;
+    REGION_END(OWN_REGION);
+    printf("{\"type\":\"result\",\"loops\":%u}\n", (unsigned)OWN_LOOPS);
+    return 0;
+}
+"""
+
+
+def own_project(work):
+    """A minimal out-of-tree firmware project: our toolchain (through the
+    tool), the BSP's sources and linker script, one program `own`."""
+    d = os.path.join(work, "own-project")
+    os.makedirs(d)
+    with open(os.path.join(d, "CMakeLists.txt"), "w") as fh:
+        fh.write(OWN_CMAKE.format(fw=os.path.join(ROOT, "firmware")))
+    with open(os.path.join(d, "main.c"), "w") as fh:
+        fh.write(OWN_MAIN)
+    return d
+
+
+def test_cmake(a, work):
+    proj = own_project(work)
+    region = "stats.regions.0x4f574e01"
+    doc = {"experiment": "own-cmake",
+           "firmware": {"cmake": proj, "program": "own", "build": {"OWN_LOOPS": "{loops}"}},
+           "grid": {"loops": [10, 1000]},
+           "metrics": {"loops_done": "uart.result.0.loops", "region_cycles": f"{region}.cycles",
+                       "per_loop": {"path": f"{region}.cycles", "diff": {"loops": [1000, 10]}, "per": 990}}}
+    f = write_yaml(os.path.join(work, "own.yaml"), doc)
+    out = os.path.join(work, "out")
+    run_ok(["run", f, "--out", out, "--vp", a.vp, "--fw-dir", a.fw_dir, "--workers", "1", "-q"], "cmake run")
+    df = read_csv(out)
+    check(list(df["loops_done"]) == [10, 1000] and list(df["program"]) == ["own", "own"], f"table {df}")
+    check(list(df["variant"]) == ["OWN_LOOPS=10", "OWN_LOOPS=1000"], f"variants {list(df['variant'])}")
+    ext = [d for d in os.listdir(os.path.join(out, "fw")) if d.startswith("ext-own-project-")]
+    check(len(ext) == 1 and len(os.listdir(os.path.join(out, "fw", ext[0]))) == 2,
+          f"build directories: {os.listdir(os.path.join(out, 'fw'))}")
+    want = (df["region_cycles"][1] - df["region_cycles"][0]) / 990
+    check(df["per_loop"][0] == "" and abs(float(df["per_loop"][1]) - want) < 1e-9,
+          f"per_loop {list(df['per_loop'])}, by hand {want}")
+    p = cycles_compare(record_path(out, df["run_id"][0]), record_path(out, df["run_id"][1]))
+    check(p.returncode == 1 and "own_loop" in p.stdout and "REGRESSION" in p.stdout,
+          f"cycles-compare 10 -> 1000 loops: exit {p.returncode}, no own_loop regression: {p.stdout[-400:]}")
+    # the project's own options, not ours
+    doc["firmware"]["build"] = {"NET_PHASES": "OFF", "OWN_LOOPS": "{loops}"}
+    p = tool(["run", write_yaml(f, doc), "--out", out, "--vp", a.vp])
+    one_line_error(p, "foreign option", ["firmware.build.NET_PHASES", "not a CMake option of", proj, "OWN_LOOPS"])
+
+
+def test_stack_axis(a, work):
+    doc = {"experiment": "stacks",
+           "firmware": {"program": "net_{app}"},
+           "network": {"scenario": TEMPLATE},
+           "grid": {"app": ["ping", "hello"], "size": [64], "interval": ["10ms"], "count": [2]},
+           "metrics": {"received": "net.experiments.ping.received"}}
+    f = write_yaml(os.path.join(work, "stacks.yaml"), doc)
+    out = os.path.join(work, "out")
+    run_ok(["run", f, "--out", out, "--vp", a.vp, "--fw-dir", a.fw_dir, "--workers", "1", "-q"], "stack axis")
+    df = read_csv(out)
+    check(list(df["program"]) == ["net_ping", "net_hello"], f"programs {list(df['program'])}")
+    check(list(df["received"]) == [2, 2], f"received {list(df['received'])}")
+    want = [l3vp_fnv(os.path.join(a.fw_dir, f"net_{x}.elf")) for x in ("ping", "hello")]
+    check(list(df["firmware_hash"]) == want, "the runs did not run net_ping and net_hello")
+
+
+def test_metric_gate(a, work):
+    doc = ping_doc()
+    doc["grid"] = {"size": [64, 512, 1024], "interval": ["10ms"], "count": [2]}
+    doc["plots"] = []
+    vp, counter = counting_vp(a.vp, work)
+    out = os.path.join(work, "out")
+    f = write_yaml(os.path.join(work, "gate.yaml"), doc)
+    run_ok(["run", f, "--out", out, "--vp", vp, "--fw-dir", a.fw_dir, "--dry-run", "-q"], "dry run")
+    probes = count(counter)  # the leon3vp probe is cached from here on
+    # a key no --stats has: nothing runs
+    doc["metrics"]["bad"] = "stats.timing.icache.mises"
+    p = tool(["run", write_yaml(f, doc), "--out", out, "--vp", vp, "--fw-dir", a.fw_dir, "-q"])
+    one_line_error(p, "schema", ["metrics.bad", "stats.timing.icache.mises", "--list-stats"])
+    check(count(counter) == probes and not os.listdir(os.path.join(out, "runs")), "a run started")
+    # a region the firmware has not: one run, then exit 2
+    doc["metrics"]["bad"] = "stats.regions.0x0badf00d.cycles"
+    t0 = time.monotonic()
+    p = tool(["run", write_yaml(f, doc), "--out", out, "--vp", vp, "--fw-dir", a.fw_dir, "--workers", "1", "-q"])
+    one_line_error(p, "first run", ["metrics.bad", "stats.regions.0x0badf00d.cycles", "first finished run"])
+    runs = os.listdir(os.path.join(out, "runs"))
+    check(count(counter) == probes + 1 and len(runs) == 1,
+          f"{count(counter) - probes} leon3vp runs and {len(runs)} records, expected 1 of 3")
+    print(f"failed after one run in {time.monotonic() - t0:.1f} s")
+    # with a cached run the check needs no run at all
+    p = tool(["run", f, "--out", out, "--vp", vp, "--fw-dir", a.fw_dir, "-q"])
+    one_line_error(p, "cached", ["metrics.bad", "0x0badf00d"])
+    check(count(counter) == probes + 1, "the cached check ran leon3vp")
+    # optional: true lets it through (empty cells), all three run
+    doc["metrics"]["bad"] = {"path": "stats.regions.0x0badf00d.cycles", "optional": True}
+    run_ok(["run", write_yaml(f, doc), "--out", out, "--vp", vp, "--fw-dir", a.fw_dir, "-q"], "optional")
+    check(count(counter) == probes + 3 and len(read_csv(out)) == 3, "optional: not 3 runs")
+
+
+RX_REGION = "stats.regions.0x4e455201"
+
+
+def test_diff_metric(a, work):
+    doc = {"experiment": "per-echo",
+           "firmware": {"program": "net_ping"},
+           "network": {"scenario": TEMPLATE},
+           "grid": {"size": [64, 1024], "interval": ["10ms"], "count": [2, 4]},
+           # the net input region (0x4e455201): its entries for ARP and
+           # the first echoes drop out of the difference
+           "metrics": {"rx_cycles": f"{RX_REGION}.cycles", "instructions": "stats.instructions.total",
+                       "received": "net.experiments.ping.received",
+                       "echo_cycles": {"path": f"{RX_REGION}.cycles", "diff": {"count": [4, 2]}, "per": 2},
+                       "echo_insns": {"path": "stats.instructions.total", "diff": {"count": [4, 2]},
+                                      "per": "net.experiments.ping.received", "scale": 1000}},
+           "plots": [{"name": "echo", "x": "size", "y": "echo_cycles"}]}
+    f = write_yaml(os.path.join(work, "diff.yaml"), doc)
+    out = os.path.join(work, "out")
+    run_ok(["run", f, "--out", out, "--vp", a.vp, "--fw-dir", a.fw_dir, "--workers", "1", "-q"], "diff run")
+    df = read_csv(out)
+    check(list(df["count"]) == [2, 4, 2, 4] and list(df["received"]) == [2, 4, 2, 4], f"table {df}")
+    for size in (64, 1024):
+        lo = df[(df["size"] == size) & (df["count"] == 2)].iloc[0]
+        hi = df[(df["size"] == size) & (df["count"] == 4)].iloc[0]
+        want_c = (hi["rx_cycles"] - lo["rx_cycles"]) / 2
+        want_i = (hi["instructions"] - lo["instructions"]) / (hi["received"] - lo["received"]) * 1000
+        check(lo["echo_cycles"] == "" and abs(float(hi["echo_cycles"]) - want_c) < 1e-9,
+              f"size {size}: echo_cycles {hi['echo_cycles']}, by hand {want_c}")
+        check(abs(float(hi["echo_insns"]) - want_i) < 1e-6, f"size {size}: echo_insns {hi['echo_insns']} != {want_i}")
+        check(want_c > 0 and want_i > 0, f"size {size}: no cost per echo ({want_c}, {want_i})")
+        print(f"size {size}: {want_c:.0f} net input cycles per echo, {want_i / 1000:.0f} instructions")
+    check(os.path.exists(os.path.join(out, "plots", "echo.png")), "the diff metric's plot is missing")
+
 
 TESTS = {"local_sweep": test_local_sweep, "set_sweep": test_set_sweep, "variant": test_variant,
-         "cluster": test_cluster, "bad_files": test_bad_files, "example": test_example, "tap": test_tap}
+         "cluster": test_cluster, "bad_files": test_bad_files, "example": test_example, "tap": test_tap,
+         "elf": test_elf, "cmake": test_cmake, "stack_axis": test_stack_axis, "metric_gate": test_metric_gate,
+         "diff_metric": test_diff_metric}
 
 
 def main():

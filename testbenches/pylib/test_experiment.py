@@ -108,3 +108,126 @@ def test_metric_sum_spec():
         doc["metrics"] = {"a": bad}
         with pytest.raises(spec.SpecError, match=where):
             spec.Experiment("/tmp/t.yaml", doc)
+
+
+# -- any ELF, out-of-tree projects, templated programs (issue 32) -------------
+def fw_exp(fw, **kw):
+    doc = {"experiment": "t", "firmware": fw, "metrics": {"c": "stats.cycles"}}
+    doc.update(kw)
+    return spec.Experiment("/data/exp/t.yaml", doc)
+
+
+def test_elf_paths_resolve_and_template(monkeypatch):
+    monkeypatch.setenv("L3VP_TEST_FW", "/opt/fw")
+    monkeypatch.setenv("HOME", "/home/me")
+    cases = {"own.elf": "/data/exp/own.elf", "../b/own.elf": "/data/b/own.elf", "/abs/x.elf": "/abs/x.elf",
+             "~/fw/a.elf": "/home/me/fw/a.elf", "$L3VP_TEST_FW/b": "/opt/fw/b"}
+    for given, want in cases.items():
+        run = fw_exp({"elf": given}).runs()[0]
+        assert run.firmware["elf"] == want and run.firmware["program"] == os.path.basename(want).replace(".elf", "")
+    runs = fw_exp({"elf": "build-{v}/app.elf"}, grid={"v": ["a", "b"]}).runs()
+    assert [r.firmware["elf"] for r in runs] == ["/data/exp/build-a/app.elf", "/data/exp/build-b/app.elf"]
+
+
+def test_program_template_switches_programs():
+    runs = fw_exp({"program": "{stack}_ping"}, grid={"stack": ["net", "lwip"]}).runs()
+    assert [r.firmware["program"] for r in runs] == ["net_ping", "lwip_ping"]
+    with pytest.raises(spec.SpecError, match="firmware.program: 'a b_ping' .from the grid"):
+        fw_exp({"program": "{stack}_ping"}, grid={"stack": ["a b"]}).runs()
+
+
+@pytest.mark.parametrize("fw, where", [
+    ({"elf": "a.elf", "build": {"NET_PHASES": "OFF"}}, "firmware.build: makes no sense with elf"),
+    ({"elf": "a.elf", "cmake": "."}, "firmware.cmake: makes no sense with elf"),
+    ({"elf": "a.elf", "program": "net_ping"}, "firmware: needs exactly one"),
+    ({"params": {}}, "firmware: needs exactly one"),
+    ({"elf": ""}, "firmware.elf: must be"),
+    ({"program": "x/y"}, "firmware.program: must be"),
+    ({"program": "own", "cmake": "/nonexistent-dir"}, "firmware.cmake: /nonexistent-dir: no CMakeLists.txt"),
+])
+def test_bad_firmware_sections(fw, where):
+    with pytest.raises(spec.SpecError) as ei:
+        fw_exp(fw)
+    assert str(ei.value).startswith(where) and "\n" not in str(ei.value)
+
+
+def test_check_elf(tmp_path):
+    text = tmp_path / "notes.elf"
+    text.write_text("not an ELF\n")
+    for path, words in ((str(tmp_path / "missing.elf"), "No such file"), (str(text), "not an ELF"),
+                        (str(tmp_path), "directory"), (sys.executable, "not 32-bit big-endian SPARC")):
+        with pytest.raises(ValueError) as ei:
+            firmware.check_elf(path)
+        assert str(ei.value).startswith(path + ":") and words in str(ei.value) and "\n" not in str(ei.value)
+
+
+def test_out_of_tree_options(tmp_path):
+    (tmp_path / "CMakeLists.txt").write_text(
+        'option(OWN_FAST "fast path" OFF)\nset(OWN_MODE a CACHE STRING "mode")\n'
+        'set_property(CACHE OWN_MODE PROPERTY STRINGS a b)\n')
+    assert firmware.known_options(str(tmp_path)) == {"OWN_FAST": ["ON", "OFF"], "OWN_MODE": ["a", "b"]}
+    firmware.check_options({"OWN_FAST": True, "OWN_MODE": "b"}, src=str(tmp_path))
+    with pytest.raises(ValueError, match="firmware.build.NET_PHASES: not a CMake option of"):
+        firmware.check_options({"NET_PHASES": "ON"}, src=str(tmp_path))
+    with pytest.raises(ValueError, match="OWN_MODE: 'c' is not one of a, b"):
+        firmware.check_options({"OWN_MODE": "c"}, src=str(tmp_path))
+    # its variants build beside ours, never in our variant directories
+    root = firmware.project_root("/out/fw", str(tmp_path))
+    assert root.startswith("/out/fw/ext-") and root != firmware.variant_dir("/out/fw", {})
+
+
+# -- diff metrics and schema checks -------------------------------------------
+def test_diff_metric_spec():
+    e = exp(firmware={"program": "net_ping", "params": {"count": "{count}", "s": "{size}"}},
+            grid={"count": [10, 20], "size": [64]},
+            metrics={"per_echo": {"path": "stats.cycles", "diff": {"count": [20, 10]}, "per": 10}})
+    m = e.metrics[0]
+    assert m.diff == ("count", 20, 10) and m.per == 10 and m.per_path is None
+    base = {"experiment": "t", "firmware": {"program": "p", "params": {"a": "{count}", "b": "{x}", "c": "{y}"}},
+            "grid": {"count": [10, 20]}, "zip": [{"x": [1, 2], "y": [3, 4]}]}
+    for bad, where in (({"count": [20, 30]}, "30 is not a value of axis count"),
+                       ({"count": [20, 20]}, "two different values"),
+                       ({"count": [20]}, "two different values"),
+                       ({"nope": [1, 2]}, "metrics.d.diff.nope: not an axis"),
+                       ({"x": [1, 2]}, "metrics.d.diff.x: part of a zip group"),
+                       ([20, 10], "metrics.d.diff: must be")):
+        doc = dict(base, metrics={"d": {"path": "stats.cycles", "diff": bad}})
+        with pytest.raises(spec.SpecError, match=where):
+            spec.Experiment("/tmp/t.yaml", doc)
+    with pytest.raises(spec.SpecError, match="metrics.d.per: must not be 0"):
+        spec.Experiment("/tmp/t.yaml", dict(base, metrics={"d": {"path": "stats.cycles", "per": 0}}))
+
+
+def test_diff_values_pair_runs():
+    """(v(count=20) - v(count=10)) / per, per size; the count=10 rows and a
+    row without its partner stay empty."""
+    def run(cycles, echoed):
+        return {"stats": {"cycles": cycles}, "uart_lines": [{"type": "result", "echoed": echoed}]}
+
+    grid = [({"size": 64, "count": 10}, run(1000, 10)), ({"size": 64, "count": 20}, run(1750, 20)),
+            ({"size": 512, "count": 10}, run(3000, 10)), ({"size": 512, "count": 20}, run(5001, 20)),
+            ({"size": 1024, "count": 20}, run(9000, 20))]
+    by_num = spec.Metric("d", "stats.cycles", per=10, diff=("count", 20, 10))
+    by_path = spec.Metric("d", "stats.cycles", per="uart.result.0.echoed", scale=2, diff=("count", 20, 10))
+    for m, want in ((by_num, [None, 75.0, None, 200.1, None]), (by_path, [None, 150.0, None, 400.2, None])):
+        rows = [(p, metrics.terms(m, metrics.sources(r))) for p, r in grid]
+        assert metrics.diff_values(m, rows) == want
+        assert metrics.extract([m], grid[1][1]) == {"d": None}  # one run alone has no value
+    with pytest.raises(metrics.MetricError, match="metric d: stats.nope: no stats.nope"):
+        metrics.extract([spec.Metric("d", "stats.nope", diff=("count", 20, 10))], grid[0][1])
+
+
+def test_metric_per_number():
+    m = spec.Metric("t", "stats.cycles", per=4, scale=0.5)
+    assert metrics.extract([m], {"stats": {"cycles": 10}}) == {"t": 1.25}
+
+
+def test_stats_schema_paths():
+    keys = [[k, t] for key, t in (("cycles", "int"), ("timing.icache.{hits,misses}", "int"),
+                                  ("regions", "array"), ("regions[].cycles", "int"), ("config", "object"))
+            for k in metrics.expand_schema_key(key)]
+    assert ["timing.icache.hits", "int"] in keys and ["regions.*.cycles", "int"] in keys
+    good = ["cycles", "timing.icache", "timing.icache.misses", "regions.0x50480001.cycles", "config.dcache.ways"]
+    bad = ["cycle", "cycles.total", "timing.icache.miss", "regions.0x50480001.cycle", "regions.0.cycles.x"]
+    assert [p for p in good if not metrics.in_schema(p, keys)] == []
+    assert [p for p in bad if metrics.in_schema(p, keys)] == []

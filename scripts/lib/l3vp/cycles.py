@@ -149,9 +149,38 @@ def from_golden(g):
     return {"run": dict(g["run"]), "regions": regs}
 
 
+def _is_run_record(d):
+    """A run record of scripts/experiment (DIR/runs/<id>.json)."""
+    return isinstance(d, dict) and isinstance(d.get("result"), dict) and "spec" in d
+
+
+def _record_region_names(rec):
+    """Region names of a run record's ELF (the record's elf_file, a built
+    or a prebuilt `elf:` file) if it is still the ELF that ran; {} else."""
+    path = rec.get("elf_file")
+    want = ((rec["result"].get("stats") or {}).get("version") or {}).get("firmware_hash")
+    if not path or not want:
+        return {}
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+        if _fnv1a64(data) != want:
+            return {}  # rebuilt since: its names may not match the run's ids
+        return region_names(path)
+    except (OSError, ValueError):
+        return {}
+
+
+def _fnv1a64(data):
+    from .experiment.firmware import fnv1a64
+    return fnv1a64(data)
+
+
 def load(path, names=None):
-    """Figures from a --stats file or a golden; ValueError/OSError with a
-    one-line message naming the file."""
+    """Figures from a --stats file, a golden or a run record of
+    scripts/experiment (its --stats; region names from its ELF when that
+    is unchanged); ValueError/OSError with a one-line message naming the
+    file."""
     try:
         with open(path) as f:
             d = json.load(f)
@@ -162,6 +191,9 @@ def load(path, names=None):
     try:
         if isinstance(d, dict) and "format" in d:
             figs = from_golden(d)
+        elif _is_run_record(d):
+            names = names or _record_region_names(d)
+            figs = figures(d["result"].get("stats"), names)
         else:
             figs = figures(d, names)
     except ValueError as e:

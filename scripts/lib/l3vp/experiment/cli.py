@@ -71,7 +71,7 @@ def probe_vp(vp, elf, cache_dir):
     try:
         with open(path) as f:
             info = json.load(f)
-        if info.get("sha256") == sha:
+        if info.get("sha256") == sha and "stats_keys" in info:
             return info
     except (OSError, ValueError):
         pass
@@ -96,10 +96,25 @@ def probe_vp(vp, elf, cache_dir):
                 from None
     if version.endswith("-dirty"):
         version += f"+sha256:{sha[:16]}"
-    info = {"sha256": sha, "version": version, "params": keys}
+    info = {"sha256": sha, "version": version, "params": keys, "stats_keys": _stats_schema(vp)}
     os.makedirs(cache_dir, exist_ok=True)
     _atomic_write(path, json.dumps(info, indent=1))
     return info
+
+
+def _stats_schema(vp):
+    """[[key, type]] of `leon3vp --list-stats` (braces expanded, a list's
+    elements as "*": regions.*.cycles); [] if this leon3vp has none."""
+    p = subprocess.run([vp, "--list-stats"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                       stdin=subprocess.DEVNULL, text=True)
+    if p.returncode != 0:
+        return []
+    out = []
+    for line in p.stdout.splitlines():
+        cells = [c.strip() for c in line.split("|")]
+        if len(cells) > 3 and cells[1].startswith("`"):
+            out += [[k, cells[2]] for k in _metrics.expand_schema_key(cells[1].strip("`"))]
+    return out
 
 
 # -- preparing the runs --------------------------------------------------------
@@ -134,16 +149,65 @@ def _set_value(v):
     return ("true" if v else "false") if isinstance(v, bool) else str(v)
 
 
+def _check_firmware(r):
+    """A run's firmware source, checked: the program of firmware/apps, the
+    build options of its project, the prebuilt ELF (SpecError)."""
+    fw = r.firmware
+    if fw["elf"] is not None:
+        try:
+            _fw.check_elf(fw["elf"])
+        except ValueError as e:
+            raise _spec.SpecError(f"firmware.elf: {e}") from None
+        return
+    if fw["cmake"] is None and not _program_exists(fw["program"]):
+        raise _spec.SpecError(f"firmware.program: no program '{fw['program']}' in firmware/apps")
+    try:
+        _fw.check_options(fw["build"], src=fw["cmake"] or _fw.FW_SRC)
+    except ValueError as e:
+        raise _spec.SpecError(str(e)) from None
+
+
 def validate(exp, runs):
     """Checks that need the grid filled in (exit 2 on failure)."""
-    if not _program_exists(exp.fw["program"]):
-        raise _spec.SpecError(f"firmware.program: no program '{exp.fw['program']}' in firmware/apps")
+    seen = set()
     for r in runs:
-        try:
-            _fw.check_options(r.firmware["build"])
-        except ValueError as e:
-            raise _spec.SpecError(str(e)) from None
+        key = json.dumps([r.firmware["program"], r.firmware["elf"], r.firmware["build"]], sort_keys=True)
+        if key not in seen:
+            seen.add(key)
+            _check_firmware(r)
         _energy(r, exp)
+
+
+def _firmware_key(fw):
+    """Runs with the same key run the same ELF."""
+    if fw["elf"] is not None:
+        return ("elf", fw["elf"])
+    return (fw["cmake"] or "", _fw.variant_name(fw["build"]), fw["program"])
+
+
+def _firmware_file(fw, args, out, log):
+    """The ELF a run's firmware names: the prebuilt file, --fw-dir's ELF
+    for our default variant, or a build (ours or the cmake project's)."""
+    if fw["elf"] is not None:
+        return fw["elf"]
+    if fw["cmake"] is None and not fw["build"] and args.fw_dir:
+        elf = os.path.join(args.fw_dir, fw["program"] + ".elf")
+        if not os.path.exists(elf):
+            raise UsageError(f"--fw-dir: {elf} not found")
+        return elf
+    try:
+        return _fw.build_program(os.path.join(out, "fw"), fw["build"], fw["program"], log,
+                                 src=fw["cmake"] or _fw.FW_SRC)
+    except _fw.BuildError as e:
+        raise Failure(str(e)) from None
+
+
+def _read_elf(path):
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError as e:
+        raise _spec.SpecError(f"firmware.elf: {path}: {e.strerror}") from None
 
 
 def prepare(exp, runs, args, out, log):
@@ -152,48 +216,72 @@ def prepare(exp, runs, args, out, log):
     probe info."""
     elves = {}
     for r in runs:
-        key = _fw.variant_name(r.firmware["build"])
-        if key in elves:
-            continue
-        if key == "default" and args.fw_dir:
-            elf = os.path.join(args.fw_dir, exp.fw["program"] + ".elf")
-            if not os.path.exists(elf):
-                raise UsageError(f"--fw-dir: {elf} not found")
-        else:
-            try:
-                elf = _fw.build_program(os.path.join(out, "fw"), r.firmware["build"], exp.fw["program"], log)
-            except _fw.BuildError as e:
-                raise Failure(str(e)) from None
-        with open(elf, "rb") as f:
-            data = f.read()
-        elves[key] = (elf, data, _fw.fnv1a64(data))
+        key = _firmware_key(r.firmware)
+        if key not in elves:
+            elf = _firmware_file(r.firmware, args, out, log)
+            data = _read_elf(elf)
+            elves[key] = (elf, data, _fw.fnv1a64(data))
+        # the ELF's file for the run record (region names: cycles-compare)
+        r.firmware["elf_file"] = elves[key][0]
     first_elf = next(iter(elves.values()))[0]
     info = probe_vp(args.vp, first_elf, os.path.join(out, "cache"))
     known = set(info["params"])
     for k in exp.board["set"]:
         if k not in known:
             raise _spec.SpecError(f"board.set.{k}: not a configuration key (leon3vp --list-params)")
+    check_metric_schema(exp, info.get("stats_keys"))
     out_runs = []
     for r in runs:
-        variant = _fw.variant_name(r.firmware["build"])
-        elf, data, fw_hash = elves[variant]
-        energy, energy_file = _energy(r, exp)
-        sets = {k: _set_value(v) for k, v in r.board["set"].items()}
-        fw_params = {k: _set_value(v) for k, v in r.firmware["params"].items()}
-        spec = {"program": exp.fw["program"], "variant": _fw.normalise(r.firmware["build"]),
-                "firmware_hash": fw_hash, "leon3vp": info["version"], "mode": r.board["mode"],
-                "max_time": r.board["max_time"], "energy": energy,
-                "energy_sha256": hashlib.sha256(energy_file).hexdigest() if energy_file else None,
-                "set": sets, "fw_params": fw_params, "scenario": r.network.get("scenario"),
-                "tap": r.network.get("tap"), "params": r.params}
-        canon = json.dumps(spec, sort_keys=True, separators=(",", ":"))
-        run_id = hashlib.sha256(canon.encode()).hexdigest()[:16]
-        task = {"id": run_id, "vp": args.vp, "program": exp.fw["program"], "elf": data, "set": sets,
-                "fw_params": fw_params, "energy": energy, "energy_file": energy_file,
-                "scenario": spec["scenario"], "tap": spec["tap"], "mode": r.board["mode"],
-                "max_time": r.board["max_time"], "timeout": r.board["timeout"]}
-        out_runs.append((r, spec, run_id, task))
+        _, data, fw_hash = elves[_firmware_key(r.firmware)]
+        out_runs.append(_run_spec(exp, r, info, data, fw_hash, args))
     return out_runs, info
+
+
+def _run_spec(exp, r, info, data, fw_hash, args):
+    """(run, spec, run id, task) of one run. The spec (the id's input)
+    names the program, not the ELF's path: the ELF's hash stands for its
+    content, so a moved but unchanged ELF keeps its runs."""
+    energy, energy_file = _energy(r, exp)
+    sets = {k: _set_value(v) for k, v in r.board["set"].items()}
+    fw_params = {k: _set_value(v) for k, v in r.firmware["params"].items()}
+    spec = {"program": r.firmware["program"], "variant": _fw.normalise(r.firmware["build"]),
+            "firmware_hash": fw_hash, "leon3vp": info["version"], "mode": r.board["mode"],
+            "max_time": r.board["max_time"], "energy": energy,
+            "energy_sha256": hashlib.sha256(energy_file).hexdigest() if energy_file else None,
+            "set": sets, "fw_params": fw_params, "scenario": r.network.get("scenario"),
+            "tap": r.network.get("tap"), "params": r.params}
+    canon = json.dumps(spec, sort_keys=True, separators=(",", ":"))
+    run_id = hashlib.sha256(canon.encode()).hexdigest()[:16]
+    task = {"id": run_id, "vp": args.vp, "program": r.firmware["program"], "elf": data, "set": sets,
+            "fw_params": fw_params, "energy": energy, "energy_file": energy_file,
+            "scenario": spec["scenario"], "tap": spec["tap"], "mode": r.board["mode"],
+            "max_time": r.board["max_time"], "timeout": r.board["timeout"]}
+    return r, spec, run_id, task
+
+
+# -- metric paths, checked before the sweep -------------------------------------
+def check_metric_schema(exp, stats_keys):
+    """Every stats.* path of the metrics against leon3vp's --stats schema
+    (--list-stats): a key no run can have fails before anything runs."""
+    if not stats_keys:
+        return
+    for m in exp.metrics:
+        for p in m.paths + ([m.per_path] if m.per_path else []):
+            if p.startswith("stats.") and not _metrics.in_schema(p[len("stats."):], stats_keys):
+                raise _spec.SpecError(f"metrics.{m.name}: {p}: not a key of leon3vp's --stats "
+                                      "(leon3vp --list-stats, docs/stats-schema.md)")
+
+
+def check_metrics(exp, rec):
+    """The metrics against one finished run (the first): a path its
+    outputs lack is a mistake of the file, not of the run (SpecError,
+    exit 2), unless the metric is optional."""
+    try:
+        _metrics.extract(exp.metrics, rec["result"])
+    except _metrics.MetricError as e:
+        msg = str(e)[len("metric "):]
+        raise _spec.SpecError(f"metrics.{msg} (checked on the first finished run, {rec['id']}; "
+                              "optional: true allows runs without it)") from None
 
 
 # -- records ---------------------------------------------------------------------
@@ -227,41 +315,57 @@ def load_cached(runs_dir, run_id):
 def make_record(run, spec, run_id, result):
     err = check_result(result, spec, run.board["expect_exit"])
     return {"id": run_id, "index": run.index, "ok": err is None, "error": err, "params": run.params,
-            "spec": spec, "result": result}
+            "spec": spec, "elf_file": run.firmware.get("elf_file"), "result": result}
 
 
 # -- the table -------------------------------------------------------------------
 def table_rows(exp, prepared, records):
-    """One row per finished run, grid order; metric errors go to `error`."""
+    """One row per finished run, grid order; metric errors go to `error`.
+    diff metrics are filled in afterwards from pairs of rows."""
     import pandas as pd
 
-    rows = []
+    rows, diff_terms = [], []
     for r, spec, run_id, _ in prepared:
         rec = records.get(run_id)
         if rec is None:
             continue
-        res = rec["result"]
-        stats = res.get("stats") or {}
-        ver = stats.get("version", {})
-        row = {"run_id": run_id, "program": spec["program"], "variant": _fw.variant_name(spec["variant"]),
-               "mode": spec["mode"], "energy": spec["energy"] or ""}
-        row.update(r.params)
-        row.update({f"build.{k}": v for k, v in spec["variant"].items()})
-        row.update({f"fw.{k}": v for k, v in spec["fw_params"].items()})
-        row.update({f"set.{k}": v for k, v in spec["set"].items()})
-        error = rec.get("error")
-        vals = {m.name: None for m in exp.metrics}
-        if rec.get("ok"):
-            try:
-                vals = _metrics.extract(exp.metrics, res)
-            except _metrics.MetricError as e:
-                error = str(e)
-        row.update(vals)
-        row.update({"exit_status": res.get("returncode"), "sim_time_ps": stats.get("sim_time_ps"),
-                    "leon3vp_version": ver.get("leon3vp"), "config_hash": ver.get("config_hash"),
-                    "firmware_hash": ver.get("firmware_hash"), "error": error or ""})
+        row, terms = _row(exp, r, spec, run_id, rec)
         rows.append(row)
+        diff_terms.append((r.params, terms))
+    for m in exp.metrics:
+        if m.diff is not None:
+            vals = _metrics.diff_values(m, [(p, t.get(m.name)) for p, t in diff_terms])
+            for row, v in zip(rows, vals):
+                row[m.name] = v
     return pd.DataFrame(rows)
+
+
+def _row(exp, r, spec, run_id, rec):
+    """(table row, {diff metric: terms}) of one finished run."""
+    res = rec["result"]
+    stats = res.get("stats") or {}
+    ver = stats.get("version", {})
+    row = {"run_id": run_id, "program": spec["program"], "variant": _fw.variant_name(spec["variant"]),
+           "mode": spec["mode"], "energy": spec["energy"] or ""}
+    row.update(r.params)
+    row.update({f"build.{k}": v for k, v in spec["variant"].items()})
+    row.update({f"fw.{k}": v for k, v in spec["fw_params"].items()})
+    row.update({f"set.{k}": v for k, v in spec["set"].items()})
+    error = rec.get("error")
+    vals = {m.name: None for m in exp.metrics}
+    terms = {}
+    if rec.get("ok"):
+        try:
+            vals = _metrics.extract(exp.metrics, res)
+            doc = _metrics.sources(res)
+            terms = {m.name: _metrics.terms(m, doc) for m in exp.metrics if m.diff is not None}
+        except _metrics.MetricError as e:
+            error = str(e)
+    row.update(vals)
+    row.update({"exit_status": res.get("returncode"), "sim_time_ps": stats.get("sim_time_ps"),
+                "leon3vp_version": ver.get("leon3vp"), "config_hash": ver.get("config_hash"),
+                "firmware_hash": ver.get("firmware_hash"), "error": error or ""})
+    return row, terms
 
 
 def write_outputs(exp, prepared, records, out, draw_plots=True):
@@ -292,13 +396,42 @@ def _lib_zip(d):
     return path
 
 
-def run_dask(tasks, args, on_result):
+def run_dask(tasks, args, on_result, pilot=False):
     """Run the tasks on a Dask cluster, calling on_result(task, result) in
-    the client as each finishes."""
-    from distributed import Client, LocalCluster, as_completed
+    the client as each finishes. With `pilot`, the first task runs alone
+    before the others are submitted, so that on_result can stop the sweep
+    (by raising) after one run: a metric path that is wrong fails in the
+    time of one run, not of all."""
+    from distributed import as_completed
 
     logging.getLogger("distributed").setLevel(logging.ERROR)
-    cluster = None
+    client, cluster = _dask_client(args, len(tasks))
+    futures = []
+    try:
+        batches = [tasks[:1], tasks[1:]] if pilot and len(tasks) > 1 else [tasks]
+        for batch in batches:
+            fs = [client.submit(execute, t, key=f"l3vp-run-{t['id']}", pure=False) for t in batch]
+            futures += fs
+            by_key = {f.key: t for f, t in zip(fs, batch)}
+            for fut in as_completed(fs):
+                try:
+                    res = fut.result()
+                except Exception as e:  # a worker died or the task raised
+                    res = {"returncode": None, "error": f"task failed on the cluster: {type(e).__name__}: {e}"}
+                on_result(by_key[fut.key], res)
+    finally:
+        for f in futures:
+            f.cancel()
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def _dask_client(args, ntasks):
+    """(client, local cluster or None): --scheduler's cluster (the l3vp
+    package shipped to it) or a local one."""
+    from distributed import Client, LocalCluster
+
     if args.scheduler:
         try:
             client = Client(args.scheduler, timeout=30)
@@ -306,28 +439,13 @@ def run_dask(tasks, args, on_result):
             raise Failure(f"--scheduler {args.scheduler}: cannot connect ({e})") from None
         with tempfile.TemporaryDirectory(prefix="l3vp-exp-lib-") as d:
             client.upload_file(_lib_zip(d))
-    else:
-        n = min(args.workers or os.cpu_count() or 1, len(tasks))
-        cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
-                               silence_logs=logging.ERROR)
-        client = Client(cluster)
-    futures = []
-    try:
-        futures = [client.submit(execute, t, key=f"l3vp-run-{t['id']}", pure=False) for t in tasks]
-        by_key = {f.key: t for f, t in zip(futures, tasks)}
-        for fut in as_completed(futures):
-            t = by_key[fut.key]
-            try:
-                res = fut.result()
-            except Exception as e:  # a worker died or the task raised
-                res = {"returncode": None, "error": f"task failed on the cluster: {type(e).__name__}: {e}"}
-            on_result(t, res)
-    finally:
-        for f in futures:
-            f.cancel()
-        client.close()
-        if cluster is not None:
-            cluster.close()
+        return client, None
+    n = min(args.workers or os.cpu_count() or 1, ntasks)
+    # ":0": a free port for the (unused) dashboard; None still tries 8787
+    # and warns on stderr when another cluster holds it
+    cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0",
+                           silence_logs=logging.ERROR)
+    return Client(cluster), cluster
 
 
 def subset(exp, runs, specs):
@@ -348,11 +466,76 @@ def subset(exp, runs, specs):
 
 def cmd_list(exp, runs):
     names = exp.axis_names
-    print("\t".join(["#", "variant"] + names))
+    print("\t".join(["#", "program", "variant"] + names))
     for r in runs:
-        print("\t".join([str(r.index), _fw.variant_name(r.firmware["build"])] + [str(r.params[n]) for n in names]))
+        print("\t".join([str(r.index), r.firmware["program"], _fw.variant_name(r.firmware["build"])]
+                        + [str(r.params[n]) for n in names]))
     print(f"{len(runs)} runs", file=sys.stderr)
     return 0
+
+
+class MetricGate:
+    """Checks the metrics once, on the first successful run (a cached one
+    or the first to finish): check_metrics raises SpecError (exit 2)."""
+
+    def __init__(self, exp):
+        self.exp, self.done = exp, False
+
+    def __call__(self, rec):
+        if not self.done and rec.get("ok"):
+            self.done = True
+            check_metrics(self.exp, rec)
+
+
+def _plan(prepared, runs_dir, no_cache):
+    """({run id: cached record}, [prepared runs to run]) in grid order."""
+    records, todo = {}, []
+    for r, spec, run_id, task in prepared:
+        rec = None
+        # TAP runs depend on a real kernel: never reused
+        if not no_cache and spec["tap"] is None:
+            rec = load_cached(runs_dir, run_id)
+        if rec is not None:
+            records[run_id] = rec
+        elif all(t[2] != run_id for t in todo):
+            todo.append((r, spec, run_id, task))
+    return records, todo
+
+
+def _print_dry_run(prepared, records):
+    for r, spec, run_id, _ in prepared:
+        state = "cached" if run_id in records else "run"
+        print(f"{run_id}\t{state}\t{_fw.variant_name(spec['variant'])}\t"
+              + "\t".join(f"{k}={v}" for k, v in r.params.items()))
+
+
+def _execute_all(todo, args, on_result, pilot):
+    """Simulated runs on Dask (the first alone with `pilot`), then the TAP
+    runs in the client. True if interrupted."""
+    try:
+        tap = [t for t in todo if t[1]["tap"] is not None]
+        sim = [t for t in todo if t[1]["tap"] is None]
+        if sim:
+            run_dask([t[3] for t in sim], args, on_result, pilot=pilot)
+        for t in tap:  # real time against a real kernel: one at a time, in the client
+            on_result(t[3], execute(t[3]))
+    except KeyboardInterrupt:
+        return True
+    return False
+
+
+def _report_failures(records, errors):
+    """Print the failed runs and metric errors; the list of both."""
+    failed = [(rid, rec["error"]) for rid, rec in records.items() if not rec.get("ok")]
+    for rid, err in failed[:5]:
+        print(f"experiment: run {rid}: {err}", file=sys.stderr)
+    if len(failed) > 5:
+        print(f"experiment: ... and {len(failed) - 5} more failed runs (error column of the table)",
+              file=sys.stderr)
+    metric_errors = [e for e in errors if not any(e == f[1] for f in failed)]
+    for e in metric_errors:
+        print(f"experiment: {e}", file=sys.stderr)
+    return failed + metric_errors
 
 
 def cmd_run(exp, runs, args):
@@ -365,24 +548,15 @@ def cmd_run(exp, runs, args):
     log = lambda m: _say(args.quiet, m)  # noqa: E731
     prepared, info = prepare(exp, runs, args, out, log)
     shutil.copyfile(exp.path, os.path.join(out, "experiment.yaml"))
-    records, todo = {}, []
-    for r, spec, run_id, task in prepared:
-        rec = None
-        # TAP runs depend on a real kernel: never reused
-        if not args.no_cache and spec["tap"] is None:
-            rec = load_cached(runs_dir, run_id)
-        if rec is not None:
-            records[run_id] = rec
-        elif all(t[2] != run_id for t in todo):
-            todo.append((r, spec, run_id, task))
+    records, todo = _plan(prepared, runs_dir, args.no_cache)
     log(f"{exp.name}: {len(prepared)} runs, {len(prepared) - len(todo)} cached, {len(todo)} to run "
         f"(leon3vp {info['version']})")
+    gate = MetricGate(exp)
+    for r, spec, run_id, _ in prepared:  # a cached run checks the metrics before anything runs
+        if run_id in records:
+            gate(records[run_id])
     if args.dry_run:
-        done = {rid for rid in records}
-        for r, spec, run_id, _ in prepared:
-            state = "cached" if run_id in done else "run"
-            print(f"{run_id}\t{state}\t{_fw.variant_name(spec['variant'])}\t"
-                  + "\t".join(f"{k}={v}" for k, v in r.params.items()))
+        _print_dry_run(prepared, records)
         return 0
     by_id = {run_id: (r, spec) for r, spec, run_id, _ in todo}
     bar = tqdm(total=len(todo), desc=exp.name, unit="run", disable=True if args.quiet else None, file=sys.stderr)
@@ -393,34 +567,21 @@ def cmd_run(exp, runs, args):
         _atomic_write(os.path.join(runs_dir, task["id"] + ".json"), json.dumps(rec, indent=1))
         records[task["id"]] = rec
         bar.update(1)
+        gate(rec)
 
-    interrupted = False
+    interrupted, complete = False, False
     try:
-        tap = [t for t in todo if t[1]["tap"] is not None]
-        sim = [t for t in todo if t[1]["tap"] is None]
-        if sim:
-            run_dask([t[3] for t in sim], args, on_result)
-        for t in tap:  # real time against a real kernel: one at a time, in the client
-            on_result(t[3], execute(t[3]))
-    except KeyboardInterrupt:
-        interrupted = True
+        interrupted = _execute_all(todo, args, on_result, pilot=not gate.done)
+        complete = not interrupted
     finally:
         bar.close()
-        df, errors = write_outputs(exp, prepared, records, out, draw_plots=not interrupted)
-    failed = [(rid, rec["error"]) for rid, rec in records.items() if not rec.get("ok")]
-    for rid, err in failed[:5]:
-        print(f"experiment: run {rid}: {err}", file=sys.stderr)
-    if len(failed) > 5:
-        print(f"experiment: ... and {len(failed) - 5} more failed runs (error column of the table)",
-              file=sys.stderr)
-    metric_errors = [e for e in errors if not any(e == f[1] for f in failed)]
-    for e in metric_errors:
-        print(f"experiment: {e}", file=sys.stderr)
+        df, errors = write_outputs(exp, prepared, records, out, draw_plots=complete)
+    problems = _report_failures(records, errors)
     log(f"{len(df)} rows in {os.path.join(out, 'results.csv')}")
     if interrupted:
         print(f"experiment: interrupted: {len(records)} of {len(prepared)} runs finished", file=sys.stderr)
         return 130
-    return 1 if failed or metric_errors else 0
+    return 1 if problems else 0
 
 
 def main(argv=None):

@@ -8,6 +8,11 @@ with `cmake --build` before every experiment (a no-op when nothing
 changed), so a source change is always picked up; the program's ELF is
 then hashed as leon3vp hashes it (FNV-1a-64 of the file, --stats
 version.firmware_hash) and the hash goes into the run ids.
+
+Two other sources of firmware: a prebuilt ELF (`firmware: {elf: PATH}`,
+checked here to be a 32-bit big-endian SPARC executable) and an
+out-of-tree CMake project (`firmware: {cmake: DIR, program: NAME}`),
+configured with the same toolchain file into its own variant directories.
 """
 import glob
 import hashlib
@@ -37,14 +42,44 @@ def file_fnv1a64(path):
         return fnv1a64(f.read())
 
 
-def known_options():
-    """{option: None | [allowed values]} of the firmware project's CMake
-    files: option(NAME ...) is a boolean, set(NAME ... CACHE ...) a value,
-    with its STRINGS property as the allowed values when there is one.
-    Read from the CMake files so a new option needs no change here."""
+def check_elf(path):
+    """Raise ValueError (one line naming the file) unless `path` is a
+    readable 32-bit big-endian SPARC executable: what leon3vp loads. The
+    check is pyelftools' header parse (l3vp.elf), not a parser of ours."""
+    from ..elf import Elf
+
+    if os.path.isdir(path):
+        raise ValueError(f"{path}: is a directory, not an ELF file")
+    try:
+        with Elf(path) as e:
+            machine, kind, be32 = e.elf["e_machine"], e.elf["e_type"], e.is_be32
+    except OSError as err:
+        raise ValueError(f"{path}: {err.strerror or err}") from None
+    except Exception as err:  # pyelftools raises several kinds for a truncated file
+        raise ValueError(str(err) if str(err).startswith(path) else f"{path}: not an ELF file ({err})") from None
+    if machine != "EM_SPARC" or not be32:
+        raise ValueError(f"{path}: an ELF for {machine}, not 32-bit big-endian SPARC (LEON3)")
+    if kind != "ET_EXEC":
+        raise ValueError(f"{path}: an ELF of type {kind}, not an executable (link it statically with "
+                         "-fno-pic -no-pie and a linker script)")
+
+
+def cmake_files(src):
+    """The CMakeLists.txt files of the project in `src`, top first."""
+    return [os.path.join(src, "CMakeLists.txt")] + sorted(
+        glob.glob(os.path.join(src, "**", "CMakeLists.txt"), recursive=True))
+
+
+def known_options(src=FW_SRC):
+    """{option: None | [allowed values]} of a firmware project's CMake
+    files (ours by default, or an out-of-tree project's `src`):
+    option(NAME ...) is a boolean, set(NAME ... CACHE ...) a value, with
+    its STRINGS property as the allowed values when there is one. Read
+    from the CMake files so a new option needs no change here."""
     out = {}
-    for path in [os.path.join(FW_SRC, "CMakeLists.txt")] + sorted(
-            glob.glob(os.path.join(FW_SRC, "**", "CMakeLists.txt"), recursive=True)):
+    for path in dict.fromkeys(cmake_files(src)):
+        if not os.path.exists(path):
+            continue
         with open(path) as f:
             text = f.read()
         for m in re.finditer(r"^\s*option\(\s*(\w+)", text, re.M):
@@ -64,12 +99,14 @@ def cmake_value(v):
     return str(v)
 
 
-def check_options(build, where="firmware.build"):
-    """Raise ValueError naming the first unknown option or value."""
-    known = known_options()
+def check_options(build, where="firmware.build", src=FW_SRC):
+    """Raise ValueError naming the first unknown option or value (options
+    of the project in `src`)."""
+    known = known_options(src)
     for k, v in build.items():
         if k not in known:
-            raise ValueError(f"{where}.{k}: not a firmware CMake option (known: {', '.join(sorted(known))})")
+            what = "a firmware CMake option" if src == FW_SRC else f"a CMake option of {src}"
+            raise ValueError(f"{where}.{k}: not {what} (known: {', '.join(sorted(known)) or 'none'})")
         allowed = known[k]
         val = cmake_value(v)
         if allowed is not None:
@@ -109,14 +146,28 @@ def variant_dir(fw_root, build):
     return os.path.join(fw_root, f"{slug}-{digest}")
 
 
-def build_program(fw_root, build, program, log=None):
-    """Configure (first time) and build `program` of variant `build` under
-    fw_root; return the ELF's path. BuildError on failure (the log is in
-    the build directory: build.log)."""
+def project_root(fw_root, src):
+    """Where an out-of-tree project's variants are built: its own folder
+    under fw_root (named by the source folder and a hash of its path), so
+    its variants never share a build directory with ours."""
+    src = os.path.abspath(src)
+    digest = hashlib.sha256(src.encode()).hexdigest()[:8]
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "_", os.path.basename(src.rstrip("/")) or "project")[:40]
+    return os.path.join(fw_root, f"ext-{name}-{digest}")
+
+
+def build_program(fw_root, build, program, log=None, src=FW_SRC):
+    """Configure (first time) and build `program` of variant `build` of the
+    project in `src` (ours by default) under fw_root; return the ELF's path
+    (<build dir>/<program>.elf). BuildError on failure (the log is in the
+    build directory: build.log)."""
+    what = f"firmware variant {variant_name(build)}"
+    if src != FW_SRC:
+        fw_root = project_root(fw_root, src)
+        what = f"firmware project {src}, variant {variant_name(build)}"
     d = variant_dir(fw_root, build)
     os.makedirs(d, exist_ok=True)
     logpath = os.path.join(d, "build.log")
-    target = program
     with open(logpath, "a") as lf:
         def sh(cmd):
             lf.write("$ " + " ".join(cmd) + "\n")
@@ -124,19 +175,22 @@ def build_program(fw_root, build, program, log=None):
             p = subprocess.run(cmd, stdout=lf, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
             return p.returncode
 
-        if not os.path.exists(os.path.join(d, "CMakeCache.txt")):
+        cache = os.path.join(d, "CMakeCache.txt")
+        if not os.path.exists(cache):
             if log:
-                log(f"configuring firmware variant {variant_name(build)} in {d}")
-            cmd = ["cmake", "-S", FW_SRC, "-B", d, "-G", "Ninja", f"-DCMAKE_TOOLCHAIN_FILE={TOOLCHAIN}",
+                log(f"configuring {what} in {d}")
+            cmd = ["cmake", "-S", src, "-B", d, "-G", "Ninja", f"-DCMAKE_TOOLCHAIN_FILE={TOOLCHAIN}",
                    "-DCMAKE_BUILD_TYPE=Release"]
             cmd += [f"-D{k}={v}" for k, v in normalise(build).items()]
             if sh(cmd) != 0:
-                os.remove(os.path.join(d, "CMakeCache.txt")) if os.path.exists(
-                    os.path.join(d, "CMakeCache.txt")) else None
-                raise BuildError(f"firmware variant {variant_name(build)}: cmake failed (log: {logpath})")
-        if sh(["cmake", "--build", d, "--target", target]) != 0:
-            raise BuildError(f"firmware variant {variant_name(build)}: building {program} failed (log: {logpath})")
-    elf = os.path.join(d, program + ".elf")
-    if not os.path.exists(elf):
-        raise BuildError(f"firmware variant {variant_name(build)}: {elf} missing after the build")
-    return elf
+                if os.path.exists(cache):
+                    os.remove(cache)
+                raise BuildError(f"{what}: cmake failed (log: {logpath})")
+        if sh(["cmake", "--build", d, "--target", program]) != 0:
+            raise BuildError(f"{what}: building {program} failed (log: {logpath})")
+    # our projects name every executable <target>.elf; a foreign project
+    # may leave the suffix off
+    for elf in (os.path.join(d, program + ".elf"), os.path.join(d, program)):
+        if os.path.isfile(elf):
+            return elf
+    raise BuildError(f"{what}: {os.path.join(d, program + '.elf')} missing after the build")

@@ -5,7 +5,11 @@
     uart.<type>... the firmware's JSON result lines of that type, a list
 
 A metric is one path, or `sum` of several paths, optionally divided by the
-value at `per` (a total per packet) and multiplied by `scale`.
+value at `per` (a total per packet) or by a number, and multiplied by
+`scale`. A `diff` metric is the difference of two runs of the grid (the
+runs at two values of one axis, every other axis equal): numerator and
+`per` value are subtracted before the division, so whatever both runs
+share (boot, ARP, warm-up packets) drops out (diff_values).
 
 A path step into an object takes the key; into a list, an index (0, 1, ...)
 or the element whose "name" (scenario experiments) or "id" (regions, also
@@ -57,6 +61,36 @@ def lookup(doc, path):
     return cur
 
 
+def expand_schema_key(key):
+    """A key of `leon3vp --list-stats` as dotted paths: `a.{b,c}` -> a.b,
+    a.c; `regions[].cycles` -> regions.*.cycles (any element)."""
+    m = re.search(r"\{([^{}]*)\}", key)
+    if m:
+        return [k for alt in m.group(1).split(",")
+                for k in expand_schema_key(key[:m.start()] + alt.strip() + key[m.end():])]
+    return [key.replace("[]", ".*")]
+
+
+def in_schema(path, keys):
+    """Whether a --stats path (without "stats.") can exist by the schema
+    keys [[key, type]]: it names a key or lies on the way to one, or goes
+    into a free-form object or array the schema does not detail."""
+    steps = path.split(".")
+    detailed = {k.rsplit(".", 1)[0] for k, _ in keys if "." in k}
+    for key, typ in keys:
+        ks = key.split(".")
+        n = min(len(ks), len(steps))
+        if not all(k in ("*", s) for k, s in zip(ks[:n], steps[:n])):
+            continue
+        if len(steps) <= len(ks):
+            return True
+        # config, fw_params, net.results: objects whose keys the schema does not list
+        if typ.startswith(("object", "array", "[")) and not any(
+                d == key or d.startswith(key + ".") for d in detailed):
+            return True
+    return False
+
+
 def sources(result):
     """The document metric paths start from."""
     uart = {}
@@ -65,44 +99,102 @@ def sources(result):
     return {"stats": result.get("stats") or {}, "net": result.get("net") or {}, "uart": uart}
 
 
+def _is_number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _lookup_all(m, doc):
+    """[(path, value)] of the metric's paths and its per path; None when
+    an optional metric lacks one. MetricError names the metric, its path
+    and the first missing step."""
+    paths = m.paths + ([m.per_path] if m.per_path else [])
+    out = []
+    for p in paths:
+        try:
+            out.append((p, lookup(doc, p)))
+        except KeyError as e:
+            if m.optional:
+                return None
+            raise MetricError(f"metric {m.name}: {p}: no {e.args[0]} in the run's outputs") from None
+    for p, v in out:
+        if isinstance(v, (dict, list)):
+            raise MetricError(f"metric {m.name}: {p} is an {'object' if isinstance(v, dict) else 'array'}, "
+                              "not a value")
+    return out
+
+
+def _arithmetic(m):
+    return len(m.paths) > 1 or m.per is not None or m.scale is not None or m.diff is not None
+
+
+def terms(m, doc):
+    """(numerator, per value) of one run as Decimals: the sum of the paths
+    and the per path's value (None without a per path); None for an empty
+    cell (an optional metric's missing path, a null value)."""
+    found = _lookup_all(m, doc)
+    if found is None or any(v is None for _, v in found):
+        return None
+    for p, v in found:
+        if not _is_number(v):
+            what = "scale" if len(m.paths) == 1 and m.per is None and m.diff is None else "sum/per/diff"
+            raise MetricError(f"metric {m.name}: {p} = {v!r} is not a number ({what})")
+    # exact decimal arithmetic, then the nearest float: 149115000 ps
+    # x 1e-6 gives 149.115, not 149.11499999999998
+    vals = [Decimal(v) for _, v in found]
+    num = sum(vals[:len(m.paths)])
+    return num, (vals[-1] if m.per_path else None)
+
+
+def finish(m, num, per):
+    """The metric's value from its numerator and per value: divided by the
+    per value (or the number `per`), then scaled; None (an empty cell)
+    when there is nothing to divide by."""
+    div = per if m.per_path else (Decimal(repr(m.per)) if m.per is not None else None)
+    v = num
+    if div is not None:
+        if div == 0:
+            return None  # nothing to divide by (no packet): an empty cell, not an error
+        v = v / div
+    if m.scale is not None:
+        v = v * Decimal(repr(m.scale))
+    return float(v)
+
+
 def extract(metrics, result):
-    """{metric name: value} (None for a missing optional one). Raises
-    MetricError naming the metric and the missing step."""
+    """{metric name: value} (None for a missing optional one, and for a
+    diff metric, which needs two runs: diff_values). Raises MetricError
+    naming the metric and the missing step; a diff metric's paths are
+    checked here too."""
     doc = sources(result)
     out = {}
     for m in metrics:
-        try:
-            parts = [lookup(doc, p) for p in m.paths]
-            per = lookup(doc, m.per) if m.per is not None else None
-        except KeyError as e:
-            if m.optional:
-                out[m.name] = None
-                continue
-            raise MetricError(f"metric {m.name}: {e.args[0]} not found in the run's outputs") from None
-        for p, v in zip(m.paths + [m.per], parts + [per]):
-            if isinstance(v, (dict, list)):
-                raise MetricError(f"metric {m.name}: {p} is an {'object' if isinstance(v, dict) else 'array'}, "
-                                  "not a value")
-        arith = len(parts) > 1 or m.per is not None or m.scale is not None
-        if not arith:
-            out[m.name] = parts[0]
+        if not _arithmetic(m):
+            found = _lookup_all(m, doc)
+            out[m.name] = None if found is None else found[0][1]
             continue
-        if any(v is None for v in parts) or (m.per is not None and per is None):
-            out[m.name] = None
+        t = terms(m, doc)
+        out[m.name] = None if t is None or m.diff is not None else finish(m, *t)
+    return out
+
+
+def diff_values(m, runs):
+    """The values of diff metric m for runs [(params, terms or None)] in
+    table order: the run at axis = a gets terms(a) - terms(b) of the run at
+    axis = b with all other axes equal, then finish(); every other run,
+    and a run whose partner is missing or failed, gets None."""
+    axis, a, b = m.diff
+
+    def others(params):
+        return tuple(sorted((k, repr(v)) for k, v in params.items() if k != axis))
+
+    partners = {others(p): t for p, t in runs if p.get(axis) == b}
+    out = []
+    for params, t in runs:
+        partner = partners.get(others(params)) if params.get(axis) == a else None
+        if t is None or partner is None:
+            out.append(None)
             continue
-        for p, v in zip(m.paths + [m.per], parts + [per]):
-            if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))):
-                what = "scale" if len(parts) == 1 and m.per is None else "sum/per"
-                raise MetricError(f"metric {m.name}: {p} = {v!r} is not a number ({what})")
-        # exact decimal arithmetic, then the nearest float: 149115000 ps
-        # x 1e-6 gives 149.115, not 149.11499999999998
-        v = sum(Decimal(x) for x in parts)
-        if m.per is not None:
-            if per == 0:
-                out[m.name] = None  # nothing to divide by (no packet): an empty cell, not an error
-                continue
-            v = v / Decimal(per)
-        if m.scale is not None:
-            v = v * Decimal(repr(m.scale))
-        out[m.name] = float(v)
+        num = t[0] - partner[0]
+        per = t[1] - partner[1] if m.per_path else None
+        out.append(finish(m, num, per))
     return out

@@ -21,6 +21,9 @@ def draw(plot, df, out_dir):
     """Write <out_dir>/<plot.name>.png and .svg; return the two paths."""
     os.makedirs(out_dir, exist_ok=True)
     plt.rcParams["svg.hashsalt"] = "leon3vp"
+    # empty cells (a diff metric's B rows, an optional metric) are not
+    # points: left in, they would break the line between the real ones
+    df = df[df[plot.y].notna()]
     facets = [None] if plot.facet is None else list(dict.fromkeys(df[plot.facet]))
     fig, axes = plt.subplots(1, len(facets), figsize=(5.5 * len(facets), 4), squeeze=False, sharey=True)
     for ax, fv in zip(axes[0], facets):

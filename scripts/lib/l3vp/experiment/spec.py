@@ -19,6 +19,7 @@ import yaml
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _EXPERIMENT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*\Z")
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}\Z")
+_PROGRAM = re.compile(r"[A-Za-z0-9_]+")
 _MODES = ("timed", "functional")
 
 # Columns the table always has: an axis or a metric may not take their names.
@@ -46,6 +47,10 @@ def _keys(obj, where, allowed, required=()):
             _fail(f"{where}.{k}" if where else k, "missing")
 
 
+def _is_number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
 def _scalar(v):
     return isinstance(v, (str, int, float, bool)) and v is not None
 
@@ -64,6 +69,12 @@ def _scalar_map(obj, where):
     return dict(obj)
 
 
+def resolve_path(base, path):
+    """A path of the experiment file: ~ and $VARS expanded, relative to
+    the file's folder `base`."""
+    return os.path.normpath(os.path.join(base, os.path.expandvars(os.path.expanduser(path))))
+
+
 def _check_path(path, where):
     if not isinstance(path, str) or path.split(".")[0] not in ("stats", "net", "uart") \
             or len(path.split(".")) < 2 or "" in path.split("."):
@@ -72,13 +83,24 @@ def _check_path(path, where):
 
 class Metric:
     """A named value of a run: one path, or the sum of several (`sum`),
-    optionally divided by another path (`per`: a per-packet figure from a
-    total and a count), then multiplied by `scale`."""
+    optionally divided by another path or a number (`per`: a per-packet
+    figure from a total and a count), then multiplied by `scale`.
 
-    def __init__(self, name, path, scale=None, optional=False, paths=None, per=None):
+    With `diff` = (axis, a, b) the metric belongs to a pair of runs: the
+    value of the run at axis=a minus that of the run at axis=b with every
+    other axis equal (the per path's values subtracted alike), shown in
+    the row of a (metrics.py, diff_values)."""
+
+    def __init__(self, name, path, scale=None, optional=False, paths=None, per=None, diff=None):
         self.name, self.path, self.scale, self.optional = name, path, scale, optional
         self.paths = paths if paths is not None else [path]
         self.per = per
+        self.diff = diff
+
+    @property
+    def per_path(self):
+        """The `per` path, or None when `per` is absent or a number."""
+        return self.per if isinstance(self.per, str) else None
 
 
 class Plot:
@@ -92,7 +114,7 @@ class Run:
     def __init__(self, index, params, firmware, board, network):
         self.index = index          # position in the grid (the table's row order)
         self.params = params        # {axis: value}
-        self.firmware = firmware    # {"program", "build": {...}, "params": {...}}
+        self.firmware = firmware    # {"program", "elf", "cmake", "build": {...}, "params": {...}}
         self.board = board          # {"set": {...}, "mode", "energy", "max_time", "timeout", "expect_exit"}
         self.network = network      # {"scenario": dict} | {"tap": name} | {}
 
@@ -126,12 +148,39 @@ class Experiment:
 
     # -- sections ----------------------------------------------------------
     def _firmware(self, fw):
-        _keys(fw, "firmware", ("program", "build", "params"), required=("program",))
-        if not isinstance(fw["program"], str) or not re.fullmatch(r"[A-Za-z0-9_]+", fw["program"]):
-            _fail("firmware.program", "must be a program name such as net_ping (firmware/apps/)")
-        self.fw = {"program": fw["program"],
+        """program (ours, or a target of an out-of-tree `cmake` project) or
+        elf (a prebuilt ELF); the program name and the ELF path may hold
+        placeholders (checked again once filled: runs())."""
+        _keys(fw, "firmware", ("program", "elf", "cmake", "build", "params"))
+        if ("program" in fw) == ("elf" in fw):
+            _fail("firmware", "needs exactly one of program (a program name) and elf (a prebuilt ELF file)")
+        self.fw = {"program": None, "elf": None, "cmake": None,
                    "build": _scalar_map(fw.get("build"), "firmware.build"),
                    "params": _scalar_map(fw.get("params"), "firmware.params")}
+        if "elf" in fw:
+            for k in ("build", "cmake"):
+                if k in fw:
+                    _fail(f"firmware.{k}", "makes no sense with elf (a prebuilt ELF is built already)")
+            if not isinstance(fw["elf"], str) or not fw["elf"].strip():
+                _fail("firmware.elf", "must be the path of an ELF file")
+            self.fw["elf"] = fw["elf"]
+            return
+        prog = fw["program"]
+        if not isinstance(prog, str) or not _PROGRAM.fullmatch(re.sub(r"\{[^{}]*\}", "x", prog)):
+            _fail("firmware.program", "must be a program name such as net_ping (firmware/apps/) "
+                  "or a template such as {stack}_ping")
+        self.fw["program"] = prog
+        if "cmake" in fw:
+            self.fw["cmake"] = self._cmake_dir(fw["cmake"])
+
+    def _cmake_dir(self, d):
+        """An out-of-tree CMake project: a folder with a CMakeLists.txt."""
+        if not isinstance(d, str) or not d.strip():
+            _fail("firmware.cmake", "must be the path of a CMake source folder")
+        path = resolve_path(self.dir, d)
+        if not os.path.isfile(os.path.join(path, "CMakeLists.txt")):
+            _fail("firmware.cmake", f"{d}: no CMakeLists.txt in {path}")
+        return path
 
     def _board(self, b):
         _keys(b, "board", ("set", "mode", "energy", "max_time", "timeout", "expect_exit"))
@@ -254,32 +303,57 @@ class Experiment:
                 _fail("metrics", f"metric name {name!r} must be an identifier")
             if name in self.axis_names or name in FIXED_COLUMNS:
                 _fail(where, "name taken by an axis or a fixed column")
-            if isinstance(v, str):
-                v = {"path": v}
-            if not isinstance(v, dict):
-                _fail(where, "must be a path or a mapping with path (or sum), scale, per, optional")
-            _keys(v, where, ("path", "sum", "per", "scale", "optional"))
-            if ("path" in v) == ("sum" in v):
-                _fail(where, "needs exactly one of path and sum")
-            if "sum" in v:
-                paths = v["sum"]
-                if not isinstance(paths, list) or not paths:
-                    _fail(f"{where}.sum", "must be a non-empty list of paths")
-                for i, p in enumerate(paths):
-                    _check_path(p, f"{where}.sum[{i}]")
-            else:
-                paths = [v["path"]]
-                _check_path(v["path"], f"{where}.path")
-            per = v.get("per")
-            if per is not None:
-                _check_path(per, f"{where}.per")
-            scale = v.get("scale")
-            if scale is not None and (isinstance(scale, bool) or not isinstance(scale, (int, float))):
-                _fail(f"{where}.scale", "must be a number")
-            if not isinstance(v.get("optional", False), bool):
-                _fail(f"{where}.optional", "must be true or false")
-            self.metrics.append(Metric(name, v.get("path", "+".join(paths)), scale, v.get("optional", False),
-                                       paths=paths, per=per))
+            self.metrics.append(self._metric(name, v, where))
+
+    def _metric(self, name, v, where):
+        if isinstance(v, str):
+            v = {"path": v}
+        if not isinstance(v, dict):
+            _fail(where, "must be a path or a mapping with path (or sum), scale, per, diff, optional")
+        _keys(v, where, ("path", "sum", "per", "scale", "diff", "optional"))
+        if ("path" in v) == ("sum" in v):
+            _fail(where, "needs exactly one of path and sum")
+        if "sum" in v:
+            paths = v["sum"]
+            if not isinstance(paths, list) or not paths:
+                _fail(f"{where}.sum", "must be a non-empty list of paths")
+            for i, p in enumerate(paths):
+                _check_path(p, f"{where}.sum[{i}]")
+        else:
+            paths = [v["path"]]
+            _check_path(v["path"], f"{where}.path")
+        per = v.get("per")
+        if _is_number(per):
+            if per == 0:
+                _fail(f"{where}.per", "must not be 0")
+        elif per is not None:
+            _check_path(per, f"{where}.per")
+        scale = v.get("scale")
+        if scale is not None and not _is_number(scale):
+            _fail(f"{where}.scale", "must be a number")
+        if not isinstance(v.get("optional", False), bool):
+            _fail(f"{where}.optional", "must be true or false")
+        diff = self._diff(v["diff"], f"{where}.diff") if "diff" in v else None
+        return Metric(name, v.get("path", "+".join(paths)), scale, v.get("optional", False), paths=paths,
+                      per=per, diff=diff)
+
+    def _diff(self, d, where):
+        """{axis: [a, b]} -> (axis, a, b): the run at a minus the run at b.
+        The axis must be a grid axis of its own: in a zip group the other
+        axes change with it, so no two runs differ in it alone."""
+        if not isinstance(d, dict) or len(d) != 1:
+            _fail(where, "must be {AXIS: [A, B]}: the run at AXIS=A minus the run at AXIS=B")
+        (axis, pair), = d.items()
+        values = {names: vals for names, vals in self.axes}.get((axis,))
+        if values is None:
+            why = "part of a zip group" if axis in self.axis_names else "not an axis of the grid"
+            _fail(f"{where}.{axis}", f"{why} (a diff needs a grid axis of its own)")
+        if not isinstance(pair, list) or len(pair) != 2 or repr(pair[0]) == repr(pair[1]):
+            _fail(f"{where}.{axis}", "must be a list of two different values [A, B] (A minus B)")
+        for x in pair:
+            if (x,) not in values:
+                _fail(f"{where}.{axis}", f"{x!r} is not a value of axis {axis}")
+        return axis, pair[0], pair[1]
 
     def _plots(self, plots):
         if not isinstance(plots, list):
@@ -321,6 +395,9 @@ class Experiment:
                 _fail(f"grid.{name}", "axis is used by no {placeholder} (firmware, board or network)")
 
     def _templated(self):
+        for k in ("program", "elf"):
+            if self.fw[k] is not None:
+                yield f"firmware.{k}", self.fw[k]
         yield "firmware.build", self.fw["build"]
         yield "firmware.params", self.fw["params"]
         for k in ("set", "mode", "energy", "max_time"):
@@ -351,10 +428,24 @@ class Experiment:
                 network["scenario"] = scen
             if self.tap is not None:
                 network["tap"] = self.tap
-            fw = {"program": self.fw["program"], "build": fill(self.fw["build"]),
-                  "params": fill(self.fw["params"])}
+            fw = self._run_firmware(fill)
             out.append(Run(i, params, fw, board, network))
         return out
+
+    def _run_firmware(self, fill):
+        """A run's firmware, placeholders filled: the program name (for an
+        ELF: its file name without .elf) and the ELF's absolute path."""
+        fw = {"program": None, "elf": None, "cmake": self.fw["cmake"], "build": fill(self.fw["build"]),
+              "params": fill(self.fw["params"])}
+        if self.fw["elf"] is not None:
+            fw["elf"] = resolve_path(self.dir, str(fill(self.fw["elf"])))
+            base = os.path.basename(fw["elf"])
+            fw["program"] = re.sub(r"[^A-Za-z0-9_.-]", "_", base[:-4] if base.endswith(".elf") else base) or "elf"
+        else:
+            fw["program"] = str(fill(self.fw["program"]))
+            if not _PROGRAM.fullmatch(fw["program"]):
+                raise SpecError(f"firmware.program: '{fw['program']}' (from the grid) is not a program name")
+        return fw
 
 
 def _placeholders(obj, where):
