@@ -542,15 +542,9 @@ def test_elf(a, work):
 OWN_CMAKE = """cmake_minimum_required(VERSION 3.20)
 project(own_firmware C ASM)
 set(OWN_LOOPS 10 CACHE STRING "iterations of the measured loop")
-set(FW {fw})
-add_executable(own main.c ${{FW}}/bsp/crt0.S ${{FW}}/bsp/bsp.c ${{FW}}/lib/string.c ${{FW}}/lib/printf.c
-  ${{FW}}/lib/runtime64.c ${{FW}}/drivers/amba_pnp.c ${{FW}}/drivers/apbuart.c ${{FW}}/drivers/irqmp.c
-  ${{FW}}/drivers/gptimer.c)
-target_include_directories(own PRIVATE ${{FW}}/bsp ${{FW}}/lib ${{FW}}/drivers)
-target_compile_definitions(own PRIVATE BSP_CLOCK_HZ=40000000u OWN_LOOPS=${{OWN_LOOPS}})
-target_compile_options(own PRIVATE -O2 -ffunction-sections -fdata-sections)
-target_link_options(own PRIVATE -T${{FW}}/bsp/leon3.ld -Wl,--gc-sections)
-set_target_properties(own PROPERTIES SUFFIX ".elf" RUNTIME_OUTPUT_DIRECTORY ${{CMAKE_BINARY_DIR}})
+find_package(leon3vp-sdk REQUIRED HINTS {fw}/sdk)
+leon3vp_add_program(own main.c)
+target_compile_definitions(own PRIVATE OWN_LOOPS=${{OWN_LOOPS}})
 """
 OWN_MAIN = r"""/* An out-of-tree program: a named region around a loop, one result line. */
 #include "bsp.h"
@@ -578,7 +572,7 @@ int main(void)
 
 def own_project(work):
     """A minimal out-of-tree firmware project: our toolchain (through the
-    tool), the BSP's sources and linker script, one program `own`."""
+    tool), the SDK's CMake package (firmware/sdk), one program `own`."""
     d = os.path.join(work, "own-project")
     os.makedirs(d)
     with open(os.path.join(d, "CMakeLists.txt"), "w") as fh:
@@ -615,6 +609,35 @@ def test_cmake(a, work):
     doc["firmware"]["build"] = {"NET_PHASES": "OFF", "OWN_LOOPS": "{loops}"}
     p = tool(["run", write_yaml(f, doc), "--out", out, "--vp", a.vp])
     one_line_error(p, "foreign option", ["firmware.build.NET_PHASES", "not a CMake option of", proj, "OWN_LOOPS"])
+
+
+OWN_EXAMPLE = os.path.join(ROOT, "examples", "own-firmware")
+
+
+def test_own_example(a, work):
+    """examples/own-firmware (docs/porting.md): built with its plain
+    Makefile and run in a sweep by elf: path, and built with its CMake
+    package file by its own sweep.yaml; both give the same table."""
+    bdir = os.path.join(work, "make")
+    p = subprocess.run(["make", "-s", "-C", OWN_EXAMPLE, f"O={bdir}"], capture_output=True, text=True)
+    check(p.returncode == 0, f"make: {p.stderr.strip()}")
+    with open(os.path.join(OWN_EXAMPLE, "sweep.yaml")) as fh:
+        doc = yaml.safe_load(fh)
+    cmake_out = os.path.join(work, "cmake-out")
+    run_ok(["run", os.path.join(OWN_EXAMPLE, "sweep.yaml"), "--out", cmake_out, "--vp", a.vp, "--workers", "1",
+            "-q"], "example sweep (cmake:)")
+    doc["firmware"] = {"elf": os.path.join(bdir, "own.elf"), "params": doc["firmware"]["params"]}
+    f = write_yaml(os.path.join(work, "own-elf.yaml"), doc)
+    elf_out = os.path.join(work, "elf-out")
+    run_ok(["run", f, "--out", elf_out, "--vp", a.vp, "--workers", "1", "-q"], "example sweep (elf:)")
+    dc, de = read_csv(cmake_out), read_csv(elf_out)
+    # the kernel's sum: buf[i] = 7 i mod 256, summed `count` times
+    want = [c * sum((7 * i) & 255 for i in range(b)) for b, c in zip(de["bytes"], de["count"])]
+    check(list(de["sum"]) == want and list(dc["sum"]) == want, f"sums {list(de['sum'])} / {list(dc['sum'])}, want {want}")
+    per = [float(v) for v in de["cycles_per_byte"] if v != ""]
+    check(len(per) == 3 and all(3 < v < 20 for v in per), f"cycles per byte {per}")
+    check(list(dc["cycles_per_byte"]) == list(de["cycles_per_byte"]), "cmake: and elf: builds measured differently")
+    check(list(de["firmware_hash"]) == [l3vp_fnv(os.path.join(bdir, "own.elf"))] * len(de), "elf hash")
 
 
 def test_stack_axis(a, work):
@@ -703,7 +726,7 @@ def test_diff_metric(a, work):
 TESTS = {"local_sweep": test_local_sweep, "set_sweep": test_set_sweep, "variant": test_variant,
          "cluster": test_cluster, "bad_files": test_bad_files, "example": test_example, "tap": test_tap,
          "elf": test_elf, "cmake": test_cmake, "stack_axis": test_stack_axis, "metric_gate": test_metric_gate,
-         "diff_metric": test_diff_metric}
+         "diff_metric": test_diff_metric, "own_example": test_own_example}
 
 
 def main():
