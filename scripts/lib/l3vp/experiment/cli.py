@@ -122,6 +122,8 @@ def _program_exists(program):
     fw = _fw.FW_SRC
     if os.path.isdir(os.path.join(fw, "apps", program)):
         return True
+    if os.path.isdir(os.path.join(fw, "lwip", "apps", program)):  # lwIP on the board
+        return True
     if program.startswith("stream_") and os.path.exists(os.path.join(fw, "isa-stream", program[7:] + ".S")):
         return True
     return program in ("isa_selfcheck_strict", "net_selftest")
@@ -160,7 +162,7 @@ def _check_firmware(r):
             raise _spec.SpecError(f"firmware.elf: {e}") from None
         return
     if fw["cmake"] is None and not _program_exists(fw["program"]):
-        raise _spec.SpecError(f"firmware.program: no program '{fw['program']}' in firmware/apps")
+        raise _spec.SpecError(f"firmware.program: no program '{fw['program']}' in firmware/apps or firmware/lwip/apps")
     try:
         _fw.check_options(fw["build"], src=fw["cmake"] or _fw.FW_SRC)
     except ValueError as e:
