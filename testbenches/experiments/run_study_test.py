@@ -4,17 +4,23 @@ reference study"): run its experiment files and `scripts/experiment
 report --published`, then check the report against the tables it was
 made from:
 
-  quick  a few cells (--subset) of udp-rx, tcp-window, energy and
-         delayed-ack: < 60 s on 2 cores (scripts/test)
+  quick  a few cells (--subset) of ping-rtt, udp-rx, tcp-window, energy
+         and delayed-ack (scripts/test)
   full   every file, the whole grid (label long: scripts/test --long)
 
 Checks: every published table has its section, how its quantity was
 measured and its summary row; every printed VP value equals the CSV's
-(derived improvements recomputed here from the CSV rows); every compared
-cell's ratio is VP / published recomputed here and is marked MISMATCH
-exactly when it is outside the table's tolerance; the summary's counts
-agree; the HTML embeds the plots and marks the same mismatches; bad
-input exits 2 with one line.
+(derived improvements and ratios recomputed here from the CSV rows);
+every scored cell's ratio is VP / published recomputed here and is marked
+MISMATCH exactly when it is outside the table's tolerance, with the
+number of an explanation line of its section (none unexplained);
+calibration cells are tagged and not counted as held out; the cells of
+a not comparable table read "(not comparable)" and are never counted;
+trend cells say holds/differs; the summary's counts agree; the published
+cells the quick subset covers are all compared (QUICK_EXPECT: red when
+published numbers are dropped or mis-keyed), in the full study every
+published cell meets a VP value; the HTML embeds the plots and marks the
+same mismatches; bad input exits 2 with one line.
 
     run_study_test.py --vp build/sim/leon3vp --fw-dir build/firmware --test quick|full [--keep DIR]
 """
@@ -34,9 +40,20 @@ sys.path.insert(0, os.path.join(ROOT, "scripts", "lib"))
 import pandas as pd  # noqa: E402
 import yaml  # noqa: E402
 
-FILES = ["udp-tx", "udp-rx", "udp-burst", "tcp-window", "tcp-conns", "ping-rtt", "energy", "delayed-ack"]
-QUICK = {"udp-rx": ["size=64,1024"], "tcp-window": ["window=500,1500"], "energy": ["size=64", "rate=0"],
+FILES = ["udp-tx", "udp-rx", "udp-burst", "tcp-window", "tcp-conns", "ping-rtt", "energy", "delayed-ack",
+         "tcp-loss", "zero-copy"]
+QUICK = {"ping-rtt": ["size=64,1024", "interval=500us,100ms", "pc=calibrated"], "udp-rx": ["size=64,1024"],
+         "tcp-window": ["window=500,1500"], "energy": ["size=64", "rate=0"],
          "delayed-ack": ["added_ms=0", "window=450"]}
+# (held-out cells compared, calibration cells, cells shown as not comparable)
+# that the quick subset must produce: published cells at those grid points
+QUICK_EXPECT = {"ping_rtt": (2, 2, 0), "ping_rtt_plain": (0, 0, 0), "tcp_window_rtt": (2, 0, 0),
+                "tcp_window_segment": (2, 0, 0), "tcp_window_delay": (0, 0, 2), "energy_savings": (1, 0, 0),
+                "udp_rx_phases_generic8": (0, 0, 14), "udp_rx_phases_word32": (0, 0, 14),
+                "udp_rx_improvement": (0, 0, 4)}
+NOT_SCORED = ("value", "range", "approx", "source", "metric")
+MARK = re.compile(r"\(([0-9.]+)( calibration)?( MISMATCH \[(\d+|unexplained)\]| trend holds"
+                  r"| trend differs \[(\d+|unexplained)\])?\)$")
 
 
 class Fail(Exception):
@@ -101,9 +118,9 @@ def expected_frame(t, df):
         df = df.copy()
         for m in metrics:
             df[m] = df[m] * t["vp_scale"]
-    der = (t.get("derive") or {}).get("improvement")
-    if not der:
+    if not t.get("derive"):
         return df, metrics
+    kind, der = next(iter(t["derive"].items()))
     keys = [k for k in list(t["rows"]) + ([t["columns"]] if t.get("columns") else []) if k != der["axis"]]
     rows = []
     for vals in {tuple(r[k] for k in keys) for _, r in df.iterrows()}:
@@ -114,19 +131,55 @@ def expected_frame(t, df):
         o = g[[same(x, der["other"]) for x in g[der["axis"]]]].iloc[0]
         row = dict(zip(keys, vals))
         for m in metrics:
-            row[m] = (b[m] - o[m]) / b[m] * 100
+            row[m] = (b[m] - o[m]) / b[m] * 100 if kind == "improvement" else o[m] / b[m]
         rows.append(row)
     return pd.DataFrame(rows), metrics
 
 
+def expected_ratio(c, vp):
+    if "range" in c:
+        lo, hi = c["range"]
+        return vp / lo if vp < lo else vp / hi if vp > hi else 1.0
+    return vp / c["value"]
+
+
+def check_scored(t, coords, text, vp, c, tally, why):
+    """One cell with a published counterpart, by the table's kind."""
+    where = f"{t['id']} {coords}"
+    if t.get("comparable", True) is False:
+        check(text.endswith("(not comparable)") and "MISMATCH" not in text, f"{where}: scored? '{text}'")
+        tally["shown"] += 1
+        return
+    m_ = MARK.search(text)
+    check(m_ is not None, f"{where}: no ratio in '{text}'")
+    r = expected_ratio(c, vp)
+    check(abs(float(m_.group(1)) - r) <= 0.005 + 1e-9, f"{where}: ratio {m_.group(1)}, expected {r:.4f}")
+    bad = abs(r - 1) > t.get("tolerance", 0.2)
+    cal = any(all(same(coords.get(k), v) for k, v in cc.items())
+              for cc in (t.get("calibration") or {}).get("cells") or [])
+    check(bool(m_.group(2)) == cal, f"{where}: calibration tag wrong")
+    if t.get("kind") == "trend":
+        check((m_.group(3) or "").startswith(" trend differs" if bad else " trend holds"), f"{where}: trend mark")
+        n = m_.group(5)
+    else:
+        check(bool(m_.group(3)) == bad, f"{where}: ratio {r:.3f} MISMATCH mark wrong")
+        n = m_.group(4)
+        tally["calibration" if cal else "compared"] += 1
+        tally["mismatch"] += bad
+    if bad:
+        check(n not in (None, "unexplained"), f"{where}: MISMATCH without an explanation")
+        why.add(int(n))
+
+
 def check_table(t, sec, df):
-    """Every cell of every metric table of one section; returns (compared, mismatches)."""
+    """Every cell of every metric table of one section; returns the tally
+    (compared, calibration, shown, mismatch) and the explanation numbers used."""
     frame, metrics = expected_frame(t, df)
     tables = md_tables(sec)
     check(len(tables) == len(metrics), f"{t['id']}: {len(tables)} tables in the report, {len(metrics)} metrics")
-    tol = t.get("tolerance", 0.2)
     cells = t.get("cells") or []
-    compared = mism = 0
+    tally = {"compared": 0, "calibration": 0, "shown": 0, "mismatch": 0}
+    why = set()
     col = t.get("columns")
     for m, tab in zip(metrics, tables):
         header, body = tab[0], tab[1:]
@@ -135,11 +188,9 @@ def check_table(t, sec, df):
         check(len(body) == len({tuple(r[a] for a in t["rows"]) for _, r in frame.iterrows()}),
               f"{t['id']}.{m}: {len(body)} rows in the report")
         for line in body:
-            key = line[:nrow]
             for j, text in enumerate(line[nrow:]):
-                sel = frame
-                coords = {}
-                for a, v in zip(t["rows"], key):
+                sel, coords = frame, {}
+                for a, v in zip(t["rows"], line[:nrow]):
                     sel = sel[[same(x, v) for x in sel[a]]]
                     coords[a] = v
                 if col:
@@ -150,26 +201,16 @@ def check_table(t, sec, df):
                 vp = float(sel.iloc[0][m])
                 first = text.split(" / ")[0]
                 check(close(first, vp), f"{t['id']}.{m} {coords}: report says {first}, CSV gives {vp}")
-                pub = [c for c in cells if all(same(coords.get(k), v) for k, v in c.items()
-                                               if k not in ("value", "range", "approx", "source"))]
+                pub = [c for c in cells if c.get("metric", m) == m and
+                       all(same(coords.get(k), v) for k, v in c.items() if k not in NOT_SCORED)]
                 if not pub:
                     check(" / " not in text, f"{t['id']} {coords}: a comparison without a published cell")
                     continue
-                c = pub[0]
-                if "range" in c:
-                    lo, hi = c["range"]
-                    r = vp / lo if vp < lo else vp / hi if vp > hi else 1.0
-                else:
-                    r = vp / c["value"]
-                m_ = re.search(r"\(([0-9.]+)( MISMATCH)?\)$", text)
-                check(m_ is not None, f"{t['id']} {coords}: no ratio in '{text}'")
-                check(abs(float(m_.group(1)) - r) <= 0.005 + 1e-9,
-                      f"{t['id']} {coords}: ratio {m_.group(1)}, expected {r:.4f}")
-                bad = abs(r - 1) > tol
-                check(bool(m_.group(2)) == bad, f"{t['id']} {coords}: ratio {r:.3f} MISMATCH mark wrong")
-                compared += 1
-                mism += bad
-    return compared, mism
+                check_scored(t, coords, text, vp, pub[0], tally, why)
+    for n in why:
+        check(f"[{n}] " in sec and t["explain"][n - 1]["why"].split()[0] in sec,
+              f"{t['id']}: explanation [{n}] not printed")
+    return tally
 
 
 def run_study(args, work, quick):
@@ -178,7 +219,7 @@ def run_study(args, work, quick):
     for f in files:
         out = os.path.join(work, f)
         cmd = ["run", os.path.join(STUDY, f + ".yaml"), "--out", out, "--vp", args.vp, "--quiet",
-               "--workers", "2"]
+               "--workers", str(args.workers)]
         if args.fw_dir:
             cmd += ["--fw-dir", args.fw_dir]
         for s in (QUICK.get(f, []) if quick else []):
@@ -189,7 +230,21 @@ def run_study(args, work, quick):
     return dirs
 
 
-def check_report(work, dirs):
+def check_summary(t, row, tally, quick):
+    """The summary row of one table against the cells counted here."""
+    check(row[4] == str(tally["compared"]) and row[5] == str(tally["mismatch"]),
+          f"{t['id']}: summary says {row[4:6]}, cells give {tally['compared']}, {tally['mismatch']}")
+    if t.get("comparable", True) is False:
+        check(row[2] == "no (not comparable)" and row[6].startswith("not comparable"), f"{t['id']}: {row}")
+    check("UNEXPLAINED" not in row[6], f"{t['id']}: {row[6]}")
+    want = QUICK_EXPECT.get(t["id"]) if quick else None
+    if want:
+        got = (tally["compared"], tally["calibration"], tally["shown"])
+        check(got == want, f"{t['id']}: quick subset gives (compared, calibration, shown) {got}, expected {want}"
+                           " (published cells dropped or mis-keyed?)")
+
+
+def check_report(work, dirs, quick):
     md, htm = os.path.join(work, "report.md"), os.path.join(work, "report.html")
     pubfile = os.path.join(STUDY, "published.yaml")
     p = tool(["report"] + dirs + ["--published", pubfile, "--out", md, "--html", htm], timeout=300)
@@ -206,32 +261,39 @@ def check_report(work, dirs):
             names[yaml.safe_load(f)["experiment"]] = d
     secs = sections(text)
     summary = {r[0]: r for r in md_tables(text.split("## Summary", 1)[1].split("\n## ", 1)[0])[0][1:]}
-    total_mism = 0
-    checked = 0
+    total_mism = checked = 0
     measured = {"board_timer": "on the board, with its timer", "pc": "from the PC",
                 "board_counter": "on the board, by counting", "model": "not measured", "unknown": "not known"}
+    check("[unexplained]" not in text, "a MISMATCH or trend without an explanation")
     for t in pub["tables"]:
         check(t["id"] in secs, f"no section for table {t['id']}")
         sec = secs[t["id"]]
         check(f"Published quantity measured {measured[t['measured_with']]}" in sec,
               f"{t['id']}: how the published quantity was measured is not stated")
         check(t["id"] in summary, f"{t['id']}: no summary row")
+        if t.get("comparable", True) is False:
+            check("Not comparable (shown beside the VP's figures, never scored)" in sec, f"{t['id']}: no reason")
         if t["experiment"] not in names:
-            check("was not given" in sec and summary[t["id"]][5] == "not run", f"{t['id']}: missing run not said")
+            check("was not given" in sec and summary[t["id"]][6] == "not run", f"{t['id']}: missing run not said")
             continue
         df = pd.read_csv(os.path.join(names[t["experiment"]], "results.csv"))
-        compared, mism = check_table(t, sec, df)
-        check(summary[t["id"]][3] == str(compared) and summary[t["id"]][4] == str(mism),
-              f"{t['id']}: summary says {summary[t['id']][3:5]}, cells give {compared}, {mism}")
-        total_mism += mism
+        tally = check_table(t, sec, df)
+        check_summary(t, summary[t["id"]], tally, quick)
+        check(quick or "match no VP cell" not in sec, f"{t['id']}: published cells that meet no VP value")
+        total_mism += tally["mismatch"]
         checked += 1
     check(checked >= 3, f"only {checked} tables had runs")
-    check(html_text.count('class="bad"') == text.count("MISMATCH") - text.count("marked MISMATCH"),
+    check(html_text.count('class="bad"') == len(re.findall(r"MISMATCH \[", text)),
           "HTML and Markdown mark different numbers of mismatches")
     check("data:image/png;base64," in html_text, "HTML embeds no plot")
     imgs = re.findall(r"!\[[^]]*\]\(([^)]+)\)", text)
     check(imgs and all(os.path.exists(os.path.join(work, i)) for i in imgs), "Markdown plots missing")
-    # bad input: one line, exit 2
+    check_bad_input(work, dirs, pub, md)
+    return checked, total_mism
+
+
+def check_bad_input(work, dirs, pub, md):
+    """Bad input: one line, exit 2."""
     p = tool(["report", os.path.join(work, "nope"), "--out", md], timeout=60)
     check(p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1, f"bad DIR: {p.returncode} {p.stderr}")
     bad = os.path.join(work, "bad.yaml")
@@ -240,7 +302,11 @@ def check_report(work, dirs):
     p = tool(["report"] + dirs[:1] + ["--published", bad, "--out", md], timeout=60)
     check(p.returncode == 2 and "measured_with" in p.stderr and len(p.stderr.strip().splitlines()) == 1,
           f"bad published file: {p.returncode} {p.stderr}")
-    return checked, total_mism
+    with open(bad, "w") as f:
+        yaml.safe_dump({"tables": [dict(pub["tables"][0], comparable=False)]}, f)
+    p = tool(["report"] + dirs[:1] + ["--published", bad, "--out", md], timeout=60)
+    check(p.returncode == 2 and "not_comparable" in p.stderr and len(p.stderr.strip().splitlines()) == 1,
+          f"not comparable without a reason: {p.returncode} {p.stderr}")
 
 
 def main():
@@ -249,13 +315,14 @@ def main():
     ap.add_argument("--fw-dir")
     ap.add_argument("--test", choices=("quick", "full"), required=True)
     ap.add_argument("--keep", help="work in this directory and keep it")
+    ap.add_argument("--workers", type=int, default=2, help="local Dask workers per sweep (default 2)")
     args = ap.parse_args()
     args.vp = os.path.abspath(args.vp)
     work = args.keep or tempfile.mkdtemp(prefix="l3vp-study-")
     os.makedirs(work, exist_ok=True)
     try:
         dirs = run_study(args, work, args.test == "quick")
-        n, mism = check_report(work, dirs)
+        n, mism = check_report(work, dirs, args.test == "quick")
         print(f"PASS study.{args.test}: {n} tables checked cell by cell, {mism} published mismatches shown")
         return 0
     except (Fail, subprocess.TimeoutExpired) as e:

@@ -35,8 +35,11 @@ MEASURED = {
 }
 DEFAULT_TOLERANCE = 0.2
 TABLE_KEYS = {"id", "thesis_ref", "caption", "units", "measured_with", "measured_note", "caveat", "status",
-              "experiment", "metric", "rows", "columns", "where", "derive", "cells", "tolerance", "vp_scale"}
-CELL_KEYS = {"value", "range", "approx", "source"}
+              "experiment", "metric", "rows", "columns", "where", "derive", "cells", "tolerance", "vp_scale",
+              "comparable", "not_comparable", "kind", "explain", "calibration"}
+# keys of a published cell that are not axis coordinates
+CELL_KEYS = {"value", "range", "approx", "source", "metric"}
+KINDS = ("table", "trend")
 
 
 class ReportError(Exception):
@@ -85,12 +88,43 @@ def load_published(path):
                 raise ReportError(f"{where}: missing '{k}'")
         if t["measured_with"] not in MEASURED:
             raise ReportError(f"{where}.measured_with: '{t['measured_with']}' is not one of {', '.join(MEASURED)}")
+        _check_table_flags(t, where)
+        cal = t.get("calibration")
+        if cal is not None and (not isinstance(cal, dict) or not isinstance(cal.get("how"), str)
+                                or not isinstance(cal.get("cells"), list)):
+            raise ReportError(f"{where}.calibration: needs 'how' (text) and 'cells' (a list of coordinates)")
         for j, c in enumerate(t.get("cells") or []):
-            if not isinstance(c, dict) or ("value" in c) == ("range" in c):
-                raise ReportError(f"{where}.cells[{j}]: needs exactly one of value and range")
-            if "range" in c and (not isinstance(c["range"], list) or len(c["range"]) != 2):
-                raise ReportError(f"{where}.cells[{j}].range: must be [low, high]")
+            _check_cell(t, c, f"{where}.cells[{j}]")
+        for j, e in enumerate(t.get("explain") or []):
+            if not isinstance(e, dict) or not isinstance(e.get("why"), str) or "\n" in e["why"].strip() \
+                    or set(e) - {"why", "where", "metric", "side"} or e.get("side") not in (None, "low", "high"):
+                raise ReportError(f"{where}.explain[{j}]: needs a one-line 'why' and optional where, metric, "
+                                  "side (low|high)")
     return doc
+
+
+def _check_table_flags(t, where):
+    """comparable/not_comparable, kind and derive: a table not to be scored
+    must say why (the report prints the reason beside its numbers)."""
+    if t.get("comparable", True) not in (True, False):
+        raise ReportError(f"{where}.comparable: must be true or false")
+    if t.get("comparable", True) is False and not t.get("not_comparable"):
+        raise ReportError(f"{where}: comparable: false needs the reason in 'not_comparable'")
+    if t.get("kind", "table") not in KINDS:
+        raise ReportError(f"{where}.kind: '{t['kind']}' is not one of {', '.join(KINDS)}")
+    der = t.get("derive") or {}
+    if set(der) - {"improvement", "ratio"} or len(der) > 1:
+        raise ReportError(f"{where}.derive: one of improvement, ratio")
+
+
+def _check_cell(t, c, where):
+    if not isinstance(c, dict) or ("value" in c) == ("range" in c):
+        raise ReportError(f"{where}: needs exactly one of value and range")
+    if "range" in c and (not isinstance(c["range"], list) or len(c["range"]) != 2):
+        raise ReportError(f"{where}.range: must be [low, high]")
+    metrics = t["metric"] if isinstance(t["metric"], list) else [t["metric"]]
+    if "metric" in c and c["metric"] not in metrics:
+        raise ReportError(f"{where}.metric: '{c['metric']}' is not a metric of the table")
 
 
 # -- numbers -----------------------------------------------------------------------
@@ -126,6 +160,13 @@ def _same(a, b):
     return str(a) == str(b)
 
 
+def _derived(der, b, o):
+    """improvement: (base - other) / base x 100; ratio: other / base."""
+    if b in (None, 0) or o is None or math.isnan(b) or math.isnan(o):
+        return None
+    return (b - o) / b * 100.0 if der == "improvement" else o / b
+
+
 def vp_frame(table, df):
     """The table's rows of the results, `where` applied, with the derived
     quantity if any, as (frame, [metric columns])."""
@@ -144,9 +185,9 @@ def vp_frame(table, df):
         df = df.copy()
         for m in metrics:
             df[m] = df[m] * scale
-    der = (table.get("derive") or {}).get("improvement")
-    if der is None:
+    if not table.get("derive"):
         return df, metrics
+    kind, der = next(iter(table["derive"].items()))
     axis, base, other = der["axis"], der["base"], der["other"]
     keys = [k for k in list(table["rows"]) + ([table["columns"]] if table.get("columns") else []) if k != axis]
     out = []
@@ -155,23 +196,105 @@ def vp_frame(table, df):
         o = g[[_same(x, other) for x in g[axis]]]
         row = {k: g.iloc[0][k] for k in keys}
         for m in metrics:
-            if len(b) == 1 and len(o) == 1 and b.iloc[0][m] not in (None, 0) and not pd.isna(b.iloc[0][m]):
-                row[m] = (b.iloc[0][m] - o.iloc[0][m]) / b.iloc[0][m] * 100.0
-            else:
-                row[m] = None
+            one = len(b) == 1 and len(o) == 1
+            row[m] = _derived(kind, float(b.iloc[0][m]), float(o.iloc[0][m])) if one else None
         out.append(row)
     return pd.DataFrame(out), metrics
+
+
+def cells_at(cells, coords, metric):
+    """(index, cell) of the published cells at these coordinates: every
+    axis key of the cell equal, and its `metric` (if any) this one."""
+    return [(i, p) for i, p in enumerate(cells)
+            if all(k in coords and _same(coords[k], v) for k, v in p.items() if k not in CELL_KEYS)
+            and p.get("metric", metric) == metric]
+
+
+def explanation(table, coords, metric, side):
+    """1-based number of the first `explain` entry covering a mismatched
+    cell (its where, metric and side: VP low or high), or None."""
+    for n, e in enumerate(table.get("explain") or [], 1):
+        if e.get("metric", metric) != metric or e.get("side", side) != side:
+            continue
+        where = e.get("where") or {}
+        if all(k in coords and any(_same(coords[k], x) for x in (v if isinstance(v, list) else [v]))
+               for k, v in where.items()):
+            return n
+    return None
+
+
+def is_calibration(table, coords):
+    """A cell the simulated PC's profile was fitted to (table `calibration.cells`)."""
+    return any(all(k in coords and _same(coords[k], v) for k, v in c.items())
+               for c in (table.get("calibration") or {}).get("cells") or [])
+
+
+def _pub_text(p):
+    if "range" in p:
+        return f"{fmt(p['range'][0])}..{fmt(p['range'][1])}"
+    return ("~" if p.get("approx") else "") + fmt(p["value"])
+
+
+def cell_text(table, vp, p, coords, metric, counts):
+    """One cell with a published counterpart. Not comparable: both numbers,
+    never scored. Trend: holds or differs, never a mismatch. Otherwise the
+    ratio, MISMATCH outside the tolerance with its explanation number."""
+    ptxt = _pub_text(p)
+    if vp is None:
+        counts["no_vp"] += 1
+        return f"no VP value / {ptxt}"
+    if table.get("comparable", True) is False:
+        counts["shown"] += 1
+        return f"{fmt(vp)} / {ptxt} (not comparable)"
+    r, rtxt = ratio_of(vp, p)
+    bad = abs(r - 1.0) > table.get("tolerance", DEFAULT_TOLERANCE)
+    if table.get("kind") == "trend":
+        counts["trend"] += 1
+        counts["trend_off"] += bad
+        if not bad:
+            return f"{fmt(vp)} / {ptxt} ({rtxt} trend holds)"
+        return f"{fmt(vp)} / {ptxt} ({rtxt} trend differs{_why_mark(table, coords, metric, r, counts)})"
+    tag = ""
+    if is_calibration(table, coords):
+        counts["calibration"] += 1
+        tag = " calibration"
+    else:
+        counts["compared"] += 1
+    if not bad:
+        return f"{fmt(vp)} / {ptxt} ({rtxt}{tag})"
+    counts["mismatch"] += 1
+    return f"{fmt(vp)} / {ptxt} ({rtxt}{tag} MISMATCH{_why_mark(table, coords, metric, r, counts)})"
+
+
+def _why_mark(table, coords, metric, r, counts):
+    """' [n]': the explanation of a cell off the published figure, counted."""
+    n = explanation(table, coords, metric, "low" if r < 1 else "high")
+    if n is None:
+        counts["unexplained"] += 1
+        return " [unexplained]"
+    counts["why"][n] = counts["why"].get(n, 0) + 1
+    return f" [{n}]"
+
+
+def _vp_at(frame, rows_axes, key, col, c, m):
+    sel = frame
+    for a, v in zip(rows_axes, key):
+        sel = sel[[_same(x, v) for x in sel[a]]]
+    if col:
+        sel = sel[[_same(x, c) for x in sel[col]]]
+    vp = None if len(sel) == 0 else sel.iloc[0][m]
+    return None if vp is None or (isinstance(vp, float) and math.isnan(vp)) else float(vp)
 
 
 def compare(table, df):
     """Render data for one table: {metric: (header, rows)} plus counts.
     A grid cell is "VP" alone, or "VP / published (ratio)" with a mark."""
-    tol = table.get("tolerance", DEFAULT_TOLERANCE)
     frame, metrics = vp_frame(table, df)
     rows_axes = list(table["rows"])
     col = table.get("columns")
     cells = table.get("cells") or []
-    counts = {"published": len(cells), "compared": 0, "mismatch": 0, "no_vp": 0}
+    counts = {"published": len(cells), "compared": 0, "mismatch": 0, "no_vp": 0, "shown": 0, "trend": 0,
+              "trend_off": 0, "calibration": 0, "unexplained": 0, "why": {}}
     used = set()
     out = {}
     for m in metrics:
@@ -182,34 +305,11 @@ def compare(table, df):
         for key in keys:
             line = [fmt(k) if not isinstance(k, str) else k for k in key]
             for c in cols:
-                sel = frame
-                for a, v in zip(rows_axes, key):
-                    sel = sel[[_same(x, v) for x in sel[a]]]
-                if col:
-                    sel = sel[[_same(x, c) for x in sel[col]]]
-                vp = None if len(sel) == 0 else sel.iloc[0][m]
-                vp = None if vp is None or (isinstance(vp, float) and math.isnan(vp)) else float(vp)
-                coords = dict(zip(rows_axes, key))
-                if col:
-                    coords[col] = c
-                pub = [(i, p) for i, p in enumerate(cells)
-                       if all(_same(coords.get(k), v) for k, v in p.items() if k not in CELL_KEYS)
-                       and all(k in coords for k in p if k not in CELL_KEYS)]
-                text = fmt(vp)
-                for i, p in pub[:1]:
-                    used.add(i)
-                    ptxt = (f"{fmt(p['range'][0])}..{fmt(p['range'][1])}" if "range" in p else
-                            ("~" if p.get("approx") else "") + fmt(p["value"]))
-                    if vp is None:
-                        counts["no_vp"] += 1
-                        text = f"no VP value / {ptxt}"
-                        continue
-                    r, rtxt = ratio_of(vp, p)
-                    counts["compared"] += 1
-                    bad = abs(r - 1.0) > tol
-                    counts["mismatch"] += bad
-                    text = f"{fmt(vp)} / {ptxt} ({rtxt}{' MISMATCH' if bad else ''})"
-                line.append(text)
+                vp = _vp_at(frame, rows_axes, key, col, c, m)
+                coords = dict(zip(rows_axes, key), **({col: c} if col else {}))
+                pub = cells_at(cells, coords, m)[:1]
+                used.update(i for i, _ in pub)
+                line.append(cell_text(table, vp, pub[0][1], coords, m, counts) if pub else fmt(vp))
             body.append(line)
         out[m] = (header, body)
     counts["unmatched"] = len(cells) - len(used)
@@ -293,6 +393,99 @@ def _plots(blocks, res, done):
             blocks.append(("img", p, name))
 
 
+def _scoring(t):
+    if t.get("comparable", True) is False:
+        return "no (not comparable)"
+    return "trend" if t.get("kind") == "trend" else "yes"
+
+
+def _state(t, c):
+    """The summary's verdict on one table."""
+    if not c["published"]:
+        return "no published numbers"
+    if t.get("comparable", True) is False:
+        return f"not comparable: {c['shown']} cell(s) shown beside, none scored"
+    if t.get("kind") == "trend":
+        return f"trend holds in {c['trend'] - c['trend_off']} of {c['trend']} cell(s)"
+    if not c["mismatch"]:
+        return "within tolerance"
+    why = "all explained" if not c["unexplained"] else f"{c['unexplained']} UNEXPLAINED"
+    return f"{c['mismatch']} mismatch(es), {why}"
+
+
+def _intro(t):
+    """The paragraphs above a table: what the published quantity is, how it
+    was measured, and why it is not scored or how the PC was calibrated."""
+    meas = MEASURED[t["measured_with"]]
+    sec = [("p", f"Thesis reference: {t.get('thesis_ref', 'not given')}. Units: {t.get('units', '?')}. "
+                 f"Published quantity measured {meas}."
+                 + (f" {' '.join(str(t['measured_note']).split())}" if t.get("measured_note") else ""))]
+    if t.get("comparable", True) is False:
+        sec.append(("p", "Not comparable (shown beside the VP's figures, never scored): "
+                         + " ".join(str(t["not_comparable"]).split())))
+    if t.get("kind") == "trend":
+        sec.append(("p", "A trend, not a cell-by-cell figure: `trend holds` when the VP's value is inside the "
+                         "published range (within the tolerance of a single value)."))
+    if t.get("calibration"):
+        sec.append(("p", "PC calibration: " + " ".join(str(t["calibration"]["how"]).split())
+                         + " Cells marked `calibration` set the PC's profile; every other cell is held out."))
+    if t.get("caveat"):
+        sec.append(("p", "Caveat: " + " ".join(str(t["caveat"]).split())))
+    if t.get("status"):
+        sec.append(("p", f"Published numbers: {t['status']}."))
+    return sec
+
+
+def _why_lines(t, counts):
+    """One line per explanation that covers a remaining MISMATCH."""
+    out = []
+    if counts["why"]:
+        out.append(("p", "Why the mismatches remain:" if t.get("kind") != "trend" else "Why the trend differs:"))
+        for n in sorted(counts["why"]):
+            why = " ".join(t["explain"][n - 1]["why"].split())
+            out.append(("p", f"[{n}] {why} ({counts['why'][n]} cell(s))"))
+    if counts["unexplained"]:
+        out.append(("p", f"{counts['unexplained']} cell(s) off the published figure have no explanation in the "
+                         "published file."))
+    return out
+
+
+def _table_section(t, res, plotted):
+    """(blocks, summary row) of one published table."""
+    sec = [("h", 2, f"{t.get('caption', t['id'])} ({t['id']})")] + _intro(t)
+    row = [t["id"], t["measured_with"], _scoring(t), str(len(t.get("cells") or []))]
+    if res is None:
+        sec.append(("p", f"VP: experiment '{t['experiment']}' was not given (no DIR with that name)."))
+        return sec, row + ["–", "–", "not run"], None
+    data, counts = compare(t, res.df)
+    for m, (header, body) in data.items():
+        if len(data) > 1:
+            sec.append(("p", f"Metric `{m}`:"))
+        sec.append(("table", header, body))
+    sec += _why_lines(t, counts)
+    if counts["unmatched"]:
+        sec.append(("p", f"{counts['unmatched']} published cell(s) match no VP cell of this table."))
+    _plots(sec, res, plotted)
+    return sec, row + [str(counts["compared"]), str(counts["mismatch"]), _state(t, counts)], counts
+
+
+def _study_intro(published):
+    blocks = []
+    study = published.get("study") or {}
+    if study:
+        blocks.append(("p", f"Published figures: {study.get('author', '?')}, \"{study.get('title', '?')}\" "
+                            f"({study.get('kind', '')}; {study.get('setup', '')})."))
+        if study.get("retrieval"):
+            blocks.append(("p", "Source of the published numbers: " + " ".join(str(study["retrieval"]).split())))
+    blocks.append(("p", "A cell reads `VP / published (VP ÷ published)`; `~` marks a published \"about\" "
+                        "figure, `a..b` a published range (ratio to the nearer bound, 1.00 inside). A ratio "
+                        "outside the table's tolerance is marked MISMATCH with the number of the line that "
+                        "explains it; `calibration` marks a cell the simulated PC was calibrated on (all others "
+                        "are held out). A table marked not comparable shows `VP / published (not comparable)` "
+                        "and is never scored. A cell with one number has no published counterpart."))
+    return blocks
+
+
 def build(results, published):
     blocks = [("h", 1, "Experiment report")]
     by_name = {}
@@ -313,49 +506,20 @@ def build(results, published):
             blocks.append(("table", *_results_table(r)))
             _plots(blocks, r, plotted)
         return blocks
-    study = published.get("study") or {}
-    if study:
-        blocks.append(("p", f"Published figures: {study.get('author', '?')}, \"{study.get('title', '?')}\" "
-                            f"({study.get('kind', '')}; {study.get('setup', '')})."))
-        if study.get("retrieval"):
-            blocks.append(("p", "Source of the published numbers: " + " ".join(str(study["retrieval"]).split())))
-    blocks.append(("p", "A cell reads `VP / published (VP ÷ published)`; `~` marks a published \"about\" "
-                        "figure, `a..b` a published range (ratio to the nearer bound, 1.00 inside). A ratio "
-                        "outside the table's tolerance is marked MISMATCH. A cell with one number has no "
-                        "published counterpart."))
-    summary, sections = [], []
+    blocks += _study_intro(published)
+    summary, sections, total = [], [], {"compared": 0, "mismatch": 0, "unexplained": 0, "shown": 0}
     for t in published["tables"]:
-        res = by_name.get(t["experiment"])
-        sec = [("h", 2, f"{t.get('caption', t['id'])} ({t['id']})")]
-        meas = MEASURED[t["measured_with"]]
-        sec.append(("p", f"Thesis reference: {t.get('thesis_ref', 'not given')}. Units: {t.get('units', '?')}. "
-                         f"Published quantity measured {meas}."
-                         + (f" {' '.join(str(t['measured_note']).split())}" if t.get("measured_note") else "")))
-        if t.get("caveat"):
-            sec.append(("p", "Caveat: " + " ".join(str(t["caveat"]).split())))
-        if t.get("status"):
-            sec.append(("p", f"Published numbers: {t['status']}."))
-        if res is None:
-            sec.append(("p", f"VP: experiment '{t['experiment']}' was not given (no DIR with that name)."))
-            summary.append([t["id"], t["measured_with"], str(len(t.get("cells") or [])), "–", "–", "not run"])
-            sections += sec
-            continue
-        data, counts = compare(t, res.df)
-        for m, (header, body) in data.items():
-            if len(data) > 1:
-                sec.append(("p", f"Metric `{m}`:"))
-            sec.append(("table", header, body))
-        if counts["unmatched"]:
-            sec.append(("p", f"{counts['unmatched']} published cell(s) match no VP cell of this table."))
-        _plots(sec, res, plotted)
-        state = ("no published numbers" if not counts["published"] else
-                 f"{counts['mismatch']} mismatch(es)" if counts["mismatch"] else "within tolerance")
-        summary.append([t["id"], t["measured_with"], str(counts["published"]), str(counts["compared"]),
-                        str(counts["mismatch"]), state])
+        sec, row, counts = _table_section(t, by_name.get(t["experiment"]), plotted)
+        summary.append(row)
         sections += sec
+        for k in total:
+            total[k] += counts[k] if counts else 0
     blocks.append(("h", 2, "Summary"))
-    blocks.append(("table", ["table", "published measured", "published cells", "compared", "mismatches",
-                             "state"], summary))
+    blocks.append(("p", f"{total['compared']} held-out published cell(s) compared, {total['mismatch']} "
+                        f"mismatch(es) ({total['unexplained']} unexplained); {total['shown']} cell(s) of "
+                        "not comparable tables shown beside, not scored."))
+    blocks.append(("table", ["table", "published measured", "scored", "published cells", "compared",
+                             "mismatches", "state"], summary))
     blocks += sections
     named = {t["experiment"] for t in published["tables"]}
     for r in results:
