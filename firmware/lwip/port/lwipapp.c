@@ -25,6 +25,8 @@ struct netif lwipapp_netif;
 uint32_t lwipapp_last_rx_ms;
 /* TCP_WND (lwipopts.h): the advertised receive window of new connections */
 unsigned lwip_port_tcp_wnd = 4 * TCP_MSS;
+/* TCP_SND_BUF (lwipopts.h): the send buffer of new connections */
+unsigned lwip_port_tcp_sndbuf = 4 * TCP_MSS;
 
 static void load_params(const struct lwipapp *app)
 {

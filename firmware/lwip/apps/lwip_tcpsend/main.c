@@ -8,7 +8,10 @@
  * (the FIN follows the data). The time runs from the connect to the
  * acknowledgment of the last byte. Repeats for fw_params.count connections
  * (default 1), one after the other. rexmit_events counts lwIP's
- * retransmitted segments (MIB-II tcpRetransSegs).
+ * retransmitted segments (MIB-II tcpRetransSegs). fw_params.window sets
+ * lwIP's send buffer (TCP_SND_BUF: how much may be unacknowledged, the
+ * "send window" of seed 002's lwIP measurements; 536..16384, default
+ * 4 * MSS); a sender has no use for an advertised receive window.
  */
 #include "lwip/stats.h"
 #include "lwip/tcp.h"
@@ -130,6 +133,7 @@ static void start(void)
     pattern[i] = (uint8_t)(i % 251u);
   if (!lwipapp_p.bytes)
     lwipapp_p.bytes = 100000;
+  lwip_port_tcp_sndbuf = lwipapp_p.window < 536u ? 536u : lwipapp_p.window > 16384u ? 16384u : lwipapp_p.window;
   open_next();
 }
 
@@ -147,6 +151,7 @@ static void report(void)
   result_u("failed", failed);
   result_u("bytes", total_bytes);
   result_u("rexmit_events", lwip_stats.mib2.tcpretranssegs);
+  result_u("sndbuf", lwip_port_tcp_sndbuf);
   result_u("us", t_total_us);
   result_u("goodput_bps", t_total_us ? (uint32_t)((uint64_t)total_bytes * 8000000u / t_total_us) : 0);
   result_end();

@@ -62,8 +62,11 @@
 extern unsigned lwip_port_tcp_wnd;
 #define TCP_WND lwip_port_tcp_wnd
 #define LWIP_DISABLE_TCP_SANITY_CHECKS 1
-#define TCP_SND_BUF (4 * TCP_MSS)
-#define TCP_SND_QUEUELEN 16
+/* The send buffer is a run-time value too: lwip_tcpsend sets it from
+ * fw_params.window (seed 002's "send window"), else 4 * TCP_MSS. */
+extern unsigned lwip_port_tcp_sndbuf;
+#define TCP_SND_BUF lwip_port_tcp_sndbuf
+#define TCP_SND_QUEUELEN 32 /* segments queued: 2 x 16 KiB / MSS */
 #define TCP_QUEUE_OOSEQ 1
 #define LWIP_TCP_SACK_OUT 0
 
