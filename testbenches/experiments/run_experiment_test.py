@@ -638,6 +638,15 @@ def test_own_example(a, work):
     check(len(per) == 3 and all(3 < v < 20 for v in per), f"cycles per byte {per}")
     check(list(dc["cycles_per_byte"]) == list(de["cycles_per_byte"]), "cmake: and elf: builds measured differently")
     check(list(de["firmware_hash"]) == [l3vp_fnv(os.path.join(bdir, "own.elf"))] * len(de), "elf hash")
+    # the least linker script docs/porting.md shows: same sums, fw_params read
+    mdir = os.path.join(work, "minimal")
+    p = subprocess.run(["make", "-s", "-C", OWN_EXAMPLE, f"O={mdir}", "LDSCRIPT=minimal.ld"],
+                       capture_output=True, text=True)
+    check(p.returncode == 0, f"make LDSCRIPT=minimal.ld: {p.stderr.strip()}")
+    r = l3vp.run(a.vp, os.path.join(mdir, "own.elf"), quiet=True, uart=True, fw_params={"count": 3, "bytes": 64})
+    line = l3vp.first_line(r.lines(), "result")
+    check(r.returncode == 0 and line and line["sum"] == 3 * want[0] // de["count"][0],
+          f"minimal.ld: exit {r.returncode}, {line}")
 
 
 def test_stack_axis(a, work):
