@@ -14,6 +14,7 @@
 #include "lwip/stats.h"
 #include "lwip/tcp.h"
 #include "lwip/timeouts.h"
+#include "lwip/udp.h"
 #include "net_phase.h"
 #include "net_regions.h"
 #include "netif/ethernet.h"
@@ -42,6 +43,35 @@ static void load_params(const struct lwipapp *app)
 }
 
 int lwipapp_tcp_all_closed(void) { return tcp_active_pcbs == NULL; }
+
+static void endpoint_error(const char *call)
+{
+  result_begin("error");
+  result_s("what", call);
+  result_end();
+}
+
+void lwipapp_udp_listen(udp_recv_fn recv)
+{
+  struct udp_pcb *pcb = udp_new();
+
+  if (!pcb || udp_bind(pcb, IP_ANY_TYPE, lwipapp_p.port) != ERR_OK) {
+    endpoint_error("udp_bind");
+    return;
+  }
+  udp_recv(pcb, recv, NULL);
+}
+
+void lwipapp_tcp_listen(tcp_accept_fn accept)
+{
+  struct tcp_pcb *pcb = tcp_new();
+
+  if (!pcb || tcp_bind(pcb, IP_ANY_TYPE, lwipapp_p.port) != ERR_OK || !(pcb = tcp_listen(pcb))) {
+    endpoint_error("tcp_listen");
+    return;
+  }
+  tcp_accept(pcb, accept);
+}
 
 static int fail(const char *what)
 {

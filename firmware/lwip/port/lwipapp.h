@@ -11,6 +11,8 @@
 
 #include <stdint.h>
 #include "fw_params.h"
+#include "lwip/tcp.h"
+#include "lwip/udp.h"
 #include "result.h"
 #include "tick.h"
 
@@ -42,6 +44,13 @@ extern uint32_t lwipapp_last_rx_ms;
 /* No TCP connection open or closing (TIME-WAIT ones do not count): a
  * program lingers until then so its last FIN/ACK exchange completes. */
 int lwipapp_tcp_all_closed(void);
+
+/* Bind a UDP receive function to fw_params.port / listen for TCP
+ * connections on it; on failure an "error" result line names the call
+ * (the program then runs without the endpoint and reports nothing
+ * received). */
+void lwipapp_udp_listen(udp_recv_fn recv);
+void lwipapp_tcp_listen(tcp_accept_fn accept);
 
 /* Seed the port's random numbers (TCP ISNs, local ports). */
 void lwip_port_seed(uint32_t seed);

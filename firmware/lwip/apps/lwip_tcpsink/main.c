@@ -128,19 +128,7 @@ static err_t on_accept(void *arg, struct tcp_pcb *pcb, err_t err)
   return ERR_ABRT;
 }
 
-static void start(void)
-{
-  struct tcp_pcb *pcb = tcp_new();
-
-  if (!pcb || tcp_bind(pcb, IP_ANY_TYPE, lwipapp_p.port) != ERR_OK ||
-      !(pcb = tcp_listen(pcb))) {
-    result_begin("error");
-    result_s("what", "tcp_listen");
-    result_end();
-    return;
-  }
-  tcp_accept(pcb, on_accept);
-}
+static void start(void) { lwipapp_tcp_listen(on_accept); }
 
 static int done(void)
 {

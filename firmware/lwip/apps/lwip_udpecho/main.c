@@ -34,18 +34,7 @@ static void recv(void *arg, struct udp_pcb *pcb, struct pbuf *p, const ip_addr_t
   NET_PHASE_LEAVE(NET_PH_APP);
 }
 
-static void start(void)
-{
-  struct udp_pcb *pcb = udp_new();
-
-  if (!pcb || udp_bind(pcb, IP_ANY_TYPE, lwipapp_p.port) != ERR_OK) {
-    result_begin("error");
-    result_s("what", "udp_bind");
-    result_end();
-    return;
-  }
-  udp_recv(pcb, recv, 0);
-}
+static void start(void) { lwipapp_udp_listen(recv); }
 
 static int done(void)
 {
