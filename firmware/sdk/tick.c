@@ -6,23 +6,21 @@
 #include "irqmp.h"
 
 struct gptimer gpt;
-static int have_us_timer;
+int tick_have_us_timer;
 static const uint32_t tick_ms_zero;
 volatile const uint32_t *tick_ms_counter = &tick_ms_zero;
 
 uint32_t tick_us(void)
 {
   /* Timer 2 counts down from 0xffffffff at TICK_HZ (10 MHz). */
-  if (have_us_timer)
+  if (tick_have_us_timer)
     return (0xffffffffu - gptimer_value(&gpt, 2)) / (TICK_HZ / 1000000u);
   return tick_ms() * 1000u;
 }
 
-uint32_t tick_raw(void) { return have_us_timer ? gptimer_value(&gpt, 2) : tick_ms(); }
-
 const volatile uint32_t *tick_counter_reg(void)
 {
-  return have_us_timer ? (const volatile uint32_t *)(gpt.base + GPTIMER_TCNT(2)) : 0;
+  return tick_have_us_timer ? (const volatile uint32_t *)(gpt.base + GPTIMER_TCNT(2)) : 0;
 }
 
 int tick_start(void)
@@ -31,7 +29,7 @@ int tick_start(void)
     return 0;
   if (gpt.ntimers >= 2) {
     gptimer_start(&gpt, 2, 0xffffffffu, 1, 0);
-    have_us_timer = 1;
+    tick_have_us_timer = 1;
   }
   /* Wake-only: IP stays set, as the GPTIMER pulses the interrupt on every
    * underflow with IE=1 whatever IP holds (models/periph/gptimer). */

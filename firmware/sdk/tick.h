@@ -24,12 +24,17 @@ extern volatile const uint32_t *tick_ms_counter;
 #define tick_ms() (*tick_ms_counter)
 /* Microseconds since tick_start() (timer 2, or ms * 1000 with one timer). */
 uint32_t tick_us(void);
-/* Timer 2's raw down-counter at TICK_HZ (for entropy), or the ms count. */
-uint32_t tick_raw(void);
+/* The GPTIMER found by tick_start(), and whether it has a timer 2. */
+extern struct gptimer gpt;
+extern int tick_have_us_timer;
+/* Timer 2's raw down-counter at TICK_HZ (for entropy), or the ms count.
+ * Inline: the network programs' main loop calls it. */
+static inline uint32_t tick_raw(void)
+{
+  return tick_have_us_timer ? gptimer_value(&gpt, 2) : tick_ms();
+}
 /* Timer 2's counter register (0 with one timer): a phase clock. */
 const volatile uint32_t *tick_counter_reg(void);
 
-/* The GPTIMER found by tick_start(). */
-extern struct gptimer gpt;
 
 #endif /* L3VP_TICK_H */

@@ -166,7 +166,9 @@ static __attribute__((noinline)) const char *netapp_loop(const struct netapp *ap
      * hardware its arrival is unrelated to the boot; in the simulator it
      * follows the scenario. */
     if (!netapp_last_rx_ms && greth_rx_ready(&greth0))
-      net_add_entropy(tick_raw());
+      /* tick_raw() written out: GCC then lays this loop out as before the
+       * SDK (same size), which the tuned code layout depends on. */
+      net_add_entropy(tick_have_us_timer ? gptimer_value(&gpt, 2) : tick_ms());
     n = greth_netif_poll(&greth0);
     greth_status_service(&greth0);
     now = tick_ms();
