@@ -25,9 +25,11 @@
 /** 1: zero-copy receive. net_input() processes the frame where the driver
  *  received it (its DMA buffer) and never writes to it; the global buffer is
  *  only used to build replies. 0: net_input() first copies the frame into the
- *  global buffer (uIP style: one buffer for receive and transmit). */
+ *  global buffer (uIP style: one buffer for receive and transmit). The
+ *  board build's default is 1 (CMake NET_ZERO_COPY=ON, the fastest); the
+ *  host tests and scripts/fw-size-table choose explicitly. */
 #ifndef NET_ZERO_COPY
-#define NET_ZERO_COPY 0
+#define NET_ZERO_COPY 1
 #endif
 
 /* ---- Checksum ---------------------------------------------------------- */
