@@ -591,7 +591,8 @@ def main(argv=None):
                                  "(docs/experiments.md).")
     sub = ap.add_subparsers(dest="cmd", required=True)
     pr = sub.add_parser("run", help="run an experiment file")
-    pr.add_argument("file")
+    pr.add_argument("file", nargs="+", help="experiment file(s); with several, --out DIR holds one "
+                    "folder per file, DIR/<file name without .yaml>")
     pr.add_argument("--out", help="output directory (default experiments-out/<experiment>)")
     pr.add_argument("--vp", default=DEFAULT_VP, help="leon3vp binary (default build/sim/leon3vp)")
     pr.add_argument("--fw-dir", help="prebuilt firmware for the default variant (e.g. build/firmware); "
@@ -624,6 +625,36 @@ def main(argv=None):
         except OSError as e:
             print(f"experiment: {e.filename}: {e.strerror}", file=sys.stderr)
             return 2
+    if args.cmd == "run":
+        files = args.file
+        if len(files) > 1:
+            # several files: all checked before any runs, then one after the
+            # other, each in DIR/<stem> (or its default folder without --out)
+            stems = [os.path.splitext(os.path.basename(f))[0] for f in files]
+            if len(set(stems)) != len(stems):
+                print("experiment: run: several files of the same name: give them one at a time", file=sys.stderr)
+                return 2
+            for f in files:
+                try:
+                    _spec.load(f)
+                except _spec.SpecError as e:
+                    msg = str(e) if str(e).startswith(f) else f"{f}: {e}"
+                    print(f"experiment: {msg}", file=sys.stderr)
+                    return 2
+            base, worst = args.out, 0
+            for f, stem in zip(files, stems):
+                args.file = f
+                args.out = os.path.join(base, stem) if base else None
+                rc = _main_one(args)
+                if rc in (2, 130):
+                    return rc
+                worst = max(worst, rc)
+            return worst
+        args.file = files[0]
+    return _main_one(args)
+
+
+def _main_one(args):
     try:
         exp = _spec.load(args.file)
         runs = subset(exp, exp.runs(), args.subset)
