@@ -148,9 +148,12 @@ def check_udpburst(res, lines):
         # The board kept up (e.g. zero-copy): everything arrived in order.
         assert r["received"] == 600 and r["out_of_sequence"] == 0, (r, d)
     else:
-        # The ring overflowed (frames lost while RE was off), RX re-enabled.
+        # The ring overflowed (frames lost while RE was off), RX re-enabled:
+        # either datagrams came after the gap (the first of them out of
+        # sequence) or the gap was the burst's tail (nothing after it, so
+        # nothing out of sequence and none counted lost).
         assert 128 <= r["received"] < 600, r
-        assert r["out_of_sequence"] >= 1, r
+        assert r["out_of_sequence"] >= 1 or (r["lost"] == 0 and d["rx_frames"] - r["received"] <= 2), (r, d)
     return (f"{r['received']}/600 back-to-back 1472 B datagrams received, {d['rx_restarts']} RX restarts, "
             f"board rate {r['goodput_bps'] / 1e6:.2f} Mbit/s")
 

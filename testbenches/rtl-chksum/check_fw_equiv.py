@@ -55,9 +55,10 @@ TESTS = {
 SKIP = ("devices.chksum.rtl_", "host", "version.config_hash", "config.chksum.model", "config.uart.out",
         "config.quantum_ns")
 INVARIANTS = ("ops", "bytes", "bursts", "beats", "errors", "irq_pulses", "ignored_starts")
-# Measured times printed by the firmware (default transfer cost only).
+# Measured times printed by the firmware (default transfer cost only), and
+# rates derived from them.
 TIMING_KEYS = ("cold_tc", "warm_tc", "rtt_ps", "rtt_avg_ps", "rtt_max_ps", "rtt_min_ps", "rtt_mdev_ps",
-               "sim_time_ps", "first_rx_ps", "last_rx_ps")
+               "sim_time_ps", "first_rx_ps", "last_rx_ps", "goodput_bps")
 
 
 def untimed(x):
