@@ -181,6 +181,7 @@ struct net_stats {
     uint32_t app_held;          /**< received data kept by the application (tcp_recv_hold) */
     uint32_t app_hold_fail;     /**< tcp_recv_hold refused (no entry, no spare buffer, copy build) */
     uint32_t chk_hw;            /**< checksum confirmed by the MAC (NET_RXCK_TCP), not summed */
+    uint32_t loss_probes;       /**< loss probes sent (NET_TCP_LOSS_PROBE; also in rexmit) */
   } tcp;
 };
 

@@ -209,6 +209,28 @@
 #define NET_TCP_SNDREFS 4
 #endif
 
+/** 1: loss probe (RFC 8985 section 7, the tail loss probe, without SACK)
+ *  for the window too small for three duplicate ACKs: one or two duplicate
+ *  ACKs arrived, nothing new can be sent (limited transmit, RFC 3042, has
+ *  no data: the send buffer or NET_TCP_SNDREFS references are all in
+ *  flight) and no further ACK came within PTO = 2 * SRTT +
+ *  NET_TCP_PTO_MIN_MS: the last segment is sent again (once per stall), so
+ *  the receiver, which holds data beyond a hole, sends the third duplicate
+ *  ACK and fast retransmit repairs the hole instead of the RTO (at least
+ *  NET_TCP_RTO_MIN_MS). A receiver that acknowledges every second segment
+ *  makes this the common case of a 4-segment flight: the ACK that its
+ *  first out-of-order segment triggers covers the delayed segment, i.e. it
+ *  advances SND.UNA and is no duplicate (docs/firmware.md "The stack
+ *  shoot-out"). No probe without an RTT sample or when PTO >= RTO. */
+#ifndef NET_TCP_LOSS_PROBE
+#define NET_TCP_LOSS_PROBE 1
+#endif
+
+/** The constant of the PTO above (ms; Linux: TCP_TIMEOUT_MIN, 2 jiffies). */
+#ifndef NET_TCP_PTO_MIN_MS
+#define NET_TCP_PTO_MIN_MS 2u
+#endif
+
 /** Zero peer window: window probes (persist timer, RFC 1122 4.2.2.17) start
  *  after the current RTO and back off exponentially up to
  *  NET_TCP_RTO_MAX_MS; after this many probes without the window opening

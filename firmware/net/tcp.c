@@ -2032,7 +2032,9 @@ void tcp_input(uint32_t src, uint32_t dst, int dst_kind, const uint8_t *seg,
 }
 
 /*--------------------------------------------------------------------------*/
-static void tcp_retransmit(struct tcp_conn *c)
+/* Not inlined: rare work, kept out of tcp_timer_conns() (the hot-code
+ * layout, firmware/net/port/fw-layout.ld, depends on its size). */
+static __attribute__((noinline)) void tcp_retransmit(struct tcp_conn *c)
 {
   unsigned limit = (c->state == TCP_SYN_SENT || c->state == TCP_SYN_RCVD)
                        ? NET_TCP_SYN_RETRIES
@@ -2112,6 +2114,55 @@ static void tcp_persist(struct tcp_conn *c)
 }
 #endif
 
+#if !NET_TCP_UIP_SEND && NET_TCP_LOSS_PROBE
+/* Loss probe (netopts.h NET_TCP_LOSS_PROBE; RFC 8985 section 7 without
+ * SACK): one or two duplicate ACKs, no recovery, no timeout yet, no probe
+ * since SND.UNA last advanced (nprobe counts this probe too: an advancing
+ * ACK clears it), an RTT sample, and PTO = 2 * SRTT + NET_TCP_PTO_MIN_MS
+ * (below the RTO) has passed since the retransmission timer was last
+ * started, i.e. since SND.UNA last advanced. New data would have gone out
+ * on the duplicates already (tcp_output() after each ACK; RFC 3042), so
+ * there is none the windows allow.
+ * If due, send the last segment in flight again (the probe): its duplicate
+ * ACK from a receiver with a hole is the third, which starts fast
+ * retransmit (RFC 5681 3.2) and recovery; then restart the retransmission
+ * timer (RFC 8985 7.3). Karn: no RTT sample from it. A probe that itself
+ * repairs a lost last segment goes without a congestion response (RFC 8985
+ * 7.4 needs DSACK). Not inlined, like tcp_retransmit(): rare work, kept out
+ * of tcp_timer_conns(), whose size the hot-code layout depends on.
+ * @return 1 if a probe was sent */
+static __attribute__((noinline)) int tcp_loss_probe(struct tcp_conn *c)
+{
+  uint32_t end, dend, n, pto;
+  uint8_t ctl = TCP_ACK;
+  if ((c->sflags & (TCPS_RECOVERY | TCPS_PERSIST)) || c->nrtx != 0 ||
+      c->nprobe != 0 || c->srtt8 < 0 || c->snd_nxt != c->snd_max ||
+      c->snd_una == c->snd_max) {
+    return 0;
+  }
+  pto = (uint32_t)c->srtt8 / 4u + NET_TCP_PTO_MIN_MS;
+  if (pto >= c->rto || !tcp_time_reached(c->timer - c->rto + pto)) {
+    return 0;
+  }
+  end = c->snd_una + c->snd_buf_len; /* end of the data */
+  dend = TCP_SEQ_LT(c->snd_max, end) ? c->snd_max : end;
+  n = dend - c->snd_una;
+  if (n > c->mss) {
+    n = c->mss;
+  }
+  if ((c->sflags & TCPS_FIN) && c->snd_max == end + 1u) {
+    ctl |= TCP_FIN; /* the FIN is in flight: it ends the last segment */
+  }
+  c->nprobe = 1;
+  c->flags &= (uint8_t)~TCPF_RTT;
+  c->timer = net_now + c->rto;
+  net_stats.tcp.rexmit++;
+  net_stats.tcp.loss_probes++;
+  tcp_emit_buf(c, dend - n, n, ctl);
+  return 1;
+}
+#endif
+
 /* The timer work of the open connections: a function of its own (noinline),
  * so that the tick of a board without connections (ping, UDP) runs only the
  * few lines of tcp_timer() below, which leon3.ld places with the other hot
@@ -2142,6 +2193,11 @@ static __attribute__((noinline)) void tcp_timer_conns(void)
       continue;
     }
 #if !NET_TCP_UIP_SEND
+#if NET_TCP_LOSS_PROBE
+    if ((c->flags & TCPF_TIMER) && c->dupacks != 0 && tcp_loss_probe(c)) {
+      continue;
+    }
+#endif
     if ((c->sflags & TCPS_PERSIST) && tcp_time_reached(c->timer)) {
       tcp_persist(c);
       continue;

@@ -100,7 +100,8 @@ struct tcp_conn {
   uint16_t snd_wnd_max; /* largest window the peer offered (SWS, RFC 5961) */
   uint8_t dupacks;    /* duplicate ACKs in a row */
   uint8_t sflags;     /* TCPS_* (tcp.c) */
-  uint8_t nprobe;     /* zero-window probes sent without the window opening */
+  uint8_t nprobe;     /* zero-window probes sent without the window opening;
+                         a loss probe sent since SND.UNA last advanced */
 #if NET_TCP_SNDREFS
   /* tcp_send_ref(): the buffered bytes are those of ref_n references (a
    * ring of NET_TCP_SNDREFS in tcp.c) from index ref_head, whose first

@@ -229,6 +229,23 @@ def check_tcpsend_lossy(nbytes):
     return check
 
 
+def check_tcpsend_probe(nbytes):
+    """The shoot-out's 2 % loss (seeds 1501/1502): the segment after a delayed
+    ACK is lost with the 4-segment flight, only two duplicate ACKs follow; the
+    loss probe (NET_TCP_LOSS_PROBE) draws the third and fast retransmit
+    repairs the hole, no 200 ms RTO (3.8 Mbit/s before the probe)."""
+    lossy = check_tcpsend_lossy(nbytes)
+
+    def check(res, lines):
+        msg = lossy(res, lines)
+        st = fw_line(lines, "stack")
+        r = fw_line(lines, "result")
+        assert st.get("tcp_loss_probes", 0) >= 1 and st["tcp_fast_rexmit"] >= 2, st
+        assert r["us"] < 100000, ("an RTO stalled the transfer", r)
+        return f"{msg}; loss probes {st['tcp_loss_probes']}, {r['us']} us"
+    return check
+
+
 def check_tcpsend_zerownd(res, lines):
     """The host advertises window 0 forever: the board probes (persist timer,
     backing off) and gives up after NET_TCP_PERSIST_MAX probes (8)."""
@@ -620,6 +637,8 @@ SCEN_PATCH = {
     "tcpsend_loss15": {"link": {"to_board": {"loss": 0.15, "seed": 1501}, "to_host": {"loss": 0.15, "seed": 1502}},
                        "duration": "300s"},
     "tcpsend_zerownd": {"host": {"tcp": {"rcv_wnd": 0}}, "duration": "120s"},
+    # the shoot-out's 2 % (experiments/shootout/tcp-tx.yaml)
+    "tcpsend_probe": {"link": {"to_board": {"loss": 0.02, "seed": 1501}, "to_host": {"loss": 0.02, "seed": 1502}}},
 }
 SCEN_PATCH["lwip_tcpsend_loss2"] = SCEN_PATCH["tcpsend_loss2"]
 SCEN_PATCH["lwip_tcpsend_loss15"] = SCEN_PATCH["tcpsend_loss15"]
@@ -667,6 +686,8 @@ TESTS = {
                       check_tcpsend_lossy(100000)),
     "tcpsend_loss15": ("net_tcpsend", "tcpsend.scenario.json", {"count": 1, "bytes": 50000, "idle_ms": 120000},
                        check_tcpsend_lossy(50000)),
+    "tcpsend_probe": ("net_tcpsend", "tcpsend.scenario.json", {"count": 1, "bytes": 100000, "idle_ms": 30000},
+                      check_tcpsend_probe(100000)),
     "tcpsend_zerownd": ("net_tcpsend", "tcpsend.scenario.json", {"count": 1, "bytes": 10000, "idle_ms": 120000},
                         check_tcpsend_zerownd),
     "tcpecho": ("net_tcpecho", "tcpecho.scenario.json", {"count": 1}, check_tcpecho),

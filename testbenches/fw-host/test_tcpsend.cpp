@@ -478,6 +478,72 @@ TEST_F(TcpSend, SendRefRetransmitsFromTheReferencesAfterLoss) {
   EXPECT_EQ(NET_TCP_SNDREFS, c->ref_n + 0);
 }
 
+// The shoot-out's stall at 2 % loss (docs/firmware.md "The stack
+// shoot-out"): the four references are all in flight, the segment after a
+// delayed ACK is lost, so the receiver's ACK for the next segment still
+// advances SND.UNA (it covers the delayed segment) and only two duplicates
+// follow; nothing new can be sent (limited transmit, RFC 3042, has no
+// data), so no third duplicate ever comes. The loss probe (RFC 8985 7,
+// after PTO = 2 * SRTT + 2 ms) resends the last segment, its duplicate ACK
+// is the third: fast retransmit long before the RTO.
+TEST_F(TcpSend, TwoDupAcksAndNothingToSendProbeWithTheLastSegment) {
+  Peer p;
+  p.wnd = 60000;
+  struct tcp_conn* c = accept(p);  // MSS 1000, IW 4 segments
+  Bytes d = pattern(9000, 14);
+  App& a = app_of(c);
+  a.ref_data = d.data();
+  a.ref_len = d.size();
+  a.ref_chunk = 1000;
+  tcp_poll(c);
+  ASSERT_EQ(4u, take_tcp().size());
+  advance(1, 1);  // an RTT sample of 1 ms: SRTT 1 ms
+  // Segment 1 arrives (its ACK delayed), segment 2 is lost, segment 3's
+  // arrival makes the receiver acknowledge segment 1 at once.
+  uint32_t una = p.rcv;
+  p.rcv += 1000;
+  p.send(TCP_ACK);
+  auto s = take_tcp();
+  ASSERT_EQ(1u, s.size());  // the freed reference: segment 5
+  EXPECT_EQ(una + 4000u, s[0].seq);
+  ASSERT_EQ(NET_TCP_SNDREFS, c->ref_n + 0);
+  // Segments 4 and 5: two duplicate ACKs, nothing to send.
+  p.send(TCP_ACK);
+  p.send(TCP_ACK);
+  EXPECT_TRUE(take_tcp().empty());
+  EXPECT_EQ(2u, c->dupacks);
+  uint32_t rto = c->rto;
+  ASSERT_GE(rto, 200u);
+  // Within 2 * SRTT + 2 ms (tick by tick): the last segment once more.
+  advance(4, 1);
+  s = take_tcp();
+  ASSERT_EQ(1u, s.size());
+  EXPECT_EQ(una + 4000u, s[0].seq);
+  EXPECT_EQ(Bytes(d.begin() + 4000, d.begin() + 5000), s[0].data);
+  EXPECT_EQ(1u, net_stats.tcp.rexmit);
+  EXPECT_EQ(1u, net_stats.tcp.loss_probes);
+  EXPECT_EQ(0u, net_stats.tcp.fast_rexmit);
+  // One probe per stall: nothing more until the RTO.
+  advance(50, 1);
+  EXPECT_TRUE(take_tcp().empty());
+  // Its duplicate ACK is the third: fast retransmit of segment 2.
+  p.send(TCP_ACK);
+  s = take_tcp();
+  ASSERT_EQ(1u, s.size());
+  EXPECT_EQ(p.rcv, s[0].seq);
+  EXPECT_EQ(Bytes(d.begin() + 1000, d.begin() + 2000), s[0].data);
+  EXPECT_EQ(1u, net_stats.tcp.fast_rexmit);
+  // Full ACK: recovery ends, the stream goes on.
+  p.rcv += 4000;
+  p.send(TCP_ACK);
+  EXPECT_EQ(0u, c->dupacks);
+  s = take_tcp();
+  ASSERT_GE(s.size(), 1u);
+  EXPECT_EQ(p.rcv, s[0].seq);
+  EXPECT_EQ(2u, net_stats.tcp.rexmit);  // no timeout
+  EXPECT_EQ(1u, net_stats.tcp.loss_probes);
+}
+
 TEST_F(TcpSend, SendRefQueueLimitAndNoMixingWithTheRing) {
   Peer p;
   p.wnd = 60000;

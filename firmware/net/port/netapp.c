@@ -120,6 +120,8 @@ static const struct result_counter stack_counters[] = {
     /* receive checksum offload (docs/firmware.md) */
     NS("udp_chk_hw", udp.chk_hw),
     NS("tcp_chk_hw", tcp.chk_hw),
+    /* loss probe (netopts.h NET_TCP_LOSS_PROBE) */
+    NS("tcp_loss_probes", tcp.loss_probes),
 };
 #undef NS
 #define NROWS(t) (sizeof(t) / sizeof((t)[0]))
