@@ -171,7 +171,8 @@ Profile load_profile(const std::string& name_or_path) {
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {
+    // parse_error, and out_of_range for a number no double holds (1e400)
     std::string what = e.what();
     std::replace(what.begin(), what.end(), '\n', ' ');
     throw ProfileError(origin + ": not valid JSON: " + what);
