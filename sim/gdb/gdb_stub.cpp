@@ -359,6 +359,7 @@ std::optional<std::string> GdbStub::handle(const std::string& p, std::optional<R
       uint32_t a, n;
       if (!addr_len(args, a, n)) return std::string("E01");
       if (n > kPacketSize / 2) n = kPacketSize / 2;
+      if (uint64_t(a) + n > 0x100000000ull) n = uint32_t(0x100000000ull - a);  // stop at the top
       bool ok;
       std::string s = read_mem(a, n, ok);
       return ok ? s : std::string("E01");
@@ -375,6 +376,7 @@ std::optional<std::string> GdbStub::handle(const std::string& p, std::optional<R
         data.assign(args.begin() + long(colon) + 1, args.end());
       }
       if (data.size() != n) return std::string("E01");
+      if (uint64_t(a) + n > 0x100000000ull) return std::string("E01");  // across the top: no wrap
       return write_mem(a, data) ? std::string("OK") : std::string("E01");
     }
     case 'Z':

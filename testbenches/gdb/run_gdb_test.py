@@ -414,6 +414,13 @@ def case_protocol(a):
     x = packet("X40001000,4:\x01}]#\x02".replace("#", "}\x03"))
     if x != "OK" or packet("m40001000,4") != "017d2302":
         fail("X: %r, read back %r" % (x, packet("m40001000,4")))
+    # A read across the top of the address space stops there (issue 33): the
+    # AHB plug&play area's last word, not 4 more bytes wrapped from 0.
+    top = packet("mfffffffc,8")
+    if len(top) != 8 or top != packet("mfffffffc,4"):
+        fail("m across 0xffffffff: %r (expected the 4 bytes below the top)" % top)
+    if packet("Mfffffffe,4:00000000") != "E01":
+        fail("M across 0xffffffff accepted")
     if packet("Z0,40000000,4") != "OK" or packet("z0,40000000,4") != "OK":
         fail("Z0/z0")
     o = packet("qRcmd," + b"cycles".hex())  # console output, then OK
@@ -441,7 +448,8 @@ def case_protocol(a):
     code, _, _ = v.finish()
     if code != 137:
         fail("k: exit %d" % code)
-    print("PASS: protocol: acks, qSupported, ?, g, p, m, X (escaped), Z0/z0, vCont, Ctrl-C -> T02, k")
+    print("PASS: protocol: acks, qSupported, ?, g, p, m, X (escaped), m/M across the top, Z0/z0, vCont, "
+          "Ctrl-C -> T02, k")
 
 
 def case_bad_input(a):
