@@ -36,6 +36,13 @@ std::string frame(std::string_view payload) {
   return out;
 }
 
+void PacketReader::keep(char c) {
+  if (body_.size() < max_)
+    body_ += c;
+  else
+    overlong_ = true;
+}
+
 std::optional<PacketReader::Event> PacketReader::feed(char c) {
   switch (st_) {
     case State::Idle:
@@ -43,6 +50,7 @@ std::optional<PacketReader::Event> PacketReader::feed(char c) {
         st_ = State::Body;
         body_.clear();
         sum_ = 0;
+        overlong_ = false;
       } else if (c == '\x03') {
         return Event{Kind::Interrupt, {}};
       } else if (c == '+') {
@@ -61,11 +69,11 @@ std::optional<PacketReader::Event> PacketReader::feed(char c) {
       if (c == '}')
         st_ = State::Escape;
       else
-        body_ += c;
+        keep(c);
       return std::nullopt;
     case State::Escape:
       sum_ += static_cast<uint8_t>(c);
-      body_ += static_cast<char>(c ^ 0x20);
+      keep(static_cast<char>(c ^ 0x20));
       st_ = State::Body;
       return std::nullopt;
     case State::Sum1:
@@ -77,8 +85,10 @@ std::optional<PacketReader::Event> PacketReader::feed(char c) {
         return std::nullopt;
       }
       st_ = State::Idle;
-      const bool ok = got_ == (sum_ & 0xFF);
-      return Event{ok ? Kind::Packet : Kind::BadPacket, ok ? body_ : std::string()};
+      const bool ok = got_ == (sum_ & 0xFF) && !overlong_;
+      Event e{ok ? Kind::Packet : Kind::BadPacket, ok ? body_ : std::string()};
+      body_.clear();
+      return e;
     }
   }
   return std::nullopt;

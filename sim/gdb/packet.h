@@ -30,8 +30,18 @@ class PacketReader {
     Kind kind;
     std::string text;
   };
+  // The largest unescaped payload accepted: the stub advertises
+  // PacketSize=4096; a longer packet is answered as a bad one.
+  static constexpr size_t kDefaultMaxPayload = 4096;
+  explicit PacketReader(size_t max_payload = kDefaultMaxPayload) : max_(max_payload) {}
+  size_t max_payload() const { return max_; }
+  // Bytes of the packet being read held in memory (at most max_payload()).
+  size_t buffered() const { return body_.size(); }
+
   // Feeds one byte; returns an event when the byte completes one. Bytes
-  // outside packets other than '+', '-' and 0x03 are ignored.
+  // outside packets other than '+', '-' and 0x03 are ignored. A packet over
+  // max_payload() bytes is read to its end without being kept and reported
+  // as a BadPacket.
   std::optional<Event> feed(char c);
 
  private:
@@ -40,6 +50,9 @@ class PacketReader {
   std::string body_;  // unescaped payload
   unsigned sum_ = 0;  // running checksum of the raw bytes
   unsigned got_ = 0;  // checksum digits received
+  size_t max_;
+  bool overlong_ = false;  // the packet being read exceeded max_
+  void keep(char c);
 };
 
 // Lowercase hex of bytes, and back (false on odd length or a non-hex digit).

@@ -47,6 +47,24 @@ TEST(GdbPacket, ReaderRejectsBadChecksum) {
   EXPECT_EQ(ev[2].text, "m0,4");
 }
 
+// A packet longer than the reader's limit (the stub advertises
+// PacketSize=4096) is refused like a bad checksum, whatever its checksum,
+// and holds at most the limit in memory; the next packet is read normally
+// (issue 33: an unterminated 100 MB packet grew the stub by 100 MB).
+TEST(GdbPacket, ReaderRefusesOverlongPackets) {
+  PacketReader r(16);
+  EXPECT_EQ(r.max_payload(), 16u);
+  auto ev = feed_all(r, frame(std::string(17, 'a')) + frame(std::string(16, 'b')));
+  ASSERT_EQ(ev.size(), 2u);
+  EXPECT_EQ(ev[0].kind, PacketReader::Kind::BadPacket);
+  EXPECT_EQ(ev[1].kind, PacketReader::Kind::Packet);
+  EXPECT_EQ(ev[1].text, std::string(16, 'b'));
+  PacketReader big;
+  EXPECT_EQ(big.max_payload(), PacketReader::kDefaultMaxPayload);
+  for (int i = 0; i < 100000; ++i) big.feed('x');  // unterminated
+  EXPECT_LE(big.buffered(), PacketReader::kDefaultMaxPayload);
+}
+
 TEST(GdbPacket, Hex) {
   const uint8_t b[] = {0x00, 0x7f, 0xa5, 0xff};
   EXPECT_EQ(to_hex(b, 4), "007fa5ff");
