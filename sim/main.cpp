@@ -267,6 +267,40 @@ int list_stats() {
   return 0;
 }
 
+// Options whose empty value would silently mean "none" (no time limit, no
+// waveform, no energy model): an empty value is a mistake (a shell variable
+// left unset), refused like any other bad value. Returns the option or "".
+std::string empty_value_option(const CLI::App& app) {
+  for (const char* name : {"--max-time", "--energy", "--vcd", "--vcd-signals", "--vcd-start", "--vcd-end",
+                           "--rtl-trace", "--rtl"}) {
+    for (const std::string& r : app.get_option(name)->results())
+      if (r.empty()) return name;
+  }
+  return "";
+}
+
+// --rtl BLOCK[,BLOCK...] (repeatable): the RTL variants in the blocks' slots.
+// Empty names (",,", "gptimer,") are refused, not skipped.
+int apply_rtl(const std::vector<std::string>& args, PlatformConfig& cfg) {
+  for (const std::string& arg : args) {
+    std::vector<std::string> blocks(1);
+    for (char c : arg) {
+      if (c == ',')
+        blocks.emplace_back();
+      else
+        blocks.back() += c;
+    }
+    for (const std::string& b : blocks) {
+      if (b.empty()) return fail(kExitBadInput, "--rtl: empty block name in '" + arg + "' (known: " + l3vp::rtl_block_names() + ")");
+      const std::string key = l3vp::rtl_slot_key(b);
+      if (key.empty()) return fail(kExitBadInput, "--rtl: unknown block '" + b + "' (known: " + l3vp::rtl_block_names() + ")");
+      cfg.set(key, "rtl");
+      if (b == "chksum") cfg.chksum_enable = true;  // the engine on the board, as RTL
+    }
+  }
+  return 0;
+}
+
 int run(int argc, char** argv) {
   setup_systemc_reports();
   l3vp::register_rtl_variants();  // the "rtl" variants of the slots (gptimer.model=rtl)
@@ -339,8 +373,7 @@ int run(int argc, char** argv) {
                  "Put the RTL model of BLOCK in its slot (Verilator co-simulation; = --set BLOCK.model=rtl; "
                  "blocks: gptimer, chksum (implies chksum.enable); repeatable or a comma list; docs/rtl.md)")
       ->type_name("BLOCK")
-      ->delimiter(',')
-      ->allow_extra_args(false);
+      ->allow_extra_args(false);  // a comma list is split by apply_rtl()
   app.add_option("--rtl-trace", o.rtl_trace,
                  "Write a VCD of the RTL block's internal signals (Verilator tracing, ps like --vcd; "
                  "--vcd-start/--vcd-end apply to it too)")
@@ -380,6 +413,8 @@ int run(int argc, char** argv) {
     return 0;
   }
   if (fw->count() == 0 && !o.print_config) return fail(kExitBadInput, "firmware is required");
+  if (const std::string opt = empty_value_option(app); !opt.empty())
+    return fail(kExitBadInput, opt + ": empty value (leave the option out instead)");
   o.uart_out_set = uo->count() > 0;
   o.max_time_set = mt->count() > 0;
   o.uart_in_set = ui->count() > 0;
@@ -409,13 +444,7 @@ int run(int argc, char** argv) {
       return fail(kExitBadInput, std::string("--set: ") + e.what());
     }
   }
-  // --rtl BLOCK: the RTL variant in the block's slot.
-  for (const std::string& b : o.rtl) {
-    const std::string key = l3vp::rtl_slot_key(b);
-    if (key.empty()) return fail(kExitBadInput, "--rtl: unknown block '" + b + "' (known: " + l3vp::rtl_block_names() + ")");
-    cfg.set(key, "rtl");
-    if (b == "chksum") cfg.chksum_enable = true;  // the engine on the board, as RTL
-  }
+  if (const int rc = apply_rtl(o.rtl, cfg)) return rc;
   if (!o.rtl_trace.empty()) {
     if (cfg.gptimer_model != "rtl") return fail(kExitBadInput, "--rtl-trace: needs an RTL block (--rtl gptimer)");
     if (!std::ofstream(o.rtl_trace)) return fail(kExitBadInput, "--rtl-trace: cannot write '" + o.rtl_trace + "'");

@@ -132,6 +132,34 @@ std::vector<uint8_t> encode(const FwParamField& f, const std::string& v) {
   fail(what + "cannot be encoded");
 }
 
+// Checks of one field's meaning beyond its syntax (the bytes are encode()'s).
+// 0 in the block means "the program's default" for window, board_ip and
+// netmask, so a given 0 is refused there rather than silently ignored.
+void check_value(const FwParamField& f, const std::string& v, const std::vector<uint8_t>& b) {
+  const std::string what = "fw_params " + std::string(f.name) + ": '" + v + "' ";
+  const std::string name = f.name;
+  uint32_t n = 0;
+  for (size_t i = 0; i < b.size() && i < 4; ++i) n = n << 8 | b[i];
+  if (name == "window" && (n == 0 || n > 0xFFFF))
+    fail(what + "is not an integer in [1, 65535] (leave the key out for the program's default)");
+  if (name == "board_ip" && n == 0) fail(what + "is not a usable board address (0.0.0.0 is 'this host')");
+  if (name == "netmask" && (~n & (~n + 1)) != 0) fail(what + "is not a contiguous netmask (ones, then zeros)");
+  if (name == "mac" && (b[0] & 1)) fail(what + "is a multicast MAC address (the first byte's low bit is set)");
+}
+
+// A field's value as given, else `dflt` (the firmware's default for 0).
+uint32_t ip_or(const std::map<std::string, std::vector<uint8_t>>& m, const char* key, uint32_t dflt) {
+  const auto it = m.find(key);
+  if (it == m.end()) return dflt;
+  const uint32_t v = get_be32(it->second.data());
+  return v ? v : dflt;
+}
+
+std::string dotted(uint32_t ip) {
+  return std::to_string(ip >> 24) + "." + std::to_string(ip >> 16 & 0xff) + "." + std::to_string(ip >> 8 & 0xff) +
+         "." + std::to_string(ip & 0xff);
+}
+
 }  // namespace
 
 const std::vector<FwParamField>& fw_param_fields() {
@@ -154,7 +182,20 @@ std::string fw_param_names() {
 void FwParams::set(const std::string& key, const std::string& value) {
   const FwParamField* f = field(key);
   if (!f) fail("fw_params: unknown key '" + key + "' (known: " + fw_param_names() + ")");
-  bytes_[key] = encode(*f, value);
+  std::vector<uint8_t> b = encode(*f, value);
+  check_value(*f, value, b);
+  bytes_[key] = std::move(b);
+}
+
+void FwParams::check() const {
+  if (!bytes_.count("gateway")) return;
+  const uint32_t gw = get_be32(bytes_.at("gateway").data());
+  if (gw == 0) return;  // none
+  const uint32_t ip = ip_or(bytes_, "board_ip", kFwDefaultBoardIp), mask = ip_or(bytes_, "netmask", kFwDefaultNetmask);
+  const std::string what = "fw_params gateway: '" + dotted(gw) + "' ";
+  if (gw == ip) fail(what + "is the board's own address (board_ip)");
+  if (gw == 0xFFFFFFFFu) fail(what + "is the limited broadcast address");
+  if (gw == (ip | ~mask)) fail(what + "is the broadcast address of the board's subnet " + dotted(ip & mask) + "/" + dotted(mask));
 }
 
 void FwParams::set_arg(const std::string& kv) {
@@ -209,6 +250,7 @@ static uint32_t size_of_version(uint32_t version) {
 }
 
 void FwParams::apply(uint8_t* block, uint64_t len) const {
+  check();
   if (len < kFwParamsSizeV2)
     fail("fw_params: block is " + std::to_string(len) + " bytes, expected " + std::to_string(kFwParamsSize));
   const uint32_t magic = get_be32(block), version = get_be32(block + 4), size = get_be32(block + 8);

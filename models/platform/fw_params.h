@@ -39,6 +39,9 @@ constexpr uint32_t kFwParamsSize = 68;
 constexpr uint32_t kFwParamsSizeV2 = 60;
 constexpr const char* kFwParamsSymbol = "fw_params";
 
+// The firmware's values for board_ip and netmask 0 (firmware/README.md).
+constexpr uint32_t kFwDefaultBoardIp = 0xC0A80035, kFwDefaultNetmask = 0xFFFFFF00;
+
 // Bits of the flags field (FW_PF_*).
 constexpr uint32_t kFwPfPolled = 0x1, kFwPfVerbose = 0x2, kFwPfVerify = 0x4, kFwPfHold = 0x8,
                    kFwPfSimcheck = 0x10;
@@ -69,6 +72,10 @@ class FwParams {
   void set_arg(const std::string& kv);
   // A JSON object {key: number-or-string, ...}; `where` prefixes messages.
   void set_json(const nlohmann::json& obj, const std::string& where);
+  // The checks across fields (apply() runs it first): a gateway other than
+  // the board's own address (board_ip) and its subnet's broadcast address,
+  // with the firmware's defaults for board_ip and netmask not given.
+  void check() const;
 
   bool empty() const { return bytes_.empty(); }
   // Encoded values by field name (big-endian bytes, field size).

@@ -21,6 +21,7 @@ of PATH and "@tmp:NAME" by a fresh temporary file name. Made in the test's
 temporary directory (nothing big is checked in): "@fifo:NAME" a FIFO,
 "@empty:NAME" an empty file, "@big:NAME:MIB" a sparse file of MIB MiB,
 "@elf:KIND:PATH" a copy of the ELF PATH with one defect (craft_elf()).
+"@nothing" is an empty argument (CMake drops "" from a list).
 
   run_cli_test.py LEON3VP stdout-full ARGS...   (stdout is /dev/full: exit 2, one line)
 
@@ -50,6 +51,8 @@ def fail(msg):
 
 
 def expand(arg):
+    if arg == "@nothing":
+        return ""
     if arg.startswith("@trunc:"):
         path, n = arg[len("@trunc:"):].rsplit(":", 1)
         out = os.path.join(TMP, "trunc_" + os.path.basename(path))

@@ -154,6 +154,47 @@ TEST(FwParams, BadKeysAndValuesAreRejected) {
   EXPECT_TRUE(p.empty()) << "a rejected setting must not be kept";
 }
 
+TEST(FwParams, MeaninglessValuesAreRejected) {
+  // Issue 33 "Lenient options": values that parse but cannot work.
+  FwParams p;
+  expect_error([&] { p.set("window", "0"); }, "window: '0' is not an integer in [1, 65535]");
+  expect_error([&] { p.set("window", "65536"); }, "window: '65536' is not an integer in [1, 65535]");
+  expect_error([&] { p.set("board_ip", "0.0.0.0"); }, "board_ip: '0.0.0.0' is not a usable board address");
+  expect_error([&] { p.set("netmask", "255.0.255.0"); }, "netmask: '255.0.255.0' is not a contiguous netmask");
+  expect_error([&] { p.set("netmask", "0.0.0.255"); }, "not a contiguous netmask");
+  expect_error([&] { p.set("mac", "01:00:5e:00:00:01"); }, "mac: '01:00:5e:00:00:01' is a multicast MAC address");
+  expect_error([&] { p.set("mac", "ff:ff:ff:ff:ff:ff"); }, "multicast MAC address");
+  EXPECT_TRUE(p.empty()) << "a rejected setting must not be kept";
+  p.set("window", "1");
+  p.set("window", "65535");
+  p.set("netmask", "255.255.255.255");
+  p.set("netmask", "255.255.240.0");
+  p.set("netmask", "0.0.0.0");  // 0 = the default
+  p.set("mac", "02:00:00:00:00:53");
+  p.set("mac", "00:00:00:00:00:00");  // 0 = the default
+  p.set("board_ip", "10.0.0.2");
+  // The gateway against the board's address and subnet (given or default).
+  auto block = fresh_block();
+  FwParams g;
+  g.set("gateway", "192.168.0.53");  // the default board_ip
+  expect_error([&] { g.apply(block.data(), block.size()); }, "gateway: '192.168.0.53' is the board's own address");
+  g.set("gateway", "192.168.0.255");  // the default subnet's broadcast
+  expect_error([&] { g.apply(block.data(), block.size()); }, "gateway: '192.168.0.255' is the broadcast address");
+  g.set("board_ip", "10.1.2.3");
+  g.set("netmask", "255.255.0.0");
+  g.set("gateway", "10.1.255.255");
+  expect_error([&] { g.check(); }, "is the broadcast address of the board's subnet 10.1.0.0/255.255.0.0");
+  g.set("gateway", "255.255.255.255");
+  expect_error([&] { g.check(); }, "is the limited broadcast address");
+  g.set("gateway", "10.1.2.3");
+  expect_error([&] { g.check(); }, "is the board's own address");
+  g.set("gateway", "10.1.0.1");
+  g.check();
+  g.set("gateway", "0.0.0.0");  // none
+  g.check();
+  g.apply(block.data(), block.size());
+}
+
 TEST(FwParams, JsonObjects) {
   FwParams p;
   p.set_json(json::parse(R"({"window": 700, "board_ip": "192.168.1.9", "flags": "verify"})"), ".board.params");
