@@ -16,9 +16,11 @@ import json
 import logging
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import traceback
 import zipfile
 
 from . import spec as _spec
@@ -545,7 +547,10 @@ def cmd_run(exp, runs, args):
 
     out = os.path.abspath(args.out or os.path.join("experiments-out", exp.name))
     runs_dir = os.path.join(out, "runs")
-    os.makedirs(runs_dir, exist_ok=True)
+    try:
+        os.makedirs(runs_dir, exist_ok=True)
+    except OSError as e:
+        raise UsageError(f"--out {out}: {e.strerror}") from None
     validate(exp, runs)
     log = lambda m: _say(args.quiet, m)  # noqa: E731
     prepared, info = prepare(exp, runs, args, out, log)
@@ -581,12 +586,50 @@ def cmd_run(exp, runs, args):
     problems = _report_failures(records, errors)
     log(f"{len(df)} rows in {os.path.join(out, 'results.csv')}")
     if interrupted:
-        print(f"experiment: interrupted: {len(records)} of {len(prepared)} runs finished", file=sys.stderr)
-        return 130
+        return _stopped(f": {len(records)} of {len(prepared)} runs finished")
     return 1 if problems else 0
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where the tool is: handled like Ctrl-C (finished
+    runs kept) but ends with exit 143."""
+
+
+_SIGNAL = {"got": None}
+
+
+def _on_sigterm(signum, frame):
+    _SIGNAL["got"] = signum
+    raise Terminated()
+
+
+def _stopped(what):
+    """One line and the exit status of an interrupted tool (130 Ctrl-C, 143 SIGTERM)."""
+    term = _SIGNAL["got"] == signal.SIGTERM
+    print(f"experiment: {'terminated (SIGTERM)' if term else 'interrupted'}{what}", file=sys.stderr)
+    return 143 if term else 130
+
+
 def main(argv=None):
+    """The tool: every outcome is an exit status and at most one line on
+    stderr; an unexpected exception is an internal error (exit 1)."""
+    signal.signal(signal.SIGTERM, _on_sigterm)
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        return _stopped("")
+    except _spec.SpecError as e:
+        print(f"experiment: {e}", file=sys.stderr)
+        return 2
+    except Exception as e:  # noqa: BLE001 - the promise: never a traceback
+        where = traceback.extract_tb(e.__traceback__)[-1]
+        msg = " ".join(str(e).split())[:300]
+        print(f"experiment: internal error: {type(e).__name__}: {msg} ({os.path.basename(where.filename)}:"
+              f"{where.lineno}); please report it with the command and its input files", file=sys.stderr)
+        return 1
+
+
+def _main(argv=None):
     ap = argparse.ArgumentParser(prog="experiment", description="Declarative leon3vp sweeps "
                                  "(docs/experiments.md).")
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -646,7 +689,7 @@ def main(argv=None):
                 args.file = f
                 args.out = os.path.join(base, stem) if base else None
                 rc = _main_one(args)
-                if rc in (2, 130):
+                if rc in (2, 130, 143):
                     return rc
                 worst = max(worst, rc)
             return worst
@@ -681,5 +724,4 @@ def _main_one(args):
     except KeyboardInterrupt:
         # outside the runs (building, writing the plots): every finished
         # run is already in DIR/runs/, the next run takes it from the cache
-        print("experiment: interrupted", file=sys.stderr)
-        return 130
+        return _stopped("")
