@@ -344,3 +344,24 @@ def test_out_under_a_file(tmp_path, capsys):
     rc = cli.main(["run", str(tmp_path / "e.yaml"), "--out", str(tmp_path / "file" / "o"), "--vp", "/bin/true"])
     err = capsys.readouterr().err.strip().splitlines()
     assert rc == 2 and len(err) == 1 and "--out" in err[0], err
+
+
+@pytest.mark.parametrize("text,word", [('{"static_mw": 1e400}', "not finite"), ("[1]", "JSON object"),
+                                       ("{", "not JSON")])
+def test_energy_file_checked(tmp_path, text, word):
+    from l3vp.experiment import cli
+    (tmp_path / "e.json").write_text(text)
+    e = spec.Experiment(str(tmp_path / "t.yaml"), {"experiment": "t", "firmware": {"program": "hello"},
+                                                   "board": {"energy": "e.json"}, "metrics": {"c": "stats.cycles"}})
+    with pytest.raises(spec.SpecError) as ei:
+        cli._energy(e.runs()[0], e)
+    assert str(ei.value).startswith("board.energy: e.json:") and word in str(ei.value)
+
+
+def test_energy_file_not_a_fifo(tmp_path):
+    from l3vp.experiment import cli
+    os.mkfifo(tmp_path / "e.json")
+    e = spec.Experiment(str(tmp_path / "t.yaml"), {"experiment": "t", "firmware": {"program": "hello"},
+                                                   "board": {"energy": "e.json"}, "metrics": {"c": "stats.cycles"}})
+    with pytest.raises(spec.SpecError, match="not a regular file"):
+        cli._energy(e.runs()[0], e)

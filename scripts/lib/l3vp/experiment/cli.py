@@ -14,6 +14,7 @@ import argparse
 import hashlib
 import json
 import logging
+import math
 import os
 import shutil
 import signal
@@ -137,16 +138,28 @@ def _energy(run, exp):
     if e is None:
         return None, None
     if "/" in e or e.endswith(".json"):
-        path = os.path.join(exp.dir, e)
-        try:
-            with open(path, "rb") as f:
-                return e, f.read()
-        except OSError as err:
-            raise _spec.SpecError(f"board.energy: {e}: {err.strerror}") from None
+        what = f"board.energy: {e}"
+        text = _spec.read_text(os.path.join(exp.dir, e), what)
+        profile = _spec.load_json(text, what)
+        if not isinstance(profile, dict):
+            raise _spec.SpecError(f"{what}: must be a JSON object (docs/energy.md)")
+        if not _all_finite(profile):
+            raise _spec.SpecError(f"{what}: a number is out of range (not finite)")
+        return e, text.encode("utf-8")
     if not os.path.exists(os.path.join(PROFILE_DIR, e + ".json")):
         names = sorted(n[:-5] for n in os.listdir(PROFILE_DIR) if n.endswith(".json"))
         raise _spec.SpecError(f"board.energy: '{e}' is not a shipped profile ({', '.join(names)}) or a .json file")
     return e, None
+
+
+def _all_finite(obj):
+    if isinstance(obj, float):
+        return math.isfinite(obj)
+    if isinstance(obj, dict):
+        return all(_all_finite(v) for v in obj.values())
+    if isinstance(obj, list):
+        return all(_all_finite(v) for v in obj)
+    return True
 
 
 def _set_value(v):
