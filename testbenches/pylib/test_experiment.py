@@ -365,3 +365,16 @@ def test_energy_file_not_a_fifo(tmp_path):
                                                    "board": {"energy": "e.json"}, "metrics": {"c": "stats.cycles"}})
     with pytest.raises(spec.SpecError, match="not a regular file"):
         cli._energy(e.runs()[0], e)
+
+
+def test_report_inputs_are_input_files(tmp_path, capsys):
+    from l3vp.experiment import cli
+    os.mkfifo(tmp_path / "pub.yaml")
+    os.mkdir(tmp_path / "d")
+    os.mkfifo(tmp_path / "d" / "experiment.yaml")
+    assert cli.main(["report", str(tmp_path / "d"), "--out", str(tmp_path / "r.md")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "not a regular file" in err[0], err
+    from l3vp.experiment import report
+    with pytest.raises(report.ReportError, match="--published .*pub.yaml: not a regular file"):
+        report.load_published(str(tmp_path / "pub.yaml"))
