@@ -378,3 +378,17 @@ def test_report_inputs_are_input_files(tmp_path, capsys):
     from l3vp.experiment import report
     with pytest.raises(report.ReportError, match="--published .*pub.yaml: not a regular file"):
         report.load_published(str(tmp_path / "pub.yaml"))
+
+
+@pytest.mark.parametrize("kw", [{"board": {"max_time": "10"}}, {"board": {"max_time": "0s"}},
+                                {"board": {"max_time": ""}}, {"board": {"max_time": "1h"}},
+                                {"board": {"max_time": "{t}"}, "grid": {"t": ["1s", "inf"]}},
+                                {"board": {"max_time": "{t}"}, "grid": {"t": [5]}}])
+def test_max_time_is_a_positive_duration(kw):
+    with pytest.raises(spec.SpecError, match="^board.max_time: "):
+        exp(**kw).runs()
+
+
+def test_max_time_good():
+    assert exp(board={"max_time": "{t}ms"}, grid={"t": [1, 2.5]}).runs()[1].board["max_time"] == "2.5ms"
+    assert exp(board={"max_time": "1e3s"}).runs()[0].board["max_time"] == "1e3s"

@@ -18,6 +18,8 @@ import string
 
 import yaml
 
+from .. import units as _units
+
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _EXPERIMENT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*\Z")
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}\Z")
@@ -296,6 +298,8 @@ class Experiment:
         for k in ("mode", "energy", "max_time"):
             if out[k] is not None and not isinstance(out[k], str):
                 _fail(f"board.{k}", "must be a string")
+        if out["max_time"] is not None and "{" not in out["max_time"]:
+            _check_max_time(out["max_time"], "")
         if not _PLACEHOLDER.match(out["mode"]) and out["mode"] not in _MODES:
             _fail("board.mode", f"'{out['mode']}' is not timed or functional")
         t = out["timeout"]
@@ -542,6 +546,8 @@ class Experiment:
             board = {k: fill(self.board[k]) for k in ("set", "mode", "energy", "max_time")}
             board["timeout"] = self.board["timeout"]
             board["expect_exit"] = list(self.board["expect_exit"])
+            if board["max_time"] is not None and board["max_time"] != self.board["max_time"]:
+                _check_max_time(board["max_time"], " (from the grid)")
             if board["mode"] not in _MODES:
                 raise SpecError(f"board.mode: '{board['mode']}' (from the grid) is not timed or functional")
             network = {}
@@ -570,6 +576,16 @@ class Experiment:
             if not _PROGRAM.fullmatch(fw["program"]):
                 raise SpecError(f"firmware.program: '{fw['program']}' (from the grid) is not a program name")
         return fw
+
+
+def _check_max_time(v, origin):
+    """board.max_time: a positive duration as leon3vp takes it (10s, 500ms)."""
+    try:
+        ok = isinstance(v, str) and _units.parse_duration_ps(v) > 0
+    except ValueError:
+        ok = False
+    if not ok:
+        _fail("board.max_time", f"'{v}'{origin} is not a positive duration such as 10s, 500ms, 20us")
 
 
 def _placeholders(obj, where):
