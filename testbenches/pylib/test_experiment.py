@@ -347,7 +347,8 @@ def test_out_under_a_file(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("text,word", [('{"static_mw": 1e400}', "not finite"), ("[1]", "JSON object"),
-                                       ("{", "not JSON")])
+                                       ("{", "not JSON"), ('{"format": 1}', "instruction_pj"),
+                                       ('{"format": 2}', "format")])
 def test_energy_file_checked(tmp_path, text, word):
     from l3vp.experiment import cli
     (tmp_path / "e.json").write_text(text)
@@ -392,3 +393,14 @@ def test_max_time_is_a_positive_duration(kw):
 def test_max_time_good():
     assert exp(board={"max_time": "{t}ms"}, grid={"t": [1, 2.5]}).runs()[1].board["max_time"] == "2.5ms"
     assert exp(board={"max_time": "1e3s"}).runs()[0].board["max_time"] == "1e3s"
+
+
+def test_energy_file_shipped_profile_accepted(tmp_path):
+    import shutil
+    from l3vp import energy
+    from l3vp.experiment import cli
+    shutil.copy(os.path.join(energy.PROFILE_DIR, "flat.json"), tmp_path / "e.json")
+    e = spec.Experiment(str(tmp_path / "t.yaml"), {"experiment": "t", "firmware": {"program": "hello"},
+                                                   "board": {"energy": "e.json"}, "metrics": {"c": "stats.cycles"}})
+    name, data = cli._energy(e.runs()[0], e)
+    assert name == "e.json" and data == (tmp_path / "e.json").read_bytes()

@@ -24,6 +24,7 @@ import tempfile
 import traceback
 import zipfile
 
+from .. import energy as _energy_model
 from . import spec as _spec
 from . import firmware as _fw
 from . import metrics as _metrics
@@ -145,6 +146,10 @@ def _energy(run, exp):
             raise _spec.SpecError(f"{what}: must be a JSON object (docs/energy.md)")
         if not _all_finite(profile):
             raise _spec.SpecError(f"{what}: a number is out of range (not finite)")
+        try:
+            _energy_model.check_profile(profile, what)   # leon3vp's rules for the keys it needs
+        except _energy_model.ProfileError as err:
+            raise _spec.SpecError(str(err)) from None
         return e, text.encode("utf-8")
     if not os.path.exists(os.path.join(PROFILE_DIR, e + ".json")):
         names = sorted(n[:-5] for n in os.listdir(PROFILE_DIR) if n.endswith(".json"))
