@@ -404,3 +404,16 @@ def test_energy_file_shipped_profile_accepted(tmp_path):
                                                    "board": {"energy": "e.json"}, "metrics": {"c": "stats.cycles"}})
     name, data = cli._energy(e.runs()[0], e)
     assert name == "e.json" and data == (tmp_path / "e.json").read_bytes()
+
+
+def test_closed_stdout_is_quiet(tmp_path):
+    import subprocess
+    tool = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "experiment")
+    f = tmp_path / "e.yaml"
+    f.write_text("experiment: x\nfirmware: {program: net_ping, params: {count: '{n}'}}\n"
+                 "grid: {n: %s}\nmetrics: {c: stats.cycles}\n" % list(range(1, 20001)))
+    p = subprocess.Popen([sys.executable, tool, "list", str(f)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    p.stdout.readline()
+    p.stdout.close()                      # like `| head -1`
+    err = p.stderr.read().decode()
+    assert p.wait(timeout=60) == 141 and err == "", err

@@ -639,6 +639,11 @@ def main(argv=None):
     except _spec.SpecError as e:
         print(f"experiment: {e}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # stdout closed early (`experiment list F | head`): end quietly, as
+        # a shell tool killed by SIGPIPE (the exit flush must not fail again)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     except Exception as e:  # noqa: BLE001 - the promise: never a traceback
         where = traceback.extract_tb(e.__traceback__)[-1]
         msg = " ".join(str(e).split())[:300]
