@@ -388,6 +388,8 @@ BAD = [
     ("experiment: x\nfirmware: " + "[" * 5000 + "]" * 5000 + "\n", ["nested deeper"]),
     ("experiment: x\nfirmware: {program: net_ping}\nnetwork: {scenario: /dev/zero}\nmetrics: {c: stats.cycles}\n",
      ["network.scenario", "/dev/zero", "not a regular file"]),
+    ("experiment: x\nfirmware: {program: net_ping, params: {nokey: 1}}\nmetrics: {c: stats.cycles}\n",
+     ["firmware.params", "leon3vp refuses", "nokey"]),
 ]
 
 

@@ -256,7 +256,54 @@ def prepare(exp, runs, args, out, log):
     for r in runs:
         _, data, fw_hash = elves[_firmware_key(r.firmware)]
         out_runs.append(_run_spec(exp, r, info, data, fw_hash, args))
+    preflight(out_runs, args.vp, info, os.path.join(out, "cache"))
     return out_runs, info
+
+
+# -- leon3vp's own checks, before the first run -------------------------------
+_PREFLIGHT_KEYS = (("fw_param", "firmware.params"), ("--energy", "board.energy"), ("--set", "board.set"),
+                   ("--mode", "board.mode"))
+
+
+def preflight(prepared, vp, info, cache_dir):
+    """What leon3vp refuses (exit 2: a firmware.params value, an energy
+    profile, a --set value) fails here, one 1 ns leon3vp start per distinct
+    combination, remembered in DIR/cache (a rerun starts nothing)."""
+    seen = set()
+    for r, spec, _, task in prepared:
+        if not (task["fw_params"] or task["set"] or task["energy"]):
+            continue   # nothing leon3vp checks beyond what is checked here
+        key = hashlib.sha256(json.dumps([info["sha256"], spec["firmware_hash"], task["fw_params"], task["set"],
+                                         task["energy"], spec["energy_sha256"], task["mode"]],
+                                        sort_keys=True).encode()).hexdigest()[:16]
+        ok = os.path.join(cache_dir, f"preflight-{key}.ok")
+        if key in seen or os.path.exists(ok):
+            continue
+        seen.add(key)
+        _preflight_one(r.firmware["elf_file"], task, vp)
+        _atomic_write(ok, "")
+
+
+def _preflight_one(elf, task, vp):
+    with tempfile.TemporaryDirectory(prefix="l3vp-exp-pre-") as d:
+        cmd = [vp, "-q", "--max-time", "1ns", "--mode", task["mode"]]
+        for k, v in task["set"].items():
+            cmd += ["--set", f"{k}={v}"]
+        for k, v in task["fw_params"].items():
+            cmd += ["--fw-param", f"{k}={v}"]
+        energy = task["energy"]
+        if task["energy_file"] is not None:
+            energy = os.path.join(d, "energy-profile.json")
+            with open(energy, "wb") as f:
+                f.write(task["energy_file"])
+        if energy:
+            cmd += ["--energy", energy]
+        p = subprocess.run(cmd + [elf], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                           stdin=subprocess.DEVNULL, text=True, timeout=120)
+    if p.returncode == 2:
+        line = (p.stderr.strip().splitlines() or ["?"])[-1].replace("leon3vp: error: ", "")
+        where = next((k for w, k in _PREFLIGHT_KEYS if w in line), "board")
+        raise _spec.SpecError(f"{where}: leon3vp refuses it: {line}")
 
 
 def _run_spec(exp, r, info, data, fw_hash, args):
