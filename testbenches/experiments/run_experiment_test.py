@@ -369,6 +369,27 @@ BAD = [
      ["firmware.program", "nosuch"]),
     ("experiment: x\nfirmware: {program: hello}\nmetrics: {c: {path: stats.cycles, diff: {n: [1, 2]}}}\n",
      ["metrics.c.diff.n", "not an axis"]),
+    # issue 33: hostile input, each one line before anything runs
+    ("experiment: x\nfirmware: {program: net_ping, params: {count: '{n:>99999999999999999999}'}}\n"
+     "grid: {n: [1]}\nmetrics: {c: stats.cycles}\n", ["firmware.params.count", "{n:"]),
+    ("experiment: x\nfirmware: {program: net_ping, params: {count: '{n:d}'}}\ngrid: {n: [a]}\n"
+     "metrics: {c: stats.cycles}\n", ["firmware.params.count", "cannot format"]),
+    ("experiment: x\nfirmware: {program: net_ping, params: {count: '{n!z}'}}\ngrid: {n: [1]}\n"
+     "metrics: {c: stats.cycles}\n", ["firmware.params.count", "{n!z}"]),
+    ("experiment: x\nfirmware: {program: hello}\nboard: {timeout: .inf}\nmetrics: {c: stats.cycles}\n",
+     ["board.timeout"]),
+    ("experiment: x\nfirmware: {program: hello}\nboard: {timeout: .nan}\nmetrics: {c: stats.cycles}\n",
+     ["board.timeout"]),
+    ("experiment: x\nfirmware: {program: net_ping, params: {%s}}\nmetrics: {c: stats.cycles}\ngrid: {%s}\n"
+     % (", ".join(f"p{i}: '{{a{i}}}'" for i in range(6)), ", ".join(f"a{i}: {list(range(100))}" for i in range(6))),
+     ["grid", "1000000000000 points"]),
+    ("a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"{c}: &{c} [{', '.join(['*' + p] * 10)}]\n" for p, c in zip("abcdefg", "bcdefgh")), ["aliases"]),
+    ("experiment: x\nfirmware: " + "[" * 5000 + "]" * 5000 + "\n", ["nested deeper"]),
+    ("experiment: x\nfirmware: {program: net_ping}\nnetwork: {scenario: /dev/zero}\nmetrics: {c: stats.cycles}\n",
+     ["network.scenario", "/dev/zero", "not a regular file"]),
+    ("experiment: x\nfirmware: {program: net_ping, params: {nokey: 1}}\nmetrics: {c: stats.cycles}\n",
+     ["firmware.params", "leon3vp refuses", "nokey"]),
 ]
 
 
@@ -387,6 +408,30 @@ def test_bad_files(a, work):
     p = tool(["run", EXAMPLE, "--vp", os.path.join(work, "no-vp"), "--out", os.path.join(work, "o")])
     check(p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1 and "--vp" in p.stderr,
           f"missing --vp: exit {p.returncode}: {p.stderr.strip()}")
+    _bad_input_files(a, work)
+
+
+def _bad_input_files(a, work):
+    """Issue 33: a FIFO, a device, a folder, a binary file as the experiment
+    file, and --out under a regular file: one line, exit 2, no hang."""
+    fifo = os.path.join(work, "fifo.yaml")
+    os.mkfifo(fifo)
+    binary = os.path.join(work, "binary.yaml")
+    with open(binary, "wb") as fh:
+        fh.write(bytes(range(256)) * 4)
+    plain = os.path.join(work, "plain")
+    with open(plain, "w") as fh:
+        fh.write("x\n")
+    cases = [([fifo], "not a regular file"), (["/dev/zero"], "not a regular file"),
+             ([work], "not a regular file"), ([binary], "not UTF-8"),
+             ([EXAMPLE, "--out",
+               os.path.join(plain, "out")], "--out")]
+    for args, word in cases:
+        p = tool(["run"] + args + ["--vp", a.vp, "--fw-dir", a.fw_dir], timeout=30)
+        lines = p.stderr.strip().splitlines()
+        check(p.returncode == 2 and len(lines) == 1 and word in lines[0],
+              f"{args}: exit {p.returncode}, expected 2 and one line with '{word}': {p.stderr.strip()[-300:]}")
+        print(f"{os.path.basename(args[0])}: {lines[0]}")
 
 
 def test_example(a, work):

@@ -231,3 +231,189 @@ def test_stats_schema_paths():
     bad = ["cycle", "cycles.total", "timing.icache.miss", "regions.0x50480001.cycle", "regions.0.cycles.x"]
     assert [p for p in good if not metrics.in_schema(p, keys)] == []
     assert [p for p in bad if metrics.in_schema(p, keys)] == []
+
+
+# -- issue 33: hostile input files -------------------------------------------
+def _one_line_error(path_or_exp, *words):
+    with pytest.raises(spec.SpecError) as ei:
+        spec.load(path_or_exp) if isinstance(path_or_exp, str) else exp(**path_or_exp)
+    msg = str(ei.value)
+    assert "\n" not in msg
+    for w in words:
+        assert w in msg, msg
+    return msg
+
+
+def test_input_files_regular_small_utf8(tmp_path):
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    _one_line_error(str(fifo), "not a regular file")          # no hang
+    _one_line_error("/dev/zero", "not a regular file")
+    _one_line_error(str(tmp_path), "not a regular file")
+    (tmp_path / "bin.yaml").write_bytes(b"experiment: x\n\xff\xfe\x00")
+    _one_line_error(str(tmp_path / "bin.yaml"), "not UTF-8")
+    (tmp_path / "big.yaml").write_text("#" * (spec.MAX_FILE_BYTES + 1))
+    _one_line_error(str(tmp_path / "big.yaml"), "larger than")
+
+
+def test_scenario_file_is_an_input_file(tmp_path):
+    fifo = tmp_path / "s.json"
+    os.mkfifo(fifo)
+    (tmp_path / "deep.json").write_text('{"a":' * 5000 + "1" + "}" * 5000)
+    for name, word in (("s.json", "not a regular file"), ("/dev/zero", "not a regular file"),
+                       ("deep.json", "nested deeper")):
+        f = tmp_path / "e.yaml"
+        f.write_text("experiment: x\nfirmware: {program: net_ping}\nnetwork: {scenario: %s}\n"
+                     "metrics: {c: stats.cycles}\n" % name)
+        _one_line_error(str(f), "network.scenario", word)
+
+
+def test_yaml_alias_bomb_and_depth(tmp_path):
+    lines = ['a: &a ["x","x","x","x","x","x","x","x","x","x"]']
+    for prev, cur in zip("abcdefg", "bcdefgh"):
+        lines.append(f"{cur}: &{cur} [" + ",".join([f"*{prev}"] * 10) + "]")
+    (tmp_path / "bomb.yaml").write_text("\n".join(lines) + "\n")
+    _one_line_error(str(tmp_path / "bomb.yaml"), "aliases")
+    (tmp_path / "deep.yaml").write_text("experiment: x\nfirmware: " + "[" * 5000 + "]" * 5000 + "\n")
+    _one_line_error(str(tmp_path / "deep.yaml"), "nested deeper")
+    # a few anchors (as the shipped files use) stay fine
+    (tmp_path / "ok.yaml").write_text("experiment: x\nfirmware: &f {program: hello}\n"
+                                      "metrics: {c: stats.cycles}\ntables: {t: {x: *f}}\n")
+    assert spec.load(str(tmp_path / "ok.yaml")).fw["program"] == "hello"
+
+
+def test_grid_counted_before_expansion():
+    grid = {f"a{i}": list(range(100)) for i in range(6)}
+    params = {f"p{i}": f"{{a{i}}}" for i in range(6)}
+    msg = _one_line_error({"grid": grid, "firmware": {"program": "p", "params": params}}, "grid", str(100 ** 6))
+    assert "limit" in msg
+    # a zip group counts once: 200 x 300 = 60000 points, not 200 x 300 x 300
+    e = exp(grid={"a": list(range(200))}, zip=[{"b": list(range(300)), "d": list(range(300))}],
+            firmware={"program": "p", "params": {"x": "{a}", "y": "{b}", "z": "{d}"}})
+    assert len(e.axes) == 2
+
+
+@pytest.mark.parametrize("text,axis,words", [
+    ("{size:>99999999999999999999}", [64], ["width"]),
+    ("{size:>999999999}", [64], ["width"]),
+    ("{size:d}", ["a", "b"], ["cannot format", "'a'"]),
+    ("{size!z}", [64], ["conversion"]),
+    ("{size:{w}}", [64], ["cannot format"]),
+])
+def test_placeholder_formats_checked(text, axis, words):
+    _one_line_error({"grid": {"size": axis}, "firmware": {"program": "p", "params": {"n": text}}},
+                    "firmware.params.n", "{size", *words)
+
+
+def test_placeholder_formats_that_work():
+    e = exp(grid={"size": [64, 1472]}, firmware={"program": "p", "params": {"n": "{size:05d}", "m": "{size!r}"}})
+    assert e.runs()[0].firmware["params"] == {"n": "00064", "m": "64"}
+
+
+@pytest.mark.parametrize("t", [float("inf"), float("nan"), -1.0, 0])
+def test_timeout_finite_positive(t):
+    _one_line_error({"board": {"timeout": t}}, "board.timeout")
+
+
+def test_main_internal_error_and_sigterm(monkeypatch, capsys):
+    import signal
+    from l3vp.experiment import cli
+    old = signal.getsignal(signal.SIGTERM)
+    try:
+        monkeypatch.setattr(cli, "_main", lambda argv: 1 / 0)
+        assert cli.main([]) == 1
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and "internal error" in err[0] and "report" in err[0]
+
+        def term(argv):
+            os.kill(os.getpid(), signal.SIGTERM)
+            raise AssertionError("SIGTERM not delivered")
+        monkeypatch.setattr(cli, "_main", term)
+        assert cli.main([]) == 143
+        err = capsys.readouterr().err.strip().splitlines()
+        assert err == ["experiment: terminated (SIGTERM)"]
+    finally:
+        signal.signal(signal.SIGTERM, old)
+        cli._SIGNAL["got"] = None
+
+
+def test_out_under_a_file(tmp_path, capsys):
+    from l3vp.experiment import cli
+    (tmp_path / "file").write_text("")
+    (tmp_path / "e.yaml").write_text("experiment: x\nfirmware: {program: hello}\nmetrics: {c: stats.cycles}\n")
+    rc = cli.main(["run", str(tmp_path / "e.yaml"), "--out", str(tmp_path / "file" / "o"), "--vp", "/bin/true"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert rc == 2 and len(err) == 1 and "--out" in err[0], err
+
+
+@pytest.mark.parametrize("text,word", [('{"static_mw": 1e400}', "not finite"), ("[1]", "JSON object"),
+                                       ("{", "not JSON"), ('{"format": 1}', "instruction_pj"),
+                                       ('{"format": 2}', "format")])
+def test_energy_file_checked(tmp_path, text, word):
+    from l3vp.experiment import cli
+    (tmp_path / "e.json").write_text(text)
+    e = spec.Experiment(str(tmp_path / "t.yaml"), {"experiment": "t", "firmware": {"program": "hello"},
+                                                   "board": {"energy": "e.json"}, "metrics": {"c": "stats.cycles"}})
+    with pytest.raises(spec.SpecError) as ei:
+        cli._energy(e.runs()[0], e)
+    assert str(ei.value).startswith("board.energy: e.json:") and word in str(ei.value)
+
+
+def test_energy_file_not_a_fifo(tmp_path):
+    from l3vp.experiment import cli
+    os.mkfifo(tmp_path / "e.json")
+    e = spec.Experiment(str(tmp_path / "t.yaml"), {"experiment": "t", "firmware": {"program": "hello"},
+                                                   "board": {"energy": "e.json"}, "metrics": {"c": "stats.cycles"}})
+    with pytest.raises(spec.SpecError, match="not a regular file"):
+        cli._energy(e.runs()[0], e)
+
+
+def test_report_inputs_are_input_files(tmp_path, capsys):
+    from l3vp.experiment import cli
+    os.mkfifo(tmp_path / "pub.yaml")
+    os.mkdir(tmp_path / "d")
+    os.mkfifo(tmp_path / "d" / "experiment.yaml")
+    assert cli.main(["report", str(tmp_path / "d"), "--out", str(tmp_path / "r.md")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "not a regular file" in err[0], err
+    from l3vp.experiment import report
+    with pytest.raises(report.ReportError, match="--published .*pub.yaml: not a regular file"):
+        report.load_published(str(tmp_path / "pub.yaml"))
+
+
+@pytest.mark.parametrize("kw", [{"board": {"max_time": "10"}}, {"board": {"max_time": "0s"}},
+                                {"board": {"max_time": ""}}, {"board": {"max_time": "1h"}},
+                                {"board": {"max_time": "{t}"}, "grid": {"t": ["1s", "inf"]}},
+                                {"board": {"max_time": "{t}"}, "grid": {"t": [5]}}])
+def test_max_time_is_a_positive_duration(kw):
+    with pytest.raises(spec.SpecError, match="^board.max_time: "):
+        exp(**kw).runs()
+
+
+def test_max_time_good():
+    assert exp(board={"max_time": "{t}ms"}, grid={"t": [1, 2.5]}).runs()[1].board["max_time"] == "2.5ms"
+    assert exp(board={"max_time": "1e3s"}).runs()[0].board["max_time"] == "1e3s"
+
+
+def test_energy_file_shipped_profile_accepted(tmp_path):
+    import shutil
+    from l3vp import energy
+    from l3vp.experiment import cli
+    shutil.copy(os.path.join(energy.PROFILE_DIR, "flat.json"), tmp_path / "e.json")
+    e = spec.Experiment(str(tmp_path / "t.yaml"), {"experiment": "t", "firmware": {"program": "hello"},
+                                                   "board": {"energy": "e.json"}, "metrics": {"c": "stats.cycles"}})
+    name, data = cli._energy(e.runs()[0], e)
+    assert name == "e.json" and data == (tmp_path / "e.json").read_bytes()
+
+
+def test_closed_stdout_is_quiet(tmp_path):
+    import subprocess
+    tool = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "experiment")
+    f = tmp_path / "e.yaml"
+    f.write_text("experiment: x\nfirmware: {program: net_ping, params: {count: '{n}'}}\n"
+                 "grid: {n: %s}\nmetrics: {c: stats.cycles}\n" % list(range(1, 20001)))
+    p = subprocess.Popen([sys.executable, tool, "list", str(f)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    p.stdout.readline()
+    p.stdout.close()                      # like `| head -1`
+    err = p.stderr.read().decode()
+    assert p.wait(timeout=60) == 141 and err == "", err

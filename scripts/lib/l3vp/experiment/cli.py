@@ -14,13 +14,17 @@ import argparse
 import hashlib
 import json
 import logging
+import math
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import traceback
 import zipfile
 
+from .. import energy as _energy_model
 from . import spec as _spec
 from . import firmware as _fw
 from . import metrics as _metrics
@@ -135,16 +139,32 @@ def _energy(run, exp):
     if e is None:
         return None, None
     if "/" in e or e.endswith(".json"):
-        path = os.path.join(exp.dir, e)
+        what = f"board.energy: {e}"
+        text = _spec.read_text(os.path.join(exp.dir, e), what)
+        profile = _spec.load_json(text, what)
+        if not isinstance(profile, dict):
+            raise _spec.SpecError(f"{what}: must be a JSON object (docs/energy.md)")
+        if not _all_finite(profile):
+            raise _spec.SpecError(f"{what}: a number is out of range (not finite)")
         try:
-            with open(path, "rb") as f:
-                return e, f.read()
-        except OSError as err:
-            raise _spec.SpecError(f"board.energy: {e}: {err.strerror}") from None
+            _energy_model.check_profile(profile, what)   # leon3vp's rules for the keys it needs
+        except _energy_model.ProfileError as err:
+            raise _spec.SpecError(str(err)) from None
+        return e, text.encode("utf-8")
     if not os.path.exists(os.path.join(PROFILE_DIR, e + ".json")):
         names = sorted(n[:-5] for n in os.listdir(PROFILE_DIR) if n.endswith(".json"))
         raise _spec.SpecError(f"board.energy: '{e}' is not a shipped profile ({', '.join(names)}) or a .json file")
     return e, None
+
+
+def _all_finite(obj):
+    if isinstance(obj, float):
+        return math.isfinite(obj)
+    if isinstance(obj, dict):
+        return all(_all_finite(v) for v in obj.values())
+    if isinstance(obj, list):
+        return all(_all_finite(v) for v in obj)
+    return True
 
 
 def _set_value(v):
@@ -236,7 +256,54 @@ def prepare(exp, runs, args, out, log):
     for r in runs:
         _, data, fw_hash = elves[_firmware_key(r.firmware)]
         out_runs.append(_run_spec(exp, r, info, data, fw_hash, args))
+    preflight(out_runs, args.vp, info, os.path.join(out, "cache"))
     return out_runs, info
+
+
+# -- leon3vp's own checks, before the first run -------------------------------
+_PREFLIGHT_KEYS = (("fw_param", "firmware.params"), ("--energy", "board.energy"), ("--set", "board.set"),
+                   ("--mode", "board.mode"))
+
+
+def preflight(prepared, vp, info, cache_dir):
+    """What leon3vp refuses (exit 2: a firmware.params value, an energy
+    profile, a --set value) fails here, one 1 ns leon3vp start per distinct
+    combination, remembered in DIR/cache (a rerun starts nothing)."""
+    seen = set()
+    for r, spec, _, task in prepared:
+        if not (task["fw_params"] or task["set"] or task["energy"]):
+            continue   # nothing leon3vp checks beyond what is checked here
+        key = hashlib.sha256(json.dumps([info["sha256"], spec["firmware_hash"], task["fw_params"], task["set"],
+                                         task["energy"], spec["energy_sha256"], task["mode"]],
+                                        sort_keys=True).encode()).hexdigest()[:16]
+        ok = os.path.join(cache_dir, f"preflight-{key}.ok")
+        if key in seen or os.path.exists(ok):
+            continue
+        seen.add(key)
+        _preflight_one(r.firmware["elf_file"], task, vp)
+        _atomic_write(ok, "")
+
+
+def _preflight_one(elf, task, vp):
+    with tempfile.TemporaryDirectory(prefix="l3vp-exp-pre-") as d:
+        cmd = [vp, "-q", "--max-time", "1ns", "--mode", task["mode"]]
+        for k, v in task["set"].items():
+            cmd += ["--set", f"{k}={v}"]
+        for k, v in task["fw_params"].items():
+            cmd += ["--fw-param", f"{k}={v}"]
+        energy = task["energy"]
+        if task["energy_file"] is not None:
+            energy = os.path.join(d, "energy-profile.json")
+            with open(energy, "wb") as f:
+                f.write(task["energy_file"])
+        if energy:
+            cmd += ["--energy", energy]
+        p = subprocess.run(cmd + [elf], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                           stdin=subprocess.DEVNULL, text=True, timeout=120)
+    if p.returncode == 2:
+        line = (p.stderr.strip().splitlines() or ["?"])[-1].replace("leon3vp: error: ", "")
+        where = next((k for w, k in _PREFLIGHT_KEYS if w in line), "board")
+        raise _spec.SpecError(f"{where}: leon3vp refuses it: {line}")
 
 
 def _run_spec(exp, r, info, data, fw_hash, args):
@@ -545,7 +612,10 @@ def cmd_run(exp, runs, args):
 
     out = os.path.abspath(args.out or os.path.join("experiments-out", exp.name))
     runs_dir = os.path.join(out, "runs")
-    os.makedirs(runs_dir, exist_ok=True)
+    try:
+        os.makedirs(runs_dir, exist_ok=True)
+    except OSError as e:
+        raise UsageError(f"--out {out}: {e.strerror}") from None
     validate(exp, runs)
     log = lambda m: _say(args.quiet, m)  # noqa: E731
     prepared, info = prepare(exp, runs, args, out, log)
@@ -581,12 +651,55 @@ def cmd_run(exp, runs, args):
     problems = _report_failures(records, errors)
     log(f"{len(df)} rows in {os.path.join(out, 'results.csv')}")
     if interrupted:
-        print(f"experiment: interrupted: {len(records)} of {len(prepared)} runs finished", file=sys.stderr)
-        return 130
+        return _stopped(f": {len(records)} of {len(prepared)} runs finished")
     return 1 if problems else 0
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where the tool is: handled like Ctrl-C (finished
+    runs kept) but ends with exit 143."""
+
+
+_SIGNAL = {"got": None}
+
+
+def _on_sigterm(signum, frame):
+    _SIGNAL["got"] = signum
+    raise Terminated()
+
+
+def _stopped(what):
+    """One line and the exit status of an interrupted tool (130 Ctrl-C, 143 SIGTERM)."""
+    term = _SIGNAL["got"] == signal.SIGTERM
+    print(f"experiment: {'terminated (SIGTERM)' if term else 'interrupted'}{what}", file=sys.stderr)
+    return 143 if term else 130
+
+
 def main(argv=None):
+    """The tool: every outcome is an exit status and at most one line on
+    stderr; an unexpected exception is an internal error (exit 1)."""
+    signal.signal(signal.SIGTERM, _on_sigterm)
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        return _stopped("")
+    except _spec.SpecError as e:
+        print(f"experiment: {e}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        # stdout closed early (`experiment list F | head`): end quietly, as
+        # a shell tool killed by SIGPIPE (the exit flush must not fail again)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
+    except Exception as e:  # noqa: BLE001 - the promise: never a traceback
+        where = traceback.extract_tb(e.__traceback__)[-1]
+        msg = " ".join(str(e).split())[:300]
+        print(f"experiment: internal error: {type(e).__name__}: {msg} ({os.path.basename(where.filename)}:"
+              f"{where.lineno}); please report it with the command and its input files", file=sys.stderr)
+        return 1
+
+
+def _main(argv=None):
     ap = argparse.ArgumentParser(prog="experiment", description="Declarative leon3vp sweeps "
                                  "(docs/experiments.md).")
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -646,7 +759,7 @@ def main(argv=None):
                 args.file = f
                 args.out = os.path.join(base, stem) if base else None
                 rc = _main_one(args)
-                if rc in (2, 130):
+                if rc in (2, 130, 143):
                     return rc
                 worst = max(worst, rc)
             return worst
@@ -681,5 +794,4 @@ def _main_one(args):
     except KeyboardInterrupt:
         # outside the runs (building, writing the plots): every finished
         # run is already in DIR/runs/, the next run takes it from the cache
-        print("experiment: interrupted", file=sys.stderr)
-        return 130
+        return _stopped("")

@@ -24,7 +24,7 @@ import math
 import os
 import shutil
 
-import yaml
+from . import spec as _spec
 
 MEASURED = {
     "board_timer": "on the board, with its timer (GPTIMER timestamps)",
@@ -55,10 +55,10 @@ class Result:
 
         self.dir = d
         try:
-            with open(os.path.join(d, "experiment.yaml")) as f:
-                self.spec = yaml.safe_load(f)
+            path = os.path.join(d, "experiment.yaml")
+            self.spec = _spec.load_yaml(_spec.read_text(path, path), path)
             self.df = pd.read_csv(os.path.join(d, "results.csv"), keep_default_na=False, na_values=[""])
-        except (OSError, ValueError, yaml.YAMLError) as e:
+        except (OSError, ValueError, _spec.SpecError) as e:
             raise ReportError(f"{d}: not an experiment output directory ({e})") from None
         if not isinstance(self.spec, dict) or "experiment" not in self.spec:
             raise ReportError(f"{d}/experiment.yaml: no experiment name")
@@ -70,10 +70,9 @@ class Result:
 
 def load_published(path):
     try:
-        with open(path) as f:
-            doc = yaml.safe_load(f)
-    except (OSError, yaml.YAMLError) as e:
-        raise ReportError(f"--published {path}: {getattr(e, 'strerror', None) or e}") from None
+        doc = _spec.load_yaml(_spec.read_text(path, path), path)
+    except _spec.SpecError as e:
+        raise ReportError(f"--published {e}") from None
     if not isinstance(doc, dict) or not isinstance(doc.get("tables"), list):
         raise ReportError(f"--published {path}: needs a list 'tables'")
     for i, t in enumerate(doc["tables"]):

@@ -10,11 +10,15 @@ firmware build; firmware.py and cli.py add the hashes that make a run id.
 import copy
 import itertools
 import json
+import math
 import os
 import re
+import stat
 import string
 
 import yaml
+
+from .. import units as _units
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _EXPERIMENT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*\Z")
@@ -30,6 +34,109 @@ PLOT_KINDS = ("line", "bar")
 
 class SpecError(Exception):
     """A bad experiment file: the message is one line naming the problem."""
+
+
+# Input limits (docs/experiments.md, "Input rules")
+MAX_FILE_BYTES = 1 << 20      # an experiment file or a network.scenario file
+MAX_DEPTH = 100               # nesting of mappings and lists
+MAX_NODES = 200000            # YAML nodes after expanding aliases (*name)
+MAX_POINTS = 100000           # points of the grid
+MAX_FORMAT_WIDTH = 1000       # a width or precision in a {placeholder:spec}
+
+
+def read_text(path, what):
+    """The text of an input file: a regular file (no FIFO, device or
+    folder) of at most MAX_FILE_BYTES, UTF-8. SpecError "WHAT: ..." else."""
+    try:
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode):
+            raise SpecError(f"{what}: not a regular file")
+        if st.st_size > MAX_FILE_BYTES:
+            raise SpecError(f"{what}: larger than {MAX_FILE_BYTES} bytes")
+        with open(path, "rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)
+    except OSError as e:
+        raise SpecError(f"{what}: {e.strerror}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise SpecError(f"{what}: larger than {MAX_FILE_BYTES} bytes")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise SpecError(f"{what}: not UTF-8 text (byte {e.start})") from None
+
+
+class _Loader(yaml.SafeLoader):
+    """SafeLoader with bounded nesting and bounded alias expansion (an
+    alias bomb of a few hundred bytes would otherwise expand to 10^9 nodes)."""
+
+    def compose_node(self, parent, index):
+        self._depth = getattr(self, "_depth", 0) + 1
+        if self._depth > MAX_DEPTH:
+            raise SpecError(f"nested deeper than {MAX_DEPTH} levels (line {self.peek_event().start_mark.line + 1})")
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+    def get_single_node(self):
+        node = super().get_single_node()
+        if node is not None and _expanded_size(node, {}) > MAX_NODES:
+            raise SpecError(f"more than {MAX_NODES} values once aliases (*name) are expanded")
+        return node
+
+
+def _expanded_size(node, memo):
+    """Nodes of the tree with every alias expanded (memoised per node)."""
+    key = id(node)
+    if key not in memo:
+        memo[key] = 0   # a recursive alias counts once (the constructor refuses it anyway)
+        if isinstance(node, yaml.MappingNode):
+            kids = [n for pair in node.value for n in pair]
+        elif isinstance(node, yaml.SequenceNode):
+            kids = node.value
+        else:
+            kids = []
+        total = 1
+        for k in kids:
+            total += _expanded_size(k, memo)
+            if total > MAX_NODES:
+                break
+        memo[key] = total
+    return memo[key]
+
+
+def load_yaml(text, what):
+    """YAML text -> data, SpecError "WHAT: ..." on bad YAML or a limit."""
+    try:
+        return yaml.load(text, Loader=_Loader)
+    except SpecError as e:
+        raise SpecError(f"{what}: {e}") from None
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        where = f"line {mark.line + 1}" if mark is not None else "?"
+        raise SpecError(f"{what}: not YAML ({where}: {getattr(e, 'problem', None) or e})") from None
+    except RecursionError:
+        raise SpecError(f"{what}: nested too deep") from None
+
+
+def load_json(text, what):
+    """JSON text -> data, SpecError on bad JSON or nesting beyond MAX_DEPTH."""
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise SpecError(f"{what}: nested deeper than {MAX_DEPTH} levels") from None
+    except ValueError as e:
+        raise SpecError(f"{what}: not JSON ({e})") from None
+    if _depth(data) > MAX_DEPTH:
+        raise SpecError(f"{what}: nested deeper than {MAX_DEPTH} levels")
+    return data
+
+
+def _depth(obj, level=1):
+    if level > MAX_DEPTH:
+        return level
+    kids = obj.values() if isinstance(obj, dict) else obj if isinstance(obj, list) else ()
+    return max([level] + [_depth(k, level + 1) for k in kids])
 
 
 def _fail(where, msg):
@@ -191,10 +298,12 @@ class Experiment:
         for k in ("mode", "energy", "max_time"):
             if out[k] is not None and not isinstance(out[k], str):
                 _fail(f"board.{k}", "must be a string")
+        if out["max_time"] is not None and "{" not in out["max_time"]:
+            _check_max_time(out["max_time"], "")
         if not _PLACEHOLDER.match(out["mode"]) and out["mode"] not in _MODES:
             _fail("board.mode", f"'{out['mode']}' is not timed or functional")
         t = out["timeout"]
-        if isinstance(t, bool) or not isinstance(t, (int, float)) or t <= 0:
+        if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t) or t <= 0:
             _fail("board.timeout", "must be a positive number of wall-clock seconds")
         ee = out["expect_exit"]
         if isinstance(ee, int) and not isinstance(ee, bool):
@@ -219,13 +328,7 @@ class Experiment:
             s = n["scenario"]
             if isinstance(s, str):
                 path = os.path.join(self.dir, s)
-                try:
-                    with open(path) as f:
-                        self.scenario = json.load(f)
-                except OSError as e:
-                    _fail("network.scenario", f"{s}: {e.strerror}")
-                except ValueError as e:
-                    _fail("network.scenario", f"{s}: not JSON ({e})")
+                self.scenario = load_json(read_text(path, f"network.scenario: {s}"), f"network.scenario: {s}")
                 self.scenario_source = os.path.relpath(path, self.dir)
             elif isinstance(s, dict):
                 self.scenario = copy.deepcopy(s)
@@ -292,6 +395,9 @@ class Experiment:
                 _fail(where, "has a combination of values twice")
             self.axes.append((tuple(group), list(zip(*cols))))
         self.axis_names = [n for names, _ in self.axes for n in names]
+        points = math.prod(len(vals) for _, vals in self.axes)
+        if points > MAX_POINTS:
+            _fail("grid", f"{points} points, more than the limit of {MAX_POINTS} (split the experiment)")
 
     def _metrics(self, m):
         if not isinstance(m, dict) or not m:
@@ -390,9 +496,31 @@ class Experiment:
                 if name not in self.axis_names:
                     _fail(where, f"placeholder {{{name}}} is not an axis of the grid")
                 used.add(name)
+            self._check_formats(obj, where)
         for name in self.axis_names:
             if name not in used:
                 _fail(f"grid.{name}", "axis is used by no {placeholder} (firmware, board or network)")
+
+    def _check_formats(self, obj, where):
+        """A {name!conv:spec} must format every value of its axis."""
+        for w, text, name, conv, fmt in _fields(obj, where):
+            if conv is None and not fmt:
+                continue
+            if conv not in (None, "s", "r", "a"):
+                _fail(w, f"'{text}': placeholder {{{name}!{conv}}}: conversion must be !s, !r or !a")
+            if any(int(n) > MAX_FORMAT_WIDTH for n in re.findall(r"\d+", fmt)):
+                _fail(w, f"'{text}': placeholder {{{name}:{fmt}}}: width above {MAX_FORMAT_WIDTH}")
+            for v in self._axis_values(name):
+                try:
+                    ("{0!%s:%s}" % (conv, fmt) if conv else "{0:%s}" % fmt).format(v)
+                except (ValueError, TypeError, LookupError) as e:
+                    _fail(w, f"'{text}': placeholder {{{name}}} cannot format {v!r} ({e})")
+
+    def _axis_values(self, name):
+        for names, vals in self.axes:
+            if name in names:
+                return [t[names.index(name)] for t in vals]
+        return []
 
     def _templated(self):
         for k in ("program", "elf"):
@@ -418,6 +546,8 @@ class Experiment:
             board = {k: fill(self.board[k]) for k in ("set", "mode", "energy", "max_time")}
             board["timeout"] = self.board["timeout"]
             board["expect_exit"] = list(self.board["expect_exit"])
+            if board["max_time"] is not None and board["max_time"] != self.board["max_time"]:
+                _check_max_time(board["max_time"], " (from the grid)")
             if board["mode"] not in _MODES:
                 raise SpecError(f"board.mode: '{board['mode']}' (from the grid) is not timed or functional")
             network = {}
@@ -448,6 +578,16 @@ class Experiment:
         return fw
 
 
+def _check_max_time(v, origin):
+    """board.max_time: a positive duration as leon3vp takes it (10s, 500ms)."""
+    try:
+        ok = isinstance(v, str) and _units.parse_duration_ps(v) > 0
+    except ValueError:
+        ok = False
+    if not ok:
+        _fail("board.max_time", f"'{v}'{origin} is not a positive duration such as 10s, 500ms, 20us")
+
+
 def _placeholders(obj, where):
     if isinstance(obj, str):
         try:
@@ -462,6 +602,18 @@ def _placeholders(obj, where):
         return [n for k, v in obj.items() for n in _placeholders(v, f"{where}.{k}")]
     if isinstance(obj, list):
         return [n for i, v in enumerate(obj) for n in _placeholders(v, f"{where}[{i}]")]
+    return []
+
+
+def _fields(obj, where):
+    """(where, text, name, conversion, format spec) of every placeholder."""
+    if isinstance(obj, str):
+        return [(where, obj, f, c, fmt or "") for _, f, fmt, c in string.Formatter().parse(obj)
+                if f is not None]
+    if isinstance(obj, dict):
+        return [x for k, v in obj.items() for x in _fields(v, f"{where}.{k}")]
+    if isinstance(obj, list):
+        return [x for i, v in enumerate(obj) for x in _fields(v, f"{where}[{i}]")]
     return []
 
 
@@ -523,17 +675,7 @@ def _step(cur, key, where):
 
 def load(path):
     """Read and validate an experiment file -> Experiment (SpecError)."""
-    try:
-        with open(path) as f:
-            text = f.read()
-    except OSError as e:
-        raise SpecError(f"{path}: {e.strerror}") from None
-    try:
-        doc = yaml.safe_load(text)
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        where = f"line {mark.line + 1}" if mark is not None else "?"
-        raise SpecError(f"{path}: not YAML ({where}: {getattr(e, 'problem', None) or e})") from None
+    doc = load_yaml(read_text(path, path), path)
     if not isinstance(doc, dict):
         raise SpecError(f"{path}: must be a YAML mapping (experiment:, firmware:, metrics:, ...)")
     return Experiment(path, doc)
