@@ -19,6 +19,9 @@ namespace l3vp::gdb {
 namespace {
 
 constexpr unsigned kPacketSize = 4096;  // largest packet gdb may send (qSupported)
+// Packets kept while the target runs (gdb's all-stop protocol sends none but
+// Ctrl-C then; a client that floods is answered for the first few only).
+constexpr size_t kMaxInbox = 16;
 constexpr unsigned kNumRegs = 72;
 // gdb's sparc32 numbering (see README.md)
 constexpr unsigned kRegY = 64, kRegPsr = 65, kRegWim = 66, kRegTbr = 67, kRegPc = 68,
@@ -99,7 +102,8 @@ bool GdbStub::read_some(bool block) {
     if (auto e = reader_.feed(buf[i])) {
       if (e->kind == PacketReader::Kind::Interrupt)
         interrupted_ = true;
-      else if (e->kind == PacketReader::Kind::Packet || e->kind == PacketReader::Kind::BadPacket)
+      else if ((e->kind == PacketReader::Kind::Packet || e->kind == PacketReader::Kind::BadPacket) &&
+               inbox_.size() < kMaxInbox)  // beyond: dropped (gdb sends only Ctrl-C while running)
         inbox_.push_back(std::move(*e));
     }
   return true;
