@@ -1,5 +1,5 @@
 // A register bank declared once as a table, with one generic dispatch, so
-// device models hold no if (addr == ...) chains (seams.md §3). Every APB
+// device models hold no if (addr == ...) chains (a register is a table row). Every APB
 // device model uses it.
 //
 // A register declares what the hardware manual says about its bits; the

@@ -58,7 +58,7 @@
 namespace l3vp {
 
 // A model that can take a platform slot in place of the built-in one
-// (seams.md §6): anything with the slot's bus and IRQ interface, i.e. an
+// (the slot is a seam): anything with the slot's bus and IRQ interface, i.e. an
 // ApbDevice (APB target socket, P&P record, pulses into the IRQMP). The
 // configuration key `<slot>.model` chooses it by name; `tlm` is the built-in
 // model. A variant (e.g. an RTL GPTIMER behind an APB adapter) registers its
