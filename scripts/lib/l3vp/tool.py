@@ -1,0 +1,74 @@
+"""How every Python tool under scripts/ ends (docs/user-guide.md, "Bad
+input"): Ctrl-C ends it with one line and exit 130, SIGTERM with one line
+and exit 143 (the child processes it waits for are stopped with it), a
+closed stdout (`tool | head`) quietly with 141, and an exception nobody
+expected with one "internal error" line and exit 1; never a traceback.
+A tool's own refusals (exit 2) and failures (exit 1) stay its own.
+
+    if __name__ == "__main__":
+        sys.exit(l3vp.tool.run("measure-net", main))
+"""
+import os
+import signal
+import sys
+import traceback
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where the tool is, so that it unwinds as on Ctrl-C
+    (subprocess.run stops its child, `finally` blocks clean up)."""
+
+
+_GOT = {"signal": None}
+
+
+def _on_sigterm(signum, frame):
+    _GOT["signal"] = signum
+    raise Terminated()
+
+
+def install():
+    """SIGTERM raises Terminated from now on (run() does this itself)."""
+    signal.signal(signal.SIGTERM, _on_sigterm)
+
+
+def worker_init():
+    """For pool workers: Ctrl-C at the terminal reaches the whole process
+    group; the parent alone answers it (workers would print tracebacks)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def stopped(name, what=""):
+    """The line and exit status of an interrupted tool."""
+    if _GOT["signal"] == signal.SIGTERM:
+        print(f"{name}: terminated (SIGTERM){what}", file=sys.stderr)
+        return 143
+    print(f"{name}: interrupted{what}", file=sys.stderr)
+    return 130
+
+
+def internal_error(name, e):
+    """One line naming the exception and where it came from; exit 1."""
+    tb = traceback.extract_tb(e.__traceback__)
+    where = f" ({os.path.basename(tb[-1].filename)}:{tb[-1].lineno})" if tb else ""
+    msg = " ".join(str(e).split())[:300]
+    print(f"{name}: internal error: {type(e).__name__}: {msg}{where}; please report it with "
+          "the command and its input files", file=sys.stderr)
+    return 1
+
+
+def run(name, main, *args):
+    """main(*args) with the endings above; its return value (None: 0) or
+    SystemExit status is the tool's exit status."""
+    install()
+    try:
+        rc = main(*args)
+        return 0 if rc is None else rc
+    except KeyboardInterrupt:
+        return stopped(name)
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
+    except Exception as e:  # noqa: BLE001 - the promise: never a traceback
+        return internal_error(name, e)
