@@ -138,7 +138,7 @@ static uint32_t tcp_chal_start; /* challenge ACK rate limit: window start */
 static uint16_t tcp_chal_count; /* ... and ACKs sent in it */
 static struct tcp_policy tcp_pol; /* tcp_set_policy() */
 static uint32_t tcp_slow_last;    /* last run of the slow timer */
-static void tcp_policy_init(void);
+TCP_COLD static void tcp_policy_init(void);
 
 static void tcp_after_app(struct tcp_conn *c, int ack_mode);
 
@@ -1235,7 +1235,7 @@ static int tcp_evict_half_open(void)
  * connections, keep-alive probes, and eviction of the connection idle
  * longest when a new peer finds no room. */
 
-static void tcp_policy_init(void)
+TCP_COLD static void tcp_policy_init(void)
 {
   tcp_set_policy(NULL);
   tcp_slow_last = net_now;
