@@ -522,8 +522,7 @@ net_err_t tcp_listen(uint16_t port, tcp_appcall_fn fn, void *arg)
   if (free_l == NULL) {
     return NET_ERR_MEM;
   }
-  free_l->port = port;
-  free_l->max = 0;
+  free_l->port = port; /* max: 0 from tcp_init or tcp_unlisten */
   free_l->fn = fn;
   free_l->arg = arg;
   return NET_OK;
@@ -535,6 +534,7 @@ void tcp_unlisten(uint16_t port)
   for (i = 0; i < NET_TCP_LISTENERS; i++) {
     if (tcp_listeners[i].port == port) {
       tcp_listeners[i].port = 0;
+      tcp_listeners[i].max = 0;
     }
   }
 }
