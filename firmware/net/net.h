@@ -182,6 +182,12 @@ struct net_stats {
     uint32_t app_hold_fail;     /**< tcp_recv_hold refused (no entry, no spare buffer, copy build) */
     uint32_t chk_hw;            /**< checksum confirmed by the MAC (NET_RXCK_TCP), not summed */
     uint32_t loss_probes;       /**< loss probes sent (NET_TCP_LOSS_PROBE; also in rexmit) */
+    /* slot policy (tcp.c "Slot policy") */
+    uint32_t idle_timeouts;     /**< passive connections reset after the idle timeout */
+    uint32_t idle_evicted;      /**< idle connections reset to make room for a new peer */
+    uint32_t drop_listen_full;  /**< new peers refused: listener at its limit, none idle enough */
+    uint32_t ka_probes;         /**< keep-alive probes sent */
+    uint32_t ka_dropped;        /**< connections reset after unanswered keep-alive probes */
   } tcp;
 };
 

@@ -233,11 +233,50 @@
 
 /** Zero peer window: window probes (persist timer, RFC 1122 4.2.2.17) start
  *  after the current RTO and back off exponentially up to
- *  NET_TCP_RTO_MAX_MS; after this many probes without the window opening
- *  the connection is aborted (RST, NET_EV_TIMEDOUT), so a peer that never
- *  opens its window cannot hold a slot forever. */
-#ifndef NET_TCP_PERSIST_MAX
-#define NET_TCP_PERSIST_MAX 8
+ *  NET_TCP_RTO_MAX_MS; this long after the first probe without the window
+ *  opening the connection is aborted (RST, NET_EV_TIMEDOUT), so a peer
+ *  that never opens its window cannot hold a slot forever. 100 s: the 8
+ *  probes of the old count limit with the minimum RTO. Run time:
+ *  tcp_set_policy() persist_max_ms (fw param persist_max_ms). */
+#ifndef NET_TCP_PERSIST_MAX_MS
+#define NET_TCP_PERSIST_MAX_MS 100000u
+#endif
+
+/* ---- Slot policy (tcp.c "Slot policy", README.md) ----------------------- */
+
+/** Period of the slow timer that measures idle time, sends keep-alives and
+ *  applies the idle timeout: their resolution. */
+#ifndef NET_TCP_SLOW_MS
+#define NET_TCP_SLOW_MS 100u
+#endif
+
+/** Idle timeout of passively opened connections (no data received and none
+ *  of ours acknowledged for this long: RST, NET_EV_TIMEDOUT). 0 = none
+ *  (plain TCP); the network programs set their own (fw param conn_idle_ms). */
+#ifndef NET_TCP_IDLE_MS
+#define NET_TCP_IDLE_MS 0u
+#endif
+
+/** Keep-alive (RFC 1122 4.2.3.6): off (0) by default; else the first probe
+ *  after this long without a sign of life from the peer, then every
+ *  NET_TCP_KEEPALIVE_INTVL_MS, and after NET_TCP_KEEPALIVE_PROBES
+ *  unanswered probes the connection is reset (NET_EV_TIMEDOUT). */
+#ifndef NET_TCP_KEEPALIVE_MS
+#define NET_TCP_KEEPALIVE_MS 0u
+#endif
+#ifndef NET_TCP_KEEPALIVE_INTVL_MS
+#define NET_TCP_KEEPALIVE_INTVL_MS 1000u
+#endif
+#ifndef NET_TCP_KEEPALIVE_PROBES
+#define NET_TCP_KEEPALIVE_PROBES 4u
+#endif
+
+/** A SYN that finds the table full, or a handshake completing beyond its
+ *  listener's limit (tcp_listen_limit), evicts the passive connection idle
+ *  longest if it has been idle at least this long (0 = never evict): a
+ *  connection moving data at least this often is never evicted. */
+#ifndef NET_TCP_EVICT_IDLE_MS
+#define NET_TCP_EVICT_IDLE_MS 1000u
 #endif
 
 /** Retransmissions of a SYN or SYN-ACK before giving up. */

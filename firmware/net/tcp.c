@@ -37,6 +37,10 @@
 #define TCPF_REXMIT_CB 0x40 /* ... for NET_EV_REXMIT */
 #define TCPF_APP_KNOWS 0x80 /* the application has seen the connection */
 
+/* tcp_conn.pflags (slot policy) */
+#define TCPP_PASSIVE 0x01  /* opened by a listener */
+#define TCPP_SEEN 0x02     /* act_seq/act_time/heard are set (slow timer) */
+
 #if !NET_TCP_UIP_SEND
 /* tcp_conn.sflags (send side) */
 #define TCPS_FIN 0x01      /* FIN queued after the buffered data */
@@ -108,6 +112,7 @@ static struct tcp_held *tcp_app_from;
 
 struct tcp_listener {
   uint16_t port; /* 0: free */
+  uint16_t max;  /* tcp_listen_limit (0: none) */
   tcp_appcall_fn fn;
   void *arg;
 };
@@ -131,6 +136,9 @@ static uint16_t tcp_rcv_wnd_cur;
 static uint16_t tcp_next_port;
 static uint32_t tcp_chal_start; /* challenge ACK rate limit: window start */
 static uint16_t tcp_chal_count; /* ... and ACKs sent in it */
+static struct tcp_policy tcp_pol; /* tcp_set_policy() */
+static uint32_t tcp_slow_last;    /* last run of the slow timer */
+TCP_COLD static void tcp_policy_init(void);
 
 static void tcp_after_app(struct tcp_conn *c, int ack_mode);
 
@@ -162,6 +170,7 @@ void tcp_init(uint32_t seed)
   tcp_next_port = (uint16_t)(49152u + (seed & 0x3fffu)); /* seed: secret */
   tcp_appdata = NULL;
   tcp_applen = 0;
+  tcp_policy_init();
 #if TCP_HOLD
   memset(tcp_held, 0, sizeof tcp_held); /* the netif starts afresh too */
   tcp_nheld = 0;
@@ -513,7 +522,7 @@ net_err_t tcp_listen(uint16_t port, tcp_appcall_fn fn, void *arg)
   if (free_l == NULL) {
     return NET_ERR_MEM;
   }
-  free_l->port = port;
+  free_l->port = port; /* max: 0 from tcp_init or tcp_unlisten */
   free_l->fn = fn;
   free_l->arg = arg;
   return NET_OK;
@@ -525,6 +534,7 @@ void tcp_unlisten(uint16_t port)
   for (i = 0; i < NET_TCP_LISTENERS; i++) {
     if (tcp_listeners[i].port == port) {
       tcp_listeners[i].port = 0;
+      tcp_listeners[i].max = 0;
     }
   }
 }
@@ -1216,6 +1226,234 @@ static int tcp_evict_half_open(void)
   return 1;
 }
 
+/*--------------------------------------------------------------------------*/
+/* Slot policy (README.md "Slot policy"): a connection's idle time is the
+ * time since data last moved either way, i.e. since RCV.NXT or SND.UNA
+ * last changed. The slow timer (every NET_TCP_SLOW_MS) notices the change
+ * by comparing their sum with the one it saw last, so the per-segment
+ * paths do no work for it. On that: the idle timeout of passive
+ * connections, keep-alive probes, and eviction of the connection idle
+ * longest when a new peer finds no room. */
+
+TCP_COLD static void tcp_policy_init(void)
+{
+  tcp_set_policy(NULL);
+  tcp_slow_last = net_now;
+}
+
+void tcp_set_policy(const struct tcp_policy *p)
+{
+  static const struct tcp_policy dflt = {
+    NET_TCP_IDLE_MS, NET_TCP_KEEPALIVE_MS, NET_TCP_KEEPALIVE_INTVL_MS,
+    NET_TCP_KEEPALIVE_PROBES, NET_TCP_PERSIST_MAX_MS, NET_TCP_EVICT_IDLE_MS
+  };
+  tcp_pol = p != NULL ? *p : dflt;
+  if (tcp_pol.keepalive_intvl_ms == 0) {
+    tcp_pol.keepalive_intvl_ms = dflt.keepalive_intvl_ms;
+  }
+  if (tcp_pol.keepalive_probes == 0) {
+    tcp_pol.keepalive_probes = dflt.keepalive_probes;
+  }
+  if (tcp_pol.keepalive_probes > 255u) { /* counted in a byte */
+    tcp_pol.keepalive_probes = 255u;
+  }
+  if (tcp_pol.persist_max_ms == 0) {
+    tcp_pol.persist_max_ms = dflt.persist_max_ms;
+  }
+}
+
+void tcp_get_policy(struct tcp_policy *p)
+{
+  *p = tcp_pol;
+}
+
+uint32_t tcp_idle_ms(struct tcp_conn *c)
+{
+  uint32_t sum = c->rcv_nxt + c->snd_una;
+  if (!(c->pflags & TCPP_SEEN) || sum != c->act_seq) {
+    c->pflags |= TCPP_SEEN; /* new, or data moved: active now */
+    c->act_seq = sum;
+    c->act_time = net_now;
+    c->heard = net_now;
+    c->ka_sent = 0;
+  }
+  return net_now - c->act_time;
+}
+
+/* The passive connection idle longest among the candidates, `skip`
+ * excepted: with `port` those of its listener that the application holds
+ * (ESTABLISHED, CLOSE_WAIT), else any synchronised one but TIME-WAIT; *n =
+ * how many candidates there are. @return it if it has been idle at least
+ * evict_idle_ms, else NULL. */
+TCP_COLD static struct tcp_conn *tcp_idlest(uint16_t port, const struct tcp_conn *skip,
+                                            unsigned *n)
+{
+  struct tcp_conn *best = NULL;
+  uint32_t best_idle = 0;
+  unsigned i, k = 0;
+  for (i = 0; i < NET_TCP_CONNS; i++) {
+    struct tcp_conn *c = &tcp_conns[i];
+    uint32_t idle;
+    if (c == skip || !(c->pflags & TCPP_PASSIVE) || c->state < TCP_ESTABLISHED ||
+        c->state == TCP_TIME_WAIT) {
+      continue;
+    }
+    if (port != 0 && (c->lport != port ||
+                      (c->state != TCP_ESTABLISHED && c->state != TCP_CLOSE_WAIT))) {
+      continue;
+    }
+    k++;
+    idle = tcp_idle_ms(c);
+    if (best == NULL || idle > best_idle) {
+      best = c;
+      best_idle = idle;
+    }
+  }
+  *n = k;
+  if (best == NULL || tcp_pol.evict_idle_ms == 0 || best_idle < tcp_pol.evict_idle_ms) {
+    return NULL;
+  }
+  return best;
+}
+
+/* Reset c to make room for a new peer; the application gets ABORTED. */
+TCP_COLD static void tcp_evict(struct tcp_conn *c)
+{
+  net_stats.tcp.idle_evicted++;
+  tcp_emit_conn(c, c->snd_nxt, TCP_RST | TCP_ACK, NULL, 0);
+  tcp_finish(c, NET_EV_ABORTED);
+}
+
+net_err_t tcp_listen_limit(uint16_t port, unsigned max)
+{
+  unsigned i;
+  for (i = 0; i < NET_TCP_LISTENERS; i++) {
+    if (port != 0 && tcp_listeners[i].port == port) {
+      tcp_listeners[i].max = (uint16_t)(max > 0xffffu ? 0xffffu : max);
+      return NET_OK;
+    }
+  }
+  return NET_ERR_ARG;
+}
+
+/* A SYN for listener l: 1 (counted) if l is at its limit and none of its
+ * connections is idle enough to make room; the SYN is then dropped and
+ * the peer retries. Nothing is evicted for a SYN, which may be forged:
+ * that waits until the handshake completes (tcp_listen_room). */
+TCP_COLD static int tcp_listen_full(const struct tcp_listener *l)
+{
+  unsigned n;
+  if (l->max == 0 || tcp_idlest(l->port, NULL, &n) != NULL || n < l->max) {
+    return 0;
+  }
+  net_stats.tcp.drop_listen_full++;
+  return 1;
+}
+
+/* The handshake of c completes: room under its listener's limit, evicting
+ * the listener's connection idle longest if need be. @return 0 if there is
+ * none: c was reset and freed (the application never saw it). */
+TCP_COLD static int tcp_listen_room(struct tcp_conn *c)
+{
+  struct tcp_conn *v;
+  unsigned i, n;
+  if (!(c->pflags & TCPP_PASSIVE)) {
+    return 1;
+  }
+  for (i = 0; i < NET_TCP_LISTENERS && tcp_listeners[i].port != c->lport; i++) {
+  }
+  if (i == NET_TCP_LISTENERS || tcp_listeners[i].max == 0) {
+    return 1;
+  }
+  v = tcp_idlest(c->lport, c, &n);
+  if (n < tcp_listeners[i].max) {
+    return 1;
+  }
+  if (v != NULL) {
+    tcp_evict(v);
+    return 1;
+  }
+  net_stats.tcp.drop_listen_full++;
+  tcp_emit_conn(c, c->snd_nxt, TCP_RST | TCP_ACK, NULL, 0);
+  tcp_free(c);
+  return 0;
+}
+
+/* A slot for a SYN that found the table full: the oldest TIME-WAIT one
+ * was taken already (tcp_alloc), so an old half-open one, else a passive
+ * connection idle at least evict_idle_ms (unlike the listener limit, this
+ * may be for a forged SYN: only connections that idle are at risk). */
+TCP_COLD static struct tcp_conn *tcp_alloc_evict(uint32_t rip, uint16_t lport,
+                                                 uint16_t rport)
+{
+  unsigned n;
+  struct tcp_conn *v;
+  if (!tcp_evict_half_open()) {
+    v = tcp_idlest(0, NULL, &n);
+    if (v == NULL) {
+      return NULL;
+    }
+    tcp_evict(v);
+  }
+  return tcp_alloc(rip, lport, rport);
+}
+
+/* Keep-alive (RFC 1122 4.2.3.6) of c: only with nothing in flight (else
+ * the retransmission or persist timer watches the peer), in ESTABLISHED,
+ * CLOSE_WAIT or FIN_WAIT_2. A probe is an ACK one below SND.NXT without
+ * data, which a live peer answers with an ACK (tcp_process: ka_sent 0). */
+TCP_COLD static void tcp_keepalive(struct tcp_conn *c)
+{
+#if NET_TCP_UIP_SEND
+  int quiet = c->snd_nxt == c->snd_una;
+#else
+  int quiet = c->snd_max == c->snd_una && !(c->sflags & TCPS_PERSIST);
+#endif
+  if (!quiet || (c->state != TCP_ESTABLISHED && c->state != TCP_CLOSE_WAIT &&
+                 c->state != TCP_FIN_WAIT_2)) {
+    return;
+  }
+  if (c->ka_sent == 0) {
+    if (net_now - c->heard < tcp_pol.keepalive_ms) {
+      return;
+    }
+  } else if (net_now - c->ka_time < tcp_pol.keepalive_intvl_ms) {
+    return;
+  } else if (c->ka_sent >= tcp_pol.keepalive_probes) {
+    net_stats.tcp.ka_dropped++; /* the peer is gone */
+    tcp_emit_conn(c, c->snd_nxt, TCP_RST | TCP_ACK, NULL, 0);
+    tcp_finish(c, NET_EV_TIMEDOUT);
+    return;
+  }
+  c->ka_sent++;
+  c->ka_time = net_now;
+  net_stats.tcp.ka_probes++;
+  tcp_emit_conn(c, c->snd_nxt - 1, TCP_ACK, NULL, 0);
+}
+
+/* Every NET_TCP_SLOW_MS (tcp_timer_conns): the idle timeout of passive
+ * connections and keep-alive, for every synchronised connection. */
+TCP_COLD static void tcp_slow_timer(void)
+{
+  unsigned i;
+  tcp_slow_last = net_now;
+  for (i = 0; i < NET_TCP_CONNS; i++) {
+    struct tcp_conn *c = &tcp_conns[i];
+    uint32_t idle;
+    if (c->state < TCP_ESTABLISHED || c->state == TCP_TIME_WAIT) {
+      continue;
+    }
+    idle = tcp_idle_ms(c);
+    if ((c->pflags & TCPP_PASSIVE) && tcp_pol.idle_ms != 0 && idle >= tcp_pol.idle_ms) {
+      net_stats.tcp.idle_timeouts++;
+      tcp_emit_conn(c, c->snd_nxt, TCP_RST | TCP_ACK, NULL, 0);
+      tcp_finish(c, NET_EV_TIMEDOUT);
+    } else if (tcp_pol.keepalive_ms != 0) {
+      tcp_keepalive(c);
+    }
+  }
+}
+
 /* Segment for no connection: passive open or reset. */
 TCP_COLD static void tcp_input_closed(uint32_t src, const struct tcp_seg *s)
 {
@@ -1234,15 +1472,19 @@ TCP_COLD static void tcp_input_closed(uint32_t src, const struct tcp_seg *s)
       }
     }
     if (i < NET_TCP_LISTENERS) {
+      if (tcp_listen_full(&tcp_listeners[i])) {
+        return;
+      }
       c = tcp_alloc(src, s->dport, s->sport);
-      if (c == NULL && tcp_evict_half_open()) {
-        c = tcp_alloc(src, s->dport, s->sport);
+      if (c == NULL) {
+        c = tcp_alloc_evict(src, s->dport, s->sport);
       }
       if (c == NULL) {
         net_stats.tcp.drop_no_slot++;
         return;
       }
       c->state = TCP_SYN_RCVD;
+      c->pflags = TCPP_PASSIVE;
       /* Until established, poll_time is the half-open deadline (tcp_timer)
        * and the age the SYN flood eviction compares. */
       c->poll_time = net_now + NET_TCP_SYN_RCVD_MS;
@@ -1786,6 +2028,10 @@ static void tcp_process(struct tcp_conn *c, const struct tcp_seg *s)
     }
     return;
   }
+  if (c->ka_sent) { /* an acceptable segment answers the keep-alive */
+    c->ka_sent = 0;
+    c->heard = net_now;
+  }
 
   /* Fifth: ACK. */
   if (!(s->ctl & TCP_ACK)) {
@@ -1794,6 +2040,9 @@ static void tcp_process(struct tcp_conn *c, const struct tcp_seg *s)
   }
   if (c->state == TCP_SYN_RCVD) {
     if (TCP_SEQ_LT(c->snd_una, s->ack) && TCP_SEQ_LEQ(s->ack, c->snd_nxt)) {
+      if (!tcp_listen_room(c)) {
+        return;
+      }
       tcp_all_acked(c, s->ack);
       c->state = TCP_ESTABLISHED;
       c->poll_time = net_now + NET_TCP_POLL_MS;
@@ -2096,21 +2345,31 @@ static __attribute__((noinline)) void tcp_retransmit(struct tcp_conn *c)
 
 #if !NET_TCP_UIP_SEND
 /* Zero window: probe (an old sequence number forces an ACK with the current
- * window), back off, give up after NET_TCP_PERSIST_MAX probes. */
-static void tcp_persist(struct tcp_conn *c)
+ * window), back off, give up persist_max_ms after the first probe (the
+ * timer is set to that moment at the latest). Not inlined: rare work, kept
+ * out of tcp_timer_conns(). */
+TCP_COLD static void tcp_persist(struct tcp_conn *c)
 {
-  uint32_t iv;
-  if (c->nprobe >= NET_TCP_PERSIST_MAX) {
+  uint32_t iv, left;
+  if (c->nprobe == 0) {
+    c->zw_since = net_now;
+  } else if (net_now - c->zw_since >= tcp_pol.persist_max_ms) {
     net_stats.tcp.timeouts++;
     tcp_emit_conn(c, c->snd_nxt, TCP_RST | TCP_ACK, NULL, 0);
     tcp_finish(c, NET_EV_TIMEDOUT);
     return;
   }
-  c->nprobe++;
+  if (c->nprobe < 255u) {
+    c->nprobe++;
+  }
   net_stats.tcp.persist_probes++;
   tcp_emit_conn(c, c->snd_una - 1, TCP_ACK, NULL, 0);
   iv = c->rto << (c->nprobe < 16 ? c->nprobe : 16);
-  c->timer = net_now + (iv > NET_TCP_RTO_MAX_MS ? NET_TCP_RTO_MAX_MS : iv);
+  if (iv > NET_TCP_RTO_MAX_MS) {
+    iv = NET_TCP_RTO_MAX_MS;
+  }
+  left = c->zw_since + tcp_pol.persist_max_ms - net_now;
+  c->timer = net_now + (iv < left ? iv : left);
 }
 #endif
 
@@ -2171,6 +2430,9 @@ static __attribute__((noinline)) int tcp_loss_probe(struct tcp_conn *c)
 static __attribute__((noinline)) void tcp_timer_conns(void)
 {
   unsigned i;
+  if (net_now - tcp_slow_last >= NET_TCP_SLOW_MS) {
+    tcp_slow_timer(); /* idle time, keep-alive */
+  }
   for (i = 0; i < NET_TCP_CONNS; i++) {
     struct tcp_conn *c = &tcp_conns[i];
     if (c->state == TCP_CLOSED) {

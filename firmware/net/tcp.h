@@ -43,8 +43,10 @@
 #define NET_EV_REXMIT 0x08    /**< uIP mode: send the unacknowledged data again */
 #define NET_EV_POLL 0x10      /**< idle connection: may send */
 #define NET_EV_CLOSED 0x20    /**< the peer closed its side (FIN received) */
-#define NET_EV_ABORTED 0x40   /**< reset by the peer; connection gone */
-#define NET_EV_TIMEDOUT 0x80  /**< retry limit reached; connection gone */
+#define NET_EV_ABORTED 0x40   /**< reset by the peer, or evicted for a new
+                                   peer (tcp_listen_limit); connection gone */
+#define NET_EV_TIMEDOUT 0x80  /**< retry, persist, keep-alive or idle limit
+                                   reached; connection gone */
 
 /* Sequence number comparisons, correct across wrap-around (RFC 793 3.3). */
 #define TCP_SEQ_LT(a, b) ((int32_t)((uint32_t)(a) - (uint32_t)(b)) < 0)
@@ -114,6 +116,16 @@ struct tcp_conn {
   void *arg;          /**< for the application */
   const uint8_t *app_data; /* tcp_send() during a callback */
   uint16_t app_len;
+  /* Slot policy (tcp.c "Slot policy"): idle time, keep-alive, eviction;
+   * kept by the slow timer (every NET_TCP_SLOW_MS), not per segment. */
+  uint8_t pflags;     /* TCPP_* (tcp.c) */
+  uint8_t ka_sent;    /* keep-alive probes sent without an answer */
+  uint32_t act_seq;   /* rcv_nxt + snd_una when act_time was set */
+  uint32_t act_time;  /* when data last moved either way (slow timer's view) */
+  uint32_t heard;     /* when the peer last showed life: act_time or a
+                         keep-alive answer */
+  uint32_t ka_time;   /* when the last keep-alive probe was sent */
+  uint32_t zw_since;  /* persist: when the first zero-window probe went */
 };
 
 extern struct tcp_conn tcp_conns[NET_TCP_CONNS];
@@ -133,6 +145,46 @@ net_err_t tcp_listen(uint16_t port, tcp_appcall_fn fn, void *arg);
 
 /** Stop listening (established connections stay). */
 void tcp_unlisten(uint16_t port);
+
+/**
+ * At most `max` connections of the listener on `port` held by the
+ * application at once (ESTABLISHED or CLOSE_WAIT; 0 = no limit but the
+ * table). A handshake that would complete beyond it evicts the listener's
+ * connection idle longest (RST, NET_EV_ABORTED, tcp.idle_evicted) if that
+ * one has been idle at least the policy's evict_idle_ms; else the new
+ * connection is reset (tcp.drop_listen_full), and while none is idle
+ * enough new SYNs are dropped (the peer retries).
+ * @return NET_OK, or NET_ERR_ARG when nothing listens on `port`
+ */
+net_err_t tcp_listen_limit(uint16_t port, unsigned max);
+
+/** Run-time policy against slot exhaustion (README "Slot policy"); all
+ *  times in ms, 0 = off (never) unless said otherwise. */
+struct tcp_policy {
+  uint32_t idle_ms;        /**< passively opened connections with no data
+                                received and none acknowledged for this
+                                long are reset (NET_EV_TIMEDOUT,
+                                tcp.idle_timeouts) */
+  uint32_t keepalive_ms;   /**< keep-alive (RFC 1122 4.2.3.6): first probe
+                                after this long without a sign of life */
+  uint32_t keepalive_intvl_ms; /**< between unanswered probes (> 0) */
+  uint32_t keepalive_probes;   /**< unanswered probes before the connection
+                                    is reset (NET_EV_TIMEDOUT, tcp.ka_dropped; > 0) */
+  uint32_t persist_max_ms; /**< zero peer window: reset this long after the
+                                first window probe (> 0; default build only) */
+  uint32_t evict_idle_ms;  /**< a full listener (tcp_listen_limit) or table
+                                evicts a passive connection idle this long */
+};
+
+/** Set the policy (NULL: the netopts.h defaults, also after tcp_init).
+ *  Zero keepalive_intvl_ms, keepalive_probes and persist_max_ms take
+ *  their defaults. Applies to existing connections too. */
+void tcp_set_policy(const struct tcp_policy *p);
+void tcp_get_policy(struct tcp_policy *p);
+
+/** ms since data last moved on c (received in order, or ours
+ *  acknowledged), as the slow timer sees it. */
+uint32_t tcp_idle_ms(struct tcp_conn *c);
 
 /**
  * Active open: sends the SYN now from an ephemeral port.

@@ -5,13 +5,15 @@
 #include <stddef.h>
 #include "fwlibc.h"
 
-/* The layout leon3vp writes (models/platform/fw_params.cpp, version 3). */
-_Static_assert(sizeof(struct fw_params) == 68, "fw_params is 68 bytes");
+/* The layout leon3vp writes (models/platform/fw_params.cpp, version 4). */
+_Static_assert(sizeof(struct fw_params) == 84, "fw_params is 84 bytes");
 _Static_assert(offsetof(struct fw_params, port) == 30, "fw_params.port at 30");
 _Static_assert(offsetof(struct fw_params, flags) == 52, "fw_params.flags at 52");
 _Static_assert(offsetof(struct fw_params, chksum) == 56, "fw_params.chksum at 56");
 _Static_assert(offsetof(struct fw_params, seed) == 60, "fw_params.seed at 60");
 _Static_assert(offsetof(struct fw_params, gateway) == 64, "fw_params.gateway at 64");
+_Static_assert(offsetof(struct fw_params, conn_idle_ms) == 68, "fw_params.conn_idle_ms at 68");
+_Static_assert(offsetof(struct fw_params, evict_idle_ms) == 80, "fw_params.evict_idle_ms at 80");
 
 volatile struct fw_params fw_params __attribute__((section(".params"), aligned(8))) = {
     .magic = FW_PARAMS_MAGIC,

@@ -8,7 +8,7 @@
  *   scenario file: "board": {"params": {"window": 300}}
  *   experiment file: firmware: {params: {window: "{window}"}}
  *
- * leon3vp finds the block by its symbol `fw_params` (68 bytes, in loaded
+ * leon3vp finds the block by its symbol `fw_params` (84 bytes, in loaded
  * initialised data), checks magic, version and size, and overwrites the
  * named fields before the first instruction runs. A zero field means "the
  * program's default". models/platform/fw_params.cpp holds the simulator's
@@ -20,7 +20,7 @@
 #include <stdint.h>
 
 #define FW_PARAMS_MAGIC 0x4e455450u /* "NETP" */
-#define FW_PARAMS_VERSION 3u
+#define FW_PARAMS_VERSION 4u
 struct fw_params {
   uint32_t magic;     /* FW_PARAMS_MAGIC, else the block is ignored */
   uint32_t version;   /* FW_PARAMS_VERSION */
@@ -43,7 +43,15 @@ struct fw_params {
   uint32_t seed;      /* mixed into the stack's boot secret (ISNs, IP ids)
                          with the MAC and timer readings; 0 is a value too */
   uint32_t gateway;   /* default gateway, host order; 0 = none */
+  /* version 4: TCP slot policy (firmware/net/README.md "Slot policy"), in
+   * ms; 0 = the program's default, FW_PARAMS_OFF = off (not for
+   * persist_max_ms) */
+  uint32_t conn_idle_ms;   /* reset passive connections idle this long */
+  uint32_t keepalive_ms;   /* keep-alive probes after this long quiet */
+  uint32_t persist_max_ms; /* zero window: give up this long after the first probe */
+  uint32_t evict_idle_ms;  /* a new peer may evict a connection idle this long */
 };
+#define FW_PARAMS_OFF 0xffffffffu /* a version 4 time: "off" */
 #define FW_PF_POLLED 0x1u  /* MAC polled instead of interrupt-driven */
 #define FW_PF_VERBOSE 0x2u /* per-packet/connection JSON lines (slow UART!) */
 #define FW_PF_VERIFY 0x4u  /* verify received TCP/UDP data patterns */
@@ -63,7 +71,9 @@ extern volatile struct fw_params fw_params;
  * then give every zero field the value of the same field in *defaults (a
  * zero MAC: the whole MAC). board_ip, netmask, peer_ip and mac fall back to
  * the board's addresses above when *defaults leaves them zero too. seed,
- * gateway, flags and chksum are copied as they are (0 is a value). */
+ * gateway, flags and chksum are copied as they are (0 is a value), and so
+ * are the version 4 policy times (0 = the program's default, which the
+ * program applies). */
 void fw_params_load(struct fw_params *out, const struct fw_params *defaults);
 
 #endif /* L3VP_FW_PARAMS_H */

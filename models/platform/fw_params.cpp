@@ -122,6 +122,10 @@ std::vector<uint8_t> encode(const FwParamField& f, const std::string& v) {
       }
       return be(n, 4);
     }
+    case Kind::Ms:
+      if (v == "off") return be(kFwParamsOff, 4);
+      if (!parse_uint(v, kFwParamsOff - 1, n)) fail(what + "is not a time in ms or 'off'");
+      return be(n, 4);
     case Kind::Chksum: {
       for (uint64_t i = 0; i < 5; ++i)
         if (v == kChksumNames[i]) return be(i, 4);
@@ -130,6 +134,19 @@ std::vector<uint8_t> encode(const FwParamField& f, const std::string& v) {
     }
   }
   fail(what + "cannot be encoded");
+}
+
+// The slot policy times (version 4): 0 would be "the program's default",
+// so a given 0 is refused; the shortest are the stack's slow timer period
+// (100 ms; the persist limit: 1 s, its first probe comes after an RTO);
+// persist_max_ms cannot be off (a zero window would hold a slot forever).
+void check_ms(const std::string& name, const std::string& what, uint32_t n) {
+  const uint32_t lo = name == "persist_max_ms" ? 1000 : 100;
+  const bool off_ok = name != "persist_max_ms";
+  if (n == kFwParamsOff && off_ok) return;
+  if (n < lo || n > kFwParamsMaxMs)
+    fail(what + "is not a time in [" + std::to_string(lo) + ", " + std::to_string(kFwParamsMaxMs) + "] ms" +
+         (off_ok ? " or 'off'" : "") + " (leave the key out for the program's default)");
 }
 
 // Checks of one field's meaning beyond its syntax (the bytes are encode()'s).
@@ -145,6 +162,7 @@ void check_value(const FwParamField& f, const std::string& v, const std::vector<
   if (name == "board_ip" && n == 0) fail(what + "is not a usable board address (0.0.0.0 is 'this host')");
   if (name == "netmask" && (~n & (~n + 1)) != 0) fail(what + "is not a contiguous netmask (ones, then zeros)");
   if (name == "mac" && (b[0] & 1)) fail(what + "is a multicast MAC address (the first byte's low bit is set)");
+  if (f.kind == Kind::Ms) check_ms(name, what, n);
 }
 
 // A field's value as given, else `dflt` (the firmware's default for 0).
@@ -169,6 +187,8 @@ const std::vector<FwParamField>& fw_param_fields() {
       {"count", 36, 4, Kind::U32},    {"bytes", 40, 4, Kind::U32},   {"idle_ms", 44, 4, Kind::U32},
       {"max_ms", 48, 4, Kind::U32},   {"flags", 52, 4, Kind::Flags},  {"chksum", 56, 4, Kind::Chksum},
       {"seed", 60, 4, Kind::U32},     {"gateway", 64, 4, Kind::Ip4},  // version 3
+      {"conn_idle_ms", 68, 4, Kind::Ms}, {"keepalive_ms", 72, 4, Kind::Ms},  // version 4
+      {"persist_max_ms", 76, 4, Kind::Ms}, {"evict_idle_ms", 80, 4, Kind::Ms},
   };
   return f;
 }
@@ -237,6 +257,8 @@ nlohmann::json FwParams::to_json() const {
       j[name] = m;
     } else if (f->kind == Kind::Chksum) {
       j[name] = v <= 4 ? kChksumNames[v] : "?";
+    } else if (f->kind == Kind::Ms && v == kFwParamsOff) {
+      j[name] = "off";
     } else {
       j[name] = v;
     }
@@ -246,7 +268,13 @@ nlohmann::json FwParams::to_json() const {
 
 // The block size of a layout version (0: unknown version).
 static uint32_t size_of_version(uint32_t version) {
-  return version == kFwParamsVersion ? kFwParamsSize : version == 2 ? kFwParamsSizeV2 : 0;
+  return version == 4 ? kFwParamsSize : version == 3 ? kFwParamsSizeV3 : version == 2 ? kFwParamsSizeV2 : 0;
+}
+
+// The first layout version that has field f.
+static uint32_t version_of_field(const FwParamField& f) {
+  const uint32_t end = f.offset + f.size;
+  return end <= kFwParamsSizeV2 ? 2 : end <= kFwParamsSizeV3 ? 3 : 4;
 }
 
 void FwParams::apply(uint8_t* block, uint64_t len) const {
@@ -259,7 +287,7 @@ void FwParams::apply(uint8_t* block, uint64_t len) const {
          " \"NETP\")");
   const uint32_t want = size_of_version(version);
   if (want == 0)
-    fail("fw_params: version " + std::to_string(version) + " in the loaded image, leon3vp knows versions 2 and " +
+    fail("fw_params: version " + std::to_string(version) + " in the loaded image, leon3vp knows versions 2 to " +
          std::to_string(kFwParamsVersion));
   if (size != want)
     fail("fw_params: size field " + std::to_string(size) + " in the loaded image, expected " + std::to_string(want) +
@@ -269,7 +297,7 @@ void FwParams::apply(uint8_t* block, uint64_t len) const {
   for (const auto& [name, b] : bytes_) {
     const FwParamField* f = field(name);
     if (f->offset + f->size > size)
-      fail("fw_params: '" + name + "' needs version " + std::to_string(kFwParamsVersion) +
+      fail("fw_params: '" + name + "' needs version " + std::to_string(version_of_field(*f)) +
            " of the block; the loaded image has version " + std::to_string(version) + " (rebuild the firmware)");
   }
   for (const auto& [name, b] : bytes_) {
@@ -284,9 +312,10 @@ void write_fw_params(const ElfImage& img, const std::vector<LoadRegion>& regions
     if (s.name == kFwParamsSymbol) sym = &s;
   if (!sym)
     fail("fw_params: the firmware has no 'fw_params' symbol (it takes no per-run parameters, or is stripped)");
-  if (sym->size != 0 && sym->size != kFwParamsSize && sym->size != kFwParamsSizeV2)
+  if (sym->size != 0 && sym->size != kFwParamsSize && sym->size != kFwParamsSizeV3 && sym->size != kFwParamsSizeV2)
     fail("fw_params: symbol is " + std::to_string(sym->size) + " bytes, expected " + std::to_string(kFwParamsSize) +
-         " (or " + std::to_string(kFwParamsSizeV2) + " for version 2)");
+         " (or " + std::to_string(kFwParamsSizeV3) + " and " + std::to_string(kFwParamsSizeV2) +
+         " for versions 3 and 2)");
   // Without a symbol size, the block's own size field says (apply() checks it).
   uint32_t n = sym->size ? uint32_t(sym->size) : kFwParamsSizeV2;
   for (int pass = 0; pass < 2; ++pass) {
@@ -303,8 +332,9 @@ void write_fw_params(const ElfImage& img, const std::vector<LoadRegion>& regions
     const uint64_t off = addr - reg->base;
     std::vector<uint8_t> block(reg->mem->data() + off, reg->mem->data() + off + n);
     const uint32_t size_field = get_be32(block.data() + 8);
-    if (pass == 0 && sym->size == 0 && size_field == kFwParamsSize && n != kFwParamsSize) {
-      n = kFwParamsSize;  // a version 3 block: look again with its size
+    if (pass == 0 && sym->size == 0 && (size_field == kFwParamsSize || size_field == kFwParamsSizeV3) &&
+        n != size_field) {
+      n = size_field;  // a version 3 or 4 block: look again with its size
       continue;
     }
     p.apply(block.data(), n);

@@ -32,11 +32,17 @@ class FwParamError : public std::runtime_error {
 };
 
 constexpr uint32_t kFwParamsMagic = 0x4E455450;  // "NETP"
-// Version 3 (68 bytes) added seed and gateway at the end; version 2 images
-// (60 bytes, firmware built before) are still written, all but those two.
-constexpr uint32_t kFwParamsVersion = 3;
-constexpr uint32_t kFwParamsSize = 68;
+// Version 3 (68 bytes) added seed and gateway at the end, version 4 (84
+// bytes) the TCP slot policy times (conn_idle_ms, keepalive_ms,
+// persist_max_ms, evict_idle_ms); images of versions 2 and 3 (firmware
+// built before) are still written, all but the fields they lack.
+constexpr uint32_t kFwParamsVersion = 4;
+constexpr uint32_t kFwParamsSize = 84;
+constexpr uint32_t kFwParamsSizeV3 = 68;
 constexpr uint32_t kFwParamsSizeV2 = 60;
+// A version 4 time field's "off" (FW_PARAMS_OFF), and the longest time taken.
+constexpr uint32_t kFwParamsOff = 0xFFFFFFFF;
+constexpr uint32_t kFwParamsMaxMs = 86400000;  // 24 h
 constexpr const char* kFwParamsSymbol = "fw_params";
 
 // The firmware's values for board_ip and netmask 0 (firmware/README.md).
@@ -47,7 +53,7 @@ constexpr uint32_t kFwPfPolled = 0x1, kFwPfVerbose = 0x2, kFwPfVerify = 0x4, kFw
                    kFwPfSimcheck = 0x10;
 
 struct FwParamField {
-  enum class Kind { U32, U16, Ip4, Mac, Flags, Chksum };
+  enum class Kind { U32, U16, Ip4, Mac, Flags, Chksum, Ms };
   const char* name;
   uint32_t offset;  // byte offset in the block
   uint32_t size;    // bytes
@@ -65,7 +71,8 @@ class FwParams {
   // Values: U32/U16 decimal or 0x-hex; Ip4 dotted quad; Mac aa:bb:cc:dd:ee:ff;
   // Flags a number or names polled|verbose|verify|hold|simcheck joined by '+' or ','
   // ("none" = 0); Chksum a number 0..4 or default|generic8|word32|fast|hw
-  // (the firmware's NET_CHECKSUM_* values, 0 = the build's choice).
+  // (the firmware's NET_CHECKSUM_* values, 0 = the build's choice); Ms a
+  // time in ms within the field's range (check_value) or "off".
   // Throws FwParamError (unknown key, bad or out-of-range value).
   void set(const std::string& key, const std::string& value);
   // "KEY=VALUE" (the --fw-param argument).
@@ -86,7 +93,7 @@ class FwParams {
   nlohmann::json to_json() const;
 
   // Checks the header of a block image (`len` bytes at `block`: version 2
-  // with 60 bytes or version 3 with 68) and writes every set field into it.
+  // with 60 bytes, 3 with 68 or 4 with 84) and writes every set field into it.
   // Throws FwParamError on a bad header or size, or a field the image's
   // version does not have.
   void apply(uint8_t* block, uint64_t len) const;

@@ -257,3 +257,73 @@ def check_rfc5961(run):
 
 
 check_rfc5961.custom = True
+
+
+# ---- slot policy (issue 33; firmware/net/README.md "Slot policy") ------------
+
+def slots_echo_served(res, lines):
+    """The fifth peer's 3000-byte echo completed and came back verified."""
+    e = exp(res, "echo")
+    c = e["conns"][0] if e["conns"] else {}
+    assert e["completed"] == 1 and e["bytes_acked"] == 3000, f"fifth peer not served (locked out): {e}"
+    assert c["bytes_received"] == 3000 and c["bad_bytes"] == 0 and not c["reset"], c
+    st = stack(lines)
+    assert st.get("tcp_idle_evicted") == 1, f"tcp_idle_evicted {st.get('tcp_idle_evicted')}"
+    assert st.get("tcp_drop_listen_full") == 0 and st.get("tcp_idle_timeouts") == 0, st
+    r = l3vp.first_line(lines, "result")
+    assert r["accepted"] == 5, r
+    return st
+
+
+def check_slots_idle(res, lines):
+    """Four connections to the echo service that never send (its 4 slots),
+    then a fifth peer at 3 s: the connection idle longest (the first
+    opened) is reset and the fifth gets its 3000 bytes echoed; the other
+    three stay open. Before: the fifth was reset (lockout)."""
+    slots_echo_served(res, lines)
+    conns = exp(res, "idle")["conns"]
+    reset = [i for i, c in enumerate(conns) if c["reset"]]
+    assert reset == [0], f"reset {reset}, expected the first (idle longest): {conns}"
+    assert all(c["state"] == "ESTABLISHED" for c in conns[1:]), [c["state"] for c in conns]
+    return "4 idle connections; the fifth peer evicted the first (idle longest) and got 3000 B echoed, verified"
+
+
+def check_slots_trickle(res, lines):
+    """Four connections each trickle one byte every 2 s (a pure idle
+    timeout would never fire); a fifth peer at 5.6 s evicts the one idle
+    longest (the first, > 1 s since its last byte) and gets its echo; the
+    other three keep being echoed to the end. Before: the fifth was reset."""
+    slots_echo_served(res, lines)
+    conns = exp(res, "trickle")["conns"]
+    reset = [i for i, c in enumerate(conns) if c["reset"]]
+    assert reset == [0], f"reset {reset}, expected the first trickler: {conns}"
+    assert conns[0]["received"] == "abc", conns[0]["received"]  # echoed until evicted at 5.6 s
+    assert all(c["received"] == "abcdef" and c["state"] == "ESTABLISHED" for c in conns[1:]), \
+        [(c["received"], c["state"]) for c in conns[1:]]
+    return ("4 tricklers (1 B / 2 s); the fifth peer evicted the first and got 3000 B echoed, "
+            "the other three echoed all 6 bytes")
+
+
+def check_persist_knob(res, lines, stats, pcap):
+    """net_tcpsend against a window that never opens, with persist_max_ms
+    10000: window probes back off from the RTO and the board resets the
+    connection 10 s after the first probe (the default gives up after 100 s:
+    8 probes). Before: leon3vp did not know the parameter."""
+    e = exp(res, "server")
+    assert e["accepted"] == 1 and e["bytes_received"] == 0, e
+    r = l3vp.first_line(lines, "result")
+    assert r["connections"] == 1 and r["failed"] == 1 and r["bytes"] == 0, r
+    st = stack(lines)
+    assert st["tcp_timeouts"] == 1 and st["tcp_rst_tx"] == 1 and 3 <= st["tcp_persist_probes"] <= 6, st
+    fr = [f for f in frames(pcap) if from_board(f) and "flags" in f]
+    syn = next(f for f in fr if f["flags"] & TCP_SYN)
+    probes = [f for f in fr if f["flags"] == TCP_ACK and f["dlen"] == 0 and f["seq"] == syn["seq"]]
+    rst = [f for f in fr if f["flags"] & TCP_RST]
+    assert len(probes) == st["tcp_persist_probes"] and len(rst) == 1, (len(probes), len(rst))
+    dt = (rst[0]["t"] - probes[0]["t"]) / 1e9
+    assert 9.99 <= dt <= 10.01, f"reset {dt:.3f} s after the first probe, expected 10"
+    return f"{len(probes)} window probes, reset {dt:.3f} s after the first (persist_max_ms 10000)"
+
+
+check_persist_knob.wants_stats = True
+check_persist_knob.wants_pcap = True

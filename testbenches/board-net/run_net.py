@@ -248,7 +248,8 @@ def check_tcpsend_probe(nbytes):
 
 def check_tcpsend_zerownd(res, lines):
     """The host advertises window 0 forever: the board probes (persist timer,
-    backing off) and gives up after NET_TCP_PERSIST_MAX probes (8)."""
+    backing off) and gives up NET_TCP_PERSIST_MAX_MS (100 s) after the first
+    probe: 8 probes with the 200 ms RTO."""
     e = exp(res, "server")
     assert e["accepted"] == 1 and e["bytes_received"] == 0, e
     r = fw_line(lines, "result")
@@ -637,6 +638,7 @@ SCEN_PATCH = {
     "tcpsend_loss15": {"link": {"to_board": {"loss": 0.15, "seed": 1501}, "to_host": {"loss": 0.15, "seed": 1502}},
                        "duration": "300s"},
     "tcpsend_zerownd": {"host": {"tcp": {"rcv_wnd": 0}}, "duration": "120s"},
+    "persist_knob": {"host": {"tcp": {"rcv_wnd": 0}}, "duration": "30s"},
     # the shoot-out's 2 % (experiments/shootout/tcp-tx.yaml)
     "tcpsend_probe": {"link": {"to_board": {"loss": 0.02, "seed": 1501}, "to_host": {"loss": 0.02, "seed": 1502}}},
 }
@@ -727,6 +729,14 @@ TESTS = {
                 check_harden.check_gateway(True)),
     "gateway_none": ("net_udpecho", "gateway.scenario.json", {"count": 3}, check_harden.check_gateway(False)),
     "arp_conflict": ("net_ping", "arp_conflict.scenario.json", {"count": 20}, check_harden.check_arp_conflict),
+    # Slot policy (issue 33): eviction of the idle longest for a fifth echo
+    # peer (idle and trickling), the zero-window persist limit as a parameter.
+    "slots_idle": ("net_tcpecho", "slots_idle.scenario.json", {"count": 10}, check_harden.check_slots_idle),
+    "slots_trickle": ("net_tcpecho", "slots_trickle.scenario.json", {"count": 10},
+                      check_harden.check_slots_trickle),
+    "persist_knob": ("net_tcpsend", "tcpsend.scenario.json",
+                     {"count": 1, "bytes": 10000, "idle_ms": 120000, "persist_max_ms": 10000},
+                     check_harden.check_persist_knob),
     # lwIP on the board (firmware/lwip): the scenarios that make sense for any
     # stack, with the same scenario files, parameters and checks.
     "lwip_ping": ("lwip_ping", "ping.scenario.json", {"count": 20}, check_ping),

@@ -248,10 +248,20 @@ TEST_F(TcpSend, AckOfDataNeverSentIsDroppedAndAnswered) {
   EXPECT_EQ(TCP_ESTABLISHED, c->state);
 }
 
-TEST_F(TcpSend, ZeroWindowPersistBacksOffAndAbortsAtTheLimit) {
+// Probe times (from when the window closed) and the reset of a peer whose
+// window never opens: probes back off from the RTO; the connection is reset
+// persist_max_ms after the first probe (tcp_policy, NET_TCP_PERSIST_MAX_MS).
+static void zero_window_forever(uint32_t limit) {
   Peer p;
   p.wnd = 0;
-  struct tcp_conn* c = accept(p);
+  p.send(TCP_SYN, {}, mss_opt(1000));
+  auto segs = take_tcp();
+  ASSERT_EQ(1u, segs.size());
+  p.rcv = segs[0].seq + 1;
+  p.send(TCP_ACK);
+  take_tcp();
+  struct tcp_conn* c = find_conn(p.port);
+  ASSERT_NE(nullptr, c);
   unsigned idx = (unsigned)(c - tcp_conns);
   app_of(c).to_send = pattern(10);
   tcp_poll(c);
@@ -262,7 +272,7 @@ TEST_F(TcpSend, ZeroWindowPersistBacksOffAndAbortsAtTheLimit) {
     net_timer_tick(10);
     for (auto& s : take_tcp()) {
       if (s.flags & TCP_RST) {
-        times.push_back(0xffffffff);
+        times.push_back(0x80000000u | (net_now - t0));
       } else {
         EXPECT_TRUE(s.data.empty());
         EXPECT_EQ(p.rcv - 1, s.seq);  // old sequence number: forces an ACK
@@ -273,16 +283,30 @@ TEST_F(TcpSend, ZeroWindowPersistBacksOffAndAbortsAtTheLimit) {
   }
   std::vector<uint32_t> want;
   uint32_t at = rto, iv = rto;
-  for (int i = 0; i < NET_TCP_PERSIST_MAX; i++) {
+  while (at - rto < limit) {
     want.push_back(at);
     iv = std::min<uint32_t>(iv * 2, NET_TCP_RTO_MAX_MS);
     at += iv;
   }
-  want.push_back(0xffffffff);
+  want.push_back(0x80000000u | (rto + limit));  // the RST, at the limit
   EXPECT_EQ(want, times);
   EXPECT_EQ(TCP_CLOSED, tcp_conns[idx].state);
   EXPECT_TRUE(apps[idx].all & NET_EV_TIMEDOUT);
-  EXPECT_EQ((unsigned)NET_TCP_PERSIST_MAX, net_stats.tcp.persist_probes);
+  EXPECT_EQ(want.size() - 1, net_stats.tcp.persist_probes);
+}
+
+TEST_F(TcpSend, ZeroWindowPersistBacksOffAndAbortsAtTheLimit) {
+  zero_window_forever(NET_TCP_PERSIST_MAX_MS);
+  EXPECT_EQ(8u, net_stats.tcp.persist_probes);  // the old count limit's 8
+}
+
+TEST_F(TcpSend, ZeroWindowPersistLimitIsARunTimeKnob) {
+  struct tcp_policy pol;
+  tcp_get_policy(&pol);
+  pol.persist_max_ms = 5000;
+  tcp_set_policy(&pol);
+  zero_window_forever(5000);
+  EXPECT_EQ(4u, net_stats.tcp.persist_probes);
 }
 
 TEST_F(TcpSend, ZeroWindowOpensAndDataFlows) {

@@ -127,6 +127,7 @@ static void report(void)
 
 static const struct netapp app = {
     .name = "net_hello", .default_port = 4242, .default_count = 1,
-    .default_idle_ms = 5000, .start = start, .done = done, .report = report};
+    .default_idle_ms = 5000, .start = start, .done = done, .report = report,
+    .default_conn_idle_ms = 30000};
 
 int main(void) { return netapp_run(&app); }

@@ -10,7 +10,11 @@
  * "quit" at the start of a connection stops the program once that
  * connection has closed. Also stops after fw_params.count connections
  * (default 1) have closed and every close handshake is complete, or after
- * idle_ms (default 5000) without a frame.
+ * idle_ms (default 5000) without a frame. At most MAX_CONNS connections
+ * (tcp_listen_limit): a new peer beyond them evicts the one idle longest
+ * (at least evict_idle_ms, default 1 s), and a connection idle for
+ * conn_idle_ms (default 30 s) is reset (firmware/net/README.md "Slot
+ * policy"); either ends it like a reset (it counts as finished).
  */
 #include "bsp.h"
 #include "fwlibc.h"
@@ -150,6 +154,9 @@ static void start(void)
 {
   if (tcp_listen(netapp_p.port, appcall, 0) != NET_OK)
     printf("{\"app\":\"net_tcpecho\",\"type\":\"error\",\"what\":\"tcp_listen\"}\n");
+  /* No more connections than echo slots: a fifth peer evicts the one idle
+   * longest (firmware/net/README.md "Slot policy") instead of being reset. */
+  tcp_listen_limit(netapp_p.port, MAX_CONNS);
 }
 
 static int done(void)
@@ -172,6 +179,7 @@ static void report(void)
 
 static const struct netapp app = {
     .name = "net_tcpecho", .default_port = 7, .default_count = 1,
-    .default_idle_ms = 5000, .start = start, .done = done, .report = report};
+    .default_idle_ms = 5000, .start = start, .done = done, .report = report,
+    .default_conn_idle_ms = 30000};
 
 int main(void) { return netapp_run(&app); }

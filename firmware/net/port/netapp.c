@@ -31,6 +31,27 @@ static void load_params(const struct netapp *app)
   fw_params_load(&netapp_p, &d);
 }
 
+/* A slot policy time of fw_params: 0 = `dflt`, FW_PARAMS_OFF = 0 (off). */
+static uint32_t policy_ms(uint32_t v, uint32_t dflt)
+{
+  return v == 0 ? dflt : v == FW_PARAMS_OFF ? 0 : v;
+}
+
+/* The TCP slot policy (firmware/net/README.md "Slot policy") from the
+ * parameters. Not inlined: start-up code kept out of netapp_run, whose
+ * size the hot-code layout (fw-layout.ld) depends on. */
+static __attribute__((noinline)) void netapp_policy(const struct netapp *app)
+{
+  struct tcp_policy pol;
+
+  tcp_get_policy(&pol);
+  pol.idle_ms = policy_ms(netapp_p.conn_idle_ms, app->default_conn_idle_ms);
+  pol.keepalive_ms = policy_ms(netapp_p.keepalive_ms, pol.keepalive_ms);
+  pol.persist_max_ms = policy_ms(netapp_p.persist_max_ms, pol.persist_max_ms);
+  pol.evict_idle_ms = policy_ms(netapp_p.evict_idle_ms, pol.evict_idle_ms);
+  tcp_set_policy(&pol);
+}
+
 /* The counters of the "stack" line, in print order. The board-net tests
  * and scripts/measure-net read them by key. */
 #define NS(key, field) {key, offsetof(struct net_stats, field)}
@@ -122,6 +143,12 @@ static const struct result_counter stack_counters[] = {
     NS("tcp_chk_hw", tcp.chk_hw),
     /* loss probe (netopts.h NET_TCP_LOSS_PROBE) */
     NS("tcp_loss_probes", tcp.loss_probes),
+    /* slot policy (firmware/net/README.md "Slot policy") */
+    NS("tcp_idle_timeouts", tcp.idle_timeouts),
+    NS("tcp_idle_evicted", tcp.idle_evicted),
+    NS("tcp_drop_listen_full", tcp.drop_listen_full),
+    NS("tcp_ka_probes", tcp.ka_probes),
+    NS("tcp_ka_dropped", tcp.ka_dropped),
 };
 #undef NS
 #define NROWS(t) (sizeof(t) / sizeof((t)[0]))
@@ -251,6 +278,7 @@ int netapp_run(const struct netapp *app)
     return 2;
   }
   tcp_set_rcv_wnd((uint16_t)(netapp_p.window > 65535u ? 65535u : netapp_p.window));
+  netapp_policy(app);
 #if NET_PHASES
   if (tick_counter_reg())
     net_phase_start(tick_counter_reg(), TICK_HZ);

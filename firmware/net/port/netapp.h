@@ -20,7 +20,9 @@
 /* fw_params.chksum selects the stack's checksum: NET_CHECKSUM_GENERIC8
  * (1), _WORD32 (2), _FAST (3), _HW (4: the checksum engine, found through
  * P&P, else fast); 0 = the build's NET_CHECKSUM. fw_params.window 0 =
- * NET_TCP_RCV_WND. */
+ * NET_TCP_RCV_WND. The slot policy times (conn_idle_ms, keepalive_ms,
+ * persist_max_ms, evict_idle_ms) go to tcp_set_policy(): 0 = the program's
+ * default (struct netapp) or the stack's, FW_PARAMS_OFF = off. */
 
 /* ---- the program ---- */
 struct netapp {
@@ -34,6 +36,9 @@ struct netapp {
   /* Optional, called every loop iteration (senders): return nonzero to
    * keep the loop from sleeping (more work is due at once). */
   int (*poll)(void);
+  /* Idle timeout of passively opened TCP connections when fw_params
+   * conn_idle_ms is 0 (firmware/net/README.md "Slot policy"; 0: none). */
+  uint32_t default_conn_idle_ms;
 };
 
 /* Parameters after applying defaults (valid after netapp_run starts). */

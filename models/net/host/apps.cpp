@@ -291,7 +291,11 @@ void TcpRequestApp::start() {
       TcpConn* c = h_.tcp().connect(p_.dst, p_.dport);
       c->capture_rx();
       const Bytes req(p_.request.begin(), p_.request.end());
-      if (p_.prompt.empty()) {
+      if (p_.interval > sc_core::SC_ZERO_TIME && p_.prompt.empty()) {
+        for (size_t k = 0; k < req.size(); ++k)  // byte k at k * interval
+          h_.sched().at(sc_time_stamp() + sc_time::from_value(p_.interval.value() * k),
+                        [c, b = req[k]] { c->send_data(Bytes{b}, false); });
+      } else if (p_.prompt.empty()) {
         c->send_data(req, false);
       } else {
         c->on_data = [this, req](TcpConn& cc) {

@@ -176,6 +176,9 @@ struct TcpRequestParams {
   unsigned connections = 1;
   sc_core::sc_time start = sc_core::SC_ZERO_TIME;
   sc_core::sc_time stagger = sc_core::SC_ZERO_TIME;
+  // > 0: the request's bytes go one at a time, this far apart from the
+  // connection's opening on (a slow "trickle" client; without a prompt).
+  sc_core::sc_time interval = sc_core::SC_ZERO_TIME;
 };
 
 class TcpRequestApp {

@@ -409,7 +409,7 @@ Scenario parse_scenario(const json& j, const std::string& base_dir) {
       } else if (type == "tcp_request") {
         x.type = Experiment::Type::kTcpRequest;
         check_keys(e, p, {"type", "name", "dst", "dport", "request", "expect", "prompt", "connections", "start",
-                          "stagger"});
+                          "stagger", "interval"});
         x.tcp_request.dst = s.board_ip;
         get_ip(e, "dst", p, x.tcp_request.dst);
         get_uint(e, "dport", p, x.tcp_request.dport, 65535);
@@ -419,8 +419,11 @@ Scenario parse_scenario(const json& j, const std::string& base_dir) {
         get_uint(e, "connections", p, x.tcp_request.connections, kMaxConnections);
         get_time(e, "start", p, x.tcp_request.start);
         get_time(e, "stagger", p, x.tcp_request.stagger);
+        get_time(e, "interval", p, x.tcp_request.interval);
         check_schedule(p, x.tcp_request.start, x.tcp_request.connections, x.tcp_request.stagger,
                        "connections * stagger");
+        check_schedule(p, x.tcp_request.start + sc_time::from_value(x.tcp_request.stagger.value() * x.tcp_request.connections),
+                       x.tcp_request.request.size(), x.tcp_request.interval, "... + request bytes * interval");
         connections += x.tcp_request.connections;
       } else if (type == "raw") {
         x.type = Experiment::Type::kRaw;

@@ -488,6 +488,33 @@ TEST(HostTcpRequest, SendsRequestKeepsReplyAndMatchesIt) {
   }
 }
 
+// tcp_request with an interval: the request's bytes leave one at a time,
+// `interval` apart (a trickling client), and the connection stays open.
+TEST(HostTcpRequest, IntervalTricklesTheRequestByteByByte) {
+  Bench& b = bench();
+  host::TcpConn* srv = nullptr;
+  std::vector<sc_time> at;
+  b.req_server->tcp().listen(4243, [&](host::TcpConn& c) {
+    c.capture_rx();
+    c.on_data = [&](host::TcpConn&) { at.push_back(sc_core::sc_time_stamp()); };
+    srv = &c;
+  });
+  host::TcpRequestParams t;
+  t.dst = 0xC0A8003C;
+  t.dport = 4243;
+  t.request = "abcd";
+  t.interval = sc_time(200, SC_MS);
+  host::TcpRequestApp a(*b.req_client, t);
+  a.start();
+  run(sc_time(1, SC_SEC));
+  ASSERT_NE(srv, nullptr);
+  EXPECT_EQ(std::string(srv->rx_data().begin(), srv->rx_data().end()), "abcd");
+  ASSERT_EQ(at.size(), 4u);
+  EXPECT_LE(at[1] - at[0], sc_time(200, SC_MS));  // the first waited for the handshake
+  for (size_t i = 2; i < at.size(); ++i) EXPECT_EQ(at[i] - at[i - 1], sc_time(200, SC_MS)) << i;
+  EXPECT_FALSE(a.done());  // still open: the server has not closed
+}
+
 }  // namespace
 }  // namespace l3vp::test
 

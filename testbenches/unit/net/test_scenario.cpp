@@ -196,7 +196,8 @@ TEST(Scenario, RawFramesFromPcap) {
 TEST(Scenario, TcpRequestParses) {
   const host::Scenario s = host::parse_scenario(json::parse(
       R"({"experiments": [{"type": "tcp_request", "name": "hi", "dport": 4242, "request": "bob\n",
-                            "expect": "Hello bob\n", "prompt": "name?", "connections": 3, "stagger": "20ms"}]})"));
+                            "expect": "Hello bob\n", "prompt": "name?", "connections": 3, "stagger": "20ms",
+                            "interval": "2s"}]})"));
   ASSERT_EQ(s.experiments.size(), 1u);
   const auto& e = s.experiments[0];
   EXPECT_EQ(e.type, host::Experiment::Type::kTcpRequest);
@@ -208,6 +209,11 @@ TEST(Scenario, TcpRequestParses) {
   EXPECT_EQ(e.tcp_request.prompt, "name?");
   EXPECT_EQ(e.tcp_request.connections, 3u);
   EXPECT_EQ(e.tcp_request.stagger, sc_time(20, SC_MS));
+  EXPECT_EQ(e.tcp_request.interval, sc_time(2, SC_SEC));
+  // A trickle that would outlast the scenario limit is refused.
+  EXPECT_NE(error_of(R"({"experiments": [{"type": "tcp_request", "request": "abc", "interval": "2000s"}]})")
+                .find("request bytes * interval"),
+            std::string::npos);
   EXPECT_NE(error_of(R"({"experiments": [{"type": "tcp_request", "request": 5}]})").find(".experiments[0].request"),
             std::string::npos);
   EXPECT_NE(error_of(R"({"experiments": [{"type": "tcp_request", "expct": "x"}]})").find(".experiments[0].expct"),

@@ -33,7 +33,7 @@ std::vector<LoadRegion> regions() { return {{"prom", 0, prom.get()}, {"ram", kRa
 
 // A block as the firmware links it: header + flags = VERIFY, rest 0.
 std::vector<uint8_t> fresh_block(uint32_t magic = kFwParamsMagic, uint32_t version = 3, uint32_t size = 68) {
-  std::vector<uint8_t> b(version == 2 ? 60 : 68, 0);
+  std::vector<uint8_t> b(version == 2 ? 60 : version == 3 ? 68 : 84, 0);
   auto put = [&](unsigned off, uint32_t v) {
     for (int i = 0; i < 4; ++i) b[off + i] = uint8_t(v >> (24 - 8 * i));
   };
@@ -69,7 +69,8 @@ TEST(FwParams, LayoutMatchesTheFirmwareStruct) {
   const std::vector<std::pair<std::string, unsigned>> want = {
       {"board_ip", 12}, {"netmask", 16}, {"peer_ip", 20}, {"mac", 24}, {"port", 30}, {"window", 32},
       {"count", 36},    {"bytes", 40},   {"idle_ms", 44}, {"max_ms", 48}, {"flags", 52},
-      {"chksum", 56},   {"seed", 60},    {"gateway", 64}};
+      {"chksum", 56},   {"seed", 60},    {"gateway", 64}, {"conn_idle_ms", 68}, {"keepalive_ms", 72},
+      {"persist_max_ms", 76}, {"evict_idle_ms", 80}};
   const auto& f = fw_param_fields();
   ASSERT_EQ(f.size(), want.size());
   unsigned next = 12;
@@ -306,6 +307,41 @@ TEST(FwParams, Version2ImagesTakeAllButTheVersion3Fields) {
   EXPECT_EQ(be32(ram->data() + 0x1400 + 60), 42u);
   EXPECT_EQ(be32(ram->data() + 0x1400 + 64), 0xC0A80001u);
   EXPECT_EQ(ram->data()[0x1400 + 68], 0xEE);
+}
+
+TEST(FwParams, SlotPolicyTimesAreCheckedAndTakeOff) {
+  // Version 4 (84 bytes): the TCP slot policy times in ms, 'off' =
+  // 0xffffffff; 0 (the program's default), the absurdly large and what is
+  // below the stack's resolution are refused, and the persist limit cannot
+  // be off (issue 33).
+  FwParams p;
+  p.set("conn_idle_ms", "30000");
+  p.set("keepalive_ms", "off");
+  p.set("persist_max_ms", "1000");
+  p.set("evict_idle_ms", "86400000");
+  EXPECT_EQ(value_of(p, "conn_idle_ms"), (std::vector<uint8_t>{0, 0, 0x75, 0x30}));
+  EXPECT_EQ(value_of(p, "keepalive_ms"), (std::vector<uint8_t>{0xff, 0xff, 0xff, 0xff}));
+  EXPECT_EQ(p.to_json()["keepalive_ms"], "off");
+  EXPECT_EQ(p.to_json()["conn_idle_ms"], 30000);
+  expect_error([&] { p.set("conn_idle_ms", "0"); }, "conn_idle_ms: '0' is not a time in [100, 86400000] ms or 'off'");
+  expect_error([&] { p.set("keepalive_ms", "99"); }, "keepalive_ms: '99' is not a time in [100, 86400000] ms");
+  expect_error([&] { p.set("evict_idle_ms", "86400001"); }, "evict_idle_ms: '86400001' is not a time");
+  expect_error([&] { p.set("conn_idle_ms", "99999999999"); }, "conn_idle_ms: '99999999999' is not a time in ms");
+  expect_error([&] { p.set("conn_idle_ms", "4294967295"); }, "conn_idle_ms: '4294967295' is not a time in ms");
+  expect_error([&] { p.set("persist_max_ms", "off"); }, "persist_max_ms: 'off' is not a time in [1000, 86400000] ms (");
+  expect_error([&] { p.set("persist_max_ms", "999"); }, "persist_max_ms: '999'");
+  expect_error([&] { p.set("keepalive_ms", "soon"); }, "keepalive_ms: 'soon' is not a time in ms or 'off'");
+  std::vector<uint8_t> b = fresh_block(kFwParamsMagic, 4, 84);
+  p.apply(b.data(), b.size());
+  EXPECT_EQ(be32(&b[68]), 30000u);
+  EXPECT_EQ(be32(&b[72]), 0xFFFFFFFFu);
+  EXPECT_EQ(be32(&b[76]), 1000u);
+  EXPECT_EQ(be32(&b[80]), 86400000u);
+  // A version 3 image (68 bytes) cannot take them.
+  b = fresh_block();
+  expect_error([&] { p.apply(b.data(), b.size()); }, "needs version 4 of the block; the loaded image has version 3");
+  b = fresh_block(kFwParamsMagic, 4, 68);
+  expect_error([&] { p.apply(b.data(), b.size()); }, "size field 68");
 }
 
 L3VP_SC_GTEST_MAIN(build)
