@@ -815,7 +815,7 @@ int run(int argc, char** argv) {
     if (runner) run_stats.net_results = &net_results;
     run_stats.wall = wall;
     run_stats.instructions = plat->cpu.core().counters().instructions;
-    stats_out << plat->stats().dump(2) << '\n';
+    stats_out << l3vp::stats_text(plat->stats(), 2) << '\n';
     check_output("--stats", o.stats, l3vp::finish_output(stats_out));
   }
 

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "stats.h"
 #include "units.h"
 
 using namespace l3vp;
@@ -129,4 +130,21 @@ TEST(Ip4, AcceptedAndRefused) {
                         "1.2.3.4 ", "+1.2.3.4", "1..3.4", "1.2.3.", "a.b.c.d", "0001.2.3.4"})
     EXPECT_FALSE(parse_ip4(s, ip)) << s;
   EXPECT_EQ(ip, 7u);
+}
+
+// Energies beyond 64 bits (models/energy README "Width") are written to
+// --stats as exact JSON integers; a string that only looks like the marker
+// stays a string.
+TEST(Stats, WideValuesAreExactJsonIntegers) {
+  const uint128 big = (uint128(1) << 64) * 3 + 7;  // 55340232221128654855
+  const nlohmann::json j = {{"big", wide_json(big)},
+                            {"small", wide_json(5)},
+                            {"max64", wide_json(UINT64_MAX)},
+                            {"text", std::string("\0l3vp-uint128:12x", 17)}};
+  EXPECT_TRUE(j["small"].is_number_unsigned());
+  EXPECT_EQ(stats_text(j, -1),
+            "{\"big\":55340232221128654855,\"max64\":18446744073709551615,\"small\":5,"
+            "\"text\":\"\\u0000l3vp-uint128:12x\"}");
+  EXPECT_EQ(to_decimal(0), "0");
+  EXPECT_EQ(to_decimal(~uint128(0)), "340282366920938463463374607431768211455");
 }
