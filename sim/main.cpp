@@ -237,7 +237,7 @@ struct Options {
   // Network far end and capture (docs/network.md).
   std::string scenario, tap, pcap, net_results;
   std::string pcap_at = "board";  // --pcap-at: board (the wire at the GRETH) | host (the PC's card)
-  std::string vcd, vcd_signals, vcd_start, vcd_end;  // --vcd*
+  std::string vcd, vcd_signals, vcd_start, vcd_end, vcd_max_size;  // --vcd*
   std::vector<std::string> rtl;  // --rtl BLOCK (rtl/README.md)
   std::string rtl_trace;         // --rtl-trace FILE
   bool max_time_set = false;
@@ -272,11 +272,38 @@ int list_stats() {
 // left unset), refused like any other bad value. Returns the option or "".
 std::string empty_value_option(const CLI::App& app) {
   for (const char* name : {"--max-time", "--energy", "--vcd", "--vcd-signals", "--vcd-start", "--vcd-end",
-                           "--rtl-trace", "--rtl"}) {
+                           "--vcd-max-size", "--rtl-trace", "--rtl"}) {
     for (const std::string& r : app.get_option(name)->results())
       if (r.empty()) return name;
   }
   return "";
+}
+
+// --vcd: one warning line before the run when the file is expected to pass
+// 1 GB: the selection's measured peak rate (vcd::peak_bytes_per_ms,
+// docs/waveforms.md "File size") times the window [start, end] (end:
+// --vcd-end or the time limit, kForever if neither), unless --vcd-max-size
+// keeps it below that.
+void warn_vcd_size(const l3vp::vcd::Selection& sel, uint64_t start_ps, uint64_t end_ps, uint64_t cap) {
+  constexpr uint64_t kWarnBytes = 1000000000;  // 1 GB
+  const uint64_t per_ms = l3vp::vcd::peak_bytes_per_ms(sel);
+  const std::string what = "--vcd: the signals " + l3vp::vcd::to_string(sel) + " write up to about " +
+                           l3vp::format_size(per_ms) + " per simulated ms";
+  const char* how = "; limit it with --vcd-start/--vcd-end, fewer --vcd-signals or --vcd-max-size "
+                    "(docs/waveforms.md)";
+  if (cap && cap <= kWarnBytes) return;
+  if (end_ps == l3vp::vcd::Writer::kForever) {
+    if (per_ms * 1000 > kWarnBytes)
+      std::fprintf(stderr, "leon3vp: warning: %s, %s per simulated second, and the run has no end set "
+                   "(--max-time, --vcd-end)%s\n", what.c_str(), l3vp::format_size(per_ms * 1000).c_str(), how);
+    return;
+  }
+  const uint64_t len_ps = end_ps > start_ps ? end_ps - start_ps : 0;
+  const unsigned __int128 est = (unsigned __int128)per_ms * len_ps / 1000000000u;
+  const uint64_t bytes = est > UINT64_MAX ? UINT64_MAX : uint64_t(est);
+  if (std::min(bytes, cap ? cap : bytes) > kWarnBytes)
+    std::fprintf(stderr, "leon3vp: warning: %s: about %s for the %s written%s\n", what.c_str(),
+                 l3vp::format_size(bytes).c_str(), l3vp::format_duration(len_ps).c_str(), how);
 }
 
 // --rtl BLOCK[,BLOCK...] (repeatable): the RTL variants in the blocks' slots.
@@ -369,6 +396,10 @@ int run(int argc, char** argv) {
                  "bus transaction), cpu.pc, cpu.class (every instruction): heavy, add them by name; all");
   app.add_option("--vcd-start", o.vcd_start, "--vcd: write changes from this simulated time on (e.g. 10ms)");
   app.add_option("--vcd-end", o.vcd_end, "--vcd: write changes up to this simulated time");
+  app.add_option("--vcd-max-size", o.vcd_max_size,
+                 "--vcd: end the file cleanly before it passes SIZE (100M, 2G: powers of 1024; 500MB: of 1000), "
+                 "at a time step, with a $comment saying so; the run goes on, its results unchanged")
+      ->type_name("SIZE");
   app.add_option("--rtl", o.rtl,
                  "Put the RTL model of BLOCK in its slot (Verilator co-simulation; = --set BLOCK.model=rtl; "
                  "blocks: gptimer, chksum (implies chksum.enable); repeatable or a comma list; docs/rtl.md)")
@@ -457,11 +488,12 @@ int run(int argc, char** argv) {
   if (!o.mode.empty()) cfg.set("mode", o.mode);  // CLI::IsMember checked the name
   // --vcd: everything checked before the run starts.
   l3vp::vcd::Selection vcd_sel = l3vp::vcd::default_signals();
-  uint64_t vcd_start_ps = 0, vcd_end_ps = l3vp::vcd::Writer::kForever;
+  uint64_t vcd_start_ps = 0, vcd_end_ps = l3vp::vcd::Writer::kForever, vcd_max_bytes = 0;
   bool vcd_fst = false;
   if (o.vcd.empty()) {
     for (const auto& [opt, val] : {std::pair<const char*, const std::string*>{"--vcd-signals", &o.vcd_signals},
-                                   {"--vcd-start", &o.vcd_start}, {"--vcd-end", &o.vcd_end}})
+                                   {"--vcd-start", &o.vcd_start}, {"--vcd-end", &o.vcd_end},
+                                   {"--vcd-max-size", &o.vcd_max_size}})
       if (!val->empty()) return fail(kExitBadInput, std::string(opt) + " needs --vcd FILE");
   } else {
     if (!o.vcd_signals.empty()) {
@@ -483,6 +515,11 @@ int run(int argc, char** argv) {
     }
     if (vcd_end_ps < vcd_start_ps)
       return fail(kExitBadInput, "--vcd-end: " + o.vcd_end + " is before --vcd-start " + o.vcd_start);
+    try {
+      if (!o.vcd_max_size.empty()) vcd_max_bytes = l3vp::parse_size_bytes(o.vcd_max_size);
+    } catch (const l3vp::UnitsError& e) {
+      return fail(kExitBadInput, "--vcd-max-size: " + std::string(e.what()));
+    }
     vcd_fst = o.vcd.size() > 4 && o.vcd.compare(o.vcd.size() - 4, 4, ".fst") == 0;
     if (vcd_fst && l3vp::vcd::find_program("vcd2fst").empty())
       return fail(kExitBadInput, "--vcd: FST output needs vcd2fst on PATH (Debian package gtkwave)");
@@ -701,8 +738,10 @@ int run(int argc, char** argv) {
     if (vcd_sel.timer && !plat->gptimer())
       std::fprintf(stderr, "leon3vp: warning: --vcd: the GPTIMER slot holds gptimer.model=%s, which has no "
                    "timer probes: the timer group stays empty\n", cfg.gptimer_model.c_str());
+    warn_vcd_size(vcd_sel, vcd_start_ps, std::min(vcd_end_ps, max_ps ? max_ps : vcd_end_ps), vcd_max_bytes);
     waves = std::make_unique<l3vp::vcd::BoardWaves>(*plat, vcd_sel, plat->image().region_names);
     waves->set_window(vcd_start_ps, vcd_end_ps);
+    waves->set_max_bytes(vcd_max_bytes);
     std::vector<std::string> comments = {
         std::string("leon3vp ") + leon3vp_version(),
         "firmware: " + std::filesystem::path(o.firmware).filename().string(),
@@ -759,6 +798,10 @@ int run(int argc, char** argv) {
     if (waves->late())
       std::fprintf(stderr, "leon3vp: warning: --vcd: %llu changes arrived after their time was written\n",
                    (unsigned long long)waves->late());
+    if (waves->truncated())
+      std::fprintf(stderr, "leon3vp: warning: --vcd: the file reached --vcd-max-size %s and ends at %s "
+                   "simulated (a $comment in it says so); the run went on\n", o.vcd_max_size.c_str(),
+                   l3vp::format_duration(waves->truncated_at_ps()).c_str());
     if (why.empty() && vcd_fst) {
       why = l3vp::vcd::run_program({"vcd2fst", vcd_file, o.vcd});
       std::remove(vcd_file.c_str());
@@ -815,7 +858,7 @@ int run(int argc, char** argv) {
     if (runner) run_stats.net_results = &net_results;
     run_stats.wall = wall;
     run_stats.instructions = plat->cpu.core().counters().instructions;
-    stats_out << plat->stats().dump(2) << '\n';
+    stats_out << l3vp::stats_text(plat->stats(), 2) << '\n';
     check_output("--stats", o.stats, l3vp::finish_output(stats_out));
   }
 

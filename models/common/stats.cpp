@@ -27,6 +27,42 @@ const char* stat_unit_name(StatUnit u) {
   return "?";
 }
 
+namespace {
+// Marks a wide value in the JSON tree until stats_text() writes it: a string
+// no registered value produces (it starts with a NUL, which C strings, ELF
+// symbol names and file names cannot hold).
+const std::string kWideMark = std::string(1, '\0') + "l3vp-uint128:";
+}  // namespace
+
+std::string to_decimal(uint128 v) {
+  std::string d;
+  do {
+    d.insert(d.begin(), char('0' + unsigned(v % 10)));
+    v /= 10;
+  } while (v);
+  return d;
+}
+
+nlohmann::json wide_json(uint128 v) {
+  if (v <= UINT64_MAX) return nlohmann::json(uint64_t(v));
+  return nlohmann::json(kWideMark + to_decimal(v));
+}
+
+std::string stats_text(const nlohmann::json& j, int indent) {
+  const std::string s = j.dump(indent);
+  const std::string open = nlohmann::json(kWideMark).dump();  // as dump() writes it, quotes included
+  const std::string mark = open.substr(0, open.size() - 1);   // without the closing quote
+  std::string out;
+  size_t at = 0;
+  for (size_t k = s.find(mark); k != std::string::npos; k = s.find(mark, k + 1)) {
+    const size_t digits = k + mark.size(), end = s.find_first_not_of("0123456789", digits);
+    if (end == digits || end == std::string::npos || s[end] != '"') continue;  // not one of ours
+    out.append(s, at, k - at).append(s, digits, end - digits);
+    at = end + 1;
+  }
+  return out.append(s, at, std::string::npos);
+}
+
 namespace stats_detail {
 
 std::vector<std::string> split_path(const std::string& path) {
@@ -78,9 +114,9 @@ StatDecl StatsGroup::counter(const std::string& name, const uint64_t* c, StatUni
                   RegionFigure{{}, {}, unit, inv, {}, [c](unsigned) { return *c; }});
 }
 
-StatDecl StatsGroup::counter(const std::string& name, std::function<uint64_t()> get, StatUnit unit,
+StatDecl StatsGroup::counter(const std::string& name, std::function<uint128()> get, StatUnit unit,
                              StatInv inv, const char* desc) const {
-  value(name, "int", unit, inv, desc, [get] { return nlohmann::json(get()); });
+  value(name, "int", unit, inv, desc, [get] { return wide_json(get()); });
   return StatDecl(*reg_, path(name),
                   RegionFigure{{}, {}, unit, inv, {}, [get](unsigned) { return get(); }});
 }
@@ -97,14 +133,14 @@ void StatsGroup::value(const std::string& name, const char* type, StatUnit unit,
 
 StatDecl StatsGroup::vector(const std::string& name, const std::vector<std::string>& names,
                             StatUnit unit, StatInv inv, const char* desc,
-                            std::function<uint64_t(unsigned)> get) const {
+                            std::function<uint128(unsigned)> get) const {
   RegionFigure f{{}, names, unit, inv, {}, get};
   stats_detail::Entry e;
   e.info = StatInfo{stats_detail::vector_path(path(name), names), "int", unit, inv, desc};
   e.keys = stats_detail::split_path(path(name));
   e.get = [names, get = std::move(get)](const void*) {
     nlohmann::json o = nlohmann::json::object();
-    for (unsigned i = 0; i < names.size(); ++i) o[names[i]] = get(i);
+    for (unsigned i = 0; i < names.size(); ++i) o[names[i]] = wide_json(get(i));
     return o;
   };
   e.conds = conds_;

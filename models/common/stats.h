@@ -39,6 +39,19 @@
 
 namespace l3vp {
 
+// Values wider than 64 bits: energies are 128-bit femtojoules
+// (models/energy/README.md "Width"); counters convert to it implicitly.
+using uint128 = unsigned __int128;
+// The decimal digits of v.
+std::string to_decimal(uint128 v);
+// A counter's JSON: a number when it fits 64 bits (what every realistic run
+// gives), else a marked string that stats_text() writes as the bare number,
+// exactly (nlohmann::json holds at most 64-bit integers).
+nlohmann::json wide_json(uint128 v);
+// `j` as text (dump(indent)) with every wide value of wide_json() written as
+// an exact JSON integer: how --stats is written.
+std::string stats_text(const nlohmann::json& j, int indent);
+
 // What a value measures (the schema's "Unit" column).
 enum class StatUnit {
   Count,    // events
@@ -83,7 +96,7 @@ struct RegionFigure {
   StatUnit unit = StatUnit::Count;
   StatInv inv = StatInv::No;
   std::string desc;
-  std::function<uint64_t(unsigned)> read;  // current value of element i (0 for a scalar)
+  std::function<uint128(unsigned)> read;  // current value of element i (0 for a scalar)
 };
 
 namespace stats_detail {
@@ -127,13 +140,13 @@ class StatTable : public stats_detail::TableBase {
   }
   // A counter array in each row: object {names[i]: get(row, i)}.
   StatTable& vector(const std::string& name, const std::vector<std::string>& names, StatUnit unit,
-                    StatInv inv, const char* desc, std::function<uint64_t(const Row&, unsigned)> get) {
+                    StatInv inv, const char* desc, std::function<uint128(const Row&, unsigned)> get) {
     stats_detail::Entry e;
     e.info = StatInfo{stats_detail::vector_path(name, names), "int", unit, inv, desc};
     e.keys = stats_detail::split_path(name);
     e.get = [names, get = std::move(get)](const void* r) {
       nlohmann::json o = nlohmann::json::object();
-      for (unsigned i = 0; i < names.size(); ++i) o[names[i]] = get(*static_cast<const Row*>(r), i);
+      for (unsigned i = 0; i < names.size(); ++i) o[names[i]] = wide_json(get(*static_cast<const Row*>(r), i));
       return o;
     };
     fields.push_back(std::move(e));
@@ -189,15 +202,16 @@ class StatsGroup {
   // A plain counter of the model (read when the JSON is written).
   StatDecl counter(const std::string& name, const uint64_t* c, StatUnit unit, StatInv inv,
                    const char* desc) const;
-  // A counter read through a getter (kept elsewhere, e.g. the core's cycles).
-  StatDecl counter(const std::string& name, std::function<uint64_t()> get, StatUnit unit,
+  // A counter read through a getter (kept elsewhere, e.g. the core's cycles;
+  // 128 bits wide for energies).
+  StatDecl counter(const std::string& name, std::function<uint128()> get, StatUnit unit,
                    StatInv inv, const char* desc) const;
   // A derived value: `get` returns what goes into the JSON.
   void value(const std::string& name, const char* type, StatUnit unit, StatInv inv, const char* desc,
              std::function<nlohmann::json()> get) const;
   // A counter array with named elements: object {names[i]: get(i)}.
   StatDecl vector(const std::string& name, const std::vector<std::string>& names, StatUnit unit,
-                  StatInv inv, const char* desc, std::function<uint64_t(unsigned)> get) const;
+                  StatInv inv, const char* desc, std::function<uint128(unsigned)> get) const;
   // An array of records; add its fields to the returned table.
   template <class Row>
   StatTable<Row>& table(const std::string& name, StatInv inv, const char* desc,

@@ -118,6 +118,45 @@ std::string format_duration(uint64_t ps) {
   return std::to_string(ps) + kUnits[u];
 }
 
+uint64_t parse_size_bytes(const std::string& s) {
+  static const struct {
+    const char* name;
+    uint64_t bytes;
+  } kUnits[] = {{"", 1},
+                {"K", 1ull << 10}, {"M", 1ull << 20}, {"G", 1ull << 30}, {"T", 1ull << 40},
+                {"KiB", 1ull << 10}, {"MiB", 1ull << 20}, {"GiB", 1ull << 30}, {"TiB", 1ull << 40},
+                {"kB", 1000ull}, {"KB", 1000ull}, {"MB", 1000000ull}, {"GB", 1000000000ull},
+                {"TB", 1000000000000ull}};
+  size_t i = 0;
+  u128 n = 0;
+  while (i < s.size() && is_digit(s[i]) && n <= (u128(1) << 62)) n = n * 10 + unsigned(s[i++] - '0');
+  if (i == 0) throw UnitsError("'" + s + "' is not a size: expected <digits>[K|M|G|T|kB|MB|GB|TB], e.g. 100M, 2G");
+  if (i < s.size() && is_digit(s[i])) throw UnitsError("'" + s + "' is too large (at most 2^62 bytes)");
+  const std::string unit = s.substr(i);
+  for (const auto& u : kUnits)
+    if (unit == u.name) {
+      const u128 v = n * u.bytes;
+      if (v == 0) throw UnitsError("'" + s + "' is not a positive size");
+      if (v > (u128(1) << 62)) throw UnitsError("'" + s + "' is too large (at most 2^62 bytes)");
+      return uint64_t(v);
+    }
+  throw UnitsError("'" + s + "' is not a size: unknown unit '" + unit +
+                   "' (K, M, G, T or KiB..TiB: powers of 1024; kB, MB, GB, TB: powers of 1000)");
+}
+
+std::string format_size(uint64_t bytes) {
+  static const char* kNames[] = {"bytes", "kB", "MB", "GB", "TB", "PB", "EB"};
+  unsigned k = 0;
+  uint64_t scale = 1;
+  while (k + 1 < sizeof kNames / sizeof *kNames && bytes / scale >= 1000) {
+    scale *= 1000;
+    ++k;
+  }
+  if (k == 0) return std::to_string(bytes) + " bytes";
+  const uint64_t tenths = (bytes + scale / 20) / (scale / 10);  // rounded to a tenth
+  return std::to_string(tenths / 10) + "." + std::to_string(tenths % 10) + " " + kNames[k];
+}
+
 bool parse_mac(const std::string& s, uint8_t out[6]) {
   if (s.size() != 17) return false;
   uint8_t b[6];

@@ -34,6 +34,14 @@ uint64_t parse_duration_ps(const std::string& s, bool bare_zero = false);
 // -> "3ms", 1500 -> "1500ps", 0 -> "0s". parse_duration_ps() reads it back.
 std::string format_duration(uint64_t ps);
 
+// A size in bytes: "<digits>[unit]", unit = K, M, G, T (also KiB, MiB, GiB,
+// TiB: powers of 1024, as GNU coreutils reads them) or kB, MB, GB, TB
+// (powers of 1000); no unit: bytes. Whole numbers only, at least 1, at most
+// 2^62. "100M" = 104857600, "2GB" = 2000000000.
+uint64_t parse_size_bytes(const std::string& s);
+// "1.5 GB" style: the size in the largest decimal unit, rounded to one decimal (messages).
+std::string format_size(uint64_t bytes);
+
 // "aa:bb:cc:dd:ee:ff": six groups of exactly two hex digits (either case)
 // separated by ':'. false (and `out` untouched) for anything else.
 bool parse_mac(const std::string& s, uint8_t out[6]);

@@ -61,9 +61,11 @@ const std::vector<EnergyModel::MasterCounts>& EnergyModel::masters() const {
   return masters_;
 }
 
-uint64_t EnergyModel::master_energy(const MasterCounts& m) const {
-  return m.beats * m.ahb_fj_per_beat + m.sdram_read_words * p_.sdram_read_word_fj +
-         m.sdram_write_words * p_.sdram_write_word_fj + m.apb_accesses * p_.apb_access_fj;
+// Every product is taken in 128 bits: a 64-bit count times a coefficient of
+// at most 10^9 fJ, summed over a few terms, stays far below 2^128.
+uint128 EnergyModel::master_energy(const MasterCounts& m) const {
+  return uint128(m.beats) * m.ahb_fj_per_beat + uint128(m.sdram_read_words) * p_.sdram_read_word_fj +
+         uint128(m.sdram_write_words) * p_.sdram_write_word_fj + uint128(m.apb_accesses) * p_.apb_access_fj;
 }
 
 uint64_t EnergyModel::stall_cycles() const {
@@ -72,51 +74,54 @@ uint64_t EnergyModel::stall_cycles() const {
          t.stall_icache_miss + t.stall_dcache_miss + t.stall_write_buffer + t.stall_bus;
 }
 
-uint64_t EnergyModel::static_energy(uint64_t cycles) const {
-  // P [nW] * cycles / f [Hz] = P * cycles / f * 1e-9 J = P * cycles * 1e6 / f fJ.
-  const unsigned __int128 num = (unsigned __int128)p_.static_nw * cycles * 1000000u;
-  return uint64_t(num / core_.clock_hz);
+uint128 EnergyModel::static_energy(uint64_t cycles) const {
+  // P [nW] * cycles / f [Hz] = P * cycles / f * 1e-9 J = P * cycles * 1e6 / f fJ
+  // (P <= 10^12 nW: the product stays below 2^40 * 2^64 * 2^20 = 2^124).
+  const uint128 num = uint128(p_.static_nw) * cycles * 1000000u;
+  return num / core_.clock_hz;
 }
 
-uint64_t EnergyModel::class_energy(unsigned c) const {
-  uint64_t e = core_.ctr().by_class[c] * p_.insn_fj[c];
+uint128 EnergyModel::class_energy(unsigned c) const {
+  uint128 e = uint128(core_.ctr().by_class[c]) * p_.insn_fj[c];
   if (!pair_count_.empty())
-    for (unsigned a = 0; a < kClasses; ++a) e += pair_count_[a * kClasses + c] * p_.pair_fj[a * kClasses + c];
+    for (unsigned a = 0; a < kClasses; ++a)
+      e += uint128(pair_count_[a * kClasses + c]) * p_.pair_fj[a * kClasses + c];
   return e;
 }
 
-uint64_t EnergyModel::pairs_energy() const {
-  uint64_t e = 0;
-  for (size_t i = 0; i < pair_count_.size(); ++i) e += pair_count_[i] * p_.pair_fj[i];
+uint128 EnergyModel::pairs_energy() const {
+  uint128 e = 0;
+  for (size_t i = 0; i < pair_count_.size(); ++i) e += uint128(pair_count_[i]) * p_.pair_fj[i];
   return e;
 }
 
-uint64_t EnergyModel::component(unsigned c) const { return component(c, masters()); }
+uint128 EnergyModel::component(unsigned c) const { return component(c, masters()); }
 
-uint64_t EnergyModel::component(unsigned c, const std::vector<MasterCounts>& ms) const {
+uint128 EnergyModel::component(unsigned c, const std::vector<MasterCounts>& ms) const {
   switch (c) {
     case Core: {
-      uint64_t e = stall_cycles() * p_.stall_cycle_fj;
+      uint128 e = uint128(stall_cycles()) * p_.stall_cycle_fj;
       for (unsigned k = 0; k < kClasses; ++k) e += class_energy(k);
       return e;
     }
-    case ICache: return core_.tctr().ic_misses * p_.icache_miss_fj;
-    case DCache: return core_.tctr().dc_read_misses * p_.dcache_miss_fj;
+    case ICache: return uint128(core_.tctr().ic_misses) * p_.icache_miss_fj;
+    case DCache: return uint128(core_.tctr().dc_read_misses) * p_.dcache_miss_fj;
     case Ahb:
     case Apb:
     case Sdram: {
       for (const MasterCounts& m : ms)
         if (m.hindex == bus_.cpu_master) {
-          if (c == Ahb) return m.beats * m.ahb_fj_per_beat;
-          if (c == Apb) return m.apb_accesses * p_.apb_access_fj;
-          return m.sdram_read_words * p_.sdram_read_word_fj + m.sdram_write_words * p_.sdram_write_word_fj;
+          if (c == Ahb) return uint128(m.beats) * m.ahb_fj_per_beat;
+          if (c == Apb) return uint128(m.apb_accesses) * p_.apb_access_fj;
+          return uint128(m.sdram_read_words) * p_.sdram_read_word_fj +
+                 uint128(m.sdram_write_words) * p_.sdram_write_word_fj;
         }
       return 0;
     }
     case Static: return static_energy(core_.cycles());
-    case Idle: return core_.ctr().idle_cycles * p_.idle_cycle_fj;
+    case Idle: return uint128(core_.ctr().idle_cycles) * p_.idle_cycle_fj;
     case GrethDma: {
-      uint64_t e = 0;
+      uint128 e = 0;
       for (const MasterCounts& m : ms)
         if (m.hindex != bus_.cpu_master) e += master_energy(m);
       return e;
@@ -125,16 +130,16 @@ uint64_t EnergyModel::component(unsigned c, const std::vector<MasterCounts>& ms)
   }
 }
 
-uint64_t EnergyModel::cpu_total() const {
+uint128 EnergyModel::cpu_total() const {
   const std::vector<MasterCounts>& ms = masters();
-  uint64_t e = 0;
+  uint128 e = 0;
   for (unsigned c = 0; c < kCpuComps; ++c) e += component(c, ms);
   return e;
 }
 
-uint64_t EnergyModel::total() const {
+uint128 EnergyModel::total() const {
   const std::vector<MasterCounts>& ms = masters();
-  uint64_t e = 0;
+  uint128 e = 0;
   for (unsigned c = 0; c < kComps; ++c) e += component(c, ms);
   return e;
 }
@@ -200,7 +205,7 @@ void EnergyModel::register_stats(const StatsGroup& g) {
   t.field("apb_accesses", "int", StatUnit::Count, Y, "Transactions to the APB bridge.",
           [](R m) { return m->apb_accesses; });
   t.field("energy_fj", "int", StatUnit::Fj, Y, "Their energy (AHB + SDRAM + APB).",
-          [this](R m) { return master_energy(*m); });
+          [this](R m) { return wide_json(master_energy(*m)); });
 
   // Per region: the CPU-side energy and its components.
   StatsRegistry& reg = g.registry();

@@ -550,6 +550,18 @@ nlohmann::json Leon3mp::stats() {
   return stats_.to_json();
 }
 
+namespace {
+// " %14s" of an energy in nJ with three decimals, rounded to the pJ with
+// integers (exact for any 128-bit fJ value, where a double is not past 2^53).
+std::string nj_column(uint128 fj) {
+  const uint128 pj = (fj + 500) / 1000;
+  std::string frac = std::to_string(unsigned(pj % 1000));
+  frac.insert(0, 3 - frac.size(), '0');
+  const std::string v = to_decimal(pj / 1000) + "." + frac;
+  return " " + std::string(v.size() < 14 ? 14 - v.size() : 0, ' ') + v;
+}
+}  // namespace
+
 std::string Leon3mp::profile_report() {
   std::string s;
   char line[256];
@@ -571,12 +583,12 @@ std::string Leon3mp::profile_report() {
     for (const Profiler::Row& r : profiler_.functions()) {
       const double pct = tot.cycles ? 100.0 * double(r.c.cycles) / double(tot.cycles) : 0.0;
       cum += pct;
-      char energy[32] = "";
-      if (en) std::snprintf(energy, sizeof energy, " %14.3f", double(r.c.energy_fj) / 1e6);
+      const std::string energy = en ? nj_column(r.c.energy_fj) : "";
       std::snprintf(line, sizeof line, "%12llu %6.2f %6.2f %12llu %7.3f %8llu %8llu%s  %s\n",
                     (unsigned long long)r.c.cycles, pct, cum, (unsigned long long)r.c.instructions,
                     r.c.instructions ? double(r.c.cycles) / double(r.c.instructions) : 0.0,
-                    (unsigned long long)r.c.ic_misses, (unsigned long long)r.c.dc_misses, energy, r.name.c_str());
+                    (unsigned long long)r.c.ic_misses, (unsigned long long)r.c.dc_misses, energy.c_str(),
+                    r.name.c_str());
       s += line;
     }
   }
@@ -593,13 +605,12 @@ std::string Leon3mp::profile_report() {
                            x("stalls.bus");
       const uint64_t pipe = x("stalls.load_use") + x("stalls.branch") + x("stalls.muldiv");
       const uint64_t cycles = x("cycles"), idle = x("idle_cycles"), instrs = x("instructions");
-      char energy[32] = "";
-      if (en) std::snprintf(energy, sizeof energy, " %14.3f", double(x("energy_fj")) / 1e6);
+      const std::string energy = en ? nj_column(x("energy_fj")) : "";
       std::snprintf(line, sizeof line, "%8u %8llu %12llu %12llu %7.3f %8llu %8llu %10llu %10llu %10llu%s%s\n", id,
                     (unsigned long long)r.entries, (unsigned long long)cycles, (unsigned long long)instrs,
                     instrs ? double(cycles - idle) / double(instrs) : 0.0,
                     (unsigned long long)x("icache_misses"), (unsigned long long)x("dcache_misses"),
-                    (unsigned long long)mem, (unsigned long long)pipe, (unsigned long long)idle, energy,
+                    (unsigned long long)mem, (unsigned long long)pipe, (unsigned long long)idle, energy.c_str(),
                     r.open || r.unbalanced ? "  (unbalanced markers)" : "");
       s += line;
     }

@@ -72,7 +72,7 @@ void Profiler::attach(leon3::Core& core) {
     energy_last_ = energy_now_();
     power_listener_ = core.probes().power.listen([this](const leon3::PowerEvent& e) {
       if (e.enter) return;
-      const uint64_t now = energy_now_();
+      const uint128 now = energy_now_();
       energy_jumps_ += now - energy_last_;
       energy_last_ = now;
     });
@@ -88,7 +88,7 @@ void Profiler::detach() {
   core_ = nullptr;
 }
 
-uint64_t Profiler::energy_unattributed() const {
+uint128 Profiler::energy_unattributed() const {
   return energy_now_ ? energy_jumps_ + (energy_now_() - energy_last_) : 0;
 }
 
@@ -107,9 +107,9 @@ void Profiler::step(const leon3::StepRecord& s) {
   total_.instructions += retired;
   total_.ic_misses += ic_misses;
   total_.dc_misses += dc_misses;
-  uint64_t energy = 0;
+  uint128 energy = 0;
   if (energy_now_) {
-    const uint64_t now = energy_now_();
+    const uint128 now = energy_now_();
     energy = now - energy_last_;
     energy_last_ = now;
     c.energy_fj += energy;
@@ -148,7 +148,7 @@ std::string Profiler::function_of(uint32_t pc) const {
 
 // ---------------------------------------------------------------- Regions
 
-void Regions::read(std::vector<uint64_t>& out) const {
+void Regions::read(std::vector<uint128>& out) const {
   out.resize(width_);
   if (reg_) reg_->prepare();  // lazily kept counters (the core's instructions)
   unsigned k = 0;
@@ -192,7 +192,7 @@ void Regions::mark(bool begin, uint32_t id) {
   ++r.entries;
 }
 
-uint64_t Regions::sum(const Region& r, const std::string& key) const {
+uint128 Regions::sum(const Region& r, const std::string& key) const {
   const auto it = index_.find(key);
   if (it == index_.end()) throw std::out_of_range("no per-region figure '" + key + "'");
   return it->second < r.sum.size() ? r.sum[it->second] : 0;
@@ -221,8 +221,8 @@ void Profiler::register_stats(const StatsGroup& g) const {
   if (energy_now_) {  // with --energy (the platform sets it before registering)
     t.field("energy_fj", "int", StatUnit::Fj, Y,
             "With --energy: energy caused by the function's steps (growth of `energy.cpu_fj` over them).",
-            [](const R& r) { return r.c.energy_fj; });
-    g.counter("energy_fj", &total_.energy_fj, StatUnit::Fj, Y,
+            [](const R& r) { return wide_json(r.c.energy_fj); });
+    g.counter("energy_fj", [this] { return total_.energy_fj; }, StatUnit::Fj, Y,
               "With --energy: energy of all profiled steps (the sum of `functions[].energy_fj`).");
     g.counter("energy_unattributed_fj", [this] { return energy_unattributed(); }, StatUnit::Fj, Y,
               "With --energy: CPU energy outside any step (power-down: idle cycles and their static "
@@ -273,11 +273,11 @@ void Regions::register_stats(const StatsGroup& g) {
   for (size_t i = 0; i < figures_.size(); ++i) {
     const RegionFigure& f = figures_[i];
     const unsigned at = first[i];
-    auto elem = [at](R r, unsigned i) -> uint64_t {
+    auto elem = [at](R r, unsigned i) -> uint128 {
       return at + i < r->sum.size() ? r->sum[at + i] : 0;
     };
     if (f.names.empty())
-      t.field(f.name, "int", f.unit, f.inv, f.desc.c_str(), [elem](R r) { return elem(r, 0); });
+      t.field(f.name, "int", f.unit, f.inv, f.desc.c_str(), [elem](R r) { return wide_json(elem(r, 0)); });
     else
       t.vector(f.name, f.names, f.unit, f.inv, f.desc.c_str(), elem);
   }

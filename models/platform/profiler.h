@@ -31,7 +31,7 @@ class Profiler {
  public:
   struct Counts {
     uint64_t cycles = 0, instructions = 0, ic_misses = 0, dc_misses = 0;
-    uint64_t energy_fj = 0;  // with set_energy(): the energy the steps caused
+    uint128 energy_fj = 0;  // with set_energy(): the energy the steps caused (128 bits: models/energy)
   };
   struct Row {
     std::string name;
@@ -50,9 +50,9 @@ class Profiler {
   // functions' energies add up to the CPU's energy except what grows between
   // steps (power-down: idle cycles and their static energy), which is
   // energy_unattributed(). Call before attach().
-  void set_energy(std::function<uint64_t()> now) { energy_now_ = std::move(now); }
+  void set_energy(std::function<uint128()> now) { energy_now_ = std::move(now); }
   bool has_energy() const { return bool(energy_now_); }
-  uint64_t energy_unattributed() const;
+  uint128 energy_unattributed() const;
   void enable_pc_histogram(bool on) { per_pc_on_ = on; }
   bool pc_histogram_enabled() const { return per_pc_on_; }
 
@@ -90,9 +90,9 @@ class Profiler {
   leon3::Core* core_ = nullptr;
   Probe<leon3::StepRecord>::Id listener_ = 0;
   Probe<leon3::PowerEvent>::Id power_listener_ = 0;
-  std::function<uint64_t()> energy_now_;
-  uint64_t energy_last_ = 0;   // the energy after the last step (or power-down)
-  uint64_t energy_jumps_ = 0;  // growth during power-downs
+  std::function<uint128()> energy_now_;
+  uint128 energy_last_ = 0;   // the energy after the last step (or power-down)
+  uint128 energy_jumps_ = 0;  // growth during power-downs
 };
 
 class Regions {
@@ -101,9 +101,10 @@ class Regions {
     uint32_t id = 0;
     uint64_t entries = 0;          // completed BEGIN..END pairs
     uint64_t unbalanced = 0;       // BEGIN while open (restarts) + END while closed (ignored)
-    std::vector<uint64_t> sum;     // per figure element: accumulated END - BEGIN (see sum())
+    // Figures are 128 bits wide (energies; stats.h RegionFigure).
+    std::vector<uint128> sum;      // per figure element: accumulated END - BEGIN (see sum())
     bool open = false;
-    std::vector<uint64_t> begin;   // the figures at the open BEGIN
+    std::vector<uint128> begin;    // the figures at the open BEGIN
   };
 
   // Captures the figures the registry of `g` marks per region (counters
@@ -125,16 +126,16 @@ class Regions {
   const std::map<uint32_t, Region>& regions() const { return regions_; }
   // A region's sum of one figure by its per-region key ("instructions",
   // "stalls.bus", "by_class.load"); throws std::out_of_range for an unknown key.
-  uint64_t sum(const Region& r, const std::string& key) const;
+  uint128 sum(const Region& r, const std::string& key) const;
 
  private:
-  void read(std::vector<uint64_t>& out) const;
+  void read(std::vector<uint128>& out) const;
 
   const StatsRegistry* reg_ = nullptr;
   std::vector<RegionFigure> figures_;
   std::map<std::string, unsigned> index_;  // per-region key -> position in Region::sum
   unsigned width_ = 0;                     // elements of all figures
-  std::vector<uint64_t> now_;              // scratch of mark()
+  std::vector<uint128> now_;               // scratch of mark()
   std::map<uint32_t, Region> regions_;
   uint64_t dropped_marks_ = 0;
 };

@@ -51,6 +51,26 @@ Selection parse_signals(const std::string& list) {
   return s;
 }
 
+uint64_t peak_bytes_per_ms(const Selection& s) {
+  // Bytes per simulated ms of each group alone, the highest of the measured
+  // workloads (docs/waveforms.md "File size", scripts/bench-vcd --rates;
+  // rounded up): a busy CPU for cpu.pc, cpu.class and ahb, network traffic
+  // for the others. An idle board writes far less.
+  struct Rate {
+    bool Selection::*on;
+    uint64_t bytes_per_ms;
+  };
+  static const Rate kRates[] = {
+      {&Selection::cpu, 200},     {&Selection::pc, 1700000}, {&Selection::iclass, 460000},
+      {&Selection::irq, 200},     {&Selection::timer, 100},  {&Selection::uart, 100},
+      {&Selection::ahb, 130000},  {&Selection::greth, 100},  {&Selection::link, 100},
+      {&Selection::regions, 700}};
+  uint64_t sum = 0;
+  for (const Rate& r : kRates)
+    if (s.*r.on) sum += r.bytes_per_ms;
+  return sum;
+}
+
 std::string to_string(const Selection& s) {
   std::string r;
   auto put = [&r](bool on, const char* n) {

@@ -34,6 +34,9 @@ Selection default_signals();
 Selection parse_signals(const std::string& list);
 // The selection as a comma list (the file's header comment).
 std::string to_string(const Selection& s);
+// About how many bytes per simulated millisecond the selection writes at
+// most: the sum of each group's measured peak rate (README "Size").
+uint64_t peak_bytes_per_ms(const Selection& s);
 
 class BoardWaves {
  public:
@@ -47,6 +50,10 @@ class BoardWaves {
 
   // Only [start, end] (simulated ps) is written. Before open().
   void set_window(uint64_t start_ps, uint64_t end_ps) { w_.set_window(start_ps, end_ps); }
+  // At most `bytes` in the file (0: none; --vcd-max-size, Writer::set_max_bytes). Before open().
+  void set_max_bytes(uint64_t bytes) { w_.set_max_bytes(bytes); }
+  bool truncated() const { return w_.truncated(); }
+  uint64_t truncated_at_ps() const { return w_.truncated_at(); }
   // Creates the file (throws std::runtime_error).
   void open(const std::string& path, const std::vector<std::string>& comments);
   // Detaches the listeners, writes everything up to the end of the run and

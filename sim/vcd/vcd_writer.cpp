@@ -62,8 +62,7 @@ uint64_t Writer::intern(std::string_view v) {
 }
 
 void Writer::out(std::string_view s) {
-  obuf_.append(s);
-  if (obuf_.size() >= kOutChunk) drain();
+  if (!cut_) obuf_.append(s);
 }
 
 void Writer::drain() {
@@ -72,12 +71,35 @@ void Writer::drain() {
     if (std::fwrite(obuf_.data(), 1, obuf_.size(), f_) != obuf_.size())
       err_ = std::strerror(errno ? errno : EIO);
   }
+  written_ += obuf_.size();
   obuf_.clear();
+  group_start_ = 0;
+}
+
+std::string Writer::truncation_note(uint64_t cap, uint64_t t) {
+  return "$comment\n  truncated at --vcd-max-size (" + std::to_string(cap) + " bytes): nothing from #" +
+         std::to_string(t) + " on is written; the run went on to its end\n$end\n";
+}
+
+// Called when a time group is complete (the next one starts, or the file
+// closes): the output is drained only here, so a group that does not fit
+// is still in the buffer and can be taken back whole.
+void Writer::end_group() {
+  if (cut_) return;
+  if (max_bytes_ && time_open_ && written_ + obuf_.size() + note_room_ > max_bytes_) {
+    obuf_.resize(group_start_);
+    obuf_ += truncation_note(max_bytes_, last_t_);
+    cut_ = true;
+    cut_at_ = last_t_;
+    return;
+  }
+  if (obuf_.size() >= kOutChunk) drain();
 }
 
 void Writer::open(const std::string& path, uint64_t timescale_ps, const std::vector<std::string>& comments) {
   const char* unit = timescale_ps == 1 ? "1ps" : timescale_ps == 1000 ? "1ns" : nullptr;
   if (!unit) throw std::invalid_argument("vcd: timescale must be 1 ps or 1 ns");
+  note_room_ = truncation_note(max_bytes_, kForever).size();  // the longest note
   f_ = std::fopen(path.c_str(), "wb");
   if (!f_) throw std::runtime_error("cannot create '" + path + "': " + std::strerror(errno));
   std::string h;
@@ -118,7 +140,10 @@ void Writer::open(const std::string& path, uint64_t timescale_ps, const std::vec
 }
 
 void Writer::emit_time(uint64_t t) {
-  if (time_open_ && t == last_t_) return;
+  if (cut_ || (time_open_ && t == last_t_)) return;
+  end_group();
+  if (cut_) return;
+  group_start_ = obuf_.size();
   char b[24];
   b[0] = '#';
   char* e = std::to_chars(b + 1, b + sizeof b - 1, t).ptr;
@@ -224,6 +249,7 @@ std::string Writer::close(uint64_t end) {
   const uint64_t stop = std::min(end, win_end_);
   if (!dumped_ && stop >= win_start_) dump_all(win_start_);
   if (dumped_ && (!time_open_ || stop > last_t_)) emit_time(stop);
+  end_group();
   drain();
   if (std::fclose(f_) != 0 && err_.empty()) err_ = std::strerror(errno ? errno : EIO);
   f_ = nullptr;

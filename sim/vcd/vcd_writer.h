@@ -56,6 +56,17 @@ class Writer {
     win_end_ = end;
   }
 
+  // At most `bytes` in the file (0: no limit; --vcd-max-size). The file then
+  // ends after the last whole time group ("#t" and its changes) that leaves
+  // room for truncation_note(), followed by that note; later changes are
+  // dropped (the run is not affected). The header and the note are always
+  // written, even when they alone exceed the limit. Call before open().
+  void set_max_bytes(uint64_t bytes) { max_bytes_ = bytes; }
+  bool truncated() const { return cut_; }
+  uint64_t truncated_at() const { return cut_at_; }  // the time of the first group left out
+  // The $comment that ends a file cut at `t` by a limit of `cap` bytes.
+  static std::string truncation_note(uint64_t cap, uint64_t t);
+
   // Creates the file and writes the header; `timescale_ps` is the time unit
   // of every time given to this writer. Throws std::runtime_error.
   void open(const std::string& path, uint64_t timescale_ps, const std::vector<std::string>& comments);
@@ -127,6 +138,7 @@ class Writer {
   void dump_all(uint64_t t);
   void out(std::string_view s);
   void drain();
+  void end_group();  // the time group being written is complete: keep it, or cut the file before it
   void apply_group(std::vector<Change>& g);  // all changes of one time
 
   std::vector<Signal> sigs_;
@@ -147,6 +159,12 @@ class Writer {
   bool time_open_ = false;   // a "#t" line for last_t_ is written
   uint64_t last_t_ = 0;
   uint64_t late_ = 0;
+  // Size limit: bytes handed to the file so far, where the open time group
+  // starts in obuf_, and whether (and at which time) the file was cut.
+  uint64_t max_bytes_ = 0, written_ = 0, note_room_ = 0;
+  size_t group_start_ = 0;
+  bool cut_ = false;
+  uint64_t cut_at_ = 0;
 };
 
 }  // namespace l3vp::vcd

@@ -111,6 +111,26 @@ def cmd_flat(a):
     print(f"PASS: {s['instructions']['total']} instructions x 39.5 pJ = {want} fJ")
 
 
+def beyond(a, total):
+    """--beyond-64: the run must be one whose energy does not fit 64 bits."""
+    if a.beyond_64 and not total >= 2**64:
+        fail(f"total {total} fJ fits 64 bits: the test means nothing")
+
+
+def nj_text(fj):
+    """The --profile report's energy column: nJ with 3 decimals, rounded to the pJ."""
+    pj = (fj + 500) // 1000
+    return f"{pj // 1000}.{pj % 1000:03d}"
+
+
+def check_report(text, functions):
+    """Each function's energy in the text report is its exact --stats figure."""
+    for f in functions:
+        row = [ln.split() for ln in text.splitlines() if ln.endswith("  " + f["name"])]
+        if not row or row[0][7] != nj_text(f["energy_fj"]):
+            fail(f"--profile report for {f['name']}: {row[:1]}, expected energy {nj_text(f['energy_fj'])} nJ")
+
+
 def cmd_formula(a):
     prof = load_profile(a.profile)
     s = run(a, a.elf, a.profile).stats
@@ -135,6 +155,7 @@ def cmd_formula(a):
             fail(f"region {r['id']:#x}: icache/idle energy")
         if sum(r["energy"].values()) != r["energy_fj"]:
             fail(f"region {r['id']:#x}: components do not add up to energy_fj")
+    beyond(a, e["total_fj"])
     dma = want["greth_dma"]
     print(f"PASS: {len(want)} components and {len(CLASSES)} classes recomputed exactly "
           f"(total {e['total_fj'] / 1e6:.3f} nJ, GRETH DMA {dma / 1e6:.3f} nJ, {len(regions)} regions)")
@@ -227,6 +248,8 @@ def cmd_profile(a):
         fail("the program never powered down")
     if "energy-nJ" not in text:
         fail("the --profile report has no energy column")
+    check_report(text, p["functions"])
+    beyond(a, e["total_fj"])
     print(f"PASS: {len(p['functions'])} functions add up to {p['energy_fj']} fJ; "
           f"{p['energy_unattributed_fj']} fJ in {idle} idle cycles")
 
@@ -304,6 +327,7 @@ def main():
     ap.add_argument("elf")
     ap.add_argument("--profile", default="leon3-90nm-estimate")
     ap.add_argument("--expect-idle", action="store_true")
+    ap.add_argument("--beyond-64", action="store_true", help="the run's energy must exceed 2^64 fJ")
     ap.add_argument("--expect-exit", type=int, default=0)
     ap.add_argument("--update", action="store_true")
     ap.add_argument("extra", nargs="*")

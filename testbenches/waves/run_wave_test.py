@@ -20,6 +20,10 @@ or the models' documented formulas say:
   window    --vcd-start/--vcd-end: the window's dump and changes = the full file's
   gtkwave   vcd2fst / fst2vcd round trip keeps every change; --vcd x.fst
   errors    bad --vcd options: exit 2, one error line, no file left behind
+  cap       --vcd-max-size: the file ends within the size at a time step with a
+            $comment, holds the full file's changes before it, reads back
+            (pyvcd, vcd2fst/fst2vcd); the run's statistics do not change
+  sizewarn  one warning line before a run whose file is expected past 1 GB
 
 Usage: run_wave_test.py LEON3VP FW_DIR SCENARIO_DIR COMMAND [options]
 """
@@ -457,6 +461,73 @@ def cmd_gtkwave(c, a):
     return f"vcd2fst/fst2vcd and --vcd .fst keep all {n} changes of {len(w.changes)} signals"
 
 
+# ---- size -------------------------------------------------------------------
+
+def cmd_cap(c, a):
+    """--vcd-max-size on timer.elf with every group to 20 ms (issue 33: the
+    file grew by about 2 GB per simulated second, without a limit)."""
+    args = [c.fw("timer.elf"), "--max-time", "20ms", "--vcd-signals", "all"]
+    full_stats, full = c.run_stats("full", args, expect=4)  # max-time reached
+    full_size = os.path.getsize(c.path("full.vcd"))
+    cap = full_size // 3
+    st, v = c.path("cap.json"), c.path("cap.vcd")
+    r = c.run(args + ["-q", "--stats", st, "--vcd", v, "--vcd-max-size", str(cap)], expect=4)
+    with open(st) as f:
+        d = diff(sim_stats(full_stats), sim_stats(json.load(f)))
+    check(d is None, f"--vcd-max-size changed the statistics: {d}")
+    lines = [x for x in r.stderr.splitlines() if not x.startswith("leon3vp: max-time reached")]
+    check(len(lines) == 1 and "--vcd: the file reached --vcd-max-size" in lines[0], f"stderr {r.stderr!r}")
+    size = os.path.getsize(v)
+    check(cap - 4096 < size <= cap, f"{size} bytes with --vcd-max-size {cap} (full file {full_size})")
+    w = Wave(v)  # parses: the time steps increase
+    notes = [x for x in w.comments if x.startswith("truncated at --vcd-max-size")]
+    check(len(notes) == 1, f"no truncation note in {w.comments}")
+    cut = int(re.search(r"nothing from #(\d+) on", notes[0]).group(1))
+    check(cut in full.times, f"the cut at #{cut} is not a time step of the full file")
+    check(w.times == [t for t in full.times if t < cut], "the time steps before the cut differ from the full file's")
+    for name, ch in full.changes.items():
+        check(w.changes[name] == [(t, x) for t, x in ch if t < cut], f"{name}: changes before the cut differ")
+    with open(v, "rb") as f:
+        tail = f.read()[-300:]
+    check(tail.endswith(b"the run went on to its end\n$end\n") and tail.rfind(b"\n#") < tail.rfind(b"$comment"),
+          f"the file does not end with the note: {tail[-120:]!r}")
+    # GTKWave's own VCD reader (vcd2fst) takes it whole.
+    check(shutil.which("vcd2fst") and shutil.which("fst2vcd"), "vcd2fst/fst2vcd not on PATH (scripts/setup)")
+    fst, back = c.path("cap.fst"), c.path("cap_back.vcd")
+    p = subprocess.run(["vcd2fst", v, fst], capture_output=True, text=True)
+    check(p.returncode == 0, f"vcd2fst: exit {p.returncode}: {p.stderr.strip()}")
+    with open(back, "w") as f:
+        p = subprocess.run(["fst2vcd", fst], stdout=f, stderr=subprocess.PIPE, text=True)
+    check(p.returncode == 0, f"fst2vcd: exit {p.returncode}")
+    same_changes(w, Wave(back), "vcd2fst + fst2vcd of the capped file")
+    n = sum(len(x) for x in w.changes.values())
+    return (f"{size} of {full_size} bytes under --vcd-max-size {cap}, cut at #{cut} with the note; {n} changes = "
+            f"the full file's before it; statistics unchanged; vcd2fst reads it")
+
+
+def cmd_sizewarn(c, a):
+    """One warning line before the run when the file is expected past 1 GB
+    (the selection's peak rate x the window), none when it is not or when
+    --vcd-max-size keeps it smaller."""
+    hello, v = c.fw("hello.elf"), c.path("w.vcd")
+    cases = [  # (arguments, warning expected, text it must hold)
+        (["--vcd-signals", "all", "--max-time", "10s"], True, "for the 10s written"),
+        (["--vcd-signals", "all"], True, "no end set"),
+        (["--vcd-signals", "all", "--vcd-start", "1s", "--vcd-end", "1001ms"], False, ""),
+        (["--vcd-signals", "all", "--max-time", "10s", "--vcd-max-size", "100M"], False, ""),
+        (["--max-time", "10s"], False, ""),
+    ]
+    for args, warn, text in cases:
+        r = c.run([hello, "-q", "--vcd", v] + args, expect=0)
+        lines = r.stderr.splitlines()
+        if warn:
+            check(len(lines) == 1 and lines[0].startswith("leon3vp: warning: --vcd: ") and text in lines[0]
+                  and "--vcd-max-size" in lines[0], f"{' '.join(args)}: stderr {r.stderr!r} (one warning: {text!r})")
+        else:
+            check(not lines, f"{' '.join(args)}: unexpected {r.stderr!r}")
+    return f"{len(cases)} cases: a warning exactly when the file may pass 1 GB"
+
+
 # ---- errors -------------------------------------------------------------------
 
 def cmd_errors(c, a):
@@ -471,6 +542,11 @@ def cmd_errors(c, a):
         (["--vcd-signals", "irq"], "--vcd-signals needs --vcd FILE", None),
         (["--vcd", "/nonexistent/x.vcd"], "--vcd: cannot create '/nonexistent/x.vcd'", None),
         (["--vcd", "/dev/full"], "--vcd: write to '/dev/full' failed: No space left on device", None),
+        (["--vcd", v, "--vcd-max-size", "10X"], "--vcd-max-size: '10X' is not a size: unknown unit 'X'", v),
+        (["--vcd", v, "--vcd-max-size", "0"], "--vcd-max-size: '0' is not a positive size", v),
+        (["--vcd", v, "--vcd-max-size", "M"], "--vcd-max-size: 'M' is not a size", v),
+        (["--vcd", v, "--vcd-max-size", "99999999999999999999"], "--vcd-max-size: '99999999999999999999' is too large", v),
+        (["--vcd-max-size", "5M"], "--vcd-max-size needs --vcd FILE", None),
     ]
     for args, msg, no_file in cases:
         r = c.run([hello, "-q"] + args, expect=2)
@@ -489,7 +565,7 @@ def main():
     p.add_argument("scenario_dir")
     p.add_argument("--keep", action="store_true", help="keep the temporary directory")
     sub = p.add_subparsers(dest="cmd", required=True)
-    for n in ("timer", "irqchain", "pcap", "window", "gtkwave", "errors"):
+    for n in ("timer", "irqchain", "pcap", "window", "gtkwave", "errors", "cap", "sizewarn"):
         sub.add_parser(n)
     qp = sub.add_parser("quantum")
     qp.add_argument("--signals", default="default")

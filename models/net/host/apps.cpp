@@ -377,7 +377,7 @@ sc_time RawSender::due(uint64_t i) const {
 
 void RawSender::send_next() {
   const RawFrame& f = p_.frames[sent_ % p_.frames.size()];
-  h_.send_frame(f.data, f.bad_fcs, !f.pad);
+  if (!h_.send_frame(f.data, f.bad_fcs, !f.pad)) ++dropped_;
   const sc_time now = sc_core::sc_time_stamp();
   if (sent_ == 0) first_ = now;
   last_ = now;
@@ -390,6 +390,7 @@ json RawSender::to_json() const {
           {"frames", p_.frames.size()},
           {"repeat", p_.repeat},
           {"sent", sent_},
+          {"dropped", dropped_},
           {"bytes", bytes_},
           {"first_ps", sent_ ? json(ps_of(first_)) : json(nullptr)},
           {"last_ps", sent_ ? json(ps_of(last_)) : json(nullptr)}};

@@ -230,7 +230,7 @@ class RawSender {
   void send_next();
   SimHost& h_;
   RawParams p_;
-  uint64_t sent_ = 0, bytes_ = 0;
+  uint64_t sent_ = 0, bytes_ = 0, dropped_ = 0;  // sent: handed to the host; dropped: its queue was full
   sc_core::sc_time t0_, first_, last_;
 };
 

@@ -291,33 +291,39 @@ void parse_raw(const json& e, const std::string& p, const std::string& base_dir,
     check_schedule(p, r.start, n, r.spacing, "frames * repeat * spacing");
 }
 
+// The "host" section: the PC's addresses, latency model, ARP, transmit queue
+// and TCP parameters.
+void parse_host(const json& h, Scenario& s) {
+  check_keys(h, ".host", {"mac", "ip", "netmask", "rx_latency", "tx_latency", "rx_per_byte", "tx_per_byte",
+                          "wake_latency", "idle_threshold", "ttl", "seed", "arp_retry", "arp_tries", "tx_queue",
+                          "tcp"});
+  get_mac(h, "mac", ".host", s.host.mac);
+  get_ip(h, "ip", ".host", s.host.ip);
+  get_ip(h, "netmask", ".host", s.host.netmask);
+  get_time(h, "rx_latency", ".host", s.host.rx_latency);
+  get_time(h, "tx_latency", ".host", s.host.tx_latency);
+  // The latency model's other terms (docs/network.md "Host latency model").
+  get_time_max(h, "rx_per_byte", ".host", s.host.rx_per_byte, kMaxPerBytePs);
+  get_time_max(h, "tx_per_byte", ".host", s.host.tx_per_byte, kMaxPerBytePs);
+  get_time_max(h, "wake_latency", ".host", s.host.wake_latency, kMaxScenarioPs);
+  get_time_max(h, "idle_threshold", ".host", s.host.idle_threshold, kMaxScenarioPs);
+  if (s.host.wake_latency != sc_time() && !h.contains("idle_threshold"))
+    fail(".host.wake_latency", "needs idle_threshold (how long the host must be idle before it applies)");
+  get_uint(h, "ttl", ".host", s.host.ttl, 255);
+  get_uint(h, "seed", ".host", s.host.seed, UINT64_MAX);
+  get_time(h, "arp_retry", ".host", s.host.arp_retry);
+  get_uint(h, "arp_tries", ".host", s.host.arp_tries, 100);
+  get_uint(h, "tx_queue", ".host", s.host.tx_queue, kMaxTxQueue);
+  if (s.host.tx_queue == 0) fail(".host.tx_queue", "must be at least 1 frame");
+  if (h.contains("tcp")) parse_tcp(h["tcp"], ".host.tcp", s.tcp);
+}
+
 }  // namespace
 
 Scenario parse_scenario(const json& j, const std::string& base_dir) {
   Scenario s;
   check_keys(j, "", {"host", "board", "link", "experiments", "duration", "comment"});
-  if (j.contains("host")) {
-    const json& h = j["host"];
-    check_keys(h, ".host", {"mac", "ip", "netmask", "rx_latency", "tx_latency", "rx_per_byte", "tx_per_byte",
-                            "wake_latency", "idle_threshold", "ttl", "seed", "arp_retry", "arp_tries", "tcp"});
-    get_mac(h, "mac", ".host", s.host.mac);
-    get_ip(h, "ip", ".host", s.host.ip);
-    get_ip(h, "netmask", ".host", s.host.netmask);
-    get_time(h, "rx_latency", ".host", s.host.rx_latency);
-    get_time(h, "tx_latency", ".host", s.host.tx_latency);
-    // The latency model's other terms (docs/network.md "Host latency model").
-    get_time_max(h, "rx_per_byte", ".host", s.host.rx_per_byte, kMaxPerBytePs);
-    get_time_max(h, "tx_per_byte", ".host", s.host.tx_per_byte, kMaxPerBytePs);
-    get_time_max(h, "wake_latency", ".host", s.host.wake_latency, kMaxScenarioPs);
-    get_time_max(h, "idle_threshold", ".host", s.host.idle_threshold, kMaxScenarioPs);
-    if (s.host.wake_latency != sc_time() && !h.contains("idle_threshold"))
-      fail(".host.wake_latency", "needs idle_threshold (how long the host must be idle before it applies)");
-    get_uint(h, "ttl", ".host", s.host.ttl, 255);
-    get_uint(h, "seed", ".host", s.host.seed, UINT64_MAX);
-    get_time(h, "arp_retry", ".host", s.host.arp_retry);
-    get_uint(h, "arp_tries", ".host", s.host.arp_tries, 100);
-    if (h.contains("tcp")) parse_tcp(h["tcp"], ".host.tcp", s.tcp);
-  }
+  if (j.contains("host")) parse_host(j["host"], s);
   if (j.contains("board")) {
     check_keys(j["board"], ".board", {"mac", "ip", "params"});
     get_mac(j["board"], "mac", ".board", s.board_mac);
@@ -515,7 +521,7 @@ json ScenarioRunner::results() const {
     r["name"] = sl.e->name;
     ex.push_back(r);
   }
-  return {{"host", {{"mac", mac_str(s_.host.mac)}, {"ip", ip4_str(s_.host.ip)}}},
+  return {{"host", {{"mac", mac_str(s_.host.mac)}, {"ip", ip4_str(s_.host.ip)}, {"tx_queue", s_.host.tx_queue}}},
           {"board", {{"mac", mac_str(s_.board_mac)}, {"ip", ip4_str(s_.board_ip)}}},
           {"sim_time_ps", ps_of(sc_core::sc_time_stamp())},
           {"done", done()},

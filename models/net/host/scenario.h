@@ -41,6 +41,8 @@ constexpr uint64_t kMaxPerBytePs = 1000000000ull;  // 1 ms
 // A raw experiment's pcap file (frames: kMaxRawFrameBytes each, apps.h;
 // frames * repeat: kMaxDatagrams).
 constexpr uint64_t kMaxRawPcapBytes = uint64_t(64) << 20;
+// host.tx_queue (frames: at most 64 MiB of 16 KiB raw frames held).
+constexpr unsigned kMaxTxQueue = 4096;
 
 struct Experiment {
   enum class Type { kPing, kUdpSend, kUdpRecv, kTcpSend, kTcpRecv, kTcpRequest, kRaw } type;

@@ -160,8 +160,13 @@ void SimHost::handle_udp(const Ip4View& ip) {
   it->second(ip.src, u.sport, u.dport, u.payload, u.plen);
 }
 
-void SimHost::send_frame(Bytes frame, bool bad_fcs, bool no_pad) {
+bool SimHost::send_frame(Bytes frame, bool bad_fcs, bool no_pad) {
   const sc_core::sc_time now = sc_core::sc_time_stamp();
+  while (!on_wire_.empty() && on_wire_.front() <= now) on_wire_.pop_front();  // their places are free
+  if (tx_pending_ + on_wire_.size() >= cfg_.tx_queue) {
+    ++st_.tx_queue_drops;
+    return false;
+  }
   bool woke = false;
   const sc_core::sc_time ready = ready_time(cfg_.tx_latency, cfg_.tx_per_byte, frame.size(), tx_ready_, woke);
   if (tx_ && on_stack.has_listeners()) {
@@ -180,6 +185,7 @@ void SimHost::send_frame(Bytes frame, bool bad_fcs, bool no_pad) {
     f.crc_error = bad_fcs;
     f.no_pad = no_pad;
     last_tx_ = tx_->send(f);
+    on_wire_.push_back(last_tx_.end);
     ++st_.tx_frames;
     st_.tx_bytes += f.data.size();
     if (hook_) {
@@ -189,10 +195,11 @@ void SimHost::send_frame(Bytes frame, bool bad_fcs, bool no_pad) {
   };
   if (!queued) {  // no latency (the default): on the wire queue at once
     go();
-    return;
+    return true;
   }
   ++tx_pending_;
   sched_.at(ready, std::move(go));
+  return true;
 }
 
 void SimHost::transmit_ip(uint32_t dst, const Mac& mac, const Bytes& packet) {
@@ -275,6 +282,7 @@ nlohmann::json SimHost::stats_json() const {
       {"icmp_echo_req_rcvd", st_.icmp_echo_req_rcvd},
       {"icmp_echo_rep_sent", st_.icmp_echo_rep_sent},
       {"no_route", st_.no_route},
+      {"tx_queue_drops", st_.tx_queue_drops},
       {"tcp_rst_sent", tcp_->rst_sent()},
       {"tcp_bad_segments", tcp_->bad_segments()}};
   // Only with a wake-up latency configured (the results of other scenarios

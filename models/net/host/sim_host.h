@@ -13,6 +13,13 @@
 // a FIFO: a frame never overtakes the one before it. An echo request from
 // the board is answered rx + tx latency after it arrived.
 //
+// Transmit queue: like a Linux PC (its queueing discipline in front of the
+// card's descriptor ring), the host holds at most tx_queue frames on their
+// way out (in the transmit latency pipeline or waiting for the wire); a
+// frame keeps its place until its last bit has left. A frame handed over
+// while the queue is full is dropped and counted (tx_queue_drops): an
+// offered load beyond the wire rate costs bounded memory.
+//
 // Wiring on an EthLink end e: `link.attach(e, &host); host.connect(&link.port(e));`
 #pragma once
 #include <cstdint>
@@ -51,6 +58,10 @@ struct HostConfig {
   sc_core::sc_time arp_retry = sc_core::sc_time(1, sc_core::SC_SEC);  // request interval
   unsigned arp_tries = 3;          // requests before queued packets are dropped
   unsigned arp_queue = 64;         // packets queued per unresolved address
+  // Transmit queue (frames): Linux's default txqueuelen of 1000 packets in
+  // the queueing discipline plus the 256 transmit descriptors of common PC
+  // Ethernet drivers (Intel e1000e and igb, Realtek r8169).
+  unsigned tx_queue = 1000 + 256;
   uint64_t seed = 1;               // TCP initial sequence numbers
 };
 
@@ -64,6 +75,7 @@ struct HostStats {
   uint64_t icmp_echo_req_rcvd = 0, icmp_echo_rep_sent = 0;
   uint64_t no_route = 0;
   uint64_t wakeups = 0;  // frames that paid wake_latency
+  uint64_t tx_queue_drops = 0;  // frames handed over while the transmit queue was full
 };
 
 // A frame crossing the boundary between the PC's network card (with its
@@ -106,7 +118,8 @@ class SimHost : public sc_core::sc_module, public EthPort {
   // raw-frame experiment). `bad_fcs`: the frame leaves with a wrong FCS (the
   // receiver sees a CRC error); `no_pad`: a frame shorter than 60 bytes goes
   // on the wire as a runt instead of being padded (EthFrame::no_pad).
-  void send_frame(Bytes frame, bool bad_fcs = false, bool no_pad = false);
+  // False: the transmit queue was full, the frame was dropped (counted).
+  bool send_frame(Bytes frame, bool bad_fcs = false, bool no_pad = false);
 
   // ICMP echo: requests to the board; replies go to the handler of their id.
   void send_echo_request(uint32_t dst, uint16_t id, uint16_t seq, const Bytes& data);
@@ -171,6 +184,9 @@ class SimHost : public sc_core::sc_module, public EthPort {
   // the host counts as active at time 0).
   sc_core::sc_time rx_ready_, tx_ready_, active_until_;
   unsigned rx_pending_ = 0, tx_pending_ = 0;
+  // The transmit queue's frames on the link: when each one's last bit leaves
+  // (non-decreasing: the link is a FIFO). With tx_pending_, the queue's fill.
+  std::deque<sc_core::sc_time> on_wire_;
 };
 
 }  // namespace l3vp::host

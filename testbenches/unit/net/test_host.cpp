@@ -73,6 +73,9 @@ struct Bench {
     add("udp_slow", lat);
     add("udp_fast", lat);
     add("udp_rx", lat);
+    PairCfg queue = lat;  // a transmit queue of 4 frames
+    queue.host.tx_queue = 4;
+    add("tx_queue", queue);
     PairCfg t;
     t.window = 300;
     add("tcp300", t);
@@ -230,6 +233,34 @@ void udp_timing(const std::string& name, sc_time delay, bool wire_limited) {
 
 TEST(HostUdp, GeneratorLeavesAtT0PlusKDelay) { udp_timing("udp_slow", sc_time(200, SC_US), false); }
 TEST(HostUdp, GeneratorIsWireLimitedForShortDelays) { udp_timing("udp_fast", sc_time(1, SC_US), true); }
+
+// The transmit queue holds a frame from the moment the stack hands it over
+// (inside the 5 us transmit latency too) until its last bit has left the
+// wire: 20 datagrams 1 us apart into a queue of 4 send the first 4 and drop
+// 16; once the first frame has left, the next one goes again.
+TEST(HostTxQueue, DropsAndCountsWhatTheQueueCannotHold) {
+  Pair& p = bench().pair("tx_queue");
+  p.host->arp_add(kBoard, p.board->mac);
+  host::UdpSendParams up;
+  up.size = 1000;
+  up.count = 20;
+  up.delay = sc_time(1, SC_US);
+  host::UdpSender gen(*p.host, up);
+  const sc_time t0 = sc_time_stamp();
+  gen.start();
+  run(sc_time(50, SC_US));  // every datagram offered; the first still on the wire
+  EXPECT_EQ(p.host->stats().tx_queue_drops, 16u);
+  EXPECT_EQ(p.host->stats_json()["tx_queue_drops"], 16);
+  const sc_time first_end = t0 + sc_time(5, SC_US) + wire(14 + 20 + 8 + 1000);
+  run(first_end - sc_time_stamp() - sc_time(1, sc_core::SC_PS));
+  EXPECT_FALSE(p.host->send_frame(host::Bytes(100, 0))) << "a slot freed before the last bit left";
+  run(sc_time(1, sc_core::SC_PS));
+  EXPECT_TRUE(p.host->send_frame(host::Bytes(100, 0))) << "the first frame's slot is free at its end";
+  EXPECT_EQ(p.host->stats().tx_queue_drops, 17u);
+  run(sc_time(10, SC_MS));
+  EXPECT_EQ(p.board->udp_rx.size(), 4u);
+  EXPECT_EQ(p.host->stats().tx_frames, 5u);
+}
 
 TEST(HostUdp, ReceiverVerifiesPatternAndCountsLoss) {
   Pair& p = bench().pair("udp_rx");

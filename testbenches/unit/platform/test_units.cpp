@@ -1,10 +1,12 @@
-// The one duration, MAC and IPv4 parser of the C++ side (models/common/units.h):
-// every spelling the user guide promises, the ones it refuses, exactness,
-// boundaries and overflow.
+// The one duration, size, MAC and IPv4 parser of the C++ side
+// (models/common/units.h): every spelling the user guide promises, the ones it
+// refuses, exactness, boundaries and overflow; and the exact JSON of 128-bit
+// statistics (models/common/stats.h).
 #include <gtest/gtest.h>
 
 #include <string>
 
+#include "stats.h"
 #include "units.h"
 
 using namespace l3vp;
@@ -129,4 +131,51 @@ TEST(Ip4, AcceptedAndRefused) {
                         "1.2.3.4 ", "+1.2.3.4", "1..3.4", "1.2.3.", "a.b.c.d", "0001.2.3.4"})
     EXPECT_FALSE(parse_ip4(s, ip)) << s;
   EXPECT_EQ(ip, 7u);
+}
+
+TEST(Size, AcceptedWithBinaryAndDecimalUnits) {
+  EXPECT_EQ(parse_size_bytes("1"), 1u);
+  EXPECT_EQ(parse_size_bytes("100M"), 100u << 20);
+  EXPECT_EQ(parse_size_bytes("100MiB"), 100u << 20);
+  EXPECT_EQ(parse_size_bytes("2G"), 2ull << 30);
+  EXPECT_EQ(parse_size_bytes("512K"), 512u << 10);
+  EXPECT_EQ(parse_size_bytes("1T"), 1ull << 40);
+  EXPECT_EQ(parse_size_bytes("500MB"), 500000000u);
+  EXPECT_EQ(parse_size_bytes("2GB"), 2000000000u);
+  EXPECT_EQ(parse_size_bytes("4kB"), 4000u);
+  EXPECT_EQ(parse_size_bytes("4194304T"), 1ull << 62);  // the largest
+}
+
+TEST(Size, RefusedWithOneLine) {
+  for (const char* s : {"", "0", "0M", "M", "-1M", "1.5G", "10X", " 1M", "1M ", "1 M", "1m", "1mb", "0x10",
+                        "4194305T", "99999999999999999999", "1e3"}) {
+    try {
+      parse_size_bytes(s);
+      ADD_FAILURE() << "accepted '" << s << "'";
+    } catch (const UnitsError& e) {
+      const std::string m = e.what();
+      EXPECT_EQ(m.find('\n'), std::string::npos) << s;
+      EXPECT_EQ(m.rfind("'" + std::string(s) + "'", 0), 0u) << m;
+    }
+  }
+  EXPECT_EQ(format_size(999), "999 bytes");
+  EXPECT_EQ(format_size(2291500), "2.3 MB");
+  EXPECT_EQ(format_size(22915000000ull), "22.9 GB");
+}
+
+// Energies beyond 64 bits (models/energy README "Width") are written to
+// --stats as exact JSON integers; a string that only looks like the marker
+// stays a string.
+TEST(Stats, WideValuesAreExactJsonIntegers) {
+  const uint128 big = (uint128(1) << 64) * 3 + 7;  // 55340232221128654855
+  const nlohmann::json j = {{"big", wide_json(big)},
+                            {"small", wide_json(5)},
+                            {"max64", wide_json(UINT64_MAX)},
+                            {"text", std::string("\0l3vp-uint128:12x", 17)}};
+  EXPECT_TRUE(j["small"].is_number_unsigned());
+  EXPECT_EQ(stats_text(j, -1),
+            "{\"big\":55340232221128654855,\"max64\":18446744073709551615,\"small\":5,"
+            "\"text\":\"\\u0000l3vp-uint128:12x\"}");
+  EXPECT_EQ(to_decimal(0), "0");
+  EXPECT_EQ(to_decimal(~uint128(0)), "340282366920938463463374607431768211455");
 }

@@ -206,6 +206,52 @@ TEST(VcdWriter, WriteErrorIsReportedByClose) {
   EXPECT_EQ(w.close(100), "No space left on device");
 }
 
+// --vcd-max-size: the file ends after the last whole time group that leaves
+// room for the closing note, with the note ($comment) naming the time of the
+// first group left out; nothing after it, whatever is recorded later.
+TEST(VcdWriter, SizeCapEndsAtATimeBoundaryWithANote) {
+  auto record = [](Bench& b) {
+    b.w.change(10, b.a, 1);
+    b.w.change(20, b.v, 5);
+    b.w.change(20, b.s, std::string_view("go"));
+    b.w.flush(25);
+    b.w.change(30, b.a, 0);  // after the cap: dropped
+  };
+  Bench full("cap_full");
+  full.open();
+  record(full);
+  ASSERT_EQ(full.w.close(40), "");
+  const std::string whole = slurp(full.path);
+  const std::string upto10 = whole.substr(0, whole.find("#20\n"));
+  ASSERT_EQ(upto10.substr(upto10.size() - 7), "#10\n1!\n");
+
+  Bench cut("cap_cut");
+  const uint64_t cap = upto10.size() + Writer::truncation_note(uint64_t(1e6), UINT64_MAX).size();
+  cut.w.set_max_bytes(cap);
+  cut.open();
+  record(cut);
+  EXPECT_FALSE(cut.w.truncated()) << "nothing is cut before the group is complete";
+  ASSERT_EQ(cut.w.close(40), "");
+  const std::string text = slurp(cut.path);
+  EXPECT_EQ(text, upto10 + Writer::truncation_note(cap, 20));
+  EXPECT_LE(text.size(), cap);
+  EXPECT_TRUE(cut.w.truncated());
+  EXPECT_EQ(cut.w.truncated_at(), 20u);
+  EXPECT_EQ(Writer::truncation_note(100, 20),
+            "$comment\n  truncated at --vcd-max-size (100 bytes): nothing from #20 on is written; "
+            "the run went on to its end\n$end\n");
+}
+
+// A cap the header alone exceeds: the header and the note, no change.
+TEST(VcdWriter, SizeCapBelowTheHeaderKeepsTheHeader) {
+  Bench b("cap_tiny");
+  b.w.set_max_bytes(1);
+  b.open();
+  b.w.change(10, b.a, 1);
+  ASSERT_EQ(b.w.close(10), "");
+  EXPECT_EQ(body(slurp(b.path)), Writer::truncation_note(1, 0));
+}
+
 TEST(VcdWriter, BadUse) {
   Writer w;
   EXPECT_THROW(w.add("top", "wide", 65), std::invalid_argument);
