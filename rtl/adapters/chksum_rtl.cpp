@@ -104,8 +104,13 @@ void ChksumRtl::write_word(unsigned w, uint32_t v) {
     // The operation's bounds, through the pins (ADDR, LEN): the adapter sizes
     // each TLM burst by the contract's rule and checks the pins against it.
     const uint32_t addr = pin_read(2), len = pin_read(3) & 0xFFFF;
+    const uint64_t end = uint64_t(addr) + len;  // one past the last byte
     op_len_ = len;
-    op_last_word_ = len ? uint32_t((uint64_t(addr) + len - 1) & ~uint64_t(3)) : 0;
+    // A buffer past 0xFFFFFFFF: the RTL reads up to the top word, then ends
+    // with ERR (rtl/chksum/README.md "Function").
+    op_wraps_ = end > 0x100000000ull;
+    op_bus_error_ = false;
+    op_last_word_ = len ? uint32_t(std::min<uint64_t>(end - 1, 0xFFFFFFFFu) & ~uint64_t(3)) : 0;
     op_start_ = c;
     busy_ = true;
   }
@@ -165,7 +170,8 @@ void ChksumRtl::edge(bool apb_write, unsigned w, uint32_t v) {
     if (d_act_ && !d_err_) ++st_.beats;
     d_act_ = false;
     if (htrans_ == kNonseq || htrans_ == kSeq) {
-      const bool planned = haddr_ >= b_addr_ && haddr_ < b_addr_ + 4 * b_words_ &&
+      // (64-bit: the top burst ends at 2^32.)
+      const bool planned = haddr_ >= b_addr_ && haddr_ < uint64_t(b_addr_) + 4 * b_words_ &&
                            (htrans_ == kSeq || haddr_ == b_addr_);
       if (!planned) {
         // Not a beat of the burst the adapter sized by the contract (the
@@ -206,6 +212,8 @@ void ChksumRtl::edge(bool apb_write, unsigned w, uint32_t v) {
     ++st_.ops;
     if (err) ++st_.errors;
     else st_.bytes += op_len_;
+    if (err && op_wraps_ && !op_bus_error_)
+      Log::guest_error(name(), "DMA buffer runs past 0xFFFFFFFF: stopped at the top (ERR)");  // as the TLM model
     st_.busy_cycles += uint64_t(e - op_start_);
   }
 }
@@ -235,7 +243,10 @@ void ChksumRtl::issue(uint32_t addr, unsigned words, cyc_t e) {
   const cyc_t charged = b_ok_ ? cyc_t(cost_.transfer_cycles) + cyc_t(words - 1) * cost_.burst_cycles_per_word
                               : cyc_t(cost_.transfer_cycles) + (cost_.transfer_cycles ? 1 : 0);
   b_wait0_ = std::max<cyc_t>(0, dc - charged);
-  if (!b_ok_) Log::guest_error(name(), "AHB error response reading " + hex(addr));
+  if (!b_ok_) {
+    op_bus_error_ = true;
+    Log::guest_error(name(), "AHB error response reading " + hex(addr));
+  }
 }
 
 void ChksumRtl::schedule_wake() {

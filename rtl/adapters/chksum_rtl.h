@@ -96,6 +96,8 @@ class ChksumRtl : public ApbDevice, public AhbMasterSlot {
   // The operation (read through the pins at START).
   cyc_t op_start_ = 0;
   uint32_t op_len_ = 0, op_last_word_ = 0;
+  bool op_wraps_ = false;      // the buffer runs past 0xFFFFFFFF (ERR at the top)
+  bool op_bus_error_ = false;  // a burst got an ERROR response
   // The burst issued on the TLM bus: first word, data, response, wait
   // states of its first beat.
   uint32_t b_addr_ = 0;
