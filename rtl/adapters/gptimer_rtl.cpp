@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "chksum_rtl.h"
+#include "eval_scope.h"
 #include "gptimer_rtl.h"
 #include "leon3mp.h"
 #include "stats.h"
@@ -131,12 +132,21 @@ GptimerRtl::GptimerRtl(sc_core::sc_module_name name, const Params& p) : ApbDevic
 
   // Every word of the 128-byte window goes to the pins: the RTL decodes
   // paddr[6:2] itself (reserved bits, aliases and unused offsets included).
+  // An access made while the main instance is being evaluated (from an
+  // interrupt sink called inside a step, README "Re-entry") does not step
+  // it: a read sees the state after the edge being evaluated, a write is
+  // refused.
   for (unsigned w = 0; w < 32; ++w) {
     regs_.add("W" + std::to_string(w * 4), w * 4)
         .no_store()
-        .before_read([this] { step_main(cycle_now()); })
+        .before_read([this] {
+          if (!in_eval_) step_main(cycle_now());
+        })
         .read_value([this, w] { return pin_read(*main_, w); })
-        .on_write([this, w](uint32_t v) { write_word(w, v); });
+        .on_write([this, w](uint32_t v) {
+          if (in_eval_) Log::guest_error(this->name(), "write while the timer is being evaluated (re-entrant): ignored");
+          else write_word(w, v);
+        });
   }
 
   SC_METHOD(on_event);
@@ -210,6 +220,7 @@ void GptimerRtl::main_edge_done(cyc_t c, bool hold) {
 }
 
 void GptimerRtl::step_main(cyc_t c) {
+  const EvalScope eval(in_eval_);  // pulse_irq() below calls out
   Vgptimer& m = *main_;
   while (m_ < c) {
     ++m_;
@@ -225,6 +236,7 @@ void GptimerRtl::step_main(cyc_t c) {
 }
 
 void GptimerRtl::write_word(unsigned w, uint32_t v) {
+  const EvalScope eval(in_eval_);
   const cyc_t c = cycle_now();
   // A write at a cycle the main instance has already passed (several
   // accesses in one cycle, or an access dated before an earlier one) is
@@ -260,7 +272,7 @@ void GptimerRtl::write_word(unsigned w, uint32_t v) {
 bool GptimerRtl::debug_read(uint32_t word, uint32_t& v) {
   const unsigned w = (word % 128) / 4;
   const cyc_t c = static_cast<cyc_t>(sc_core::sc_time_stamp().value() / clk_ps_);
-  if (c <= m_) {
+  if (c <= m_ || in_eval_) {
     v = pin_read(*main_, w);
     return true;
   }
@@ -327,6 +339,7 @@ void GptimerRtl::reschedule() {
 }
 
 void GptimerRtl::on_event() {
+  const EvalScope eval(in_eval_);
   const cyc_t c = static_cast<cyc_t>(sc_core::sc_time_stamp().value() / clk_ps_);
   if (scout_valid_ && scout_c_ == c && c > m_ && !vcd_) {
     // Nothing was written since the scout's copy: its state is the main

@@ -119,6 +119,11 @@ class GptimerRtl : public ApbDevice {
   cyc_t gap_ = 0;            // last IRQ edge found, in cycles after the scout's copy
   std::vector<uint8_t> buf_; // serialised model state
 
+  // The main instance is being evaluated (a step, a write's edge, a wake-up:
+  // each may pulse an interrupt, which calls out): accesses do not step it
+  // (eval_scope.h, README "Re-entry").
+  bool in_eval_ = false;
+
   uint64_t main_edges_ = 0, scout_edges_ = 0;
   uint64_t pulses_[3] = {};
   sc_core::sc_event ev_;
