@@ -7,7 +7,11 @@
 #include "Vgptimer.h"
 #include "Vgptimer___024root.h"  // rootp: the trigger state (fast_edge below)
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <stdexcept>
 
@@ -18,6 +22,41 @@
 #include "stats.h"
 
 namespace l3vp {
+
+// The file under --rtl-trace's VCD writer. Verilator's own treats a failed
+// write as fatal and then waits, in its close path, on a lock it already
+// holds: a full disk (/dev/full) hung the run forever. This one never
+// reports a failure to Verilator: it keeps the first one (error()) and drops
+// the rest of the trace; the caller reports it at the end of the run, as for
+// every other output (models/common/output_file.h).
+class CheckedVcdFile final : public VerilatedVcdFile {
+ public:
+  bool open(const std::string& name) override {
+    fd_ = ::open(name.c_str(), O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd_ < 0) error_ = std::strerror(errno);
+    return fd_ >= 0;
+  }
+  void close() override {
+    if (fd_ < 0) return;
+    if (::close(fd_) != 0 && error_.empty()) error_ = std::strerror(errno);
+    fd_ = -1;
+  }
+  ssize_t write(const char* p, ssize_t len) override {
+    ssize_t done = 0;
+    while (error_.empty() && done < len) {
+      const ssize_t n = ::write(fd_, p + done, size_t(len - done));
+      if (n > 0) done += n;
+      else if (n < 0 && errno == EINTR) continue;
+      else error_ = n < 0 ? std::strerror(errno) : "write error";
+    }
+    return len;  // written or dropped: never an error for Verilator
+  }
+  const std::string& error() const { return error_; }
+
+ private:
+  int fd_ = -1;
+  std::string error_;
+};
 
 std::string GptimerRtl::trace_file_;
 uint64_t GptimerRtl::trace_start_ps_ = 0;
@@ -159,18 +198,23 @@ GptimerRtl::~GptimerRtl() { close_trace(); }
 
 void GptimerRtl::open_trace(const std::string& path) {
   close_trace();
-  auto vcd = std::make_unique<VerilatedVcdC>();
+  auto file = std::make_unique<CheckedVcdFile>();
+  auto vcd = std::make_unique<VerilatedVcdC>(file.get());
   main_->trace(vcd.get(), 99);
   vcd->open(path.c_str());
-  if (!vcd->isOpen()) throw std::runtime_error("cannot write '" + path + "'");
+  if (!vcd->isOpen()) throw std::runtime_error("cannot write '" + path + "': " + file->error());
+  vcd_file_ = std::move(file);
   vcd_ = std::move(vcd);
   dumped_ = false;
 }
 
-void GptimerRtl::close_trace() {
-  if (!vcd_) return;
-  vcd_->close();
+std::string GptimerRtl::close_trace() {
+  if (!vcd_) return "";
+  vcd_->close();  // the last buffered data go to vcd_file_ here
   vcd_.reset();
+  const std::string why = vcd_file_->error();
+  vcd_file_.reset();
+  return why;
 }
 
 void GptimerRtl::dump(uint64_t t) {
