@@ -793,6 +793,8 @@ int run(int argc, char** argv) {
     check_output("--trace", o.trace, l3vp::finish_output(trace.release(), true));
   }
   if (pcap) check_output("--pcap", o.pcap, pcap->close());
+  if (auto* rtl_timer = dynamic_cast<l3vp::GptimerRtl*>(&plat->timer_slot()); rtl_timer && !o.rtl_trace.empty())
+    check_output("--rtl-trace", o.rtl_trace, rtl_timer->close_trace());
   if (waves) {
     std::string why = waves->close();
     if (waves->late())

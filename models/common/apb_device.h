@@ -103,10 +103,14 @@ class ApbDevice : public sc_core::sc_module {
 
  private:
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+    // Saved and put back: an access may arrive while another one of this
+    // device is being served (an RTL adapter's DMA reading its own
+    // registers), and the outer one's now() must survive it.
+    const sc_core::sc_time outer = access_offset_;
     access_offset_ = delay;
     do_access<false>(gp);
     delay += apb_delay_;
-    access_offset_ = sc_core::SC_ZERO_TIME;
+    access_offset_ = outer;
   }
   unsigned transport_dbg(tlm::tlm_generic_payload& gp) {
     // now() is sc_time_stamp() here (no annotated delay).

@@ -8,6 +8,7 @@
 
 #include "ahb_ctrl.h"
 #include "chksum_rtl.h"
+#include "eval_scope.h"
 #include "leon3mp.h"
 #include "payload.h"
 #include "stats.h"
@@ -45,14 +46,22 @@ ChksumRtl::ChksumRtl(sc_core::sc_module_name name, const Params& p, const BusCos
 
   // The six registers go to the pins (the RTL decodes paddr[7:2]); the other
   // offsets stay unmapped in the bank, so they read 0 and are logged as
-  // guest errors exactly as with the TLM model.
+  // guest errors exactly as with the TLM model. An access made while the
+  // model is being evaluated (the engine's own DMA reading its registers,
+  // README "Re-entry") does not step it: a read sees the state after the
+  // edge being evaluated, a write is refused.
   static const char* const kNames[] = {"CTRL", "STATUS", "ADDR", "LEN", "SUM", "INFO"};
   for (unsigned w = 0; w < 6; ++w) {
     regs_.add(kNames[w], w * 4)
         .no_store()
-        .before_read([this] { step_to(std::min(cycle_now(), wake_at_ - 1)); })
+        .before_read([this] {
+          if (!in_eval_) step_to(std::min(cycle_now(), wake_at_ - 1));
+        })
         .read_value([this, w] { return pin_read(w); })
-        .on_write([this, w](uint32_t v) { write_word(w, v); });
+        .on_write([this, w](uint32_t v) {
+          if (in_eval_) Log::guest_error(this->name(), "write while the engine is being evaluated (re-entrant): ignored");
+          else write_word(w, v);
+        });
   }
 
   SC_THREAD(dma_thread);
@@ -104,8 +113,13 @@ void ChksumRtl::write_word(unsigned w, uint32_t v) {
     // The operation's bounds, through the pins (ADDR, LEN): the adapter sizes
     // each TLM burst by the contract's rule and checks the pins against it.
     const uint32_t addr = pin_read(2), len = pin_read(3) & 0xFFFF;
+    const uint64_t end = uint64_t(addr) + len;  // one past the last byte
     op_len_ = len;
-    op_last_word_ = len ? uint32_t((uint64_t(addr) + len - 1) & ~uint64_t(3)) : 0;
+    // A buffer past 0xFFFFFFFF: the RTL reads up to the top word, then ends
+    // with ERR (rtl/chksum/README.md "Function").
+    op_wraps_ = end > 0x100000000ull;
+    op_bus_error_ = false;
+    op_last_word_ = len ? uint32_t(std::min<uint64_t>(end - 1, 0xFFFFFFFFu) & ~uint64_t(3)) : 0;
     op_start_ = c;
     busy_ = true;
   }
@@ -124,6 +138,37 @@ void ChksumRtl::step_to(cyc_t c) {
 }
 
 void ChksumRtl::edge(bool apb_write, unsigned w, uint32_t v) {
+  const EvalScope eval(in_eval_);  // the TLM read of a burst may come back here
+  Vchksum& m = *m_model_;
+  const cyc_t e = m_ + 1;
+  const bool ready = clock_edge(apb_write, w, v);
+  if (ready) {
+    // The data phase ended; the address phase presented before the edge was
+    // accepted and its data phase starts.
+    if (d_act_ && !d_err_) ++st_.beats;
+    d_act_ = false;
+    if (htrans_ == kNonseq || htrans_ == kSeq) start_data_phase(e);
+  }
+  htrans_ = m.htrans;
+  haddr_ = m.haddr;
+  // A new burst: its address phase is on the bus during the clock after e;
+  // the TLM read is issued at e (the TLM model's bus request at START + 1).
+  // (Outputs change only at edges with HREADY high.)
+  if (ready && htrans_ == kNonseq) {
+    ++st_.bursts;
+    const uint32_t to_kib = (0x400 - (haddr_ & 0x3FF)) / 4;
+    const uint32_t left = haddr_ <= op_last_word_ ? (op_last_word_ - haddr_) / 4 + 1 : 1;
+    issue(haddr_, std::min({kMaxBurst, to_kib, left}), e);
+  }
+  if (m.irq) {
+    ++st_.irq_pulses;
+    pulse_irq(p_.pirq, cyc_time(e));
+  }
+  irq_hi_ = m.irq;
+  if (busy_ && !(pin_read(1) & Chksum::ST_BUSY)) op_done(e);
+}
+
+bool ChksumRtl::clock_edge(bool apb_write, unsigned w, uint32_t v) {
   Vchksum& m = *m_model_;
   const cyc_t e = m_ + 1;
   // AHB inputs sampled at edge e: the data phase in progress completes (or
@@ -158,56 +203,39 @@ void ChksumRtl::edge(bool apb_write, unsigned w, uint32_t v) {
     m.psel = m.penable = m.pwrite = 0;
     m.eval();
   }
+  return ready;
+}
 
-  if (ready) {
-    // The data phase ended; the address phase presented before the edge was
-    // accepted and its data phase starts.
-    if (d_act_ && !d_err_) ++st_.beats;
-    d_act_ = false;
-    if (htrans_ == kNonseq || htrans_ == kSeq) {
-      const bool planned = haddr_ >= b_addr_ && haddr_ < b_addr_ + 4 * b_words_ &&
-                           (htrans_ == kSeq || haddr_ == b_addr_);
-      if (!planned) {
-        // Not a beat of the burst the adapter sized by the contract (the
-        // pins left it): a single-word TLM read for it keeps the data right.
-        ++unplanned_beats_;
-        issue(haddr_, 1, e);
-      }
-      d_act_ = true;
-      d_index_ = (haddr_ - b_addr_) / 4;
-      d_err_ = !b_ok_;
-      const uint8_t* b = &b_data_[4 * d_index_];
-      d_data_ = uint32_t(b[0]) << 24 | uint32_t(b[1]) << 16 | uint32_t(b[2]) << 8 | b[3];
-      if (d_err_) d_ready_ = e + 2 + b_wait0_;  // HREADY low at e+1+wait, high at e+2+wait
-      else if (htrans_ == kNonseq || !planned) d_ready_ = e + 1 + b_wait0_;
-      else d_ready_ = e + std::max<unsigned>(1, cost_.burst_cycles_per_word);
-    }
+void ChksumRtl::start_data_phase(cyc_t e) {
+  // (64-bit: the top burst ends at 2^32.)
+  const bool planned = haddr_ >= b_addr_ && haddr_ < uint64_t(b_addr_) + 4 * b_words_ &&
+                       (htrans_ == kSeq || haddr_ == b_addr_);
+  if (!planned) {
+    // Not a beat of the burst the adapter sized by the contract (the pins
+    // left it): a single-word TLM read for it keeps the data right.
+    ++unplanned_beats_;
+    issue(haddr_, 1, e);
   }
-  htrans_ = m.htrans;
-  haddr_ = m.haddr;
-  // A new burst: its address phase is on the bus during the clock after e;
-  // the TLM read is issued at e (the TLM model's bus request at START + 1).
-  // (Outputs change only at edges with HREADY high.)
-  if (ready && htrans_ == kNonseq) {
-    ++st_.bursts;
-    const uint32_t to_kib = (0x400 - (haddr_ & 0x3FF)) / 4;
-    const uint32_t left = haddr_ <= op_last_word_ ? (op_last_word_ - haddr_) / 4 + 1 : 1;
-    issue(haddr_, std::min({kMaxBurst, to_kib, left}), e);
-  }
-  if (m.irq) {
-    ++st_.irq_pulses;
-    pulse_irq(p_.pirq, cyc_time(e));
-  }
-  irq_hi_ = m.irq;
-  if (busy_ && !(pin_read(1) & Chksum::ST_BUSY)) {
-    // DONE rose at edge e (after the START edge STATUS shows BUSY).
-    busy_ = false;
-    const bool err = pin_read(1) & Chksum::ST_ERR;
-    ++st_.ops;
-    if (err) ++st_.errors;
-    else st_.bytes += op_len_;
-    st_.busy_cycles += uint64_t(e - op_start_);
-  }
+  d_act_ = true;
+  d_index_ = (haddr_ - b_addr_) / 4;
+  d_err_ = !b_ok_;
+  const uint8_t* b = &b_data_[4 * d_index_];
+  d_data_ = uint32_t(b[0]) << 24 | uint32_t(b[1]) << 16 | uint32_t(b[2]) << 8 | b[3];
+  if (d_err_) d_ready_ = e + 2 + b_wait0_;  // HREADY low at e+1+wait, high at e+2+wait
+  else if (htrans_ == kNonseq || !planned) d_ready_ = e + 1 + b_wait0_;
+  else d_ready_ = e + std::max<unsigned>(1, cost_.burst_cycles_per_word);
+}
+
+void ChksumRtl::op_done(cyc_t e) {
+  // DONE rose at edge e (after the START edge STATUS shows BUSY).
+  busy_ = false;
+  const bool err = pin_read(1) & Chksum::ST_ERR;
+  ++st_.ops;
+  if (err) ++st_.errors;
+  else st_.bytes += op_len_;
+  if (err && op_wraps_ && !op_bus_error_)
+    Log::guest_error(name(), "DMA buffer runs past 0xFFFFFFFF: stopped at the top (ERR)");  // as the TLM model
+  st_.busy_cycles += uint64_t(e - op_start_);
 }
 
 void ChksumRtl::issue(uint32_t addr, unsigned words, cyc_t e) {
@@ -235,7 +263,10 @@ void ChksumRtl::issue(uint32_t addr, unsigned words, cyc_t e) {
   const cyc_t charged = b_ok_ ? cyc_t(cost_.transfer_cycles) + cyc_t(words - 1) * cost_.burst_cycles_per_word
                               : cyc_t(cost_.transfer_cycles) + (cost_.transfer_cycles ? 1 : 0);
   b_wait0_ = std::max<cyc_t>(0, dc - charged);
-  if (!b_ok_) Log::guest_error(name(), "AHB error response reading " + hex(addr));
+  if (!b_ok_) {
+    op_bus_error_ = true;
+    Log::guest_error(name(), "AHB error response reading " + hex(addr));
+  }
 }
 
 void ChksumRtl::schedule_wake() {

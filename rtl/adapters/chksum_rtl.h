@@ -77,6 +77,12 @@ class ChksumRtl : public ApbDevice, public AhbMasterSlot {
   // Edge m_ + 1: AHB inputs from the schedule, the edge, then what the new
   // outputs ask for (a burst to issue, an IRQ pulse, DONE).
   void edge(bool apb_write, unsigned w, uint32_t v);
+  // edge()'s parts: the AHB inputs from the schedule, the APB write pins and
+  // the clock (returns HREADY at the edge); the data phase of the address
+  // phase accepted at edge e; DONE seen after edge e.
+  bool clock_edge(bool apb_write, unsigned w, uint32_t v);
+  void start_data_phase(cyc_t e);
+  void op_done(cyc_t e);
   // One TLM read of `words` words at `addr`, issued at edge e; fills the
   // burst schedule.
   void issue(uint32_t addr, unsigned words, cyc_t e);
@@ -96,6 +102,8 @@ class ChksumRtl : public ApbDevice, public AhbMasterSlot {
   // The operation (read through the pins at START).
   cyc_t op_start_ = 0;
   uint32_t op_len_ = 0, op_last_word_ = 0;
+  bool op_wraps_ = false;      // the buffer runs past 0xFFFFFFFF (ERR at the top)
+  bool op_bus_error_ = false;  // a burst got an ERROR response
   // The burst issued on the TLM bus: first word, data, response, wait
   // states of its first beat.
   uint32_t b_addr_ = 0;
@@ -120,6 +128,10 @@ class ChksumRtl : public ApbDevice, public AhbMasterSlot {
   // DONE) happens in the thread at that edge's time, as the TLM model's
   // thread does it, whatever the CPU's quantum (README "Lazy stepping").
   static constexpr cyc_t kNever = INT64_MAX;
+  // The model is being evaluated (an edge in progress, which may issue a
+  // TLM read that comes back to this slot): accesses do not step it
+  // (eval_scope.h, README "Re-entry").
+  bool in_eval_ = false;
   cyc_t wake_at_ = kNever;
   sc_core::sc_event wake_;
 };

@@ -7,16 +7,56 @@
 #include "Vgptimer.h"
 #include "Vgptimer___024root.h"  // rootp: the trigger state (fast_edge below)
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <stdexcept>
 
 #include "chksum_rtl.h"
+#include "eval_scope.h"
 #include "gptimer_rtl.h"
 #include "leon3mp.h"
 #include "stats.h"
 
 namespace l3vp {
+
+// The file under --rtl-trace's VCD writer. Verilator's own treats a failed
+// write as fatal and then waits, in its close path, on a lock it already
+// holds: a full disk (/dev/full) hung the run forever. This one never
+// reports a failure to Verilator: it keeps the first one (error()) and drops
+// the rest of the trace; the caller reports it at the end of the run, as for
+// every other output (models/common/output_file.h).
+class CheckedVcdFile final : public VerilatedVcdFile {
+ public:
+  bool open(const std::string& name) override {
+    fd_ = ::open(name.c_str(), O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd_ < 0) error_ = std::strerror(errno);
+    return fd_ >= 0;
+  }
+  void close() override {
+    if (fd_ < 0) return;
+    if (::close(fd_) != 0 && error_.empty()) error_ = std::strerror(errno);
+    fd_ = -1;
+  }
+  ssize_t write(const char* p, ssize_t len) override {
+    ssize_t done = 0;
+    while (error_.empty() && done < len) {
+      const ssize_t n = ::write(fd_, p + done, size_t(len - done));
+      if (n > 0) done += n;
+      else if (n < 0 && errno == EINTR) continue;
+      else error_ = n < 0 ? std::strerror(errno) : "write error";
+    }
+    return len;  // written or dropped: never an error for Verilator
+  }
+  const std::string& error() const { return error_; }
+
+ private:
+  int fd_ = -1;
+  std::string error_;
+};
 
 std::string GptimerRtl::trace_file_;
 uint64_t GptimerRtl::trace_start_ps_ = 0;
@@ -131,12 +171,21 @@ GptimerRtl::GptimerRtl(sc_core::sc_module_name name, const Params& p) : ApbDevic
 
   // Every word of the 128-byte window goes to the pins: the RTL decodes
   // paddr[6:2] itself (reserved bits, aliases and unused offsets included).
+  // An access made while the main instance is being evaluated (from an
+  // interrupt sink called inside a step, README "Re-entry") does not step
+  // it: a read sees the state after the edge being evaluated, a write is
+  // refused.
   for (unsigned w = 0; w < 32; ++w) {
     regs_.add("W" + std::to_string(w * 4), w * 4)
         .no_store()
-        .before_read([this] { step_main(cycle_now()); })
+        .before_read([this] {
+          if (!in_eval_) step_main(cycle_now());
+        })
         .read_value([this, w] { return pin_read(*main_, w); })
-        .on_write([this, w](uint32_t v) { write_word(w, v); });
+        .on_write([this, w](uint32_t v) {
+          if (in_eval_) Log::guest_error(this->name(), "write while the timer is being evaluated (re-entrant): ignored");
+          else write_word(w, v);
+        });
   }
 
   SC_METHOD(on_event);
@@ -149,18 +198,23 @@ GptimerRtl::~GptimerRtl() { close_trace(); }
 
 void GptimerRtl::open_trace(const std::string& path) {
   close_trace();
-  auto vcd = std::make_unique<VerilatedVcdC>();
+  auto file = std::make_unique<CheckedVcdFile>();
+  auto vcd = std::make_unique<VerilatedVcdC>(file.get());
   main_->trace(vcd.get(), 99);
   vcd->open(path.c_str());
-  if (!vcd->isOpen()) throw std::runtime_error("cannot write '" + path + "'");
+  if (!vcd->isOpen()) throw std::runtime_error("cannot write '" + path + "': " + file->error());
+  vcd_file_ = std::move(file);
   vcd_ = std::move(vcd);
   dumped_ = false;
 }
 
-void GptimerRtl::close_trace() {
-  if (!vcd_) return;
-  vcd_->close();
+std::string GptimerRtl::close_trace() {
+  if (!vcd_) return "";
+  vcd_->close();  // the last buffered data go to vcd_file_ here
   vcd_.reset();
+  const std::string why = vcd_file_->error();
+  vcd_file_.reset();
+  return why;
 }
 
 void GptimerRtl::dump(uint64_t t) {
@@ -210,6 +264,7 @@ void GptimerRtl::main_edge_done(cyc_t c, bool hold) {
 }
 
 void GptimerRtl::step_main(cyc_t c) {
+  const EvalScope eval(in_eval_);  // pulse_irq() below calls out
   Vgptimer& m = *main_;
   while (m_ < c) {
     ++m_;
@@ -225,6 +280,7 @@ void GptimerRtl::step_main(cyc_t c) {
 }
 
 void GptimerRtl::write_word(unsigned w, uint32_t v) {
+  const EvalScope eval(in_eval_);
   const cyc_t c = cycle_now();
   // A write at a cycle the main instance has already passed (several
   // accesses in one cycle, or an access dated before an earlier one) is
@@ -260,7 +316,7 @@ void GptimerRtl::write_word(unsigned w, uint32_t v) {
 bool GptimerRtl::debug_read(uint32_t word, uint32_t& v) {
   const unsigned w = (word % 128) / 4;
   const cyc_t c = static_cast<cyc_t>(sc_core::sc_time_stamp().value() / clk_ps_);
-  if (c <= m_) {
+  if (c <= m_ || in_eval_) {
     v = pin_read(*main_, w);
     return true;
   }
@@ -327,6 +383,7 @@ void GptimerRtl::reschedule() {
 }
 
 void GptimerRtl::on_event() {
+  const EvalScope eval(in_eval_);
   const cyc_t c = static_cast<cyc_t>(sc_core::sc_time_stamp().value() / clk_ps_);
   if (scout_valid_ && scout_c_ == c && c > m_ && !vcd_) {
     // Nothing was written since the scout's copy: its state is the main

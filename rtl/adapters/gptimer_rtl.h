@@ -29,6 +29,8 @@ class VerilatedVcdC;
 
 namespace l3vp {
 
+class CheckedVcdFile;  // the trace's file (gptimer_rtl.cpp)
+
 class GptimerRtl : public ApbDevice {
  public:
   using Params = GptimerParams;
@@ -46,10 +48,12 @@ class GptimerRtl : public ApbDevice {
 
   // Verilator's VCD of the main instance's signals, timestamps in ps of
   // simulated time (the board VCD's time base). Throws std::runtime_error
-  // when the file cannot be written. Call before the run.
+  // when the file cannot be opened. Call before the run.
   void open_trace(const std::string& path);
-  // Flushes and closes the trace (also done by the destructor).
-  void close_trace();
+  // Flushes and closes the trace (also done by the destructor): "" when
+  // everything reached the file, else why not ("No space left on device";
+  // a write that failed during the run dropped the rest of the trace).
+  std::string close_trace();
 
   // Host-side work: clock edges of the main and the scout instance.
   uint64_t main_edges() const { return main_edges_; }
@@ -107,6 +111,7 @@ class GptimerRtl : public ApbDevice {
   uint64_t clk_ps_;
   std::unique_ptr<VerilatedContext> main_ctx_, scout_ctx_;
   std::unique_ptr<Vgptimer> main_, scout_;
+  std::unique_ptr<CheckedVcdFile> vcd_file_;  // outlives vcd_, which writes to it
   std::unique_ptr<VerilatedVcdC> vcd_;
   uint64_t last_dump_ = 0;
   bool dumped_ = false;
@@ -118,6 +123,11 @@ class GptimerRtl : public ApbDevice {
   cyc_t scan_ = 0;           // current look-ahead chunk (cycles), see reschedule()
   cyc_t gap_ = 0;            // last IRQ edge found, in cycles after the scout's copy
   std::vector<uint8_t> buf_; // serialised model state
+
+  // The main instance is being evaluated (a step, a write's edge, a wake-up:
+  // each may pulse an interrupt, which calls out): accesses do not step it
+  // (eval_scope.h, README "Re-entry").
+  bool in_eval_ = false;
 
   uint64_t main_edges_ = 0, scout_edges_ = 0;
   uint64_t pulses_[3] = {};

@@ -70,6 +70,7 @@ architecture rtl of chksum is
     last_w  : unsigned(29 downto 0);
     first_b : unsigned(1 downto 0);   -- first valid byte lane in first_w
     last_b  : unsigned(1 downto 0);   -- last valid byte lane in last_w
+    wrap    : std_logic;              -- the buffer runs past 0xFFFFFFFF: ERR at the end
     -- address side
     a_word  : unsigned(29 downto 0);  -- next word to put on the bus
     a_left  : unsigned(15 downto 0);  -- words not yet put on the bus
@@ -87,7 +88,7 @@ architecture rtl of chksum is
     state => S_IDLE, ie => '0', done => '0', err => '0',
     addr => (others => '0'), len => (others => '0'), acc => (others => '0'), swap => '0',
     first_w => (others => '0'), last_w => (others => '0'),
-    first_b => (others => '0'), last_b => (others => '0'),
+    first_b => (others => '0'), last_b => (others => '0'), wrap => '0',
     a_word => (others => '0'), a_left => (others => '0'), b_left => (others => '0'),
     htrans => T_IDLE, haddr => (others => '0'), hbusreq => '0',
     d_act => '0', d_word => (others => '0'), irq => '0');
@@ -136,7 +137,9 @@ begin
     variable v       : regs_t;
     variable rd      : std_logic_vector(31 downto 0);
     variable wr      : boolean;
-    variable endaddr : unsigned(31 downto 0);
+    variable endaddr : unsigned(32 downto 0);  -- with the carry out of 32 bits
+    variable last_w  : unsigned(29 downto 0);  -- last covering word (START)
+    variable last_b  : unsigned(1 downto 0);
     variable data    : std_logic_vector(31 downto 0);
     variable keep    : std_logic_vector(3 downto 0);
     variable sum_out : unsigned(15 downto 0);
@@ -186,17 +189,27 @@ begin
       v.ie := pwdata(1);
       if pwdata(0) = '1' and r.state = S_IDLE then
         -- START: latch the bounds of the covering words; a new operation
-        -- clears DONE and ERR.
-        endaddr := r.addr + resize(r.len, 32) - 1;
+        -- clears DONE and ERR. A buffer that runs past 0xFFFFFFFF (a carry
+        -- out of ADDR + LEN - 1) ends at the top word, whole, and the
+        -- operation then ends with ERR: no access wraps to 0x00000000.
+        endaddr := resize(r.addr, 33) + resize(r.len, 33) - 1;
+        last_w := endaddr(31 downto 2);
+        last_b := endaddr(1 downto 0);
+        v.wrap := '0';
+        if endaddr(32) = '1' and r.len /= 0 then
+          last_w := (others => '1');
+          last_b := (others => '1');
+          v.wrap := '1';
+        end if;
         v.state := S_ARM;
         v.done := '0';
         v.err := '0';
         v.first_w := r.addr(31 downto 2);
-        v.last_w := endaddr(31 downto 2);
+        v.last_w := last_w;
         v.first_b := r.addr(1 downto 0);
-        v.last_b := endaddr(1 downto 0);
+        v.last_b := last_b;
         v.a_word := r.addr(31 downto 2);
-        v.a_left := resize(endaddr(31 downto 2) - r.addr(31 downto 2) + 1, 16);
+        v.a_left := resize(last_w - r.addr(31 downto 2) + 1, 16);
         if r.len = 0 then
           v.a_left := (others => '0');
         end if;
@@ -318,6 +331,10 @@ begin
       when S_FIN =>
         v.state := S_IDLE;
         v.done := '1';
+        if r.wrap = '1' then
+          v.err := '1';  -- stopped at the top of the address space
+        end if;
+        v.wrap := '0';
         v.irq := r.ie;
         v.htrans := T_IDLE;
         v.hbusreq := '0';

@@ -21,6 +21,7 @@ architecture tb of tb_chksum is
   -- pseudo-random; reads in [ERR_LO, ERR_HI) get an ERROR response
   constant ERR_LO  : unsigned(31 downto 0) := x"40003000";
   constant ERR_HI  : unsigned(31 downto 0) := x"40003100";
+  constant TOPW    : unsigned(31 downto 0) := x"3FFFFFFF";  -- last word address >> 2
 
   signal clk     : std_logic := '0';
   signal rstn    : std_logic := '0';
@@ -244,12 +245,24 @@ begin
       variable reads0  : natural;
       variable acc0    : natural;
       variable nwords  : natural;
+      variable end33   : unsigned(32 downto 0);
+      variable wraps   : boolean := false;  -- the buffer runs past 0xFFFFFFFF
+      variable nbytes  : natural;           -- its bytes up to the top
     begin
       runs := runs + 1;
       if len > 0 then
+        end33 := resize(a, 33) + to_unsigned(len, 33) - 1;
+        wraps := end33(32) = '1';
         cov_lo <= a(31 downto 2) & "00";
-        cov_hi <= (a + len - 1) and x"FFFFFFFC";
-        nwords := to_integer(((a + len - 1) srl 2) - (a srl 2)) + 1;
+        if wraps then
+          -- the engine reads up to the top word, then ends with ERR
+          cov_hi <= x"FFFFFFFC";
+          nwords := to_integer(TOPW - (a srl 2)) + 1;
+          nbytes := to_integer(not a) + 1;
+        else
+          cov_hi <= (a + len - 1) and x"FFFFFFFC";
+          nwords := to_integer(((a + len - 1) srl 2) - (a srl 2)) + 1;
+        end if;
       else
         cov_lo <= x"FFFFFFFC";  -- any read is out of range
         cov_hi <= x"00000000";
@@ -274,6 +287,17 @@ begin
       if len = 0 then
         check(irq_c = start_c + 1, "LEN 0: DONE not one clock after START");
         check(reads = reads0, "LEN 0: bus reads");
+      elsif wraps then
+        -- no address phase past the top, DONE as after a last beat, the
+        -- bytes up to the top summed
+        check(reads - reads0 = nwords and accepted - acc0 = nwords, "past the top: read "
+              & integer'image(reads - reads0) & " words in " & integer'image(accepted - acc0)
+              & " address phases, not " & integer'image(nwords));
+        check(irq_c = last_beat + 1, "past the top: DONE not one clock after the last beat");
+        apb_read(16#10#, rd);
+        exp := ref_sum(addr, nbytes, to_unsigned(init, 16));
+        check(unsigned(rd(15 downto 0)) = exp, "past the top: SUM " & to_hstring(rd)
+              & ", expected " & to_hstring(exp));
       elsif err_expected then
         if a < ERR_LO then
           nwords := to_integer((ERR_LO - (a and x"FFFFFFFC")) srl 2);
@@ -370,6 +394,13 @@ begin
     run(ERR_LO + 16#21#, 10, 0, true);
     -- a clean run after an error works and STATUS has been cleared
     run(MEMBASE + 16#102#, 33, 5);
+
+    -- buffers past 0xFFFFFFFF: the words up to the top, then ERR (no wrap
+    -- to 0x00000000); one that ends at 0xFFFFFFFF is a normal operation
+    run(x"FFFFFFF6", 20, 16#55#, true);
+    run(x"FFFFFC02", 2000, 0, true);
+    run(x"FFFFFFFF", 2, 1, true);
+    run(x"FFFFFFF0", 16, 0);
 
     -- writes while BUSY are ignored, START while busy is ignored
     cov_lo <= MEMBASE;

@@ -163,6 +163,42 @@ TEST(random, error_anywhere) {
   EXPECT_EQ(r.sum & 0xFFFF, c.expect);
 }
 
+// A buffer that runs past 0xFFFFFFFF (issue 33): the words up to the top are
+// read and summed in the usual bursts, then the operation ends with ERR one
+// clock after the last beat (the contract's timing with N = the words up to
+// the top); nothing at 0x00000000 is read (the bench's checker).
+TEST(random, past_the_top) {
+  ChksumBench b(6);
+  std::vector<std::pair<uint32_t, uint32_t>> cases = {
+      {0xFFFFFFF6u, 20}, {0xFFFFFFFFu, 2}, {0xFFFFFFFFu, 1}, {0xFFFFFFF0u, 16}, {0xFFFFFFF1u, 16},
+      {0xFFFFFC00u, 0x800}, {0xFFFFFF01u, 0xFFFF}, {0xFFFF0000u, 0xFFFF}, {0xFFFF0001u, 0xFFFF}};
+  for (int i = 0; i < 300; ++i)
+    cases.emplace_back(0xFFFFFFFFu - uint32_t(b.rng()() % 3000), uint32_t(b.rng()() % 4000));
+  unsigned wrapped = 0;
+  for (const auto& [addr, len] : cases) {
+    const uint64_t end = uint64_t(addr) + len;  // one past the last byte
+    const bool wraps = end > 0x100000000ull;
+    wrapped += wraps;
+    std::vector<uint8_t> bytes;
+    for (uint64_t a = addr; a < std::min<uint64_t>(end, 0x100000000ull); ++a)
+      bytes.push_back(uint8_t(ChksumBench::top_word(uint32_t(a)) >> (8 * (3 - (a & 3)))));
+    const uint16_t init = uint16_t(b.rng()());
+    const uint16_t want = ref_checksum(bytes.data(), bytes.size(), init);
+    const RunResult r = b.run(addr, len, init);
+    const std::string what = "addr " + std::to_string(addr) + " len " + std::to_string(len);
+    for (const auto& v : r.violations) ADD_FAILURE() << "bus rule: " << v << " (" << what << ")";
+    ASSERT_EQ(r.status, wraps ? 6u : 2u) << what;
+    ASSERT_EQ(r.sum & 0xFFFF, want) << what;
+    ASSERT_EQ(r.irq_pulses, 1u) << what;
+    if (!len) continue;
+    const uint32_t n = uint32_t((std::min<uint64_t>(end, 0x100000000ull) - 1) / 4 - addr / 4 + 1);
+    ASSERT_EQ(r.beats, n) << what;
+    ASSERT_EQ(r.done_edge, r.last_beat + 1) << what;
+    ASSERT_EQ(r.done_edge, r.start_edge + 2 + ref_bursts(addr, n) + n) << what;
+  }
+  EXPECT_GT(wrapped, 100u);
+}
+
 // Register behaviour: reset values, INFO, masks, writes while busy ignored.
 TEST(random, registers) {
   ChksumBench b(5);

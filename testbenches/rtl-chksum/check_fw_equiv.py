@@ -23,6 +23,10 @@ net_udpecho with fw_params chksum=hw) twice, with the TLM engine
   that of the TLM run == bursts. Instruction and cycle counts differ there:
   the firmware polls STATUS, so the engine's time feeds back (reported);
 * `pnpscan`: no engine use, the same plug&play listing (and everything else);
+* `edges*` (chksum_edges): the DMA pointed at the engine's own registers, at
+  the GPTIMER's (`edges_gptimer_tc2`: the RTL GPTIMER in both runs) and past
+  0xFFFFFFFF: as above (`edges` like the default tests, the `_tc2` ones
+  everything equal), and the program's own check passes (exit 0);
 * `bench_quantum`: the RTL engine with the default and a 1 us quantum
   gives the same statistics (nothing depends on the CPU's quantum).
 """
@@ -49,6 +53,11 @@ TESTS = {
     "udpecho_tc2": ("net_udpecho", "udpecho.scenario.json", ["count=20", "chksum=hw"], TC2),
     "bench_quantum": ("chksum_hw_bench", None, [], []),
     "pnpscan": ("pnpscan", None, [], []),  # the same P&P records (APB slot 5, AHB master 5)
+    # The DMA at the engine's own registers (its adapter must not re-enter
+    # itself), at the GPTIMER's, and past 0xFFFFFFFF (ERR, no wrap).
+    "edges": ("chksum_edges", None, [], []),
+    "edges_tc2": ("chksum_edges", None, [], TC2),
+    "edges_gptimer_tc2": ("chksum_edges", None, [], TC2 + ["--rtl", "gptimer"]),
 }
 # Keys (dotted prefixes) that may differ between the two runs of a *_tc2 test:
 # the adapter's host figures, the configuration's model name and file names.

@@ -277,7 +277,10 @@ void AhbCtrl::route(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time& de
   };
   if (in_pnp_area(addr)) {
     count(kMaxSlaves, 0);
-    delay += timing_.clock * (timing_.transfer_cycles ? 1.0 : 0.0);  // 2-cycle OKAY response
+    // 2-cycle OKAY response; a burst (a DMA master's) one word per clock
+    // after the first, as from any slave.
+    delay += timing_.clock * ((timing_.transfer_cycles ? 1.0 : 0.0) +
+                              double(uint64_t(words - 1) * timing_.burst_cycles_per_word));
     gp.set_response_status(pnp_access(gp, false, "master " + std::to_string(ms.hindex)));
     if (!gp.is_response_ok()) ++ms.errors;
     occupy(-1);

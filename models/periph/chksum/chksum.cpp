@@ -11,6 +11,10 @@ namespace l3vp {
 
 using sc_core::sc_time;
 
+namespace {
+constexpr uint64_t kTop = 0xFFFFFFFFu;  // the last byte an AHB master addresses
+}  // namespace
+
 Chksum::Chksum(sc_core::sc_module_name name, const Params& p)
     : ApbDevice(name, 256), isock("isock"), p_(p) {
   if (p_.pirq > 31) throw std::invalid_argument("Chksum: pirq out of range");
@@ -90,10 +94,13 @@ void Chksum::dma_thread() {
     const uint64_t g = gen_;
     if (!busy_) continue;  // reset between START and the bus request
     bool ok = true;
+    // A buffer that runs past 0xFFFFFFFF is read up to the top word (an AHB
+    // master cannot address beyond it), then the operation ends with ERR.
+    const uint64_t end = uint64_t(op_addr_) + op_len_;  // one past the last byte
+    const bool wraps = end > kTop + 1;
     if (op_len_ > 0) {
       const uint32_t first = op_addr_ & ~3u;
-      const uint64_t end = uint64_t(op_addr_) + op_len_;  // one past the last byte
-      const uint64_t last = (end - 1) & ~uint64_t(3);     // last covering word
+      const uint64_t last = std::min<uint64_t>((end - 1) & ~uint64_t(3), kTop & ~3u);  // last covering word
       uint64_t w = first;
       while (w <= last) {
         // At most maxburst beats, never across a 1 KiB boundary.
@@ -125,6 +132,10 @@ void Chksum::dma_thread() {
       }
     }
     if (gen_ != g) continue;
+    if (ok && wraps) {
+      ok = false;
+      Log::guest_error(name(), "DMA buffer runs past 0xFFFFFFFF: stopped at the top (ERR)");
+    }
     // DONE one clock after the last data beat (LEN 0: one clock after START).
     if (op_len_ > 0) sc_core::wait(p_.clk_period);
     if (gen_ != g) continue;
@@ -161,7 +172,7 @@ void register_chksum_stats(const StatsGroup& g, ChksumStats& st) {
   g.counter("bytes", &st.bytes, StatUnit::Bytes, Y, "Bytes summed by error-free operations.");
   g.counter("bursts", &st.bursts, U, Y, "AHB read bursts of the DMA.");
   g.counter("beats", &st.beats, U, Y, "32-bit data beats read by the DMA.");
-  g.counter("errors", &st.errors, U, Y, "Operations ended by an AHB ERROR response (STATUS.ERR).");
+  g.counter("errors", &st.errors, U, Y, "Operations ended with STATUS.ERR: an AHB ERROR response, or a buffer past 0xFFFFFFFF.");
   g.counter("irq_pulses", &st.irq_pulses, U, Y, "Interrupt pulses (IE = 1 at DONE).");
   g.counter("ignored_starts", &st.ignored_starts, U, Y, "START written while BUSY (ignored).");
   g.counter("busy_cycles", &st.busy_cycles, StatUnit::Cycles, Y,

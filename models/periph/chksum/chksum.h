@@ -41,7 +41,7 @@ struct ChksumStats {
   uint64_t bytes = 0;        // bytes summed (LEN of completed error-free operations)
   uint64_t bursts = 0;       // AHB read transactions
   uint64_t beats = 0;        // 32-bit data beats read
-  uint64_t errors = 0;       // operations ended by an AHB ERROR response
+  uint64_t errors = 0;       // operations ended with ERR (AHB ERROR response, buffer past 0xFFFFFFFF)
   uint64_t irq_pulses = 0;
   uint64_t ignored_starts = 0;  // START written while BUSY
   uint64_t busy_cycles = 0;  // clocks from START to DONE, summed

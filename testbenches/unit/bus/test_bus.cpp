@@ -339,6 +339,10 @@ TEST(AhbTiming, TransferBurstAndWaitStates) {
   // APB: AHB transfer 1 + bridge 3 (also for an empty slot)
   EXPECT_EQ(tb->cpu.access_at(tlm::TLM_READ_COMMAND, 0x80000100, b, 4, z), cyc(4));
   EXPECT_EQ(tb->cpu.access_at(tlm::TLM_READ_COMMAND, 0x80000400, b, 4, z), cyc(4));
+  // P&P area: transfer 1 + a response clock; a burst (a DMA master's) one
+  // clock per further word, like any slave's burst
+  EXPECT_EQ(tb->cpu.access_at(tlm::TLM_READ_COMMAND, 0xFFFFF000, b, 4, z), cyc(2));
+  EXPECT_EQ(tb->cpu.access_at(tlm::TLM_READ_COMMAND, 0xFFFFF000, b, 32, z), cyc(9));
   // delays add to the initiator's offset
   EXPECT_EQ(tb->cpu.access_at(tlm::TLM_READ_COMMAND, 0x40000000, b, 4, cyc(10)), cyc(18));
   // the DMI grant carries the same single-access latency

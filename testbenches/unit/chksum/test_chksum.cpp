@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include <algorithm>
 #include <random>
 #include <systemc>
 #include <tlm>
@@ -18,6 +19,7 @@
 #include "ahb_ctrl.h"
 #include "chksum.h"
 #include "memory.h"
+#include "payload.h"
 #include "tb_util.h"
 
 namespace l3vp::test {
@@ -276,6 +278,46 @@ TEST_F(ChksumTest, AhbErrorSetsErrAndDone) {
   start(kHole, 4);
   EXPECT_EQ(b.rd(C::STATUS), uint32_t(C::ST_BUSY));
   run_to_done();
+}
+
+// A buffer that runs past 0xFFFFFFFF (issue 33): the words up to the top
+// (here the AHB plug&play area) are read and summed, then the operation ends
+// with ERR like an error-free one ends (DONE one clock after the last beat),
+// with no bus access past the top and no wrap to 0x00000000 — the RTL
+// engine does the same (rtl/chksum/README.md "Function").
+TEST_F(ChksumTest, BufferPastTheTopStopsWithErr) {
+  const uint64_t err0 = b.ahb.master_stats()[0].errors;
+  std::vector<uint8_t> top(16);
+  tlm::tlm_generic_payload gp;
+  set_burst(gp, tlm::TLM_READ_COMMAND, 0xFFFFFFF0u, top.data(), 16);
+  ASSERT_EQ(b.other->transport_dbg(gp), 16u);
+  struct Case {
+    uint32_t addr;
+    unsigned len, bursts, beats;
+    bool wraps;
+  };
+  for (const Case& c : {Case{0xFFFFFFF6u, 20, 1, 3, true}, Case{0xFFFFFFFFu, 2, 1, 1, true},
+                        Case{0xFFFFFFF0u, 16, 1, 4, false}, Case{0xFFFFFFFFu, 1, 1, 1, false},
+                        Case{0xFFFFF800u, 0xFFFF, 32, 512, true}}) {
+    const ChksumStats s1 = b.ck.stats();
+    const sc_time t0 = start(c.addr, c.len, 0x55);
+    const sc_time done = run_to_done();
+    const std::string what = hex(c.addr) + " len " + std::to_string(c.len);
+    EXPECT_EQ(b.rd(C::STATUS), uint32_t(C::ST_DONE | (c.wraps ? C::ST_ERR : 0u))) << what;
+    EXPECT_EQ(b.ck.stats().bursts - s1.bursts, c.bursts) << what;
+    EXPECT_EQ(b.ck.stats().beats - s1.beats, c.beats) << what;
+    EXPECT_EQ(b.ck.stats().errors - s1.errors, c.wraps ? 1u : 0u) << what;
+    if (c.addr >= 0xFFFFFFF0u) {
+      // SUM: the bytes below the top (a P&P record's last words).
+      const unsigned n = unsigned(std::min<uint64_t>(c.len, 0x100000000ull - c.addr));
+      EXPECT_EQ(b.rd(C::SUM) & 0xFFFF, reference(top.data() + (c.addr - 0xFFFFFFF0u), n, 0x55)) << what;
+      // One burst (P&P: transfer + a response clock + a clock per further
+      // word) at START + 1, DONE one clock after it.
+      EXPECT_EQ(done, t0 + kClk * double(1 + (1 + 1 + (c.beats - 1)) + 1)) << what;
+    }
+    b.wr(C::STATUS, C::ST_DONE | C::ST_ERR);
+  }
+  EXPECT_EQ(b.ahb.master_stats()[0].errors, err0) << "an AHB access past 0xFFFFFFFF";
 }
 
 TEST_F(ChksumTest, WritesWhileBusyIgnored) {
