@@ -283,6 +283,13 @@ void arp_input(const uint8_t *frame, unsigned len)
     net_stats.arp.drop_malformed++;
     return;
   }
+  if (spa != 0 && spa == nif->ipaddr) {
+    /* Someone claims our address (land-style, or a host configured with
+     * it): never answered, never learnt (it would make an entry for our
+     * own address), as ip_input() drops IPv4 from our own address. */
+    net_stats.arp.drop_land++;
+    return;
+  }
 
   /* RFC 826 merge: refresh a known sender; add it if we are the target. */
   e = (spa != 0) ? arp_find(spa) : NULL;

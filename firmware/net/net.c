@@ -15,7 +15,20 @@ const uint8_t *net_rx_frame;
 unsigned net_rx_checked;
 struct netif *net_netif;
 uint8_t net_secret[16];
+uint32_t net_pool;
 static uint16_t net_id_ctr[8];
+/* Rekeying ("Entropy pool" below): the secret before the last periodic
+ * rekey, when it was made, and what ISNs the current secret has given. */
+static uint8_t net_secret_prev[16];
+static uint32_t net_rekey_at;
+static uint8_t net_isn_state;
+#define ISN_UNUSED 0 /* no ISN from net_secret yet: it may change freely */
+#define ISN_USED 1   /* ISNs given, from net_secret alone */
+#define ISN_MOVING 2 /* ISNs move from net_secret_prev's to net_secret's */
+
+#if (NET_SECRET_REKEY_MS & (NET_SECRET_REKEY_MS - 1)) != 0 || NET_SECRET_REKEY_MS < 524288u
+#error "NET_SECRET_REKEY_MS must be a power of two of at least 2^19 (netopts.h)"
+#endif
 
 /* Destination MAC checks of net_input(), inline: a memcmp() call per
  * frame (two for a broadcast) cost more than the six byte compares. mac is
@@ -118,6 +131,57 @@ void net_add_entropy(uint32_t x)
   }
 }
 
+/*--------------------------------------------------------------------------*/
+/* Entropy pool and rekeying. The port mixes a free-running timer into
+ * net_pool at every received frame and timer interrupt (a rotate and an
+ * add: net_entropy_mix()); on hardware each reading carries the jitter of
+ * the frame's arrival. The pool reaches the secret (net_add_entropy(),
+ * the hashing) only here:
+ *  - when the first ISN is needed and none was issued under the current
+ *    secret (so the first connection's key has every frame before it);
+ *  - every NET_SECRET_REKEY_MS (net_timer_tick()), so the secret an
+ *    attacker could recover from ISNs of his own connections with a
+ *    guess of the early timer readings is replaced, with the entropy of
+ *    every frame since.
+ * RFC 6528 3 lets the key change (after a time, after a number of ISNs)
+ * but a new key moves the ISN space of later incarnations of a 4-tuple.
+ * Here a rekey never moves an ISN back: for the period after it, F of a
+ * 4-tuple is its old-key hash p plus ((n - p) / period) * elapsed, n its
+ * new-key hash, so it walks forward from p to n (the last step, at the
+ * next rekey, is (n - p) mod period, forward too). Each 4-tuple's ISN
+ * then advances by at most 250 + 2^32 / period per ms, and for a period
+ * of at least 2^19 ms, by less than 2^31 in 2 MSL (240 s): a reincarnation
+ * within 2 MSL always starts above the old one's ISN (RFC 793's bound for
+ * sequence comparisons). Costs a second SipHash per ISN during the period
+ * after a rekey, nothing per frame. */
+static void net_rekey(void)
+{
+  net_rekey_at = net_now;
+  net_stats.rekeys++;
+  if (net_isn_state != ISN_UNUSED) {
+    memcpy(net_secret_prev, net_secret, sizeof net_secret);
+    net_isn_state = ISN_MOVING;
+  }
+  net_add_entropy(net_pool);
+}
+
+uint32_t net_isn_hash(const uint8_t *id, unsigned len)
+{
+  uint32_t f, p, elapsed;
+
+  if (net_isn_state == ISN_UNUSED) {
+    net_add_entropy(net_pool);
+    net_isn_state = ISN_USED;
+  }
+  f = (uint32_t)net_siphash(net_secret, id, len);
+  elapsed = net_now - net_rekey_at;
+  if (net_isn_state == ISN_MOVING && elapsed < NET_SECRET_REKEY_MS) {
+    p = (uint32_t)net_siphash(net_secret_prev, id, len);
+    f = p + (f - p) / NET_SECRET_REKEY_MS * elapsed;
+  }
+  return f;
+}
+
 /* RFC 7739 5.3-style identification: 8 counters, the one used and an
  * offset chosen by a keyed hash of the destination. A peer sees its own
  * bucket's counter from a secret start, not a global count of everything
@@ -143,6 +207,10 @@ void net_init(struct netif *nif, uint32_t seed)
   memset(&net_stats, 0, sizeof net_stats);
   memset(net_secret, 0, sizeof net_secret);
   memset(net_id_ctr, 0, sizeof net_id_ctr);
+  memset(net_secret_prev, 0, sizeof net_secret_prev);
+  net_pool = 0;
+  net_rekey_at = 0;
+  net_isn_state = ISN_UNUSED;
   net_netif = nif;
   net_now = 0;
   net_add_entropy(seed);
@@ -232,6 +300,9 @@ void net_input_checked(const uint8_t *frame, unsigned len, unsigned checked)
 void net_timer_tick(uint32_t ms)
 {
   net_now += ms;
+  if (net_now - net_rekey_at >= NET_SECRET_REKEY_MS) {
+    net_rekey();
+  }
   arp_timer();
   tcp_timer();
 }

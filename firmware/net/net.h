@@ -86,6 +86,7 @@ typedef char net_netif_hwaddr_aligned[offsetof(struct netif, hwaddr) % 4 == 0 ? 
  *  counter (tcp.dup, trimmed and urg_ignored count processed segments). */
 struct net_stats {
   uint32_t err_arg;             /**< failed argument checks */
+  uint32_t rekeys;              /**< secret rekeyed from the entropy pool (net.c) */
   struct {
     uint32_t rx, tx;
     uint32_t drop_short;        /**< shorter than an Ethernet header */
@@ -113,6 +114,7 @@ struct net_stats {
                                      valid and MAC unchanged: only its time set */
     uint32_t timer_scans;       /**< arp_timer() ticks that walked the table (the
                                      others came before the earliest deadline) */
+    uint32_t drop_land;         /**< sender address is ours (land-style claim) */
   } arp;
   struct {
     uint32_t rx, tx;
@@ -206,9 +208,28 @@ extern uint32_t net_now;
 /** The interface given to net_init(). */
 extern struct netif *net_netif;
 
-/** The boot secret (128-bit SipHash key) behind initial sequence numbers,
- *  IP identification and ephemeral ports; set by net_init(). */
+/** The secret (128-bit SipHash key) behind initial sequence numbers,
+ *  IP identification and ephemeral ports; set by net_init(), rekeyed
+ *  from the entropy pool (net_entropy_mix()) before the first ISN and
+ *  every NET_SECRET_REKEY_MS. */
 extern uint8_t net_secret[16];
+
+/** The entropy pool: the port mixes a timer reading into it at every
+ *  received frame and timer interrupt (net_entropy_mix()); the stack
+ *  folds it into net_secret when it rekeys. */
+extern uint32_t net_pool;
+
+/**
+ * Mix 32 bits (a free-running timer read when a frame arrived or an
+ * interrupt woke the CPU: its jitter is the entropy) into the pool. A
+ * rotate and an add, so cheap enough for every frame; the hashing is done
+ * only when the secret is rekeyed.
+ */
+static inline void net_entropy_mix(uint32_t x)
+{
+  uint32_t p = net_pool;
+  net_pool = ((p << 7) | (p >> 25)) + x;
+}
 
 /**
  * Reset every table and counter and attach the interface.
@@ -220,9 +241,10 @@ extern uint8_t net_secret[16];
 void net_init(struct netif *nif, uint32_t seed);
 
 /**
- * Mix 32 more bits of entropy (e.g. a timer read whose value depends on
- * when the link came up) into the boot secret. Call before the first
- * connection: initial sequence numbers follow the secret.
+ * Fold 32 more bits of entropy (e.g. a timer read whose value depends on
+ * when the link came up) into the secret at once (SipHash, twice). For
+ * start-up: a change of the secret after the first ISN moves the ISNs of
+ * every 4-tuple; net_entropy_mix() is the way to add entropy later.
  */
 void net_add_entropy(uint32_t x);
 
@@ -289,6 +311,13 @@ uint64_t net_siphash(const uint8_t key[16], const uint8_t *msg, unsigned len);
 
 /* Internal: the IP identification of the next datagram to `dst`. */
 uint16_t net_ip_id(uint32_t dst);
+
+/* Internal: F of RFC 6528 for a connection identifier of `len` bytes: the
+ * keyed hash under the current secret, or during the period after a
+ * rekey a value moving from the old key's hash to the new one's
+ * (net.c). Folds the pool into the secret first if no ISN was issued
+ * under it yet. */
+uint32_t net_isn_hash(const uint8_t *id, unsigned len);
 
 #include "arp.h"
 #include "ip.h"

@@ -328,10 +328,23 @@
 #define NET_TCP_SYN_EVICT_MS 50u
 #endif
 
-/** Challenge ACKs (RFC 5961) sent per second at most, all connections
- *  together; the others are counted in tcp.challenge_limited. */
+/** Challenge ACKs (RFC 5961) sent per second at most, per connection;
+ *  the others are counted in tcp.challenge_limited. Per connection, not
+ *  for all together: a shared budget tells an attacker on a connection of
+ *  his own whether his spoofed RSTs hit another connection's window
+ *  (CVE-2016-5696). At most NET_TCP_CONNS times this many per second. */
 #ifndef NET_TCP_CHALLENGE_ACKS
 #define NET_TCP_CHALLENGE_ACKS 10u
+#endif
+
+/** Period of the secret's rekeying (net.c "Entropy pool"), a power of two
+ *  of at least 2^19 ms (8.7 min): every period the entropy pool is folded
+ *  into the secret, and each 4-tuple's ISN moves from the old key's to the
+ *  new key's value during the next period, forward only, at most 2^32 /
+ *  period per ms. With the clock's 250 per ms that keeps every 4-tuple's
+ *  ISNs advancing by less than 2^31 in 2 MSL (240 s). */
+#ifndef NET_SECRET_REKEY_MS
+#define NET_SECRET_REKEY_MS 524288u
 #endif
 
 /** Time spent in TIME-WAIT (2 * MSL). */

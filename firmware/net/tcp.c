@@ -134,8 +134,13 @@ uint16_t tcp_applen;
 static struct tcp_listener tcp_listeners[NET_TCP_LISTENERS];
 static uint16_t tcp_rcv_wnd_cur;
 static uint16_t tcp_next_port;
-static uint32_t tcp_chal_start; /* challenge ACK rate limit: window start */
-static uint16_t tcp_chal_count; /* ... and ACKs sent in it */
+/* Challenge ACK budget of each connection slot (tcp_challenge_ack()),
+ * kept beside the table: the connection it belongs to (its ISS), the
+ * start of its one-second window and the ACKs sent in it. */
+static struct tcp_chal {
+  uint32_t iss, start;
+  uint16_t count;
+} tcp_chal[NET_TCP_CONNS];
 static struct tcp_policy tcp_pol; /* tcp_set_policy() */
 static uint32_t tcp_slow_last;    /* last run of the slow timer */
 TCP_COLD static void tcp_policy_init(void);
@@ -144,8 +149,9 @@ static void tcp_after_app(struct tcp_conn *c, int ack_mode);
 
 /*--------------------------------------------------------------------------*/
 /* Initial sequence numbers (RFC 6528): ISN = M + F(localip, localport,
- * remoteip, remoteport, secretkey), F = SipHash-2-4 under the boot secret
- * (net_secret), M = the stack clock in RFC 793's 4 us ticks (250 per ms).
+ * remoteip, remoteport, secretkey), F = SipHash-2-4 under the secret
+ * (net_secret; net_isn_hash(), which also keeps F moving forward across
+ * a rekey), M = the stack clock in RFC 793's 4 us ticks (250 per ms).
  * The same 4-tuple later gets an ISN advanced by the clock (so a new
  * incarnation starts above the old one); other 4-tuples get unrelated
  * ISNs, which nobody can compute without the secret. */
@@ -156,7 +162,7 @@ static uint32_t tcp_new_isn(uint32_t rip, uint16_t lport, uint16_t rport)
   net_put16(t + 4, lport);
   net_put32(t + 6, rip);
   net_put16(t + 10, rport);
-  return (uint32_t)net_siphash(net_secret, t, sizeof t) + net_now * 250u;
+  return net_isn_hash(t, sizeof t) + net_now * 250u;
 }
 
 /*--------------------------------------------------------------------------*/
@@ -165,8 +171,7 @@ void tcp_init(uint32_t seed)
   memset(tcp_conns, 0, sizeof tcp_conns);
   memset(tcp_listeners, 0, sizeof tcp_listeners);
   tcp_rcv_wnd_cur = NET_TCP_RCV_WND;
-  tcp_chal_start = 0;
-  tcp_chal_count = 0;
+  memset(tcp_chal, 0, sizeof tcp_chal);
   tcp_next_port = (uint16_t)(49152u + (seed & 0x3fffu)); /* seed: secret */
   tcp_appdata = NULL;
   tcp_applen = 0;
@@ -1564,19 +1569,25 @@ static int tcp_seq_ok(const struct tcp_conn *c, const struct tcp_seg *s,
 /* RFC 5961: answer a RST or SYN that might be forged with an ACK instead
  * of acting on it; a real peer that lost the connection answers the ACK
  * with a RST at exactly RCV.NXT. At most NET_TCP_CHALLENGE_ACKS per
- * second for all connections (RFC 5961 7). */
+ * second (RFC 5961 7) for each connection: with one budget for all, an
+ * attacker counting the challenge ACKs on a connection of his own learns
+ * whether his spoofed segments hit another connection's window
+ * (CVE-2016-5696). A slot's budget starts afresh with each connection
+ * (another ISS). */
 TCP_COLD static void tcp_challenge_ack(struct tcp_conn *c)
 {
+  struct tcp_chal *b = &tcp_chal[c - tcp_conns];
   net_stats.tcp.drop_challenge++;
-  if (net_now - tcp_chal_start >= 1000u) {
-    tcp_chal_start = net_now;
-    tcp_chal_count = 0;
+  if (b->iss != c->iss || net_now - b->start >= 1000u) {
+    b->iss = c->iss;
+    b->start = net_now;
+    b->count = 0;
   }
-  if (tcp_chal_count >= NET_TCP_CHALLENGE_ACKS) {
+  if (b->count >= NET_TCP_CHALLENGE_ACKS) {
     net_stats.tcp.challenge_limited++;
     return;
   }
-  tcp_chal_count++;
+  b->count++;
   tcp_emit_conn(c, c->snd_nxt, TCP_ACK, NULL, 0);
 }
 

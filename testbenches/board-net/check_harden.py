@@ -176,10 +176,17 @@ def syn_ack_isn(pcap):
     return sa[0]["seq"], sa[0]["esrc"]
 
 
+ISN_PINGS = {"ping40_60": "20ms", "ping40_70": "30ms"}  # two pings from 40 ms, before the echo at 100 ms
+
+
 def check_isn(run):
     """net_tcpecho with seed 1 twice, seed 2, and seed 1 with another MAC:
     the same inputs give the same SYN-ACK ISN (determinism), another seed
-    or MAC another one; every echo verified."""
+    or MAC another one; every echo verified. Then two runs with seed 1
+    whose host pings twice before the connection, the first ping at the
+    same time, the second 10 ms apart: the first frame's timer is the same,
+    a later frame's differs, and so does the ISN (issue 33: the secret
+    follows every frame's timer reading, not only the first's)."""
     scen = os.path.join(HERE, "tcpecho.scenario.json")
     isn = {}
     for tag, params in (("seed1", {"seed": 1}), ("seed1_again", {"seed": 1}), ("seed2", {"seed": 2}),
@@ -190,10 +197,79 @@ def check_isn(run):
         assert mac == bytes.fromhex(params.get("mac", gm.BOARD["mac"]).replace(":", "")), (tag, mac.hex(":"))
     assert isn["seed1"] == isn["seed1_again"], f"same seed, different ISNs: {isn}"
     assert len({isn["seed1"], isn["seed2"], isn["seed1_mac"]}) == 3, f"ISN does not follow seed/MAC: {isn}"
+    with open(scen) as f:
+        base = json.load(f)
+    first = {}
+    for tag, interval in ISN_PINGS.items():
+        sc = dict(base, experiments=base["experiments"] + [
+            {"name": "early", "type": "ping", "count": 2, "size": 56, "interval": interval, "timeout": "10ms",
+             "start": "40ms"}])
+        res, lines, pcap = run(sc, {"seed": 1, "count": 1}, tag)
+        tcp_echo_ok(res, lines, 20000)
+        assert exp(res, "early")["received"] == 2, exp(res, "early")
+        isn[tag], _ = syn_ack_isn(pcap)
+        first[tag] = min(t for t, _, d in l3vp.pcap.records(pcap) if d[6:12] != gm.BOARD_MAC)
+    assert len(set(first.values())) == 1, f"the first frame differs: {first}"
+    a, b = ISN_PINGS
+    assert isn[a] != isn[b], f"a later frame's timing does not reach the ISN: {isn}"
     return "SYN-ACK ISNs " + ", ".join(f"{k} 0x{v:08x}" for k, v in isn.items()) + "; echoes verified"
 
 
 check_isn.custom = True
+
+def check_rfc5961_side(run):
+    """CVE-2016-5696: a victim's and an attacker's connection (raw frames
+    from spoofed off-link sources, gen_harden.side_channel); 5 spoofed RSTs
+    at the victim, in its window (run "hit") or beyond it (run "miss"),
+    then 12 in-window RSTs on the attacker's own connection. The attacker
+    counts the board's challenge ACKs to him: the same number (the budget,
+    10) whether or not the victim was hit. With one budget for all
+    connections he sees 5 after a hit, 10 after a miss: he learns that his
+    guess was in the victim's window.
+
+    The handshakes need the board's ISNs: a first run with the SYNs only
+    gives them (the runs are the same until the ACKs, deterministic)."""
+    vip, vport, _ = gen_harden.SIDE_VICTIM
+    aip, aport, _ = gen_harden.SIDE_ATTACKER
+    params = {"count": 1, "gateway": gm.HOST["ip"]}
+    res, lines, pcap = run(gen_harden.side_scenario(), params, "probe")
+    tcp_echo_ok(res, lines, 3000)
+    board_isn = {}
+    for f in frames(pcap):
+        if from_board(f) and f.get("flags", 0) == TCP_SYN | TCP_ACK and f["dport"] in (vport, aport):
+            board_isn.setdefault(f["dport"], f["seq"])
+    assert sorted(board_isn) == sorted((vport, aport)), f"SYN-ACKs: {board_isn}"
+
+    def challenge_acks(fr, ip, lo_ms, hi_ms):
+        return [f for f in fr if from_board(f) and f["dst"] == ipstr(ip) and f.get("flags") == TCP_ACK
+                and f["dlen"] == 0 and lo_ms * 1e6 <= f["t"] < hi_ms * 1e6]
+
+    seen = {}
+    for tag, hit in (("hit", True), ("miss", False)):
+        sc = gen_harden.side_scenario(board_isn, hit)
+        # net_tcpecho counts the two aborted connections as finished too
+        res, lines, pcap = run(sc, dict(params, count=3), tag)
+        attack = sc["experiments"][0]
+        assert exp(res, "attack")["sent"] == len(attack["frames"]), exp(res, "attack")
+        tcp_echo_ok(res, lines, 3000)
+        fr = frames(pcap)
+        to_victim = challenge_acks(fr, vip, gen_harden.SIDE_VICTIM_MS, gen_harden.SIDE_ATTACK_MS)
+        to_attacker = challenge_acks(fr, aip, gen_harden.SIDE_ATTACK_MS, gen_harden.SIDE_END_MS)
+        assert len(to_victim) == (gen_harden.SIDE_VICTIM_RSTS if hit else 0), (tag, len(to_victim))
+        st = stack(lines)
+        assert st["tcp_rst_rx"] == 2, (tag, st["tcp_rst_rx"])  # only the exact RSTs at the end
+        assert st["tcp_drop_challenge"] == gen_harden.SIDE_ATTACK_RSTS + len(to_victim), (tag, st)
+        seen[tag] = len(to_attacker)
+    assert seen["hit"] == seen["miss"], (
+        f"side channel: the attacker saw {seen['hit']} challenge ACKs after hitting the victim's window, "
+        f"{seen['miss']} after missing it")
+    assert seen["hit"] == 10, seen  # NET_TCP_CHALLENGE_ACKS
+    return (f"board ISNs {', '.join(f'{p}: 0x{v:08x}' for p, v in board_isn.items())}; "
+            f"{gen_harden.SIDE_VICTIM_RSTS} spoofed RSTs in the victim's window: {seen['hit']} challenge ACKs "
+            f"to the attacker; beyond it: {seen['miss']}; echo verified")
+
+
+check_rfc5961_side.custom = True
 
 RFC5961_AT_SEGMENT = 20  # inject when the board sends its 20th data segment (first run)
 

@@ -7,9 +7,10 @@
 The frames are built with gen_malformed.py's helpers and injected by a
 "raw" experiment named "attack" (docs/network.md "Raw frames"); the host's
 own traffic (ping, TCP echo) runs around them. Each frame's "comment" says
-what it is. The RFC 5961 test (rfc5961) needs the sequence numbers of a
-live connection: run_net.py builds its frames at test time from a first
-run's capture (rst_and_syn() below), so it has no file here.
+what it is. The RFC 5961 tests (rfc5961, rfc5961_side) need the sequence
+numbers of live connections: check_harden.py builds their frames at test
+time from a first run's capture (rst_and_syn(), side_channel() below), so
+they have no file here.
 --check: exit 1 if a committed file differs from what this script writes.
 """
 import json
@@ -139,6 +140,62 @@ def rst_and_syn(host_isn, host_port, board_port, offset, t_ms):
     syn = gm.tcp_syn(sport=host_port, dport=board_port, seq=(nxt + 77777) & 0xFFFFFFFF, flags=0x02)
     return raw_experiment([(f"RST at RCV.NXT + {offset}", gm.eth(gm.ipv4(6, rst)), t_ms),
                            ("SYN on the established 4-tuple", gm.eth(gm.ipv4(6, syn)), t_ms + 1)], 0)
+
+
+# CVE-2016-5696 (rfc5961_side): a victim's and an attacker's connection
+# to the echo port, both from spoofed off-link sources (the board's frames
+# to them go to the gateway, the host, which ignores them), opened with raw
+# frames: (address, port, the peer's ISN).
+SIDE_VICTIM = ((10, 66, 1, 1), 41001, 0x10000)
+SIDE_ATTACKER = ((10, 66, 2, 2), 42002, 0x20000)
+SIDE_SYN_MS = 60       # SYNs at 60 and 61 ms, the handshakes' ACKs at 62, 63
+SIDE_VICTIM_MS = 70    # SIDE_VICTIM_RSTS spoofed RSTs at the victim, 1 ms apart
+SIDE_VICTIM_RSTS = 5
+SIDE_ATTACK_MS = 80    # SIDE_ATTACK_RSTS in-window RSTs on the attacker's own connection
+SIDE_ATTACK_RSTS = 12  # more than NET_TCP_CHALLENGE_ACKS (10)
+SIDE_END_MS = 100      # exact RSTs end both connections
+SIDE_ECHO_MS = 150     # then a real echo
+
+
+def side_channel(board_isn=None, hit=True):
+    """The raw experiment of rfc5961_side. board_isn None: SYNs only, each
+    half-open connection ended by an exact RST (the first run, which shows
+    the board's ISNs in its SYN-ACKs). Else {port: the board's ISN}: the
+    handshakes complete, then RSTs at the victim `100` bytes beyond its
+    RCV.NXT (hit: in its window, each answered by a challenge ACK) or
+    100000 beyond (missed: out of the window, dropped silently), then the
+    attacker's RSTs 9 bytes into his own window."""
+    f = []
+
+    def seg(peer, at, what, off=1, flags=0x04, ack=0):
+        ip, port, isn = peer
+        t = gm.tcp_syn(sport=port, dport=7, src=ip, seq=(isn + off) & 0xFFFFFFFF, flags=flags, ack=ack)
+        f.append((f"{what} {'.'.join(map(str, ip))}:{port}", gm.eth(gm.ipv4(6, t, src=ip)), at))
+
+    for k, peer in enumerate((SIDE_VICTIM, SIDE_ATTACKER)):
+        seg(peer, SIDE_SYN_MS + k, "SYN from", off=0, flags=0x02)
+    if board_isn is not None:
+        for k, peer in enumerate((SIDE_VICTIM, SIDE_ATTACKER)):
+            seg(peer, SIDE_SYN_MS + 2 + k, "ACK of the SYN-ACK from", flags=0x10,
+                ack=(board_isn[peer[1]] + 1) & 0xFFFFFFFF)
+        off = 1 + (100 if hit else 100000)
+        for i in range(SIDE_VICTIM_RSTS):
+            seg(SIDE_VICTIM, SIDE_VICTIM_MS + i, f"spoofed RST at RCV.NXT + {off - 1} ({'in' if hit else 'beyond'} "
+                "the window) from", off=off)
+        for i in range(SIDE_ATTACK_RSTS):
+            seg(SIDE_ATTACKER, SIDE_ATTACK_MS + i, "RST at RCV.NXT + 9 on his own connection from", off=10)
+    for k, peer in enumerate((SIDE_VICTIM, SIDE_ATTACKER)):
+        seg(peer, SIDE_END_MS + k, "RST at RCV.NXT from")
+    return raw_experiment(f)
+
+
+def side_scenario(board_isn=None, hit=True):
+    return scenario(
+        "board-net rfc5961_side (net_tcpecho, gateway = the host): a victim's and an attacker's connection from "
+        "spoofed off-link sources; spoofed RSTs at the victim, then the attacker counts the challenge ACKs on his "
+        "own connection (CVE-2016-5696); then a real 3000-byte echo. Built by check_harden.py.",
+        [side_channel(board_isn, hit),
+         {"name": "echo", "type": "tcp_send", "dport": 7, "bytes": 3000, "start": f"{SIDE_ECHO_MS}ms"}], "10s")
 
 
 def main():

@@ -725,6 +725,7 @@ TESTS = {
                  check_harden.check_synflood),
     "rfc5961": ("net_tcpsend", None, {}, check_harden.check_rfc5961),
     "isn": ("net_tcpecho", None, {}, check_harden.check_isn),
+    "rfc5961_side": ("net_tcpecho", None, {}, check_harden.check_rfc5961_side),
     "gateway": ("net_udpecho", "gateway.scenario.json", {"count": 3, "gateway": "192.168.0.55"},
                 check_harden.check_gateway(True)),
     "gateway_none": ("net_udpecho", "gateway.scenario.json", {"count": 3}, check_harden.check_gateway(False)),

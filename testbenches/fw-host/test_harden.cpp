@@ -1,7 +1,8 @@
 // Hardening (docs/firmware.md "Hardening policy"): keyed ISNs (RFC 6528)
-// and IP identification, SYN flood eviction, RFC 5961 challenge ACKs,
-// impossible source addresses (land attacks), ARP conflicts, the default
-// gateway, and segments to/from port 0.
+// with an entropy pool and rekeying, IP identification, SYN flood
+// eviction, RFC 5961 challenge ACKs (a budget per connection), impossible
+// source addresses (land attacks, in IPv4 and ARP), ARP conflicts, the
+// default gateway, and segments to/from port 0.
 #include <set>
 
 #include "tcp_peer.h"
@@ -101,8 +102,8 @@ TEST_F(Harden, IsnDependsOnSeedAndMacAndIsReproducible) {
     return syn_ack_isn(p);
   };
   reinit(1);
+  Bytes secret(net_secret, net_secret + 16);  // (the first ISN folds the pool in)
   uint32_t a = first_isn();
-  Bytes secret(net_secret, net_secret + 16);
   reinit(1);
   EXPECT_EQ(a, first_isn());  // same entropy: same ISN (deterministic simulator)
   reinit(2);
@@ -116,6 +117,119 @@ TEST_F(Harden, IsnDependsOnSeedAndMacAndIsReproducible) {
   EXPECT_NE(secret, Bytes(net_secret, net_secret + 16));
   reinit(1);
   EXPECT_EQ(secret, Bytes(net_secret, net_secret + 16));
+}
+
+// The first frame's timer is not all an attacker has to guess: every
+// frame's (and tick's) timer reading before the first ISN reaches the
+// secret through the pool (issue 33: over a TAP the first frame falls in a
+// ~15 ms band, 17 bits, enough to recover the secret from two ISNs).
+TEST_F(Harden, SecretFollowsEveryFrameTimerNotOnlyTheFirst) {
+  auto after = [&](std::vector<uint32_t> timers) {
+    reinit(1);
+    for (uint32_t t : timers) net_entropy_mix(t);
+    Peer p;
+    p.port = 43000;
+    uint32_t isn = syn_ack_isn(p);
+    return std::make_pair(isn, Bytes(net_secret, net_secret + 16));
+  };
+  // The same first reading, a later frame 0.1 us (one 10 MHz count) apart.
+  auto a = after({0x00a81234, 0x00a80007, 0x00a7f000});
+  auto b = after({0x00a81234, 0x00a80007, 0x00a7f001});
+  auto c = after({0x00a81234, 0x00a80008, 0x00a7f000});
+  EXPECT_NE(a.second, b.second);
+  EXPECT_NE(a.second, c.second);
+  EXPECT_NE(a.first, b.first);
+  EXPECT_NE(a.first, c.first);
+  EXPECT_EQ(a, after({0x00a81234, 0x00a80007, 0x00a7f000}));  // deterministic
+  // Once an ISN was given, later readings wait in the pool for the next
+  // rekey (a new secret now would move every 4-tuple's ISN).
+  reinit(1);
+  net_entropy_mix(0x00a81234);
+  Peer p;
+  p.port = 43001;
+  syn_ack_isn(p);
+  Bytes s0(net_secret, net_secret + 16);
+  net_entropy_mix(0x00a70000);
+  p.port = 43002;
+  syn_ack_isn(p);
+  EXPECT_EQ(s0, Bytes(net_secret, net_secret + 16));
+}
+
+TEST_F(Harden, SecretIsRekeyedFromThePoolEveryPeriod) {
+  auto run = [&](uint32_t late_timer) {
+    reinit(1);
+    net_entropy_mix(0x00a81234);
+    Peer p;
+    p.port = 43000;
+    syn_ack_isn(p);  // the first ISN: pool folded in
+    Bytes s0(net_secret, net_secret + 16);
+    net_entropy_mix(late_timer);  // a frame after it
+    advance(NET_SECRET_REKEY_MS - 10, 1000);
+    EXPECT_EQ(s0, Bytes(net_secret, net_secret + 16));
+    EXPECT_EQ(0u, net_stats.rekeys);
+    advance(10);
+    EXPECT_NE(s0, Bytes(net_secret, net_secret + 16));
+    EXPECT_EQ(1u, net_stats.rekeys);
+    advance(NET_SECRET_REKEY_MS, 1000);
+    EXPECT_EQ(2u, net_stats.rekeys);
+    return Bytes(net_secret, net_secret + 16);
+  };
+  // The frames after the first ISN reach the secret at the rekey.
+  Bytes x = run(0x00123456), y = run(0x00123457);
+  EXPECT_NE(x, y);
+  EXPECT_EQ(x, run(0x00123456));
+}
+
+// RFC 6528 3: a new secret moves the ISN space of a 4-tuple's later
+// incarnations. Here F walks forward from the old key's hash to the new
+// key's during the period after a rekey: each 4-tuple's ISNs keep
+// advancing, by less than 2^31 in 2 MSL (240 s), across every rekey.
+TEST_F(Harden, IsnsOfEach4TupleKeepAdvancingAcrossRekeys) {
+  const uint32_t kStep = 2048, kMsl2 = 240000;
+  const unsigned kTuples = 12;
+  std::vector<std::vector<uint32_t>> isn(kTuples);
+  std::vector<uint32_t> when;
+  uint8_t t[12];
+  uint8_t before[16] = {0};
+  unsigned checked_start = 0;
+  net_put32(t, kOurIp);
+  net_put16(t + 4, 80);
+  net_put32(t + 6, kPeerIp);
+  for (uint32_t ms = 0; ms <= 3 * NET_SECRET_REKEY_MS + kStep; ms += kStep) {
+    uint32_t rekeys = net_stats.rekeys;
+    if (ms > 0) {
+      memcpy(before, net_secret, 16);
+      advance(kStep, kStep);
+      net_entropy_mix(ms * 7919u);  // traffic in between
+    }
+    when.push_back(net_now);
+    for (unsigned k = 0; k < kTuples; k++) {
+      Peer p;
+      p.port = (uint16_t)(44000 + k);
+      isn[k].push_back(syn_ack_isn(p));
+      // Right after a rekey F is still the old key's hash: no jump.
+      if (net_stats.rekeys != rekeys && k == 0) {
+        net_put16(t + 10, p.port);
+        EXPECT_EQ((uint32_t)net_siphash(before, t, 12) + net_now * 250u, isn[k].back());
+        checked_start++;
+      }
+    }
+  }
+  EXPECT_EQ(3u, net_stats.rekeys);
+  EXPECT_EQ(3u, checked_start);
+  for (unsigned k = 0; k < kTuples; k++) {
+    for (size_t i = 0; i + 1 < when.size(); i++) {
+      for (size_t j = i + 1; j < when.size() && when[j] - when[i] <= kMsl2; j++) {
+        uint32_t d = isn[k][j] - isn[k][i];
+        ASSERT_TRUE(d > 0 && d < 0x80000000u)
+            << "tuple " << k << ": ISN 0x" << std::hex << isn[k][i] << " at " << std::dec << when[i]
+            << " ms, 0x" << std::hex << isn[k][j] << " at " << std::dec << when[j] << " ms";
+      }
+    }
+  }
+  // ...and F did move: without a rekey, ISN - 250 * ms would stay put.
+  for (unsigned k = 0; k < kTuples; k++)
+    EXPECT_NE(isn[k].front() - when.front() * 250u, isn[k].back() - when.back() * 250u);
 }
 
 TEST_F(Harden, IpIdentificationIsPerDestinationFromASecretStart) {
@@ -261,6 +375,61 @@ TEST_F(Harden, ChallengeAcksAreRateLimited) {
   EXPECT_EQ(TCP_ESTABLISHED, c->state);
 }
 
+// CVE-2016-5696: with one budget for all connections, an off-path
+// attacker with a connection of his own counts his challenge ACKs (9
+// instead of 10) to learn whether spoofed RSTs hit another connection's
+// window. The budget is per connection: his count is the same either way.
+TEST_F(Harden, ChallengeAckBudgetIsPerConnectionNoSideChannel) {
+  auto attacker_sees = [&](bool hit_victim) {
+    reinit(1);
+    Peer victim, attacker;  // (the harness's peers share an address)
+    victim.port = 41000;
+    attacker.port = 42000;
+    struct tcp_conn* v = accept(victim);
+    struct tcp_conn* a = accept(attacker);
+    EXPECT_TRUE(v != nullptr && a != nullptr);
+    // Spoofed RSTs at the victim: in its window (challenge ACKs to the
+    // victim) or beyond it (dropped silently).
+    TcpSeg rst = victim.seg(TCP_RST);
+    rst.seq = victim.snd + (hit_victim ? 5u : 100000u);
+    for (int i = 0; i < 5; i++) victim.send_raw(rst);
+    size_t to_victim = take_tcp().size();
+    EXPECT_EQ(hit_victim ? 5u : 0u, to_victim);
+    // The attacker provokes challenge ACKs on his own connection.
+    TcpSeg own = attacker.seg(TCP_RST);
+    own.seq = attacker.snd + 9;
+    for (int i = 0; i < 15; i++) attacker.send_raw(own);
+    size_t n = 0;
+    for (auto& s : take_tcp()) n += s.dport == attacker.port && s.flags == TCP_ACK;
+    EXPECT_EQ(TCP_ESTABLISHED, v->state);
+    EXPECT_EQ(TCP_ESTABLISHED, a->state);
+    return n;
+  };
+  size_t hit = attacker_sees(true), miss = attacker_sees(false);
+  EXPECT_EQ(miss, hit);
+  EXPECT_EQ(NET_TCP_CHALLENGE_ACKS, hit);
+}
+
+TEST_F(Harden, ChallengeAckBudgetStartsAfreshWithANewConnection) {
+  Peer p;
+  struct tcp_conn* c = accept(p);
+  ASSERT_NE(nullptr, c);
+  TcpSeg rst = p.seg(TCP_RST);
+  rst.seq = p.snd + 7;
+  for (unsigned i = 0; i < NET_TCP_CHALLENGE_ACKS + 2; i++) p.send_raw(rst);
+  EXPECT_EQ(NET_TCP_CHALLENGE_ACKS, take_tcp().size());
+  p.send(TCP_RST);  // exact: the connection ends, its slot is free
+  ASSERT_EQ(TCP_CLOSED, c->state);
+  Peer q;  // the next connection takes the same slot within the second
+  q.port = 40001;
+  struct tcp_conn* c2 = accept(q);
+  ASSERT_EQ(c, c2);
+  rst = q.seg(TCP_RST);
+  rst.seq = q.snd + 7;
+  q.send_raw(rst);
+  EXPECT_EQ(1u, take_tcp().size());
+}
+
 // ---- impossible sources ------------------------------------------------------
 
 TEST_F(Harden, LandAttackAndImpossibleSourcesDropped) {
@@ -291,6 +460,26 @@ TEST_F(Harden, LandAttackAndImpossibleSourcesDropped) {
   // A real ping still works.
   inject(peer_ip_frame(1, icmp_echo(8, 1, 1, {})));
   EXPECT_EQ(1u, tx.size());
+}
+
+// An ARP packet whose sender address is ours (land-style): not answered,
+// not learnt, counted like IPv4 from our own address.
+TEST_F(Harden, ArpClaimingOurOwnAddressIsDroppedAndCounted) {
+  // A request to us from "us" (another MAC), a reply to us, a request for
+  // the peer's address.
+  uint32_t replies = net_stats.arp.reply_tx;
+  inject(eth_frame(kBcastMac, kOtherMac, 0x0806, arp_pkt(1, kOtherMac, kOurIp, kZeroMac, kOurIp)));
+  inject(eth_frame(kOurMac, kOtherMac, 0x0806, arp_pkt(2, kOtherMac, kOurIp, kOurMac, kOurIp)));
+  inject(eth_frame(kBcastMac, kOtherMac, 0x0806, arp_pkt(1, kOtherMac, kOurIp, kZeroMac, kPeerIp)));
+  EXPECT_TRUE(tx.empty());
+  EXPECT_EQ(3u, net_stats.arp.drop_land);
+  EXPECT_EQ(0u, net_stats.arp.drop_not_for_us);
+  EXPECT_EQ(replies, net_stats.arp.reply_tx);
+  EXPECT_EQ(nullptr, arp_lookup(kOurIp));
+  // The real peer's requests are still answered.
+  inject(eth_frame(kBcastMac, kPeerMac, 0x0806, arp_pkt(1, kPeerMac, kPeerIp, kZeroMac, kOurIp)));
+  EXPECT_EQ(1u, tx.size());
+  EXPECT_EQ(replies + 1, net_stats.arp.reply_tx);
 }
 
 // ---- ARP conflicts -----------------------------------------------------------

@@ -132,6 +132,8 @@ static const struct result_counter stack_counters[] = {
     NS("tcp_syn_expired", tcp.syn_expired),
     NS("tcp_drop_challenge", tcp.drop_challenge),
     NS("tcp_challenge_limited", tcp.challenge_limited),
+    NS("arp_drop_land", arp.drop_land),
+    NS("rekeys", rekeys),
     /* receive side (docs/firmware.md "TCP receive") */
     NS("tcp_ooo_held", tcp.ooo_held),
     NS("tcp_ooo_delivered", tcp.ooo_delivered),
@@ -190,20 +192,21 @@ static __attribute__((noinline)) const char *netapp_loop(const struct netapp *ap
     /* Received frames first, the status service (error counters and
      * recovery, which no frame waits for) after them: a frame is served
      * that much sooner after the wake-up. */
-    /* More entropy: the timer when the first frame is waiting (before the
-     * stack sees it, so the first passive open already uses it). On
-     * hardware its arrival is unrelated to the boot; in the simulator it
-     * follows the scenario. */
-    if (!netapp_last_rx_ms && greth_rx_ready(&greth0))
-      /* tick_raw() written out: GCC then lays this loop out as before the
-       * SDK (same size), which the tuned code layout depends on. */
-      net_add_entropy(tick_have_us_timer ? gptimer_value(&gpt, 2) : tick_ms());
     n = greth_netif_poll(&greth0);
     greth_status_service(&greth0);
     now = tick_ms();
-    if (n)
+    /* Entropy (docs/firmware.md "Hardening policy"): the 10 MHz timer
+     * after every batch of received frames and every tick, into the
+     * stack's pool (a rotate and an add; the stack hashes it into its
+     * secret before the first ISN and every NET_SECRET_REKEY_MS). On
+     * hardware the reading carries the jitter of the frames' arrival
+     * and of the wake-up; in the simulator it follows the scenario. */
+    if (n) {
       netapp_last_rx_ms = now ? now : 1;
+      net_entropy_mix(tick_raw());
+    }
     if (now != last_ms) {
+      net_entropy_mix(tick_raw());
       REGION_BEGIN(REGION_NET_TIMER);
       net_timer_tick(now - last_ms);
       REGION_END(REGION_NET_TIMER);
@@ -267,7 +270,8 @@ int netapp_run(const struct netapp *app)
   /* Boot secret (docs/firmware.md "Hardening policy"): the seed parameter,
    * the MAC and IP address (net_init mixes them in), and the raw 10 MHz
    * timer after greth_open, whose MDIO reads of the PHY's link state take
-   * a time that varies on hardware (fixed in the simulator). */
+   * a time that varies on hardware (fixed in the simulator). The loop
+   * adds timer readings at every frame and tick (net_entropy_mix). */
   seed = netapp_p.seed ^ tick_raw();
   net_init(&nif, seed);
   if (net_chksum_select(netapp_p.chksum) != 0) {

@@ -358,7 +358,7 @@ uint32_t input_drops() {
          s.tcp.drop_chksum + s.tcp.drop_offset + s.tcp.drop_opt + s.tcp.drop_no_conn +
          s.tcp.drop_no_slot + s.tcp.drop_bad_ack + s.tcp.drop_seq + s.tcp.drop_ooo +
          s.tcp.drop_no_ack + s.tcp.drop_state + s.tcp.drop_bcast + s.eth.drop_bad_src +
-         s.ip.drop_land + s.tcp.drop_challenge;
+         s.ip.drop_land + s.tcp.drop_challenge + s.arp.drop_land;
 }
 
 void check_tables() {
