@@ -198,7 +198,7 @@ static __attribute__((noinline)) const char *netapp_loop(const struct netapp *ap
     /* Entropy (docs/firmware.md "Hardening policy"): the 10 MHz timer
      * after every batch of received frames and every tick, into the
      * stack's pool (a rotate and an add; the stack hashes it into its
-     * secret before the first ISN and every NET_SECRET_REKEY_MS). On
+     * secret before the first ISN and then each NET_SECRET_REKEY_MS). On
      * hardware the reading carries the jitter of the frames' arrival
      * and of the wake-up; in the simulator it follows the scenario. */
     if (n) {
