@@ -19,12 +19,14 @@ uint32_t net_pool;
 static uint16_t net_id_ctr[8];
 /* Rekeying ("Entropy pool" below): the secret before the last periodic
  * rekey, when it was made, and what ISNs the current secret has given. */
-static uint8_t net_secret_prev[16];
-static uint32_t net_rekey_at;
-static uint8_t net_isn_state;
+static struct {
+  uint8_t prev[16];
+  uint32_t at;
+  uint8_t isn_state;
+} net_rk;
 #define ISN_UNUSED 0 /* no ISN from net_secret yet: it may change freely */
 #define ISN_USED 1   /* ISNs given, from net_secret alone */
-#define ISN_MOVING 2 /* ISNs move from net_secret_prev's to net_secret's */
+#define ISN_MOVING 2 /* ISNs move from net_rk.prev's to net_secret's */
 
 #if (NET_SECRET_REKEY_MS & (NET_SECRET_REKEY_MS - 1)) != 0 || NET_SECRET_REKEY_MS < 524288u
 #error "NET_SECRET_REKEY_MS must be a power of two of at least 2^19 (netopts.h)"
@@ -139,10 +141,12 @@ void net_add_entropy(uint32_t x)
  * the hashing) only here:
  *  - when the first ISN is needed and none was issued under the current
  *    secret (so the first connection's key has every frame before it);
- *  - every NET_SECRET_REKEY_MS (net_timer_tick()), so the secret an
- *    attacker could recover from ISNs of his own connections with a
- *    guess of the early timer readings is replaced, with the entropy of
- *    every frame since.
+ *  - at the first ISN NET_SECRET_REKEY_MS or more after the last rekey
+ *    (or the first ISN), so the secret an attacker could recover from
+ *    ISNs of his own connections with a guess of the early timer readings
+ *    is replaced, with the entropy of every frame since. Done when an
+ *    ISN is needed rather than from the timer: net_timer_tick(), on every
+ *    tick's path and early in the tuned code layout, stays as it was.
  * RFC 6528 3 lets the key change (after a time, after a number of ISNs)
  * but a new key moves the ISN space of later incarnations of a 4-tuple.
  * Here a rekey never moves an ISN back: for the period after it, F of a
@@ -156,12 +160,10 @@ void net_add_entropy(uint32_t x)
  * after a rekey, nothing per frame. */
 static void net_rekey(void)
 {
-  net_rekey_at = net_now;
+  net_rk.at = net_now;
   net_stats.rekeys++;
-  if (net_isn_state != ISN_UNUSED) {
-    memcpy(net_secret_prev, net_secret, sizeof net_secret);
-    net_isn_state = ISN_MOVING;
-  }
+  memcpy(net_rk.prev, net_secret, sizeof net_rk.prev);
+  net_rk.isn_state = ISN_MOVING;
   net_add_entropy(net_pool);
 }
 
@@ -169,14 +171,17 @@ uint32_t net_isn_hash(const uint8_t *id, unsigned len)
 {
   uint32_t f, p, elapsed;
 
-  if (net_isn_state == ISN_UNUSED) {
+  if (net_rk.isn_state == ISN_UNUSED) {
     net_add_entropy(net_pool);
-    net_isn_state = ISN_USED;
+    net_rk.isn_state = ISN_USED;
+    net_rk.at = net_now;
+  } else if (net_now - net_rk.at >= NET_SECRET_REKEY_MS) {
+    net_rekey();
   }
   f = (uint32_t)net_siphash(net_secret, id, len);
-  elapsed = net_now - net_rekey_at;
-  if (net_isn_state == ISN_MOVING && elapsed < NET_SECRET_REKEY_MS) {
-    p = (uint32_t)net_siphash(net_secret_prev, id, len);
+  elapsed = net_now - net_rk.at;
+  if (net_rk.isn_state == ISN_MOVING && elapsed < NET_SECRET_REKEY_MS) {
+    p = (uint32_t)net_siphash(net_rk.prev, id, len);
     f = p + (f - p) / NET_SECRET_REKEY_MS * elapsed;
   }
   return f;
@@ -201,16 +206,20 @@ uint16_t net_ip_id(uint32_t dst)
   return (uint16_t)((h >> 16) + net_id_ctr[h & 7u]++);
 }
 
+/* Out of line: net_init() keeps its size in the tuned code layout. */
+static __attribute__((noinline)) void net_entropy_reset(void)
+{
+  memset(&net_rk, 0, sizeof net_rk); /* isn_state ISN_UNUSED */
+  net_pool = 0;
+}
+
 /*--------------------------------------------------------------------------*/
 void net_init(struct netif *nif, uint32_t seed)
 {
   memset(&net_stats, 0, sizeof net_stats);
   memset(net_secret, 0, sizeof net_secret);
   memset(net_id_ctr, 0, sizeof net_id_ctr);
-  memset(net_secret_prev, 0, sizeof net_secret_prev);
-  net_pool = 0;
-  net_rekey_at = 0;
-  net_isn_state = ISN_UNUSED;
+  net_entropy_reset();
   net_netif = nif;
   net_now = 0;
   net_add_entropy(seed);
@@ -300,9 +309,6 @@ void net_input_checked(const uint8_t *frame, unsigned len, unsigned checked)
 void net_timer_tick(uint32_t ms)
 {
   net_now += ms;
-  if (net_now - net_rekey_at >= NET_SECRET_REKEY_MS) {
-    net_rekey();
-  }
   arp_timer();
   tcp_timer();
 }

@@ -86,7 +86,6 @@ typedef char net_netif_hwaddr_aligned[offsetof(struct netif, hwaddr) % 4 == 0 ? 
  *  counter (tcp.dup, trimmed and urg_ignored count processed segments). */
 struct net_stats {
   uint32_t err_arg;             /**< failed argument checks */
-  uint32_t rekeys;              /**< secret rekeyed from the entropy pool (net.c) */
   struct {
     uint32_t rx, tx;
     uint32_t drop_short;        /**< shorter than an Ethernet header */
@@ -191,6 +190,7 @@ struct net_stats {
     uint32_t ka_probes;         /**< keep-alive probes sent */
     uint32_t ka_dropped;        /**< connections reset after unanswered keep-alive probes */
   } tcp;
+  uint32_t rekeys;              /**< secret rekeyed from the entropy pool (net.c) */
 };
 
 extern struct net_stats net_stats;
@@ -211,7 +211,7 @@ extern struct netif *net_netif;
 /** The secret (128-bit SipHash key) behind initial sequence numbers,
  *  IP identification and ephemeral ports; set by net_init(), rekeyed
  *  from the entropy pool (net_entropy_mix()) before the first ISN and
- *  every NET_SECRET_REKEY_MS. */
+ *  at the first ISN every NET_SECRET_REKEY_MS. */
 extern uint8_t net_secret[16];
 
 /** The entropy pool: the port mixes a timer reading into it at every

@@ -338,10 +338,10 @@
 #endif
 
 /** Period of the secret's rekeying (net.c "Entropy pool"), a power of two
- *  of at least 2^19 ms (8.7 min): every period the entropy pool is folded
- *  into the secret, and each 4-tuple's ISN moves from the old key's to the
- *  new key's value during the next period, forward only, at most 2^32 /
- *  period per ms. With the clock's 250 per ms that keeps every 4-tuple's
+ *  of at least 2^19 ms (8.7 min): the first ISN this long after the last
+ *  rekey folds the entropy pool into the secret, and each 4-tuple's ISN
+ *  moves from the old key's to the new key's value during the next period,
+ *  forward only, at most 2^32 / period per ms. With the clock's 250 per ms that keeps every 4-tuple's
  *  ISNs advancing by less than 2^31 in 2 MSL (240 s). */
 #ifndef NET_SECRET_REKEY_MS
 #define NET_SECRET_REKEY_MS 524288u

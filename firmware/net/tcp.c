@@ -1574,20 +1574,28 @@ static int tcp_seq_ok(const struct tcp_conn *c, const struct tcp_seg *s,
  * whether his spoofed segments hit another connection's window
  * (CVE-2016-5696). A slot's budget starts afresh with each connection
  * (another ISS). */
-TCP_COLD static void tcp_challenge_ack(struct tcp_conn *c)
+TCP_COLD static int tcp_challenge_budget(struct tcp_conn *c)
 {
   struct tcp_chal *b = &tcp_chal[c - tcp_conns];
-  net_stats.tcp.drop_challenge++;
   if (b->iss != c->iss || net_now - b->start >= 1000u) {
     b->iss = c->iss;
     b->start = net_now;
     b->count = 0;
   }
   if (b->count >= NET_TCP_CHALLENGE_ACKS) {
+    return 0;
+  }
+  b->count++;
+  return 1;
+}
+
+TCP_COLD static void tcp_challenge_ack(struct tcp_conn *c)
+{
+  net_stats.tcp.drop_challenge++;
+  if (!tcp_challenge_budget(c)) {
     net_stats.tcp.challenge_limited++;
     return;
   }
-  b->count++;
   tcp_emit_conn(c, c->snd_nxt, TCP_ACK, NULL, 0);
 }
 

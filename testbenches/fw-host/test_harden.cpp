@@ -164,13 +164,19 @@ TEST_F(Harden, SecretIsRekeyedFromThePoolEveryPeriod) {
     syn_ack_isn(p);  // the first ISN: pool folded in
     Bytes s0(net_secret, net_secret + 16);
     net_entropy_mix(late_timer);  // a frame after it
+    // The rekey comes with the first ISN a period after the last.
     advance(NET_SECRET_REKEY_MS - 10, 1000);
+    p.port = 43001;
+    syn_ack_isn(p);
     EXPECT_EQ(s0, Bytes(net_secret, net_secret + 16));
     EXPECT_EQ(0u, net_stats.rekeys);
     advance(10);
+    EXPECT_EQ(s0, Bytes(net_secret, net_secret + 16));  // not from the timer
+    syn_ack_isn(p);
     EXPECT_NE(s0, Bytes(net_secret, net_secret + 16));
     EXPECT_EQ(1u, net_stats.rekeys);
     advance(NET_SECRET_REKEY_MS, 1000);
+    syn_ack_isn(p);
     EXPECT_EQ(2u, net_stats.rekeys);
     return Bytes(net_secret, net_secret + 16);
   };

@@ -186,7 +186,12 @@ static __attribute__((noinline)) const char *netapp_loop(const struct netapp *ap
   const char *stop;
   int busy;
   unsigned n;
+  /* The entropy source: timer 2's counter register (10 MHz), read in
+   * place, or the millisecond count on a board with one timer. */
+  const volatile uint32_t *ent = tick_counter_reg();
 
+  if (!ent)
+    ent = tick_ms_counter;
   netapp_last_rx_ms = 0;
   for (;;) {
     /* Received frames first, the status service (error counters and
@@ -195,18 +200,17 @@ static __attribute__((noinline)) const char *netapp_loop(const struct netapp *ap
     n = greth_netif_poll(&greth0);
     greth_status_service(&greth0);
     now = tick_ms();
+    if (n)
+      netapp_last_rx_ms = now ? now : 1;
     /* Entropy (docs/firmware.md "Hardening policy"): the 10 MHz timer
      * after every batch of received frames and every tick, into the
-     * stack's pool (a rotate and an add; the stack hashes it into its
-     * secret before the first ISN and every NET_SECRET_REKEY_MS). On
-     * hardware the reading carries the jitter of the frames' arrival
+     * stack's pool (a load, a rotate and an add; the stack hashes it into
+     * its secret before the first ISN and then each NET_SECRET_REKEY_MS).
+     * On hardware the reading carries the jitter of the frames' arrival
      * and of the wake-up; in the simulator it follows the scenario. */
-    if (n) {
-      netapp_last_rx_ms = now ? now : 1;
-      net_entropy_mix(tick_raw());
-    }
+    if (n || now != last_ms)
+      net_entropy_mix(*ent);
     if (now != last_ms) {
-      net_entropy_mix(tick_raw());
       REGION_BEGIN(REGION_NET_TIMER);
       net_timer_tick(now - last_ms);
       REGION_END(REGION_NET_TIMER);
