@@ -160,14 +160,14 @@ def test_elf_symbols_match_nm():
 def test_elf_fw_params():
     path = os.path.join(FW_DIR, "net_ping.elf")
     addr, size = l3vp.elf.symbol(path, "fw_params")
-    assert size == 68                      # struct fw_params, version 3
+    assert size == 84                      # struct fw_params, version 4
     with l3vp.elf.Elf(path) as e:
         sec_addr, sec_off, sec_size = e.section(".params")
         assert sec_addr <= addr < sec_addr + sec_size
         data = e.read_symbol("fw_params")
         assert e.symbol("no_such_symbol") is None
         assert e.section(".no_such_section") is None
-    assert data[:12] == bytes.fromhex("4e455450" "00000003" "00000044")  # "NETP", v3, 68 bytes
+    assert data[:12] == bytes.fromhex("4e455450" "00000004" "00000054")  # "NETP", v4, 84 bytes
     with open(path, "rb") as f:
         f.seek(sec_off + (addr - sec_addr))
         assert f.read(size) == data
