@@ -44,17 +44,6 @@ struct Bench : sc_core::sc_module {
 Bench* bench = nullptr;
 void build() { bench = new Bench("bench"); }
 
-// Accesses with an annotated delay `d` (the access time is stamp + d).
-uint32_t rd(TestInitiator& i, uint32_t off, const sc_core::sc_time& d) {
-  uint8_t b[4] = {};
-  i.access_at(tlm::TLM_READ_COMMAND, off, b, 4, d);
-  return be32(b);
-}
-void wr(TestInitiator& i, uint32_t off, uint32_t v, const sc_core::sc_time& d) {
-  uint8_t b[4];
-  put_be32(b, v);
-  i.access_at(tlm::TLM_WRITE_COMMAND, off, b, 4, d);
-}
 uint32_t dbg(TestInitiator& i, uint32_t off) {
   uint8_t b[4] = {};
   EXPECT_EQ(i.debug_read(off, b, 4), 4u);
@@ -87,7 +76,7 @@ void run_seed(unsigned seed, unsigned steps) {
     const uint32_t off = regs[pick(6)];
     const unsigned what = pick(10);
     if (what < 4) {
-      const uint32_t t = rd(b.i_tlm, off, d), r = rd(b.i_rtl, off, d);
+      const uint32_t t = b.i_tlm.rd32_at(off, d), r = b.i_rtl.rd32_at(off, d);
       EXPECT_EQ(r, t) << "seed " << seed << " cycle " << cycle << " read 0x" << std::hex << off;
       if (r != t) ++mismatches;
     } else if (what == 4 && ahead == 0) {
@@ -110,8 +99,8 @@ void run_seed(unsigned seed, unsigned steps) {
             default: v = pick(30); break;
           }
       }
-      wr(b.i_tlm, off, v, d);
-      wr(b.i_rtl, off, v, d);
+      b.i_tlm.wr32_at(off, v, d);
+      b.i_rtl.wr32_at(off, v, d);
     }
   }
   // Let every pending interrupt of the last configuration come.
@@ -123,8 +112,8 @@ void run_seed(unsigned seed, unsigned steps) {
   EXPECT_GT(t.size() + mismatches, 0u) << "seed " << seed << ": no interrupt at all (weak test)";
   // Leave both stopped.
   for (uint32_t o : {0x18u, 0x28u}) {
-    wr(b.i_tlm, o, 0x10, sc_core::SC_ZERO_TIME);
-    wr(b.i_rtl, o, 0x10, sc_core::SC_ZERO_TIME);
+    b.i_tlm.wr32_at(o, 0x10, sc_core::SC_ZERO_TIME);
+    b.i_rtl.wr32_at(o, 0x10, sc_core::SC_ZERO_TIME);
   }
 }
 
@@ -144,16 +133,16 @@ TEST(GptimerRtlEquivalence, LongPeriods) {
   b.r_rtl.pulses.clear();
   const uint64_t p0 = b.rtl.irq_pulses(2);
   for (TestInitiator* i : {&b.i_tlm, &b.i_rtl}) {
-    wr(*i, 0x04, 39, sc_core::SC_ZERO_TIME);           // 1 MHz tick
-    wr(*i, 0x14, 0xFFFFFFFF, sc_core::SC_ZERO_TIME);   // timer 1 free-running
-    wr(*i, 0x18, 0x7, sc_core::SC_ZERO_TIME);
-    wr(*i, 0x24, 99999, sc_core::SC_ZERO_TIME);        // timer 2: 100 ms
-    wr(*i, 0x28, 0xF, sc_core::SC_ZERO_TIME);
+    i->wr32_at(0x04, 39, sc_core::SC_ZERO_TIME);           // 1 MHz tick
+    i->wr32_at(0x14, 0xFFFFFFFF, sc_core::SC_ZERO_TIME);   // timer 1 free-running
+    i->wr32_at(0x18, 0x7, sc_core::SC_ZERO_TIME);
+    i->wr32_at(0x24, 99999, sc_core::SC_ZERO_TIME);        // timer 2: 100 ms
+    i->wr32_at(0x28, 0xF, sc_core::SC_ZERO_TIME);
   }
   for (int k = 0; k < 5; ++k) {
     sc_core::sc_start(sc_core::sc_time(37, sc_core::SC_MS));
-    EXPECT_EQ(rd(b.i_rtl, 0x10, sc_core::SC_ZERO_TIME), rd(b.i_tlm, 0x10, sc_core::SC_ZERO_TIME));
-    EXPECT_EQ(rd(b.i_rtl, 0x20, sc_core::SC_ZERO_TIME), rd(b.i_tlm, 0x20, sc_core::SC_ZERO_TIME));
+    EXPECT_EQ(b.i_rtl.rd32_at(0x10, sc_core::SC_ZERO_TIME), b.i_tlm.rd32_at(0x10, sc_core::SC_ZERO_TIME));
+    EXPECT_EQ(b.i_rtl.rd32_at(0x20, sc_core::SC_ZERO_TIME), b.i_tlm.rd32_at(0x20, sc_core::SC_ZERO_TIME));
   }
   EXPECT_EQ(b.r_tlm.pulses.size(), 1u);
   EXPECT_EQ(b.r_rtl.pulses, b.r_tlm.pulses);

@@ -25,16 +25,6 @@ namespace {
 const sc_core::sc_time kClk(25, sc_core::SC_NS);
 constexpr uint32_t kReload = 9;  // timer 1 reload: an interrupt every 10 ticks
 
-uint32_t rd(TestInitiator& i, uint32_t off, const sc_core::sc_time& d) {
-  uint8_t b[4] = {};
-  i.access_at(tlm::TLM_READ_COMMAND, off, b, 4, d);
-  return be32(b);
-}
-void wr(TestInitiator& i, uint32_t off, uint32_t v, const sc_core::sc_time& d) {
-  uint8_t b[4];
-  put_be32(b, v);
-  i.access_at(tlm::TLM_WRITE_COMMAND, off, b, 4, d);
-}
 
 // The sink that calls back into the timer from its own pulse.
 struct Reenter : TimedIrqLineSink {
@@ -49,8 +39,8 @@ struct Reenter : TimedIrqLineSink {
     if (!active) return;
     const sc_core::sc_time at = t + kClk * 100.0, stamp = sc_core::sc_time_stamp();
     const sc_core::sc_time d = at > stamp ? at - stamp : sc_core::SC_ZERO_TIME;
-    reads.push_back(rd(*init, 0x10, d));  // timer 1 counter
-    wr(*init, 0x18, 0, d);                // timer 1 off: must be ignored
+    reads.push_back(init->rd32_at(0x10, d));  // timer 1 counter
+    init->wr32_at(0x18, 0, d);                // timer 1 off: must be ignored
   }
 };
 
@@ -75,16 +65,16 @@ TEST(GptimerRtlReentry, AccessesFromItsOwnInterrupt) {
   Log::enable(LogCat::GuestError, false);
   const uint64_t errors0 = Log::count(LogCat::GuestError);
   for (TestInitiator* i : {&b.i, &b.i_ref}) {
-    wr(*i, 0x04, 0, sc_core::SC_ZERO_TIME);        // prescaler reload 0: the fastest tick
-    wr(*i, 0x14, kReload, sc_core::SC_ZERO_TIME);  // timer 1 reload
-    wr(*i, 0x18, 0xF, sc_core::SC_ZERO_TIME);      // EN RS LD IE
+    i->wr32_at(0x04, 0, sc_core::SC_ZERO_TIME);        // prescaler reload 0: the fastest tick
+    i->wr32_at(0x14, kReload, sc_core::SC_ZERO_TIME);  // timer 1 reload
+    i->wr32_at(0x18, 0xF, sc_core::SC_ZERO_TIME);      // EN RS LD IE
   }
   b.sink.active = true;
   // One access 1000 clocks ahead steps through dozens of interrupt edges,
   // each of which calls back; then the kernel runs on (the adapter's own
   // wake-ups, each an evaluation that pulses and is called back too).
-  const uint32_t v = rd(b.i, 0x10, kClk * 1000.0);
-  rd(b.i_ref, 0x10, kClk * 1000.0);
+  const uint32_t v = b.i.rd32_at(0x10, kClk * 1000.0);
+  b.i_ref.rd32_at(0x10, kClk * 1000.0);
   sc_core::sc_start(kClk * 4000.0);
   b.sink.active = false;
   const auto& p = b.sink.pulses;
@@ -96,7 +86,7 @@ TEST(GptimerRtlReentry, AccessesFromItsOwnInterrupt) {
   EXPECT_LE(v, kReload);
   // Every re-entrant write was refused and logged; timer 1 is still on.
   EXPECT_EQ(Log::count(LogCat::GuestError) - errors0, p.size());
-  EXPECT_EQ(rd(b.i, 0x18, sc_core::SC_ZERO_TIME) & 1u, 1u);
+  EXPECT_EQ(b.i.rd32_at(0x18, sc_core::SC_ZERO_TIME) & 1u, 1u);
 }
 
 }  // namespace

@@ -61,6 +61,17 @@ class TestInitiator : public sc_core::sc_module {
     if (st) *st = gp.get_response_status();
     return d;
   }
+  // A word read/written with an initial annotated delay (access_at).
+  uint32_t rd32_at(uint64_t addr, const sc_core::sc_time& start) {
+    uint8_t b[4] = {};
+    access_at(tlm::TLM_READ_COMMAND, addr, b, 4, start);
+    return be32(b);
+  }
+  void wr32_at(uint64_t addr, uint32_t v, const sc_core::sc_time& start) {
+    uint8_t b[4];
+    put_be32(b, v);
+    access_at(tlm::TLM_WRITE_COMMAND, addr, b, 4, start);
+  }
   tlm::tlm_response_status read32(uint64_t addr, uint32_t& v) {
     uint8_t b[4] = {};
     auto st = access(tlm::TLM_READ_COMMAND, addr, b, 4);
