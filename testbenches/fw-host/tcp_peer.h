@@ -63,4 +63,24 @@ inline struct tcp_conn* find_conn(uint16_t rport) {
   return nullptr;
 }
 
+// The passive open of `p` at one of our listeners: SYN, our SYN-ACK
+// (checked), ACK; whatever the stack sends after the ACK is dropped.
+// @return the established connection, or nullptr (after a failed EXPECT).
+inline struct tcp_conn* accept_peer(Peer& p) {
+  p.send(TCP_SYN);
+  auto s = take_tcp();
+  EXPECT_EQ(1u, s.size());
+  if (s.size() != 1) return nullptr;
+  EXPECT_EQ(TCP_SYN | TCP_ACK, s[0].flags);
+  p.rcv = s[0].seq + 1;
+  p.send(TCP_ACK);
+  take_tcp();
+  struct tcp_conn* c = find_conn(p.port);
+  EXPECT_NE(nullptr, c);
+  if (c) {
+    EXPECT_EQ(TCP_ESTABLISHED, c->state);
+  }
+  return c;
+}
+
 }  // namespace nh

@@ -32,22 +32,6 @@ class Harden : public NetTest {
     EXPECT_EQ(nullptr, find_conn(p.port));
     return s[0].seq;
   }
-  struct tcp_conn* accept(Peer& p) {
-    p.send(TCP_SYN);
-    auto s = take_tcp();
-    EXPECT_EQ(1u, s.size());
-    if (s.size() != 1) return nullptr;
-    EXPECT_EQ(TCP_SYN | TCP_ACK, s[0].flags);
-    p.rcv = s[0].seq + 1;
-    p.send(TCP_ACK);
-    struct tcp_conn* c = find_conn(p.port);
-    EXPECT_NE(nullptr, c);
-    if (c) {
-      EXPECT_EQ(TCP_ESTABLISHED, c->state);
-    }
-    take_tcp();
-    return c;
-  }
   void reinit(uint32_t seed, const uint8_t* mac = kOurMac) {
     memcpy(nif_.hwaddr, mac, 6);
     net_init(&nif_, seed);
@@ -286,7 +270,7 @@ TEST_F(Harden, SynFloodDoesNotLockOutARealPeer) {
   tx.clear();
   // The real peer connects at once: the oldest half-open slot goes.
   Peer p;
-  struct tcp_conn* c = accept(p);
+  struct tcp_conn* c = accept_peer(p);
   ASSERT_NE(nullptr, c);
   EXPECT_EQ(1u, net_stats.tcp.syn_evicted);
   EXPECT_EQ(0u, net_stats.tcp.drop_no_slot);
@@ -329,7 +313,7 @@ TEST_F(Harden, EstablishedConnectionsAreNeverEvicted) {
   std::vector<Peer> peers(NET_TCP_CONNS);
   for (unsigned i = 0; i < NET_TCP_CONNS; i++) {
     peers[i].port = (uint16_t)(41000 + i);
-    ASSERT_NE(nullptr, accept(peers[i]));
+    ASSERT_NE(nullptr, accept_peer(peers[i]));
   }
   Peer late;
   late.port = 42000;
@@ -343,7 +327,7 @@ TEST_F(Harden, EstablishedConnectionsAreNeverEvicted) {
 
 TEST_F(Harden, RstInWindowButNotExactGetsChallengeAck) {
   Peer p;
-  struct tcp_conn* c = accept(p);
+  struct tcp_conn* c = accept_peer(p);
   ASSERT_NE(nullptr, c);
   TcpSeg rst = p.seg(TCP_RST);
   rst.seq = p.snd + 1;  // in the window, not RCV.NXT
@@ -366,7 +350,7 @@ TEST_F(Harden, RstInWindowButNotExactGetsChallengeAck) {
 
 TEST_F(Harden, ChallengeAcksAreRateLimited) {
   Peer p;
-  struct tcp_conn* c = accept(p);
+  struct tcp_conn* c = accept_peer(p);
   ASSERT_NE(nullptr, c);
   TcpSeg rst = p.seg(TCP_RST);
   rst.seq = p.snd + 7;
@@ -391,8 +375,8 @@ TEST_F(Harden, ChallengeAckBudgetIsPerConnectionNoSideChannel) {
     Peer victim, attacker;  // (the harness's peers share an address)
     victim.port = 41000;
     attacker.port = 42000;
-    struct tcp_conn* v = accept(victim);
-    struct tcp_conn* a = accept(attacker);
+    struct tcp_conn* v = accept_peer(victim);
+    struct tcp_conn* a = accept_peer(attacker);
     EXPECT_TRUE(v != nullptr && a != nullptr);
     // Spoofed RSTs at the victim: in its window (challenge ACKs to the
     // victim) or beyond it (dropped silently).
@@ -418,7 +402,7 @@ TEST_F(Harden, ChallengeAckBudgetIsPerConnectionNoSideChannel) {
 
 TEST_F(Harden, ChallengeAckBudgetStartsAfreshWithANewConnection) {
   Peer p;
-  struct tcp_conn* c = accept(p);
+  struct tcp_conn* c = accept_peer(p);
   ASSERT_NE(nullptr, c);
   TcpSeg rst = p.seg(TCP_RST);
   rst.seq = p.snd + 7;
@@ -428,7 +412,7 @@ TEST_F(Harden, ChallengeAckBudgetStartsAfreshWithANewConnection) {
   ASSERT_EQ(TCP_CLOSED, c->state);
   Peer q;  // the next connection takes the same slot within the second
   q.port = 40001;
-  struct tcp_conn* c2 = accept(q);
+  struct tcp_conn* c2 = accept_peer(q);
   ASSERT_EQ(c, c2);
   rst = q.seg(TCP_RST);
   rst.seq = q.snd + 7;

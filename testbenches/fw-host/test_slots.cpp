@@ -19,18 +19,13 @@ class Slots : public NetTest {
     prime_arp();
     ASSERT_EQ(NET_OK, tcp_listen(80, app_call, nullptr));
   }
-  struct tcp_conn* accept(Peer& p) {
-    p.send(TCP_SYN);
-    auto s = take_tcp();
-    EXPECT_EQ(1u, s.size());
-    if (s.size() != 1) return nullptr;
-    EXPECT_EQ(TCP_SYN | TCP_ACK, s[0].flags);
-    p.rcv = s[0].seq + 1;
-    p.send(TCP_ACK);
-    take_tcp();
-    struct tcp_conn* c = find_conn(p.port);
-    EXPECT_NE(nullptr, c);
-    return c;
+  // `n` established peers at ports 41000, 41001, ... of the listener.
+  void open_peers(std::vector<Peer>& ps, unsigned n) {
+    ps.resize(n);
+    for (unsigned i = 0; i < n; i++) {
+      ps[i].port = (uint16_t)(41000 + i);
+      ASSERT_NE(nullptr, accept_peer(ps[i]));
+    }
   }
   void policy(uint32_t idle, uint32_t ka = 0, uint32_t intvl = 0, uint32_t probes = 0,
               uint32_t persist = 0, uint32_t evict = NET_TCP_EVICT_IDLE_MS) {
@@ -58,7 +53,7 @@ class Slots : public NetTest {
 TEST_F(Slots, IdleTimeoutResetsAPassiveConnectionAndFreesItsSlot) {
   policy(2000);
   Peer p;
-  struct tcp_conn* c = accept(p);
+  struct tcp_conn* c = accept_peer(p);
   ASSERT_NE(nullptr, c);
   unsigned idx = (unsigned)(c - tcp_conns);
   advance(1900);
@@ -82,7 +77,7 @@ TEST_F(Slots, TrickleKeepsAConnectionAliveUnderTheIdleTimeout) {
   // the idle timeout alone never fires (eviction is what answers trickle).
   policy(2000);
   Peer p;
-  struct tcp_conn* c = accept(p);
+  struct tcp_conn* c = accept_peer(p);
   ASSERT_NE(nullptr, c);
   for (int i = 0; i < 8; i++) {
     advance(1500);
@@ -111,7 +106,7 @@ TEST_F(Slots, TrickleKeepsAConnectionAliveUnderTheIdleTimeout) {
 
 TEST_F(Slots, IdleTimeoutSparesActiveOpensAndIsOffByDefault) {
   Peer p;
-  struct tcp_conn* passive = accept(p);
+  struct tcp_conn* passive = accept_peer(p);
   ASSERT_NE(nullptr, passive);
   advance(60000);  // default policy: no idle timeout
   EXPECT_EQ(TCP_ESTABLISHED, passive->state);
@@ -139,11 +134,8 @@ TEST_F(Slots, IdleTimeoutSparesActiveOpensAndIsOffByDefault) {
 
 TEST_F(Slots, TrickleIsEvictedForANewPeerAtTheListenerLimit) {
   ASSERT_EQ(NET_OK, tcp_listen_limit(80, 2));
-  std::vector<Peer> tr(2);
-  for (unsigned i = 0; i < 2; i++) {
-    tr[i].port = (uint16_t)(41000 + i);
-    ASSERT_NE(nullptr, accept(tr[i]));
-  }
+  std::vector<Peer> tr;
+  ASSERT_NO_FATAL_FAILURE(open_peers(tr, 2));
   // One byte each every 2 s; the new peer comes 1.5 s after a round.
   for (int r = 0; r < 3; r++) {
     advance(2000);
@@ -153,7 +145,7 @@ TEST_F(Slots, TrickleIsEvictedForANewPeerAtTheListenerLimit) {
   advance(1500);
   Peer late;
   late.port = 42000;
-  struct tcp_conn* c = accept(late);
+  struct tcp_conn* c = accept_peer(late);
   ASSERT_NE(nullptr, c);
   EXPECT_EQ(TCP_ESTABLISHED, c->state);
   EXPECT_EQ(1u, net_stats.tcp.idle_evicted);
@@ -168,11 +160,8 @@ TEST_F(Slots, TrickleIsEvictedForANewPeerAtTheListenerLimit) {
 
 TEST_F(Slots, EvictionPicksTheConnectionIdleLongest) {
   ASSERT_EQ(NET_OK, tcp_listen_limit(80, 3));
-  std::vector<Peer> ps(3);
-  for (unsigned i = 0; i < 3; i++) {
-    ps[i].port = (uint16_t)(41000 + i);
-    ASSERT_NE(nullptr, accept(ps[i]));
-  }
+  std::vector<Peer> ps;
+  ASSERT_NO_FATAL_FAILURE(open_peers(ps, 3));
   // Last data: peer 0 at 3 s, peer 2 at 4 s, peer 1 never (idle longest).
   advance(3000);
   ps[0].send(TCP_ACK | TCP_PSH, {1});
@@ -205,11 +194,8 @@ TEST_F(Slots, EvictionPicksTheConnectionIdleLongest) {
 
 TEST_F(Slots, BusyConnectionsAreNotEvictedAndTheNewPeerRetries) {
   ASSERT_EQ(NET_OK, tcp_listen_limit(80, 2));
-  std::vector<Peer> ps(2);
-  for (unsigned i = 0; i < 2; i++) {
-    ps[i].port = (uint16_t)(41000 + i);
-    ASSERT_NE(nullptr, accept(ps[i]));
-  }
+  std::vector<Peer> ps;
+  ASSERT_NO_FATAL_FAILURE(open_peers(ps, 2));
   // Data every 0.5 s: never idle for the 1 s eviction minimum.
   for (int r = 0; r < 6; r++) {
     advance(500);
@@ -240,17 +226,14 @@ TEST_F(Slots, BusyConnectionsAreNotEvictedAndTheNewPeerRetries) {
   // Once they go quiet the retried peer gets in.
   advance(1200);
   late.snd = 9000;
-  ASSERT_NE(nullptr, accept(late));
+  ASSERT_NE(nullptr, accept_peer(late));
   EXPECT_EQ(TCP_ESTABLISHED, find_conn(42000)->state);
   EXPECT_EQ(1u, net_stats.tcp.idle_evicted);
 }
 
 TEST_F(Slots, FullTableEvictsAnIdlePassiveConnectionForASyn) {
-  std::vector<Peer> ps(NET_TCP_CONNS);
-  for (unsigned i = 0; i < NET_TCP_CONNS; i++) {
-    ps[i].port = (uint16_t)(41000 + i);
-    ASSERT_NE(nullptr, accept(ps[i]));
-  }
+  std::vector<Peer> ps;
+  ASSERT_NO_FATAL_FAILURE(open_peers(ps, NET_TCP_CONNS));
   advance(2000);
   for (unsigned i = 0; i < NET_TCP_CONNS; i++)
     if (i != 3) ps[i].send(TCP_ACK | TCP_PSH, {1});
@@ -284,7 +267,7 @@ TEST_F(Slots, FullTableEvictsAnIdlePassiveConnectionForASyn) {
 TEST_F(Slots, KeepAliveProbesAfterIdleAndDropsAfterUnansweredProbes) {
   policy(0, 5000, 1000, 3);
   Peer p;
-  struct tcp_conn* c = accept(p);
+  struct tcp_conn* c = accept_peer(p);
   ASSERT_NE(nullptr, c);
   unsigned idx = (unsigned)(c - tcp_conns);
   std::vector<uint32_t> probes;
@@ -319,7 +302,7 @@ TEST_F(Slots, KeepAliveProbesAfterIdleAndDropsAfterUnansweredProbes) {
 TEST_F(Slots, KeepAliveAnsweredKeepsTheConnection) {
   policy(0, 5000, 1000, 3);
   Peer p;
-  struct tcp_conn* c = accept(p);
+  struct tcp_conn* c = accept_peer(p);
   ASSERT_NE(nullptr, c);
   std::vector<uint32_t> probes;
   for (uint32_t t = 0; t < 30000; t += 10) {
@@ -340,7 +323,7 @@ TEST_F(Slots, KeepAliveAnsweredKeepsTheConnection) {
 
 TEST_F(Slots, KeepAliveIsOffByDefault) {
   Peer p;
-  struct tcp_conn* c = accept(p);
+  struct tcp_conn* c = accept_peer(p);
   ASSERT_NE(nullptr, c);
   advance(3600000, 100);
   EXPECT_TRUE(take_tcp().empty());
