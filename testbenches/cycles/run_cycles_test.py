@@ -5,7 +5,9 @@
 
 Runs leon3vp as the golden's "command" block says and compares every
 figure (whole run and per region) with the golden EXACTLY: any difference
-fails (exit 1) with the table region, metric, old, new, change, %. Exit 2
+fails (exit 1), first with the summary of scripts/cycles-compare --ci (which
+region moved, by how much, slower or faster or code layout), then the table
+region, metric, old, new, change, %. Exit 2
 when the golden is unreadable or leon3vp writes no --stats.
 """
 import argparse
@@ -15,7 +17,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.join(HERE, "..", "..")
 sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts", "lib"))
-from l3vp import cycles  # noqa: E402
+from l3vp import cycles, cycles_ci  # noqa: E402
 
 MAX_ROWS = 150  # the whole table: scripts/bless-cycles --dry-run PROGRAM
 
@@ -41,6 +43,11 @@ def main():
         print(cycles.format_table([r for r in rows if r.region == "(run)"], all_rows=True))
         return 0
     print(f"cycles.{prog}: FAILED, the figures differ from {os.path.relpath(a.golden, REPO)}")
+    # First what moved, by region (the rules of cycles-compare --ci; the
+    # test itself stays exact), then every figure that differs.
+    print("what moved, by the rules of scripts/cycles-compare --ci (this test is exact: any difference fails):")
+    print(cycles_ci.format_text(cycles_ci.evaluate(old, new)))
+    print("every figure that differs:")
     print(cycles.format_table(rows, max_rows=MAX_ROWS))
     print(cycles.summary(rows))
     for m in ("instructions", "cycles"):

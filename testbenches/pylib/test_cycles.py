@@ -228,3 +228,274 @@ def test_hotspots_and_row_limit():
     assert cycles.hotspots(rows, "traps") == ""
     lines = cycles.format_table(rows, max_rows=2).splitlines()
     assert len(lines) == 4 and lines[-1] == "... 1 more rows"
+
+
+# ---- the CI gate: scripts/cycles-compare --ci (l3vp.cycles_ci) -----------------
+
+SCRIPTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts")
+NAMES = {0x10: "net.ipchk", 0x20: "net.proto", 0x30: "net_tx"}
+
+
+def net_stats(ipchk=(2000, 800, 150), proto=(11000, 4900, 180), tx=(2600, 1000, 5), run_cycles=None):
+    """A --stats dict with three regions: (cycles, instructions, icache_misses)."""
+    regs = []
+    for rid, (cyc, ins, im) in zip((0x10, 0x20, 0x30), (ipchk, proto, tx)):
+        r = region(rid, cyc, entries=8, instructions=ins)
+        r["icache_misses"] = im
+        regs.append(r)
+    total = run_cycles if run_cycles is not None else 1_000_000 + sum(r["cycles"] for r in regs)
+    return stats(cycles_=total, instructions=400_000 + sum(r["instructions"] for r in regs), regions=regs)
+
+
+def ci(tmp_path, old, new, *args, env=None):
+    """Run scripts/cycles-compare --ci on two --stats dicts."""
+    import subprocess
+    paths = []
+    for n, d in (("base.json", old), ("new.json", new)):
+        p = tmp_path / n  # goldens: their regions have names
+        p.write_text(json.dumps(cycles.to_golden(cycles.figures(d, NAMES))))
+        paths.append(str(p))
+    e = {k: v for k, v in os.environ.items() if k != "GITHUB_STEP_SUMMARY"}
+    e.update(env or {})
+    return subprocess.run([sys.executable, os.path.join(SCRIPTS, "cycles-compare"), "--ci", *paths, *args],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=e)
+
+
+def region_lines(out):
+    """{region: verdict} of the --ci table."""
+    got = {}
+    for line in out.splitlines()[2:]:
+        f = line.split()
+        if len(f) >= 6 and (f[0] in NAMES.values() or f[0] == "(run)"):
+            got[f[0]] = " ".join(w for w in f[5:] if not w[0] in "+-0123456789")
+    return got
+
+
+def test_ci_identical_passes(tmp_path):
+    p = ci(tmp_path, net_stats(), net_stats())
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert p.stdout.startswith("OK: no region slower beyond the floors\n")
+    assert p.stdout.rstrip().endswith("OK")
+
+
+def test_ci_slowdown_in_one_region_fails_and_is_the_first_line(tmp_path):
+    # net.proto: a loop (+400 instructions, +900 cycles); net_tx: only moved
+    # (same instructions, +2 % cycles); net.ipchk: faster by 10 %.
+    new = net_stats(ipchk=(1800, 760, 150), proto=(11900, 5300, 180), tx=(2652, 1000, 5))
+    p = ci(tmp_path, net_stats(), new)
+    assert p.returncode == 1, p.stdout + p.stderr
+    lines = p.stdout.splitlines()
+    assert lines[0] == "REGRESSION: net.proto SLOWER: cycles +900 (+8.18%), instructions +400 (+8.16%)"
+    assert lines[2].split()[0] == "net.proto"  # the table's first region
+    v = region_lines(p.stdout)
+    assert v["net.proto"] == "SLOWER"
+    assert v["net.ipchk"] == "faster"
+    assert v["net_tx"] == "slower, layout"
+    assert lines[-1] == "REGRESSION"
+    assert "more than 1 % and at least 50" in p.stdout  # the floors are said
+
+
+def test_ci_one_miss_under_the_floor_does_not_fail(tmp_path):
+    # net_tx: one more I-cache miss (+20 %) and its 18 stall cycles
+    new = net_stats(tx=(2618, 1000, 6))
+    p = ci(tmp_path, net_stats(), new)
+    assert p.returncode == 0, p.stdout
+    assert region_lines(p.stdout)["net_tx"] == "slower, under the floors"
+    assert "cache misses" not in p.stdout
+    # The full table (no --ci) at --tolerance 1 calls the same change a regression.
+    import subprocess
+    full = subprocess.run([sys.executable, os.path.join(SCRIPTS, "cycles-compare"), str(tmp_path / "base.json"),
+                           str(tmp_path / "new.json"), "--tolerance", "1"], stdout=subprocess.PIPE, text=True)
+    assert full.returncode == 1 and "icache_misses" in full.stdout
+
+
+def test_ci_misses_reported_beyond_floors_but_not_gated(tmp_path):
+    new = net_stats(proto=(11000, 4900, 230))  # +50 misses on 180, cycles the same
+    p = ci(tmp_path, net_stats(), new)
+    assert p.returncode == 0
+    assert "  net.proto icache_misses 180 -> 230 (+50, +27.78%)" in p.stdout.splitlines()
+    p = ci(tmp_path, net_stats(), new, "--miss-floor", "60")
+    assert "cache misses" not in p.stdout
+
+
+def test_ci_layout_move_beyond_layout_tolerance_fails(tmp_path):
+    new = net_stats(tx=(2900, 1000, 5))  # same instructions, +11.5 %
+    p = ci(tmp_path, net_stats(), new)
+    assert p.returncode == 1
+    assert p.stdout.splitlines()[0].startswith("REGRESSION: net_tx SLOWER: cycles +300 (+11.54%), same instructions")
+    assert ci(tmp_path, net_stats(), new, "--layout-tolerance", "12").returncode == 0
+
+
+def test_ci_improvement_does_not_fail_but_is_reported(tmp_path):
+    new = net_stats(proto=(9000, 4000, 180))
+    p = ci(tmp_path, net_stats(), new)
+    assert p.returncode == 0, p.stdout
+    assert p.stdout.splitlines()[0] == "OK: no region slower beyond the floors (regions: 1 faster)"
+    assert region_lines(p.stdout)["net.proto"] == "faster"
+    assert ci(tmp_path, net_stats(), new, "--strict").returncode == 1
+
+
+def test_ci_lost_region_and_changed_stop_fail(tmp_path):
+    old = net_stats()
+    new = net_stats()
+    new["regions"] = new["regions"][:2]
+    p = ci(tmp_path, old, new)
+    assert p.returncode == 1 and p.stdout.startswith("REGRESSION: net_tx MISSING")
+    new = net_stats()
+    new["stop"] = {"reason": "max_time", "exit_status": None}
+    p = ci(tmp_path, old, new)
+    assert p.returncode == 1 and p.stdout.startswith("REGRESSION: (run) STOP CHANGED: stop_reason exit -> max_time")
+
+
+def test_ci_markdown_written_and_step_summary_appended(tmp_path):
+    md, summary = tmp_path / "cycles.md", tmp_path / "summary.md"
+    summary.write_text("earlier step\n")
+    new = net_stats(proto=(11900, 5300, 180))
+    p = ci(tmp_path, net_stats(), new, "--markdown", str(md), env={"GITHUB_STEP_SUMMARY": str(summary)})
+    assert p.returncode == 1
+    text = md.read_text()
+    assert text.startswith("### Cycle counts: REGRESSION: net.proto SLOWER")
+    assert "| `net.proto` | 11000 | 11900 | +900 | +8.18% | +400 | +8.16% | **SLOWER** |" in text
+    assert "| **whole run** |" in text and "<sub>gate: cycles, instructions" in text
+    assert summary.read_text() == "earlier step\n" + text
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["--markdown", "/nonexistent-dir/cycles.md"], "--markdown: cannot write /nonexistent-dir/cycles.md"),
+    (["--gate", "cycels"], "--gate: unknown metric 'cycels'"),
+    (["--min-change", "-3"], "--min-change"),
+    (["--metrics", "cycles"], "--ci: --metrics and --all are for the full table"),
+])
+def test_ci_bad_input_one_line_exit_2(tmp_path, args, needle):
+    p = ci(tmp_path, net_stats(), net_stats(proto=(11900, 5300, 180)), *args)
+    assert p.returncode == 2
+    assert p.stdout == ""
+    lines = p.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("cycles-compare: error: ") and needle in lines[0]
+
+
+def test_markdown_needs_ci(tmp_path):
+    import subprocess
+    (tmp_path / "a.json").write_text(json.dumps(net_stats()))
+    p = subprocess.run([sys.executable, os.path.join(SCRIPTS, "cycles-compare"), str(tmp_path / "a.json"),
+                        str(tmp_path / "a.json"), "--markdown", str(tmp_path / "x.md")],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert p.returncode == 2 and p.stderr.strip() == "cycles-compare: error: --markdown needs --ci"
+    assert not (tmp_path / "x.md").exists()
+
+
+def test_ci_evaluate_sorts_failing_first_then_by_cycles_change():
+    from l3vp import cycles_ci
+    old = cycles.figures(net_stats(), NAMES)
+    new = cycles.figures(net_stats(ipchk=(1000, 800, 150), proto=(11600, 5000, 180), tx=(2700, 1000, 5)), NAMES)
+    res = cycles_ci.evaluate(old, new)
+    assert [(r.label, r.verdict) for r in res.regions] == [
+        ("net.proto", cycles_ci.SLOWER), ("net.ipchk", cycles_ci.LAYOUT_FASTER), ("net_tx", cycles_ci.LAYOUT_SLOWER)]
+    assert res.failed
+    assert res.run.verdict == cycles_ci.SMALL_FASTER  # -300 cycles of a million
+
+
+# ---- scripts/cycles-history (l3vp.cycles_history) ------------------------------
+
+def git_repo(tmp_path, n):
+    """A git repository with n commits, one second apart; their hashes, oldest first."""
+    import subprocess
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org",
+           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.org"}
+
+    def git(*a, **kw):
+        return subprocess.run(["git", "-C", str(repo), *a], check=True, stdout=subprocess.PIPE,
+                              text=True, env={**env, **kw}).stdout.strip()
+
+    git("init", "-q")
+    hashes = []
+    for i in range(n):
+        (repo / "f").write_text(str(i))
+        git("add", "f")
+        date = f"2026-01-0{i + 1}T12:00:00+00:00"
+        git("commit", "-q", "-m", f"change {i}", GIT_COMMITTER_DATE=date, GIT_AUTHOR_DATE=date)
+        hashes.append(git("rev-parse", "HEAD"))
+    return repo, hashes
+
+
+def history(*args):
+    import subprocess
+    return subprocess.run([sys.executable, os.path.join(SCRIPTS, "cycles-history"), *args],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def test_history_add_same_commit_twice_keeps_one_row(tmp_path):
+    import pandas as pd
+    repo, (c0, c1) = git_repo(tmp_path, 2)
+    h = tmp_path / "h.csv"
+    s1, s2 = tmp_path / "net_ping.json", tmp_path / "other.json"
+    s1.write_text(json.dumps(net_stats()))
+    s2.write_text(json.dumps(stats(cycles_=777, regions=[region(0x10, 70)])))
+    for rev in (c1, c0):  # added out of order: kept in commit order
+        p = history("add", "--history", str(h), "--repo", str(repo), "--commit", rev, "--stats", str(s1))
+        assert p.returncode == 0, p.stderr
+    s1.write_text(json.dumps(net_stats(proto=(12345, 4900, 180))))
+    p = history("add", "--history", str(h), "--repo", str(repo), "--commit", c1[:8], "--stats", str(s1),
+                "--stats", f"other={s2}")
+    assert p.returncode == 0, p.stderr
+    df = pd.read_csv(h)
+    assert list(df["commit"]) == [c0, c1]
+    assert list(df["subject"]) == ["change 0", "change 1"]
+    assert list(df["date"]) == ["2026-01-01T12:00:00Z", "2026-01-02T12:00:00Z"]
+    assert list(df["net_ping/0x00000020/cycles"]) == [11000, 12345]
+    assert df["other/(run)/cycles"].isna().tolist() == [True, False]
+    # The same commit, only one program: the other program's figures stay.
+    p = history("add", "--history", str(h), "--repo", str(repo), "--commit", c1, "--stats", str(s1))
+    df = pd.read_csv(h)
+    assert len(df) == 2 and df["other/(run)/cycles"].tolist()[1] == 777
+
+
+def test_history_names_regions_from_golden_and_plot_writes_png(tmp_path):
+    repo, commits = git_repo(tmp_path, 3)
+    h, png = tmp_path / "h.csv", tmp_path / "h.png"
+    for i, c in enumerate(commits):
+        f = cycles.figures(net_stats(proto=(11000 + 500 * i, 4900, 180)), NAMES)
+        f["regions"][0x10]["cpu_energy_fj"] = 1000 + i
+        g = tmp_path / f"net_ping-{i}.json"
+        g.write_text(json.dumps(cycles.to_golden(f)))
+        assert history("add", "--history", str(h), "--repo", str(repo), "--commit", c,
+                       "--stats", f"net_ping={g}").returncode == 0
+    p = history("plot", "--history", str(h), "--out", str(png))
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == f"{png}: cycles and cpu_energy_fj of 3 commits"
+    data = png.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10000
+    from l3vp import cycles_history
+    df = cycles_history.read(str(h))
+    assert cycles_history.series(df, "cycles")["net.proto"] == "net_ping/net.proto/cycles"
+    assert list(df["net_ping/net.proto/cycles"]) == [11000, 11500, 12000]
+    assert history("plot", "--history", str(h), "--out", str(png), "--relative",
+                   "--regions", "net.proto,(run)").returncode == 0
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["add", "--stats", "S", "--commit", "nosuch"], "'nosuch' in"),
+    (["add", "--stats", "MISSING"], "missing.json: No such file"),
+    (["plot", "--out", "OUT"], "no such file"),
+    (["plot", "--out", "/nonexistent-dir/h.png", "--history", "H"], "cannot write /nonexistent-dir/h.png"),
+    (["plot", "--out", "OUT", "--program", "nope", "--history", "H"], "--program: no cycles of 'nope'"),
+    (["add"], "required"),
+])
+def test_history_bad_input_one_line_exit_2(tmp_path, args, needle):
+    repo, (c0,) = git_repo(tmp_path, 1)
+    s, h = tmp_path / "s.json", tmp_path / "h.csv"
+    s.write_text(json.dumps(net_stats()))
+    assert history("add", "--history", str(h), "--repo", str(repo), "--commit", c0,
+                   "--stats", str(s)).returncode == 0
+    sub = {"S": str(s), "MISSING": str(tmp_path / "missing.json"), "OUT": str(tmp_path / "o.png"), "H": str(h)}
+    argv = [sub.get(x, x) for x in args]
+    if "--history" not in argv and argv != ["add"]:
+        argv += ["--history", str(h) if args[0] == "add" else str(tmp_path / "none.csv")]
+    if args[0] == "add" and len(args) > 1:
+        argv += ["--repo", str(repo)]
+    p = history(*argv)
+    assert p.returncode == 2, p.stdout + p.stderr
+    lines = p.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("cycles-history: error: ") and needle in lines[0]
