@@ -363,6 +363,7 @@ def test_ci_markdown_written_and_step_summary_appended(tmp_path):
 @pytest.mark.parametrize("args, needle", [
     (["--markdown", "/nonexistent-dir/cycles.md"], "--markdown: cannot write /nonexistent-dir/cycles.md"),
     (["--gate", "cycels"], "--gate: unknown metric 'cycels'"),
+    (["--gate", "cycles,entries"], "--gate: 'entries' is not a cost"),
     (["--min-change", "-3"], "--min-change"),
     (["--metrics", "cycles"], "--ci: --metrics and --all are for the full table"),
 ])
