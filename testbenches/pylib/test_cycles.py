@@ -316,6 +316,11 @@ def test_ci_misses_reported_beyond_floors_but_not_gated(tmp_path):
     assert "  net.proto icache_misses 180 -> 230 (+50, +27.78%)" in p.stdout.splitlines()
     p = ci(tmp_path, net_stats(), new, "--miss-floor", "60")
     assert "cache misses" not in p.stdout
+    # Misses in the gate: beyond the floors they fail like cycles.
+    p = ci(tmp_path, net_stats(), new, "--gate", "cycles,instructions,icache_misses")
+    assert p.returncode == 1
+    assert p.stdout.splitlines()[0].startswith("REGRESSION: net.proto SLOWER: icache_misses +50 (+27.78%)")
+    assert ci(tmp_path, net_stats(), new, "--gate", "icache_misses", "--miss-base", "200").returncode == 0
 
 
 def test_ci_layout_move_beyond_layout_tolerance_fails(tmp_path):
