@@ -118,7 +118,7 @@ def event_table(ev):
     out = ["| Event | Signal | Time (µs) | From wire in |", "|---|---|---:|---:|"]
     for key, what, sig in rows:
         d = (t[key] - t0) / 1e6
-        out.append(f"| {what} | {sig.format(**ev['v'])} | {t[key] / 1e6:.3f} | "
+        out.append(f"| {what.format(**ev['v'])} | {sig.format(**ev['v'])} | {t[key] / 1e6:.3f} | "
                    f"{'0' if d == 0 else f'{d:+.3f}'} |")
     return out
 
@@ -133,7 +133,7 @@ def duration_table(ev, rtt_us=None):
             ("TX DMA start to the reply's first bit", t["out_first"] - t["tx_dma_start"]),
             ("board turnaround: last bit in (at the GRETH) to first bit out", t["out_first"] - t["in_last_rx"]),
             ("wire in to wire out (first bits)", t["out_first"] - t["in_first"])]
-    rows += [(f"stack phase `{name}` (innermost, summed)", ps) for name, ps in sorted(ev["phases"].items())]
+    rows += [(f"innermost measured region `{name}` (summed)", ps) for name, ps in sorted(ev["phases"].items())]
     out = ["| Interval | µs |", "|---|---:|"]
     out += [f"| {what} | {ps / 1e6:.3f} |" for what, ps in rows]
     if rtt_us is not None:
@@ -164,6 +164,6 @@ def run_ping(vp, elf, scenario, tmp):
     if p.returncode != 0:
         raise RuntimeError(f"leon3vp exited {p.returncode}: {p.stderr.strip()}")
     with open(stats) as f:
-        exps = (json.load(f).get("net") or {}).get("experiments") or {}
-    rtt = next((e.get("rtt_avg_ps") for e in exps.values() if e.get("rtt_avg_ps")), None)
+        exps = ((json.load(f).get("net") or {}).get("results") or {}).get("experiments") or []
+    rtt = next((e.get("rtt_avg_ps") for e in exps if e.get("type") == "ping" and e.get("rtt_avg_ps")), None)
     return vcd, pcap, stats, (rtt / 1e6 if rtt else None)
