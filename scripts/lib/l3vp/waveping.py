@@ -167,3 +167,22 @@ def run_ping(vp, elf, scenario, tmp):
         exps = ((json.load(f).get("net") or {}).get("results") or {}).get("experiments") or []
     rtt = next((e.get("rtt_avg_ps") for e in exps if e.get("type") == "ping" and e.get("rtt_avg_ps")), None)
     return vcd, pcap, stats, (rtt / 1e6 if rtt else None)
+
+
+def _frame_kind(data):
+    """ARP request/reply, ICMP echo request/reply or the EtherType."""
+    et = int.from_bytes(data[12:14], "big") if len(data) >= 14 else None
+    if et == 0x0806 and len(data) >= 22:
+        return {1: "ARP request", 2: "ARP reply"}.get(int.from_bytes(data[20:22], "big"), "ARP")
+    if et == 0x0800 and len(data) >= 35 and data[23] == 1:
+        ihl = (data[14] & 15) * 4
+        return {8: "ICMP echo request", 0: "ICMP echo reply"}.get(data[14 + ihl], "ICMP")
+    return f"EtherType 0x{et:04x}" if et is not None else "runt"
+
+
+def pcap_table(records):
+    """The pcap's records [(t_ns, orig_len, data)] as the doc's table."""
+    out = ["| Frame | Time stamp (s) | Length (B) | What |", "|---:|---:|---:|---|"]
+    for i, (t_ns, _orig, data) in enumerate(records, 1):
+        out.append(f"| {i} | {t_ns // 10**9}.{t_ns % 10**9:09d} | {len(data)} | {_frame_kind(data)} |")
+    return out
