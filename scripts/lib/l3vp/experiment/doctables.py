@@ -594,7 +594,7 @@ def main(argv=None):
             raise _cli.UsageError("no '<!-- table: FILE#NAME -->' or '<!-- value: FILE#NAME -->' markers selected")
         for ef in need:
             if not os.path.isfile(os.path.join(ROOT, ef)):
-                raise TableError(f"{ef}: experiment file not found (named by a table marker)")
+                raise TableError(f"{ef}: experiment file not found (named by a table or value marker)")
         a.vp = os.path.abspath(a.vp)
         if not os.access(a.vp, os.X_OK):
             raise _cli.UsageError(f"--vp {a.vp}: not found or not executable")
