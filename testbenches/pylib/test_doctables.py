@@ -193,3 +193,22 @@ def test_cli_unknown_value_name_is_exit_2(tmp_path, capsys):
     code = doctables.main([str(doc), "--check", "--vp", str(vp), "--out", str(tmp_path / "out"), "-q"])
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(err) == 1 and "no value 'nope' under values:" in err[0], err
+
+
+def test_cli_check_fails_on_a_drifted_value_and_rewrite_fixes_it(tmp_path, capsys, monkeypatch):
+    doc, exp_path, _ = _cli_doc(tmp_path, "big")
+    ef = os.path.relpath(exp_path, doctables.ROOT)
+    exp = experiment_with_values()
+    df, rec = frame()
+    monkeypatch.setattr(doctables, "run_experiments", lambda need, a, log: {ef: (exp, exp.tables, df),
+                                                                             "_records": rec})
+    doctables.value_changes.clear()
+    args = [str(doc), "--vp", "/bin/true", "--out", str(tmp_path / "out"), "-q"]
+    assert doctables.main(args + ["--check"]) == 1
+    out = capsys.readouterr()
+    assert f"d.md:1: value {ef}#big: written '1.0', fresh run '15790'" in out.out
+    assert "-text <!--" in out.out and "1 file(s) differ" in out.err
+    doctables.value_changes.clear()
+    assert doctables.main(args) == 0 and "-->15790<!--" in doc.read_text()
+    doctables.value_changes.clear()
+    assert doctables.main(args + ["--check"]) == 0

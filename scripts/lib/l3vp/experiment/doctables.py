@@ -599,6 +599,7 @@ def main(argv=None):
         if not os.access(a.vp, os.X_OK):
             raise _cli.UsageError(f"--vp {a.vp}: not found or not executable")
         tables = run_experiments(need, a, log)
+        value_changes.clear()
         changed = 0
         for path, (old, new) in regenerate(docs, tables, set(need)).items():
             rel = os.path.relpath(path, ROOT)
