@@ -120,3 +120,95 @@ def test_diff_of_raw_paths_and_cell_overrides():
     df, rec = frame()
     t = doctables.table_spec(exp, exp.tables, "d")
     assert doctables.render_table(t, df, "ctx", rec)[2:] == ["| a | 64.0 | 1472.0 |", "| b | 71.0 | – |"]
+
+
+# -- value markers: one number in the prose --------------------------------------------
+VALUES = {"big": {"value": "{max(r.cyc for r in runs(n=11)):.0f}", "where": {"cfg": "b"}},
+          "one": "{cyc}", "per": {"value": "{(at(n=11).cyc - at(n=1).cyc) / k:.1f}",
+                                  "where": {"cfg": "a", "size": 64}, "vars": {"k": 10}}}
+
+
+def experiment_with_values(values=VALUES):
+    exp = experiment()
+    exp.values = values
+    return exp
+
+
+def test_value_markers_are_rewritten_in_place(tmp_path):
+    doc = tmp_path / "d.md"
+    doc.write_text("max <!-- value: e.yaml#big -->1<!-- /value --> cycles, "
+                   "per <!-- value: e.yaml#per -->2<!-- /value --> µs\n"
+                   "example `<!-- value: e.yaml#big -->9<!-- /value -->` stays\n"
+                   "```\n<!-- value: e.yaml#per -->9<!-- /value -->\n```\n")
+    exp = experiment_with_values()
+    df, rec = frame()
+    doctables.value_changes.clear()
+    old, new = doctables.regenerate([str(doc)], {"e.yaml": (exp, exp.tables, df), "_records": rec})[str(doc)]
+    assert new.split("\n")[0] == ("max <!-- value: e.yaml#big -->15790<!-- /value --> cycles, "
+                                  "per <!-- value: e.yaml#per -->64.0<!-- /value --> µs")
+    assert new.split("\n")[1:] == old.split("\n")[1:]   # code span and code block untouched
+    assert sorted(c.split(": ", 1)[1] for c in doctables.value_changes) == [
+        "value e.yaml#big: written '1', fresh run '15790'", "value e.yaml#per: written '2', fresh run '64.0'"]
+    doctables.value_changes.clear()
+    doc.write_text(new)
+    old, new = doctables.regenerate([str(doc)], {"e.yaml": (exp, exp.tables, df), "_records": rec})[str(doc)]
+    assert old == new and doctables.value_changes == []
+
+
+def test_value_errors_are_one_line():
+    exp = experiment_with_values()
+    df, rec = frame()
+    with pytest.raises(doctables.TableError, match=r"no value 'nope' under values:"):
+        doctables.render_value(exp, "nope", df, {"_records": rec}, "ctx")
+    with pytest.raises(doctables.TableError, match=r"\{cyc\}: .*selects 8 runs"):
+        doctables.render_value(exp, "one", df, {"_records": rec}, "ctx")
+    exp.values = {"bad": {"where": {"cfg": "a"}}}
+    with pytest.raises(doctables.TableError, match="value"):
+        doctables.render_value(exp, "bad", df, {"_records": rec}, "ctx")
+
+
+def test_values_section_is_part_of_the_experiment_file():
+    with pytest.raises(spec.SpecError, match="values"):
+        spec.Experiment("/tmp/t.yaml", {"experiment": "t", "firmware": {"program": "p"},
+                                        "metrics": {"c": "stats.c"}, "values": ["x"]})
+
+
+def _cli_doc(tmp_path, marker):
+    """A doc, an experiment file and a cached run of it: the CLI runs no leon3vp."""
+    import json
+    root = doctables.ROOT
+    exp_path = tmp_path / "v.yaml"
+    exp_path.write_text("experiment: v\nfirmware: {elf: /bin/true}\nmetrics: {cyc: stats.cycles}\n"
+                        "values:\n  cyc: '{cyc:.1f}'\n")
+    doc = tmp_path / "d.md"
+    doc.write_text(f"text <!-- value: {os.path.relpath(exp_path, root)}#{marker} -->1.0<!-- /value --> end\n")
+    return doc, exp_path, json
+
+
+def test_cli_unknown_value_name_is_exit_2(tmp_path, capsys):
+    doc, _exp, _ = _cli_doc(tmp_path, "nope")
+    vp = tmp_path / "vp"
+    vp.write_text("#!/bin/sh\nexit 0\n")
+    vp.chmod(0o755)
+    code = doctables.main([str(doc), "--check", "--vp", str(vp), "--out", str(tmp_path / "out"), "-q"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1 and "no value 'nope' under values:" in err[0], err
+
+
+def test_cli_check_fails_on_a_drifted_value_and_rewrite_fixes_it(tmp_path, capsys, monkeypatch):
+    doc, exp_path, _ = _cli_doc(tmp_path, "big")
+    ef = os.path.relpath(exp_path, doctables.ROOT)
+    exp = experiment_with_values()
+    df, rec = frame()
+    monkeypatch.setattr(doctables, "run_experiments", lambda need, a, log: {ef: (exp, exp.tables, df),
+                                                                             "_records": rec})
+    doctables.value_changes.clear()
+    args = [str(doc), "--vp", "/bin/true", "--out", str(tmp_path / "out"), "-q"]
+    assert doctables.main(args + ["--check"]) == 1
+    out = capsys.readouterr()
+    assert f"d.md:1: value {ef}#big: written '1.0', fresh run '15790'" in out.out
+    assert "-text <!--" in out.out and "1 file(s) differ" in out.err
+    doctables.value_changes.clear()
+    assert doctables.main(args) == 0 and "-->15790<!--" in doc.read_text()
+    doctables.value_changes.clear()
+    assert doctables.main(args + ["--check"]) == 0

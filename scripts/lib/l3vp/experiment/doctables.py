@@ -16,6 +16,17 @@ cell is a format string whose fields are Python expressions over the
 selected run's metrics and axes (`{rtt_avg_us:.1f}`), or over several runs
 of the selection (`{(at(echoes=11).cyc - at(echoes=1).cyc) / 10:.0f}`).
 
+A number in the prose is a value marker, on one line:
+
+    ... aggregate goodput <!-- value: experiments/docs/net-tcpmulti10.yaml#goodput -->24.88<!-- /value --> Mbit/s
+
+`#goodput` names an entry of the file's `values:` section: `value`, a
+format string like a table cell (`"{host_mbps:.2f}"`, or over several runs
+`"{min(r.turnaround_us for r in runs(size=64)):.1f}"`), with an optional
+`where` (the runs it sees), `vars` and `join`. Only the text between the
+two comments is rewritten; markers in code spans and code blocks are
+examples.
+
 Everything around the markers is kept as it is. `rewrite` replaces the
 tables in the files; `check` only compares and returns the differences.
 The runs go through the experiment tool (one Dask cluster for all files,
@@ -41,6 +52,9 @@ BEGIN = re.compile(r"^<!-- table: (\S+?)#([A-Za-z0-9_.-]+) -->\s*$")
 END = "<!-- /table -->"
 TABLE_KEYS = ("corner", "rows", "columns", "cell", "where", "vars", "align", "join")
 LINE_KEYS = ("label", "where", "cell", "cells", "vars", "axis")
+VALUE = re.compile(r"<!-- value: (\S+?)#([A-Za-z0-9_.-]+) -->(.*?)<!-- /value -->")
+VALUE_KEYS = ("value", "where", "vars", "join")
+VALUE_PREFIX = "value:"   # value names in collect()'s sets, apart from table names
 
 
 class TableError(Exception):
@@ -283,7 +297,57 @@ def render_table(t, df, ctx, records=None):
     return lines
 
 
+def value_spec(exp, name):
+    """The entry `name` of an experiment's `values:` section:
+    {value: FORMAT, where, vars, join}; a bare string is the format."""
+    raw = getattr(exp, "values", None) or {}
+    if name not in raw:
+        raise TableError(f"{exp.path}: no value '{name}' under values:")
+    v = raw[name]
+    where = f"values.{name}"
+    if isinstance(v, str):
+        v = {"value": v}
+    try:
+        _spec._keys(v, where, VALUE_KEYS, required=("value",))
+    except _spec.SpecError as e:
+        raise TableError(str(e)) from None
+    if not isinstance(v["value"], str):
+        raise TableError(f"{exp.path}: {where}.value: must be a format string ('{{metric:.1f}}')")
+    return {"value": v["value"], "join": joined(exp, v, where),
+            "where": _check_where(v.get("where"), f"{where}.where"),
+            "vars": _check_vars(v.get("vars"), f"{where}.vars")}
+
+
+def render_value(exp, name, df, tables, ctx):
+    """The text of one value marker from a run's (or several runs') results."""
+    v = value_spec(exp, name)
+    if v["join"]:
+        import pandas as pd
+        df = pd.concat([df] + [tables[j][2] for j in v["join"]], ignore_index=True)
+    return render_cell(v["value"], df, v["where"], ctx, tables.get("_records"), v["vars"])
+
+
 # -- markers in the docs ----------------------------------------------------------------
+def _code_spans(line):
+    """[(start, end)] of the line's inline code spans (`...`, ``...``)."""
+    return [m.span() for m in re.finditer(r"(`+)(?!`).*?(?<!`)\1(?!`)", line)]
+
+
+def find_values(lines):
+    """[(line index, match)] of the value markers outside code blocks and spans."""
+    out, fence = [], None
+    for i, ln in enumerate(lines):
+        f = re.match(r"\s*(```+|~~~+)", ln)
+        if f and (fence is None or f.group(1)[0] == fence[0] and len(f.group(1)) >= len(fence)):
+            fence = f.group(1) if fence is None else None
+            continue
+        if fence is not None or "<!-- value:" not in ln:
+            continue
+        spans = _code_spans(ln)
+        out += [(i, m) for m in VALUE.finditer(ln) if not any(a <= m.start() < b for a, b in spans)]
+    return out
+
+
 def find_markers(path):
     """[(begin line index, end line index, experiment file, table name)]."""
     with open(path) as f:
@@ -337,6 +401,12 @@ def collect(docs, only=None):
             if only and not any(os.path.join(ROOT, exp_file) == resolve(o) for o in only):
                 continue
             need.setdefault(exp_file, set()).add(name)
+        with open(d) as f:
+            lines = f.read().split("\n")
+        for _, m in find_values(lines):
+            if only and not any(os.path.join(ROOT, m.group(1)) == resolve(o) for o in only):
+                continue
+            need.setdefault(m.group(1), set()).add(VALUE_PREFIX + m.group(2))
     return need
 
 
@@ -390,9 +460,12 @@ def run_experiments(exp_files, args, log):
             raise TableError(str(e) if str(e).startswith(path) else f"{ef}: {e}") from None
         raw = exp.tables
         for name in (exp_files.get(ef) or ()):
-            t = raw.get(name) if isinstance(raw, dict) else None
-            if isinstance(t, dict):
-                work += [j for j in joined(exp, t, f"tables.{name}") if j not in loaded and j not in work]
+            if name.startswith(VALUE_PREFIX):
+                j = value_spec(exp, name[len(VALUE_PREFIX):])["join"]
+            else:
+                t = raw.get(name) if isinstance(raw, dict) else None
+                j = joined(exp, t, f"tables.{name}") if isinstance(t, dict) else []
+            work += [x for x in j if x not in loaded and x not in work]
         runs = exp.runs()
         _cli.validate(exp, runs)
         prepared, info = _cli.prepare(exp, runs, args, out, log)
@@ -433,8 +506,6 @@ def regenerate(docs, tables, wanted=None):
     out = {}
     for d in docs:
         lines, markers = find_markers(d)
-        if not markers:
-            continue
         new = list(lines)
         for b, e, ef, name in reversed(markers):
             if wanted is not None and ef not in wanted:
@@ -451,8 +522,31 @@ def regenerate(docs, tables, wanted=None):
                 df = pd.concat([df] + [tables[j][2] for j in t["join"]], ignore_index=True)
             body = render_table(t, df, f"{ef}#{name}", tables.get("_records"))
             new[b + 1:e] = body
-        out[d] = ("\n".join(lines), "\n".join(new))
+        new = regenerate_values(d, new, tables, wanted)
+        if markers or new != lines or find_values(lines):
+            out[d] = ("\n".join(lines), "\n".join(new))
     return out
+
+
+def regenerate_values(doc, lines, tables, wanted=None):
+    """The lines with every selected value marker rewritten; a changed value
+    is also reported in `value_changes` (doc:line, marker, old, new)."""
+    new = list(lines)
+    rel = os.path.relpath(doc, ROOT)
+    for i, m in reversed(find_values(lines)):
+        ef, name, old = m.group(1), m.group(2), m.group(3)
+        if (wanted is not None and ef not in wanted) or ef not in tables:
+            continue
+        exp, _raw, df = tables[ef]
+        text = render_value(exp, name, df, tables, f"{rel}:{i + 1}: {ef}#{name}")
+        if text != old:
+            value_changes.append(f"{rel}:{i + 1}: value {ef}#{name}: written {old!r}, fresh run {text!r}")
+        ln = new[i]
+        new[i] = ln[:m.start(3)] + text + ln[m.end(3):]
+    return new
+
+
+value_changes = []   # the values regenerate() found changed, for --check
 
 
 def diff(path, old, new):
@@ -497,14 +591,15 @@ def main(argv=None):
                 print(f"{ef}: {', '.join(sorted(need[ef]))}")
             return 0
         if not need:
-            raise _cli.UsageError("no '<!-- table: FILE#NAME -->' markers selected")
+            raise _cli.UsageError("no '<!-- table: FILE#NAME -->' or '<!-- value: FILE#NAME -->' markers selected")
         for ef in need:
             if not os.path.isfile(os.path.join(ROOT, ef)):
-                raise TableError(f"{ef}: experiment file not found (named by a table marker)")
+                raise TableError(f"{ef}: experiment file not found (named by a table or value marker)")
         a.vp = os.path.abspath(a.vp)
         if not os.access(a.vp, os.X_OK):
             raise _cli.UsageError(f"--vp {a.vp}: not found or not executable")
         tables = run_experiments(need, a, log)
+        value_changes.clear()
         changed = 0
         for path, (old, new) in regenerate(docs, tables, set(need)).items():
             rel = os.path.relpath(path, ROOT)
@@ -518,6 +613,8 @@ def main(argv=None):
                 with open(path, "w") as f:
                     f.write(new)
                 log(f"rewrote {rel}")
+        for c in value_changes if a.check else ():
+            print(c)
         if a.check and changed:
             print(f"doc-tables: {changed} file(s) differ from a fresh run (scripts/doc-tables rewrites them)",
                   file=sys.stderr)

@@ -233,7 +233,7 @@ class Experiment:
         self.path = path
         self.dir = os.path.dirname(os.path.abspath(path))
         _keys(doc, "", ("experiment", "description", "firmware", "board", "network", "grid", "zip",
-                        "metrics", "plots", "tables"), required=("experiment", "firmware", "metrics"))
+                        "metrics", "plots", "tables", "values"), required=("experiment", "firmware", "metrics"))
         self.name = doc["experiment"]
         if not isinstance(self.name, str) or not _EXPERIMENT_NAME.match(self.name):
             _fail("experiment", "must be a name of letters, digits, '_', '.', '-'")
@@ -251,6 +251,10 @@ class Experiment:
         self.tables = doc.get("tables") or {}
         if not isinstance(self.tables, dict):
             _fail("tables", "must map table names to table specs (docs/developer-guide.md)")
+        # single numbers quoted in the prose of the docs (scripts/doc-tables)
+        self.values = doc.get("values") or {}
+        if not isinstance(self.values, dict):
+            _fail("values", "must map value names to value specs (docs/developer-guide.md)")
         self._check_placeholders()
 
     # -- sections ----------------------------------------------------------
