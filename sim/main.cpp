@@ -382,10 +382,12 @@ int parse_failure(const CLI::App& app, const CLI::ParseError& e, int argc, char*
 // it is destroyed after they closed their files.
 class CreatedOutputs {
  public:
-  // Call before the file is opened or created.
+  // Call before the file is opened or created. A dangling symbolic link
+  // counts as existing (it is not ours to remove).
   void note(const std::string& path) {
     std::error_code ec;
-    if (!path.empty() && path != "-" && !std::filesystem::exists(path, ec)) paths_.push_back(path);
+    if (!path.empty() && path != "-" && !std::filesystem::exists(std::filesystem::symlink_status(path, ec)))
+      paths_.push_back(path);
   }
   // The simulation starts: from now on every output is the run's result.
   void keep() { paths_.clear(); }
