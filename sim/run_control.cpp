@@ -44,12 +44,15 @@ void install_signal_handlers() {
 int signal_number() { return g_signal; }
 
 namespace {
-// A rounded time for the eye ("2.5s", "310.0ms", "12.0us"), unlike
+// A rounded time for the eye ("1h05m", "59m56s", "2.5s", "310.0ms",
+// "12.0us"), unlike
 // format_duration(), which is exact.
 std::string approx_time(double s) {
   char b[32];
   if (s >= 3600)
     std::snprintf(b, sizeof b, "%.0fh%02.0fm", std::floor(s / 3600), std::floor(std::fmod(s, 3600) / 60));
+  else if (s >= 60)
+    std::snprintf(b, sizeof b, "%.0fm%02.0fs", std::floor(s / 60), std::floor(std::fmod(s, 60)));
   else if (s >= 1)
     std::snprintf(b, sizeof b, "%.1fs", s);
   else if (s >= 1e-3)
