@@ -896,6 +896,54 @@ def cmd_signal(a):
           (st["instructions"]["total"], frames, sent))
 
 
+def cmd_progress_invariance(a):
+    """Showing progress changes nothing simulated: the same run to its end
+    (--max-time) with stderr a terminal (progress with percentage and host
+    estimates) and with stderr a pipe (no progress) gives the same exit
+    status, UART output and --stats, all but the host's own figures."""
+    import pty
+    runs = []
+    for tty in (True, False):
+        stats = os.path.join(TMP, "progress_stats%d.json" % tty)
+        cmd = [a.leon3vp, "--stats", stats] + list(a.args) + [a.firmware]
+        print("$ " + " ".join(cmd) + ("   (stderr: a pty)" if tty else ""))
+        if tty:
+            master, slave = pty.openpty()
+            p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=slave)
+            os.close(slave)
+            err = b""
+            while True:
+                try:
+                    chunk = os.read(master, 4096)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                err += chunk
+            out = p.stdout.read()
+            p.wait()
+            os.close(master)
+        else:
+            p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            out, err = p.communicate()
+        with open(stats) as f:
+            st = json.load(f)
+        st.pop("host", None)  # wall time, MIPS: the host's, never the simulation's
+        runs.append((p.returncode, out, err.decode(errors="replace"), st))
+    (c0, o0, e0, s0), (c1, o1, e1, s1) = runs
+    if not re.search(r"MIPS, [0-9.]+% of \S+, \S+ simulated left, ~\S+ host left", e0):
+        fail("the terminal run showed no progress line with the end (too fast a host?): %r" % e0[-300:])
+    if "MIPS" in e1:
+        fail("progress written to a pipe")
+    if c0 != c1 or o0 != o1:
+        fail("exit status/UART output differ with progress shown (%d vs %d)" % (c0, c1))
+    d = l3vp.stats_differences(s0, s1)
+    if d:
+        fail("stats with progress shown, then without: " + "; ".join(d[:10]))
+    print("PASS: %d instructions, %d cycles identical with and without the progress line" %
+          (s0["instructions"]["total"], s0["cycles"]))
+
+
 def cmd_progress(a):
     """The progress line: on stderr when it is a terminal (a pty here), never
     with -q, and erased at the end; stdout (UART) is untouched."""
@@ -1031,6 +1079,9 @@ def main():
     pg.add_argument("--quiet", action="store_true")
     pg.add_argument("--expect-end", help="the end the line must show (e.g. 3600s); without: none shown")
     pg.add_argument("args", nargs=argparse.REMAINDER)
+    pi = sub.add_parser("progress-invariance")
+    pi.add_argument("firmware")
+    pi.add_argument("args", nargs=argparse.REMAINDER)
     sf = sub.add_parser("stdout-full")
     sf.add_argument("args", nargs=argparse.REMAINDER)
     a = p.parse_args()
@@ -1062,6 +1113,10 @@ def main():
         cmd_schema(a)
     elif a.mode == "signal":
         cmd_signal(a)
+    elif a.mode == "progress-invariance":
+        if a.args and a.args[0] == "--":
+            a.args = a.args[1:]
+        cmd_progress_invariance(a)
     elif a.mode == "progress":
         cmd_progress(a)
     elif a.mode == "stdout-full":
