@@ -328,12 +328,96 @@ int apply_rtl(const std::vector<std::string>& args, PlatformConfig& cfg) {
   return 0;
 }
 
+// The options of argv that `app` does not know ("--vcdd", "--max-tim=1s"
+// is "--max-tim"), in order; values of known options and everything after
+// "--" are skipped. CLI11's own message for them lists every argument left
+// over, the firmware too; this names only the unknown options.
+std::vector<std::string> unknown_options(const CLI::App& app, int argc, char** argv) {
+  std::vector<std::string> unknown;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--") break;
+    if (arg.size() < 2 || arg[0] != '-') continue;
+    const bool has_value = arg.find('=') != std::string::npos;
+    const std::string name = arg[1] == '-' ? arg.substr(0, arg.find('=')) : arg.substr(0, 2);
+    const CLI::Option* opt = app.get_option_no_throw(name);
+    if (!opt) {
+      unknown.push_back(name);
+      continue;
+    }
+    // "--max-time 10s": the next word is the value, even if it starts with '-'.
+    if (!has_value && name.size() == arg.size() && opt->get_items_expected_max() > 0) ++i;
+  }
+  return unknown;
+}
+
+// What a failed parse prints: --help and --version on stdout (exit 0),
+// unknown options as one line naming only them, anything else as CLI11
+// says it; exit 2.
+int parse_failure(const CLI::App& app, const CLI::ParseError& e, int argc, char** argv) {
+  if (dynamic_cast<const CLI::CallForVersion*>(&e)) {
+    std::printf("%s\n", e.what());
+    return 0;
+  }
+  if (e.get_exit_code() == 0) {  // --help
+    std::fputs(app.help().c_str(), stdout);
+    return 0;
+  }
+  if (dynamic_cast<const CLI::ExtrasError*>(&e)) {
+    const std::vector<std::string> unknown = unknown_options(app, argc, argv);
+    if (!unknown.empty()) {
+      std::string names;
+      for (const std::string& n : unknown) names += (names.empty() ? "'" : ", '") + n + "'";
+      return fail(kExitBadInput, std::string(unknown.size() > 1 ? "unknown options " : "unknown option ") +
+                                     names + " (see --help)");
+    }
+  }
+  return fail(kExitBadInput, e.what());
+}
+
+// Output files a run creates: those that did not exist before are removed
+// again when the run ends before the simulation started (a check failed
+// after the file was opened), so a refused command line leaves no empty or
+// partial file behind. Declared before every stream and writer of run(), so
+// it is destroyed after they closed their files.
+class CreatedOutputs {
+ public:
+  // Call before the file is opened or created. A dangling symbolic link
+  // counts as existing (it is not ours to remove).
+  void note(const std::string& path) {
+    std::error_code ec;
+    if (!path.empty() && path != "-" && !std::filesystem::exists(std::filesystem::symlink_status(path, ec)))
+      paths_.push_back(path);
+  }
+  // The simulation starts: from now on every output is the run's result.
+  void keep() { paths_.clear(); }
+  ~CreatedOutputs() {
+    for (const std::string& p : paths_) std::remove(p.c_str());
+  }
+
+ private:
+  std::vector<std::string> paths_;
+};
+
+// A position-independent firmware (PIE: ET_DYN, a dynamic section, a
+// program interpreter) runs, but nothing applies its relocations: pointers
+// loaded from its GOT stay unrelocated (wrong strings, blank numbers).
+void warn_position_independent(const l3vp::ElfImage& img, const std::string& path) {
+  if (!img.position_independent) return;
+  std::fprintf(stderr, "leon3vp: warning: %s is position-independent (%s); its relocations are not applied, "
+               "so addresses may be wrong: build with -fno-pic and link with -no-pie -static\n",
+               path.c_str(), img.pie_reason.c_str());
+}
+
 int run(int argc, char** argv) {
   setup_systemc_reports();
   l3vp::register_rtl_variants();  // the "rtl" variants of the slots (gptimer.model=rtl)
 
   Options o;
+  CreatedOutputs created;  // before every output stream: closes them first
   CLI::App app{"leon3vp: LEON3 (SPARC V8) GR-XC3S-1500 virtual platform", "leon3vp"};
+  app.set_version_flag("--version", std::string("leon3vp ") + leon3vp_version(),
+                       "Print the version (as --stats version.leon3vp) and exit");
   auto* fw = app.add_option("firmware", o.firmware, "Firmware ELF (SPARC V8, big-endian, statically linked)");
   app.add_flag("--print-config", o.print_config,
                "Print the effective configuration (preset or -c file, then --set and the options "
@@ -432,11 +516,7 @@ int run(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) {  // --help
-      std::fputs(app.help().c_str(), stdout);
-      return 0;
-    }
-    return fail(kExitBadInput, e.what());
+    return parse_failure(app, e, argc, argv);
   }
   if (o.list_stats) return list_stats();
   if (o.list_params) {
@@ -478,6 +558,7 @@ int run(int argc, char** argv) {
   if (const int rc = apply_rtl(o.rtl, cfg)) return rc;
   if (!o.rtl_trace.empty()) {
     if (cfg.gptimer_model != "rtl") return fail(kExitBadInput, "--rtl-trace: needs an RTL block (--rtl gptimer)");
+    created.note(o.rtl_trace);
     if (!std::ofstream(o.rtl_trace)) return fail(kExitBadInput, "--rtl-trace: cannot write '" + o.rtl_trace + "'");
     l3vp::GptimerRtl::set_trace_file(o.rtl_trace);
   }
@@ -613,41 +694,47 @@ int run(int argc, char** argv) {
   }
   // Validate the firmware before building anything.
   try {
-    l3vp::read_elf(o.firmware);
+    warn_position_independent(l3vp::read_elf(o.firmware), o.firmware);
   } catch (const ElfError& e) {
     return fail(kExitBadInput, e.what());
   }
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> trace(nullptr, &std::fclose);
   if (!o.trace.empty()) {
+    created.note(o.trace);
     trace.reset(std::fopen(o.trace.c_str(), "w"));
     if (!trace) return fail(kExitBadInput, "--trace: cannot open '" + o.trace + "': " + std::strerror(errno));
   }
   const bool profiling = o.profile || !o.profile_out.empty() || !o.profile_pc.empty();
   std::ofstream profile_out, profile_pc;
   if (!o.profile_out.empty()) {
+    created.note(o.profile_out);
     profile_out.open(o.profile_out);
     if (!profile_out)
       return fail(kExitBadInput,
                   "--profile-out: cannot open '" + o.profile_out + "': " + std::strerror(errno));
   }
   if (!o.profile_pc.empty()) {
+    created.note(o.profile_pc);
     profile_pc.open(o.profile_pc);
     if (!profile_pc)
       return fail(kExitBadInput, "--profile-pc: cannot open '" + o.profile_pc + "': " + std::strerror(errno));
   }
   std::ofstream net_results_out;
   if (!o.net_results.empty()) {
+    created.note(o.net_results);
     net_results_out.open(o.net_results);
     if (!net_results_out)
       return fail(kExitBadInput, "--net-results: cannot open '" + o.net_results + "': " + std::strerror(errno));
   }
   std::ofstream stats_out;
   if (!o.stats.empty()) {
+    created.note(o.stats);
     stats_out.open(o.stats);
     if (!stats_out)
       return fail(kExitBadInput, "--stats: cannot open '" + o.stats + "': " + std::strerror(errno));
   }
 
+  created.note(cfg.uart_out);  // the platform opens it
   std::unique_ptr<l3vp::Leon3mp> plat;
   try {
     plat = std::make_unique<l3vp::Leon3mp>("leon3mp", cfg);
@@ -689,6 +776,7 @@ int run(int argc, char** argv) {
     far_end = "tap";
   }
   if (!o.pcap.empty()) {
+    created.note(o.pcap);
     try {
       pcap = std::make_unique<l3vp::PcapWriter>(o.pcap);
     } catch (const std::exception& e) {
@@ -748,6 +836,8 @@ int run(int argc, char** argv) {
         "signals: " + l3vp::vcd::to_string(vcd_sel),
         std::string("view: ") + (scenario || !o.tap.empty() ? "net" : "board")};
     if (scenario) comments.push_back("scenario: " + std::filesystem::path(o.scenario).filename().string());
+    created.note(vcd_file);
+    created.note(o.vcd);
     try {
       waves->open(vcd_file, comments);
     } catch (const std::exception& e) {
@@ -767,6 +857,7 @@ int run(int argc, char** argv) {
 
   // Host wall time is measured only for the report; it never feeds back
   // into the simulation.
+  created.keep();  // every check passed: the outputs are the run's
   const auto t0 = std::chrono::steady_clock::now();
   if (runner) runner->start();  // experiment times are relative to time 0
   l3vp::sim::install_signal_handlers();

@@ -11,6 +11,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <systemc>
 
 namespace l3vp::sim {
@@ -36,10 +37,19 @@ struct ProgressOptions {
   std::function<uint64_t()> instructions;  // retired instructions so far (for MIPS)
 };
 
+// The text of one progress update (without "\r" and the erase sequence):
+// "leon3vp: <sim> simulated, <mips> MIPS" and, when the end is known
+// (end_ps != 0: --max-time or a scenario's duration), ", <pct>% of <end>,
+// <sim left> simulated left, ~<host left> host left". The host figures
+// (wall_s, MIPS, the host estimate) are only printed; nothing here feeds
+// back into the simulation.
+std::string progress_text(uint64_t now_ps, uint64_t end_ps, double wall_s, uint64_t instructions);
+
 // Runs the simulation until `end` (sc_max_time(): no limit), a halt, a
 // signal or starvation. With `progress.enabled`, rewrites one stderr line
-// (simulated time, host MIPS) at most four times a second and erases it at
-// the end.
+// (progress_text(): simulated time, host MIPS and, with a known end, the
+// percentage and what is left) at most four times a second and erases it
+// at the end.
 RunEnd run_slices(const sc_core::sc_time& end, const ProgressOptions& progress);
 
 }  // namespace l3vp::sim

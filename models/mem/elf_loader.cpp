@@ -47,6 +47,13 @@ void open_elf(ElfFile& f) {
   if (id[EI_DATA] != ELFDATA2MSB) f.fail("not a big-endian ELF (expected ELF32 big-endian SPARC)");
 }
 
+// The first sign of a position-independent image is the reason given.
+void note_pie(ElfImage& img, const char* why) {
+  if (img.position_independent) return;
+  img.position_independent = true;
+  img.pie_reason = why;
+}
+
 // Region names (ElfImage::region_names): section ".l3vp.regions".
 constexpr size_t kRegionNameRecord = 64;  // firmware/bsp/region.h struct region_name_rec
 void parse_region_names(ElfFile& f, Elf* e, ElfImage& img) {
@@ -87,7 +94,8 @@ ElfImage parse(ElfFile& f) {
   if (!eh) f.fail("truncated or corrupt ELF header");
   if (eh->e_machine != EM_SPARC)
     f.fail("wrong machine " + std::to_string(eh->e_machine) + " (expected EM_SPARC, SPARC V8)");
-  if (eh->e_type != ET_EXEC) f.fail("not an executable (ELF type " + std::to_string(eh->e_type) + ")");
+  if (eh->e_type != ET_EXEC && eh->e_type != ET_DYN)
+    f.fail("not an executable (ELF type " + std::to_string(eh->e_type) + ")");
 
   if (eh->e_entry % 4) f.fail("entry point " + hex(eh->e_entry) + " is not a multiple of 4");
 
@@ -107,8 +115,11 @@ ElfImage parse(ElfFile& f) {
     f.fail("program header table beyond the end of the file");
   Elf32_Phdr* ph = nph ? elf32_getphdr(e) : nullptr;
   if (nph && !ph) f.fail("truncated program header table");
+  if (eh->e_type == ET_DYN) note_pie(img, "ELF type ET_DYN");
   for (size_t i = 0; i < nph; ++i) {
     const Elf32_Phdr& p = ph[i];
+    if (p.p_type == PT_DYNAMIC) note_pie(img, "a PT_DYNAMIC segment");
+    if (p.p_type == PT_INTERP) note_pie(img, "a PT_INTERP segment");
     if (p.p_type != PT_LOAD || p.p_memsz == 0) continue;
     const std::string seg = "segment " + std::to_string(i) + " at " + hex(p.p_paddr);
     if (p.p_filesz > p.p_memsz) f.fail(seg + ": file size exceeds memory size");
@@ -136,6 +147,7 @@ ElfImage parse(ElfFile& f) {
   // Symbol table (optional: a stripped image simply has none).
   for (Elf_Scn* scn = elf_nextscn(e, nullptr); scn; scn = elf_nextscn(e, scn)) {
     GElf_Shdr sh;
+    if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_DYNAMIC) note_pie(img, "a .dynamic section");
     if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB) continue;
     Elf_Data* d = elf_getdata(scn, nullptr);
     if (!d || sh.sh_entsize == 0) f.fail("corrupt or truncated symbol table");

@@ -1,5 +1,5 @@
 // ELF loader for firmware images: validates an ELF32 big-endian EM_SPARC
-// executable, copies every PT_LOAD segment into the memory that holds it
+// executable (ET_EXEC, or ET_DYN: see ElfImage::position_independent), copies every PT_LOAD segment into the memory that holds it
 // (zero-filling memsz > filesz) and returns the entry point and symbol table.
 //
 // Segments are placed at their physical (load) address p_paddr: with the MMU
@@ -50,6 +50,12 @@ struct ElfImage {
   // 32-bit id and a NUL-terminated name of 1..59 characters of [A-Za-z0-9_.-].
   // Empty when the section is absent; malformed: an ElfError.
   std::map<uint32_t, std::string> region_names;
+  // Position-independent (PIE): type ET_DYN, a PT_DYNAMIC or PT_INTERP
+  // segment or a SHT_DYNAMIC section (Debian's gcc links PIE by default:
+  // -fno-pic -no-pie -static make a plain executable). Loaded like any
+  // executable, at its addresses; its relocations are not applied.
+  bool position_independent = false;
+  std::string pie_reason;  // what showed it, e.g. "ELF type ET_DYN", "a PT_DYNAMIC segment"
 };
 
 // One memory the loader may write into: global addresses [base, base+size).

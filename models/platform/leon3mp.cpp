@@ -562,6 +562,17 @@ std::string nj_column(uint128 fj) {
 }
 }  // namespace
 
+namespace {
+// The name column of the region table: the ELF's REGION_NAME for the id
+// (firmware/bsp/region.h), "-" for an unnamed region. (The id column is in
+// hex, as scripts/cycles-compare and the waveform label unnamed regions: the
+// firmware's ids are tags such as 0x50480001, unreadable in decimal.)
+std::string region_label(const std::map<uint32_t, std::string>& names, uint32_t id) {
+  const auto it = names.find(id);
+  return it != names.end() ? it->second : "-";
+}
+}  // namespace
+
 std::string Leon3mp::profile_report() {
   std::string s;
   char line[256];
@@ -595,9 +606,9 @@ std::string Leon3mp::profile_report() {
   if (!regions_.regions().empty()) {
     s += "\nRegions (REGION_BEGIN .. REGION_END, firmware/bsp/region.h):\n";
     const bool en = energy_ != nullptr;
-    std::snprintf(line, sizeof line, "%8s %8s %12s %12s %7s %8s %8s %10s %10s %10s%s\n", "region", "entries",
+    std::snprintf(line, sizeof line, "%10s %8s %12s %12s %7s %8s %8s %10s %10s %10s%s  %s\n", "region", "entries",
                   "cycles", "instrs", "CPI", "I-miss", "D-miss", "stall-mem", "stall-pipe", "idle",
-                  en ? "      energy-nJ" : "");
+                  en ? "      energy-nJ" : "", "name");
     s += line;
     for (const auto& [id, r] : regions_.regions()) {
       auto x = [&, &r = r](const char* key) { return regions_.sum(r, key); };
@@ -606,12 +617,12 @@ std::string Leon3mp::profile_report() {
       const uint64_t pipe = x("stalls.load_use") + x("stalls.branch") + x("stalls.muldiv");
       const uint64_t cycles = x("cycles"), idle = x("idle_cycles"), instrs = x("instructions");
       const std::string energy = en ? nj_column(x("energy_fj")) : "";
-      std::snprintf(line, sizeof line, "%8u %8llu %12llu %12llu %7.3f %8llu %8llu %10llu %10llu %10llu%s%s\n", id,
+      std::snprintf(line, sizeof line, "0x%08x %8llu %12llu %12llu %7.3f %8llu %8llu %10llu %10llu %10llu%s  %s%s\n", id,
                     (unsigned long long)r.entries, (unsigned long long)cycles, (unsigned long long)instrs,
                     instrs ? double(cycles - idle) / double(instrs) : 0.0,
                     (unsigned long long)x("icache_misses"), (unsigned long long)x("dcache_misses"),
                     (unsigned long long)mem, (unsigned long long)pipe, (unsigned long long)idle, energy.c_str(),
-                    r.open || r.unbalanced ? "  (unbalanced markers)" : "");
+                    region_label(image().region_names, id).c_str(), r.open || r.unbalanced ? "  (unbalanced markers)" : "");
       s += line;
     }
   }

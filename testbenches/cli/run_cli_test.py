@@ -186,6 +186,15 @@ def cmd_check(a):
     for s in a.stderr_has or []:
         if s not in err:
             fail("stderr lacks %r" % s)
+    for pat in a.stderr_match or []:
+        if not re.search(pat, err, re.M):
+            fail("no stderr line matches %r" % pat)
+    for s in a.stderr_lacks or []:
+        if expand(s) in err:
+            fail("stderr has %r" % expand(s))
+    for path in a.file_absent or []:
+        if os.path.exists(expand(path)):
+            fail("%s exists (an output of the refused run was left behind)" % expand(path))
     if a.stdout is not None and out != a.stdout.encode().decode("unicode_escape"):
         fail("stdout %r, expected %r" % (out, a.stdout))
     for s in a.stdout_has or []:
@@ -639,6 +648,20 @@ def run_stats(leon3vp, args):
         return json.load(f)
 
 
+def cmd_version_flag(a):
+    """leon3vp --version: one stdout line "leon3vp VERSION" with the
+    version --stats records (version.leon3vp), exit 0, nothing on stderr."""
+    want = run_stats(a.leon3vp, [a.firmware])["version"]["leon3vp"]
+    code, out, err = run(a.leon3vp, ["--version"])
+    if code != 0:
+        fail("exit status %d, expected 0" % code)
+    if out != "leon3vp %s\n" % want:
+        fail("stdout %r, expected %r" % (out, "leon3vp %s\n" % want))
+    if err:
+        fail("stderr %r, expected nothing" % err)
+    print("PASS: leon3vp %s" % want)
+
+
 def cmd_version(a):
     """The version block: the config hash follows the effective configuration,
     the firmware hash the ELF file (checked against an independent FNV-1a-64)."""
@@ -873,6 +896,54 @@ def cmd_signal(a):
           (st["instructions"]["total"], frames, sent))
 
 
+def cmd_progress_invariance(a):
+    """Showing progress changes nothing simulated: the same run to its end
+    (--max-time) with stderr a terminal (progress with percentage and host
+    estimates) and with stderr a pipe (no progress) gives the same exit
+    status, UART output and --stats, all but the host's own figures."""
+    import pty
+    runs = []
+    for tty in (True, False):
+        stats = os.path.join(TMP, "progress_stats%d.json" % tty)
+        cmd = [a.leon3vp, "--stats", stats] + list(a.args) + [a.firmware]
+        print("$ " + " ".join(cmd) + ("   (stderr: a pty)" if tty else ""))
+        if tty:
+            master, slave = pty.openpty()
+            p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=slave)
+            os.close(slave)
+            err = b""
+            while True:
+                try:
+                    chunk = os.read(master, 4096)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                err += chunk
+            out = p.stdout.read()
+            p.wait()
+            os.close(master)
+        else:
+            p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            out, err = p.communicate()
+        with open(stats) as f:
+            st = json.load(f)
+        st.pop("host", None)  # wall time, MIPS: the host's, never the simulation's
+        runs.append((p.returncode, out, err.decode(errors="replace"), st))
+    (c0, o0, e0, s0), (c1, o1, e1, s1) = runs
+    if not re.search(r"MIPS, [0-9.]+% of \S+, \S+ simulated left, ~\S+ host left", e0):
+        fail("the terminal run showed no progress line with the end (too fast a host?): %r" % e0[-300:])
+    if "MIPS" in e1:
+        fail("progress written to a pipe")
+    if c0 != c1 or o0 != o1:
+        fail("exit status/UART output differ with progress shown (%d vs %d)" % (c0, c1))
+    d = l3vp.stats_differences(s0, s1)
+    if d:
+        fail("stats with progress shown, then without: " + "; ".join(d[:10]))
+    print("PASS: %d instructions, %d cycles identical with and without the progress line" %
+          (s0["instructions"]["total"], s0["cycles"]))
+
+
 def cmd_progress(a):
     """The progress line: on stderr when it is a terminal (a pty here), never
     with -q, and erased at the end; stdout (UART) is untouched."""
@@ -913,13 +984,28 @@ def cmd_progress(a):
         fail("expected at least two progress updates, got %d" % len(lines))
     if float(lines[-1][1]) <= 0:
         fail("progress shows no MIPS")
+    # With a known end (--max-time, a scenario's duration): the share done,
+    # the simulated time left and an estimate of the host time left; without
+    # one, none of them.
+    ends = re.findall(r"MIPS, ([0-9.]+)% of (\S+), (\S+) simulated left, ~(\S+) host left", err)
+    if a.expect_end:
+        if len(ends) < 2:
+            fail("expected the percentage and the time left in at least two updates, got %d" % len(ends))
+        pct = [float(e[0]) for e in ends]
+        if pct != sorted(pct) or not 0 <= pct[-1] < 100:
+            fail("percentages not rising within 0..100: %r" % pct)
+        if ends[-1][1] != a.expect_end:
+            fail("end %s, expected %s" % (ends[-1][1], a.expect_end))
+    elif "%" in err or "left" in err:
+        fail("percentage or time left shown although the run has no end")
     # Erased at the end: the last progress text is followed by "\r\033[K".
     tail = err[err.rfind("MIPS"):]
     if "\r\x1b[K" not in tail:
         fail("the progress line is not erased at the end")
     if b"MIPS" in out:
         fail("progress went to stdout")
-    print("PASS: %d progress updates, last %s at %s MIPS" % (len(lines), lines[-1][0], lines[-1][1]))
+    print("PASS: %d progress updates, last %s at %s MIPS%s" % (len(lines), lines[-1][0], lines[-1][1],
+                                                           ", %s%% of %s" % ends[-1][:2] if ends else ""))
 
 
 def main():
@@ -929,6 +1015,9 @@ def main():
     c = sub.add_parser("check")
     c.add_argument("--exit", type=int)
     c.add_argument("--stderr-has", action="append")
+    c.add_argument("--stderr-match", action="append", help="a regular expression a stderr line must match")
+    c.add_argument("--stderr-lacks", action="append", help="text stderr must not contain (@tmp: expanded)")
+    c.add_argument("--file-absent", action="append", help="a file that must not exist after the run")
     c.add_argument("--stderr-lines", type=int)
     c.add_argument("--stderr-max-lines", type=int)
     c.add_argument("--stats-len", action="append")
@@ -972,6 +1061,8 @@ def main():
     sc.add_argument("--set", required=True)
     sc.add_argument("--stat", required=True)
     sc.add_argument("--expect-more", action="store_true", help="the statistic must rise")
+    vf = sub.add_parser("version-flag")
+    vf.add_argument("firmware")
     v = sub.add_parser("version")
     v.add_argument("firmware")
     v.add_argument("other")
@@ -986,7 +1077,11 @@ def main():
     pg = sub.add_parser("progress")
     pg.add_argument("firmware")
     pg.add_argument("--quiet", action="store_true")
+    pg.add_argument("--expect-end", help="the end the line must show (e.g. 3600s); without: none shown")
     pg.add_argument("args", nargs=argparse.REMAINDER)
+    pi = sub.add_parser("progress-invariance")
+    pi.add_argument("firmware")
+    pi.add_argument("args", nargs=argparse.REMAINDER)
     sf = sub.add_parser("stdout-full")
     sf.add_argument("args", nargs=argparse.REMAINDER)
     a = p.parse_args()
@@ -1010,12 +1105,18 @@ def main():
         cmd_txqueue(a)
     elif a.mode == "set-changes":
         cmd_set_changes(a)
+    elif a.mode == "version-flag":
+        cmd_version_flag(a)
     elif a.mode == "version":
         cmd_version(a)
     elif a.mode == "schema":
         cmd_schema(a)
     elif a.mode == "signal":
         cmd_signal(a)
+    elif a.mode == "progress-invariance":
+        if a.args and a.args[0] == "--":
+            a.args = a.args[1:]
+        cmd_progress_invariance(a)
     elif a.mode == "progress":
         cmd_progress(a)
     elif a.mode == "stdout-full":

@@ -288,8 +288,34 @@ def check_report(work, dirs, quick):
     check("data:image/png;base64," in html_text, "HTML embeds no plot")
     imgs = re.findall(r"!\[[^]]*\]\(([^)]+)\)", text)
     check(imgs and all(os.path.exists(os.path.join(work, i)) for i in imgs), "Markdown plots missing")
+    check(check_goodput_units(names) >= 1, "no TCP study row to check goodput_mbps against")
     check_bad_input(work, dirs, pub, md)
     return checked, total_mism
+
+
+# Bytes each connection of the TCP study files sends (their scenarios' bytes).
+TCP_BYTES = {"seed-tcp-window": 15000, "seed-tcp-conns": 15000}
+
+
+def check_goodput_units(names):
+    """goodput_mbps is Mbit/s: 8 x all bytes / transfer_ms, recomputed here
+    from the other columns of the same rows (and MBps, where present, the
+    same in Mbyte/s)."""
+    seen = 0
+    for exp, nbytes in TCP_BYTES.items():
+        if exp not in names:
+            continue
+        df = pd.read_csv(os.path.join(names[exp], "results.csv"))
+        for _, r in df.iterrows():
+            total = nbytes * (r["connections"] if "connections" in df.columns else 1)
+            want = 8 * total / (r["transfer_ms"] * 1e-3) / 1e6
+            check(abs(r["goodput_mbps"] - want) <= want * 1e-6,
+                  f"{exp}: goodput_mbps {r['goodput_mbps']} is not 8 x {total} bytes / {r['transfer_ms']} ms "
+                  f"= {want} Mbit/s")
+            if "MBps" in df.columns:
+                check(abs(r["MBps"] * 8 - r["goodput_mbps"]) <= want * 1e-6, f"{exp}: MBps x 8 != goodput_mbps")
+            seen += 1
+    return seen
 
 
 def check_bad_input(work, dirs, pub, md):

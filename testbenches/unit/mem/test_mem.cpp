@@ -245,6 +245,20 @@ TEST(ElfLoader, SegmentOutsideMemoryNamesSegmentAndAddress) {
   EXPECT_EQ(tb->sdram.data()[0], 0xAA);
 }
 
+// Position-independent images (PIE) are loaded but marked, with the first
+// sign that showed it (leon3vp prints the warning); a plain executable is not.
+TEST(ElfLoader, MarksPositionIndependentImages) {
+  EXPECT_FALSE(l3vp::read_elf(elf("ok.elf")).position_independent);
+  std::vector<char> b = slurp(elf("ok.elf"));
+  ASSERT_GT(b.size(), 64u);
+  b[16] = 0;
+  b[17] = 3;  // e_type = ET_DYN
+  const l3vp::ElfImage img = l3vp::read_elf(write_tmp("dyn.elf", b));
+  EXPECT_TRUE(img.position_independent);
+  EXPECT_EQ(img.pie_reason, "ELF type ET_DYN");
+  EXPECT_NO_THROW(load_elf(write_tmp("dyn.elf", b), tb->regions()));
+}
+
 TEST(ElfLoader, RejectsNonExecutablesAndOtherMachines) {
   EXPECT_NE(load_error(elf("ok.o")).find("not an executable"), std::string::npos);
   // The test binary itself: a 64-bit little-endian host ELF.
