@@ -18,7 +18,8 @@
   bad_files    broken experiment files: exit 2 and exactly one line that
                names the problem.
   example      experiments/examples/ping-sizes.yaml with a reduced grid:
-               table, raw runs, plots (PNG and SVG).
+               table, raw runs, plots (PNG and SVG); no ARP in the RTTs
+               (the warm-up), the PC's wake-up in the 100 ms line only.
   elf          firmware: {elf: PATH} (a copy of hello.elf, relative path):
                the table against a direct run, the ELF's hash in the
                table; a rerun is cached, a changed ELF at the same path
@@ -133,7 +134,7 @@ def direct_ping(a, work, size, interval):
     """The same run without the tool: the scenario filled in by hand."""
     with open(TEMPLATE) as f:
         scen = json.load(f)
-    e = scen["experiments"][0]
+    e = next(x for x in scen["experiments"] if x["name"] == "ping")   # after the ARP warm-up
     e.update(size=size, interval=interval, count=PING_COUNT)
     d = tempfile.mkdtemp(dir=work)
     path = os.path.join(d, "scenario.json")
@@ -142,7 +143,7 @@ def direct_ping(a, work, size, interval):
     r = l3vp.run(a.vp, os.path.join(a.fw_dir, "net_ping.elf"), quiet=True, scenario=path, stats=True,
                  net_results=True, workdir=d)
     check(r.returncode == 0, f"direct run size {size} interval {interval}: exit {r.returncode}")
-    return r.stats, r.net_results["experiments"][0]
+    return r.stats, next(x for x in r.net_results["experiments"] if x["name"] == "ping")
 
 
 def read_csv(out):
@@ -438,22 +439,49 @@ def test_example(a, work):
     with open(EXAMPLE) as fh:
         doc = yaml.safe_load(fh)
     doc["network"]["scenario"] = TEMPLATE  # the copy lives elsewhere
-    doc["grid"] = {"size": [64, 1472], "interval": ["500us", "100ms"], "count": [2]}
+    doc["grid"] = {"size": [64, 1472], "interval": ["500us", "10ms", "100ms"], "count": [3]}
     f = write_yaml(os.path.join(work, "ping-sizes.yaml"), doc)
     p = tool(["list", f])
-    check(p.returncode == 0 and len(p.stdout.splitlines()) == 5, f"list: {p.stdout}")
+    check(p.returncode == 0 and len(p.stdout.splitlines()) == 7, f"list: {p.stdout}")
     out = os.path.join(work, "out")
     p = tool(["run", f, "--out", out, "--vp", a.vp, "--fw-dir", a.fw_dir, "-q"])
     check(p.returncode == 0, f"run: exit {p.returncode}: {p.stderr.strip()[-500:]}")
     df = read_csv(out)
-    check(len(df) == 4 and (df["received"] == 2).all(), f"table: {df[['size', 'interval', 'received']]}")
+    check(len(df) == 6 and (df["received"] == 3).all(), f"table: {df[['size', 'interval', 'received']]}")
     check((df["energy_uj"] > 0).all() and (df["energy"] == "leon3-90nm-estimate").all(), "energy column")
     check(df.groupby("size")["rtt_avg_us"].mean()[1472] > df.groupby("size")["rtt_avg_us"].mean()[64],
           "1472-byte pings are not slower than 64-byte ones")
+    _check_example_physics(df, doc)
     for ext in ("png", "svg"):
         path = os.path.join(out, "plots", f"rtt.{ext}")
         check(os.path.exists(path) and os.path.getsize(path) > 1000, f"plot {path} missing or empty")
-    check(len(os.listdir(os.path.join(out, "runs"))) == 4, "runs/ does not hold 4 files")
+    check(len(os.listdir(os.path.join(out, "runs"))) == 6, "runs/ does not hold 6 files")
+
+
+def _check_example_physics(df, doc):
+    """The warm-up keeps ARP out of the RTTs (at 500 us every probe of a
+    size takes the same time to the ns: no first-probe outlier) and the
+    PC's wake-up (the template's wake_latency) is in the 100 ms line
+    only: the second and third probes found the PC idle (count 3 and the
+    warm-up's own wake-up: 3 wake-ups), 500 us and 10 ms never (1: the
+    warm-up, after 100 ms idle since the start)."""
+    with open(TEMPLATE) as fh:
+        host = json.load(fh)["host"]
+    wake_us = l3vp.parse_duration_ps(host["wake_latency"]) / 1e6
+    count = doc["grid"]["count"][0]
+    for size in (64, 1472):
+        rows = {r["interval"]: r for _, r in df[df["size"] == size].iterrows()}
+        fast, mid, slow = rows["500us"], rows["10ms"], rows["100ms"]
+        check(abs(fast["rtt_max_us"] - fast["rtt_min_us"]) < 1e-3,
+              f"{size} B at 500 us: min {fast['rtt_min_us']} max {fast['rtt_max_us']} (ARP in a probe?)")
+        check(abs(mid["rtt_avg_us"] - fast["rtt_avg_us"]) < 1e-3, f"{size} B: 10 ms differs from 500 us")
+        want = wake_us * (count - 1) / count
+        got = slow["rtt_avg_us"] - fast["rtt_avg_us"]
+        check(abs(got - want) < 1e-3, f"{size} B: 100 ms line {got:.4f} us above 500 us, expected {want:.4f}")
+        check((fast["wakeups"], mid["wakeups"], slow["wakeups"]) == (1, 1, count),
+              f"{size} B wake-ups {fast['wakeups']}/{mid['wakeups']}/{slow['wakeups']}")
+        print(f"example {size} B: RTT {fast['rtt_avg_us']:.2f} / {mid['rtt_avg_us']:.2f} / "
+              f"{slow['rtt_avg_us']:.2f} us at 500 us / 10 ms / 100 ms")
 
 
 def test_tap(a, work):

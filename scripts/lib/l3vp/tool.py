@@ -39,6 +39,57 @@ def worker_init():
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
+def descendants(pid=None):
+    """The pids of every process below `pid` (default: this one), children
+    first, from /proc (a pool's workers and the leon3vp runs they wait for;
+    a Dask nanny's worker and its runs)."""
+    pid = os.getpid() if pid is None else pid
+    children = {}
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open(f"/proc/{d}/stat") as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        children.setdefault(ppid, []).append(int(d))
+    out, todo = [], [pid]
+    while todo:
+        for c in children.get(todo.pop(), []):
+            out.append(c)
+            todo.append(c)
+    return out
+
+
+def kill_descendants(comm="leon3vp", sig=signal.SIGKILL):
+    """Send `sig` to every descendant named `comm` (all with None); the
+    number signalled. An interrupted tool stops its runs with this before
+    it closes its pool or cluster, so that no leon3vp outlives it (a run
+    in a worker that ignores SIGINT ignores it too)."""
+    n = 0
+    for pid in descendants():
+        try:
+            if comm is not None:
+                with open(f"/proc/{pid}/comm") as f:
+                    if f.read().strip() != comm:
+                        continue
+            os.kill(pid, sig)
+            n += 1
+        except (OSError, ProcessLookupError):
+            continue
+    return n
+
+
+def progress(total, desc, quiet=False, unit="run"):
+    """A progress bar on stderr (tqdm) while stderr is a terminal and the
+    tool is not quiet; otherwise a bar that draws nothing, so that logs
+    and tests see only the tool's own lines (docs/user-guide.md)."""
+    from tqdm import tqdm
+    return tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, leave=False, dynamic_ncols=True,
+                disable=True if quiet or not sys.stderr.isatty() else False)
+
+
 def stopped(name, what=""):
     """The line and exit status of an interrupted tool."""
     if _GOT["signal"] == signal.SIGTERM:
