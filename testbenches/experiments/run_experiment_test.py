@@ -40,6 +40,13 @@
   diff_metric  ping count 2 and 4 (sizes 64 and 1024): per-echo cycles as
                the difference of the two runs, equal to the difference
                computed by hand from the table's plain columns.
+  seeds        experiments/examples/tcp-loss-seeds.yaml (TCP into the board,
+               2 loss rates x 4 seeds): summary.csv's mean, std and 95 %
+               CI against a computation from results.csv, the seeds give
+               different runs, a bad seed axis is exit 2 with one line.
+  executors    the local_sweep grid with --executor pool and --executor
+               dask: the same table cell by cell and the same records
+               (but worker, host, wall time); a cached rerun runs nothing.
   tap          net_udptx at 2 sizes through a real TAP device in a private
                network namespace (scripts/netns-tap), a UDP socket there
                counting the datagrams: the two runs ran in the client (no
@@ -809,10 +816,83 @@ def test_diff_metric(a, work):
     check(os.path.exists(os.path.join(out, "plots", "echo.png")), "the diff metric's plot is missing")
 
 
+SEEDS_EXAMPLE = os.path.join(ROOT, "experiments", "examples", "tcp-loss-seeds.yaml")
+T975 = {2: 4.302652730, 3: 3.182446305, 4: 2.776445105}   # t(0.975, df), printed tables
+
+
+def test_seeds(a, work):
+    """experiments/examples/tcp-loss-seeds.yaml as shipped: summary.csv
+    against mean, std and CI computed here from results.csv; the seeds
+    really differ; a bad seed axis is one line, exit 2."""
+    out = os.path.join(work, "out")
+    p = tool(["run", SEEDS_EXAMPLE, "--out", out, "--vp", a.vp, "--fw-dir", a.fw_dir, "-q"], timeout=280)
+    check(p.returncode == 0, f"run: exit {p.returncode}: {p.stderr.strip()[-500:]}")
+    df = read_csv(out)
+    summary = pd.read_csv(os.path.join(out, "summary.csv"))
+    with open(SEEDS_EXAMPLE) as fh:
+        doc = yaml.safe_load(fh)
+    losses, seeds = doc["grid"]["loss"], doc["grid"]["seed"]
+    check(len(df) == len(losses) * len(seeds) and (df["error"] == "").all(), f"table: {df[['loss', 'seed', 'error']]}")
+    check((df["bytes_acked"] == 65536).all(), "a transfer did not complete")
+    check(list(summary["loss"]) == losses and (summary["n"] == len(seeds)).all(), f"summary cells: {summary}")
+    for m in doc["metrics"]:
+        for _, row in summary.iterrows():
+            xs = [float(x) for x in df[df["loss"] == row["loss"]][m]]
+            n = len(xs)
+            mean = sum(xs) / n
+            std = (sum((x - mean) ** 2 for x in xs) / (n - 1)) ** 0.5
+            ci = T975[n - 1] * std / n ** 0.5
+            for col, want in ((f"{m}_mean", mean), (f"{m}_std", std), (f"{m}_ci95", ci)):
+                check(abs(row[col] - want) <= 1e-9 * max(1.0, abs(want)), f"loss {row['loss']} {col}: {row[col]} != {want}")
+    worst = summary.iloc[-1]
+    check(worst["retransmits_std"] > 0 and worst["completion_ms_std"] > 0,
+          f"the seeds gave identical runs at loss {worst['loss']}: {worst.to_dict()}")
+    for _, row in summary.iterrows():
+        print(f"loss {row['loss']}: goodput {row['goodput_mbps_mean']:.2f} +- {row['goodput_mbps_ci95']:.2f} Mbit/s, "
+              f"retransmits {row['retransmits_mean']:.1f} +- {row['retransmits_ci95']:.1f} (n={row['n']})")
+    check(os.path.getsize(os.path.join(out, "plots", "goodput.png")) > 1000, "goodput plot missing")
+    bad = dict(doc, grid={"loss": losses, "seed": [1, "x"]})
+    f = write_yaml(os.path.join(work, "bad-seed.yaml"), bad)
+    p = tool(["run", f, "--out", os.path.join(work, "bad"), "--vp", a.vp, "--fw-dir", a.fw_dir])
+    lines = p.stderr.strip().splitlines()
+    check(p.returncode == 2 and len(lines) == 1 and "grid.seed" in lines[0], f"bad seed axis: {p.stderr.strip()}")
+
+
+def test_executors(a, work):
+    """The same grid in the local process pool and on a local Dask
+    cluster: the tables equal cell by cell, the same run ids and records
+    (but for where and how long each ran); a cached rerun with
+    --executor dask gives the same table (pylib.stats checks that no
+    executor starts without work)."""
+    f = write_yaml(os.path.join(work, "ping.yaml"), ping_doc())
+    tables, recs = {}, {}
+    for kind in ("pool", "dask"):
+        out = os.path.join(work, kind)
+        p = tool(["run", f, "--out", out, "--vp", a.vp, "--fw-dir", a.fw_dir, "--executor", kind, "-q"])
+        check(p.returncode == 0 and p.stderr == "", f"--executor {kind}: exit {p.returncode}: {p.stderr.strip()[-400:]}")
+        tables[kind] = read_csv(out)
+        recs[kind] = {}
+        for rid in tables[kind]["run_id"]:
+            with open(os.path.join(out, "runs", rid + ".json")) as fh:
+                rec = json.load(fh)
+            workers = rec["result"].pop("worker"), rec["result"].pop("wall_s"), rec["result"].pop("host")
+            check(str(workers[0]).startswith("pool-") == (kind == "pool"), f"{kind}: run {rid} ran on {workers[0]}")
+            recs[kind][rid] = rec
+    check(tables["pool"].equals(tables["dask"]), "the pool's table differs from Dask's")
+    check(recs["pool"] == recs["dask"], "the records differ beyond worker, host and wall time")
+    t0 = time.monotonic()
+    p = tool(["run", f, "--out", os.path.join(work, "dask"), "--vp", a.vp, "--fw-dir", a.fw_dir, "--executor", "dask"])
+    took = time.monotonic() - t0
+    check(p.returncode == 0 and "4 cached, 0 to run" in p.stderr, f"cached rerun: {p.stderr.strip()}")
+    check(read_csv(os.path.join(work, "dask")).equals(tables["dask"]), "the cached rerun's table differs")
+    print(f"cached rerun: {took:.2f} s")
+
+
 TESTS = {"local_sweep": test_local_sweep, "set_sweep": test_set_sweep, "variant": test_variant,
          "cluster": test_cluster, "bad_files": test_bad_files, "example": test_example, "tap": test_tap,
          "elf": test_elf, "cmake": test_cmake, "stack_axis": test_stack_axis, "metric_gate": test_metric_gate,
-         "diff_metric": test_diff_metric, "own_example": test_own_example}
+         "diff_metric": test_diff_metric, "own_example": test_own_example, "seeds": test_seeds,
+         "executors": test_executors}
 
 
 def main():

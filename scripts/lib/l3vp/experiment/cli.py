@@ -529,7 +529,6 @@ def _batches(tasks, pilot):
 
 
 def _pool_worker_init():
-    _tool.worker_init()          # the tool alone answers Ctrl-C and SIGTERM
     _execute_mod.WORKER = f"pool-{os.getpid()}"
 
 
@@ -539,8 +538,7 @@ def _run_pool(tasks, args, on_result, pilot):
     shut down (no worker outlives the tool)."""
     import concurrent.futures as cf
 
-    n = min(args.workers or os.cpu_count() or 1, len(tasks))
-    ex = cf.ProcessPoolExecutor(max_workers=n, initializer=_pool_worker_init)
+    ex = _tool.process_pool(min(args.workers or os.cpu_count() or 1, len(tasks)), _pool_worker_init)
     futures = []
     try:
         for batch in _batches(tasks, pilot):
@@ -553,10 +551,7 @@ def _run_pool(tasks, args, on_result, pilot):
                     res = {"returncode": None, "error": f"task failed in the local pool: {type(e).__name__}: {e}"}
                 on_result(fs[fut], res)
     except BaseException:
-        _tool.kill_descendants()
-        for f in futures:
-            f.cancel()
-        ex.shutdown(wait=True, cancel_futures=True)
+        _tool.stop_pool(ex, futures)
         raise
     ex.shutdown(wait=True)
 
