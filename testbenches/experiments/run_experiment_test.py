@@ -41,7 +41,7 @@
                the difference of the two runs, equal to the difference
                computed by hand from the table's plain columns.
   seeds        experiments/examples/tcp-loss-seeds.yaml (TCP into the board,
-               2 loss rates x 4 seeds): summary.csv's mean, std and 95 %
+               2 loss rates x 6 seeds): summary.csv's mean, std and 95 %
                CI against a computation from results.csv, the seeds give
                different runs, a bad seed axis is exit 2 with one line.
   executors    the local_sweep grid with --executor pool and --executor
@@ -466,12 +466,15 @@ def test_example(a, work):
 
 
 def _check_example_physics(df, doc):
-    """The warm-up keeps ARP out of the RTTs (at 500 us every probe of a
-    size takes the same time to the ns: no first-probe outlier) and the
-    PC's wake-up (the template's wake_latency) is in the 100 ms line
-    only: the second and third probes found the PC idle (count 3 and the
-    warm-up's own wake-up: 3 wake-ups), 500 us and 10 ms never (1: the
-    warm-up, after 100 ms idle since the start)."""
+    """The warm-up keeps ARP out of the RTTs: no probe is more than 10 us
+    above the fastest of its run, beside the wake-up (an ARP exchange adds a whole round trip
+    of the PC and the board, some 80 us; what varies without it is the
+    board's idle loop, about 2 us). The PC's wake-up (the template's
+    wake_latency) is in the 100 ms line only: count - 1 of its probes
+    found the PC idle, so its average is (count - 1) / count wake-ups
+    above the 500 us line, and 10 ms equals 500 us (to the board's
+    sub-microsecond jitter). Wake-ups: the warm-up's own (the PC idle
+    100 ms since the start), plus count - 1 at 100 ms."""
     with open(TEMPLATE) as fh:
         host = json.load(fh)["host"]
     wake_us = l3vp.parse_duration_ps(host["wake_latency"]) / 1e6
@@ -479,12 +482,14 @@ def _check_example_physics(df, doc):
     for size in (64, 1472):
         rows = {r["interval"]: r for _, r in df[df["size"] == size].iterrows()}
         fast, mid, slow = rows["500us"], rows["10ms"], rows["100ms"]
-        check(abs(fast["rtt_max_us"] - fast["rtt_min_us"]) < 1e-3,
-              f"{size} B at 500 us: min {fast['rtt_min_us']} max {fast['rtt_max_us']} (ARP in a probe?)")
-        check(abs(mid["rtt_avg_us"] - fast["rtt_avg_us"]) < 1e-3, f"{size} B: 10 ms differs from 500 us")
+        for iv, r in rows.items():   # at 100 ms the first probe (1 ms after the warm-up) does not wake the PC
+            spread = (r["rtt_max_us"] - r["rtt_min_us"]) - (wake_us if iv == "100ms" else 0)
+            check(spread < 10, f"{size} B at {iv}: min {r['rtt_min_us']} max {r['rtt_max_us']} (the ARP "
+                  "exchange in a probe?)")
+        check(abs(mid["rtt_avg_us"] - fast["rtt_avg_us"]) < 0.5, f"{size} B: 10 ms differs from 500 us")
         want = wake_us * (count - 1) / count
         got = slow["rtt_avg_us"] - fast["rtt_avg_us"]
-        check(abs(got - want) < 1e-3, f"{size} B: 100 ms line {got:.4f} us above 500 us, expected {want:.4f}")
+        check(abs(got - want) < 0.5, f"{size} B: 100 ms line {got:.4f} us above 500 us, expected {want:.4f}")
         check((fast["wakeups"], mid["wakeups"], slow["wakeups"]) == (1, 1, count),
               f"{size} B wake-ups {fast['wakeups']}/{mid['wakeups']}/{slow['wakeups']}")
         print(f"example {size} B: RTT {fast['rtt_avg_us']:.2f} / {mid['rtt_avg_us']:.2f} / "
@@ -817,7 +822,7 @@ def test_diff_metric(a, work):
 
 
 SEEDS_EXAMPLE = os.path.join(ROOT, "experiments", "examples", "tcp-loss-seeds.yaml")
-T975 = {2: 4.302652730, 3: 3.182446305, 4: 2.776445105}   # t(0.975, df), printed tables
+T975 = {2: 4.302652730, 3: 3.182446305, 4: 2.776445105, 5: 2.570581836}   # t(0.975, df), printed tables
 
 
 def test_seeds(a, work):

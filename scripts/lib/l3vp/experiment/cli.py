@@ -451,16 +451,40 @@ def write_outputs(exp, prepared, records, out, draw_plots=True):
         _write_csv(summary, os.path.join(out, "summary.csv"))
     errors = [e for e in df.get("error", []) if e]
     if draw_plots and exp.plots and len(df) and not errors:
-        from . import plots as _plots
-        metrics = {m.name for m in exp.metrics}
-        for p in exp.plots:
-            by_cell = all(c is None or c in summary.columns for c in (p.x, p.hue, p.facet)) \
-                if summary is not None else False
-            if by_cell and p.y in metrics:
-                _plots.draw(p, summary, os.path.join(out, "plots"), y=f"{p.y}_mean", yerr=f"{p.y}_ci95")
-            else:
-                _plots.draw(p, df, os.path.join(out, "plots"))
+        _draw_plots(exp, df, summary, os.path.join(out, "plots"))
     return df, errors
+
+
+def _plots_stamp(exp, df, summary):
+    """What the plots are drawn from: the tables and the plot specs."""
+    h = hashlib.sha256(df.to_csv(index=False).encode())
+    if summary is not None:
+        h.update(summary.to_csv(index=False).encode())
+    h.update(json.dumps([p.__dict__ for p in exp.plots], sort_keys=True, default=str).encode())
+    return h.hexdigest()
+
+
+def _draw_plots(exp, df, summary, pdir):
+    """The declared plots, unless those in `pdir` were drawn from the same
+    tables and specs (a rerun from the cache skips matplotlib)."""
+    stamp = _plots_stamp(exp, df, summary)
+    stamp_path = os.path.join(pdir, ".drawn-from")
+    files = [os.path.join(pdir, f"{p.name}.{ext}") for p in exp.plots for ext in ("png", "svg")]
+    try:
+        with open(stamp_path) as f:
+            if f.read() == stamp and all(os.path.exists(x) for x in files):
+                return
+    except OSError:
+        pass
+    from . import plots as _plots
+    metrics = {m.name for m in exp.metrics}
+    for p in exp.plots:
+        by_cell = summary is not None and all(c is None or c in summary.columns for c in (p.x, p.hue, p.facet))
+        if by_cell and p.y in metrics:
+            _plots.draw(p, summary, pdir, y=f"{p.y}_mean", yerr=f"{p.y}_ci95")
+        else:
+            _plots.draw(p, df, pdir)
+    _atomic_write(stamp_path, stamp)
 
 
 def _write_csv(df, path):
