@@ -124,11 +124,11 @@ def test_energy_sweep_sigterm_one_line(tmp_path, sig, status, line):
 
 def long_experiment(tmp_path, runs=6):
     """An experiment file whose runs take a few seconds each (net_ping,
-    1000 probes 1 ms apart), so that a signal finds them running."""
+    35000 probes 1 ms apart), so that a signal finds them running."""
     scen = {"host": {"mac": "02:00:00:00:00:55", "ip": "192.168.0.55", "netmask": "255.255.255.0"},
             "board": {"mac": "02:00:00:00:00:53", "ip": "192.168.0.53"},
-            "link": {"mbps": 100, "prop_delay": "50ns"}, "duration": "3s",
-            "experiments": [{"name": "ping", "type": "ping", "count": 2000, "size": "{size}",
+            "link": {"mbps": 100, "prop_delay": "50ns"}, "duration": "40s",
+            "experiments": [{"name": "ping", "type": "ping", "count": 35000, "size": "{size}",
                              "interval": "1ms", "timeout": "1s", "start": "10ms"}]}
     import json
     f = tmp_path / "long.yaml"
