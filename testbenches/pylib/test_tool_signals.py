@@ -228,6 +228,11 @@ def test_progress_bars_on_a_terminal_only(tmp_path):
     status, text = on_a_terminal(cmd, lambda t: "energy-sweep:" in t and "/24" in t)
     assert status == 130 and "/24 [" in text and "Traceback" not in text, text
     assert text.rstrip().splitlines()[-1].endswith("energy-sweep: interrupted"), text
+    # measure-net: a counter of its runs (their number depends on the options)
+    cmd = [sys.executable, str(ROOT / "scripts" / "measure-net"), "--vp", VP, "--fw-dir", FW_DIR]
+    status, text = on_a_terminal(cmd, lambda t: "measure-net: 2run" in t)
+    assert status == 130 and "measure-net: 0run [" in text and "Traceback" not in text, text
+    assert text.rstrip().splitlines()[-1].endswith("measure-net: interrupted"), text
 
 
 def test_run_maps_endings(capsys):
