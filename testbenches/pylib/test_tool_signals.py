@@ -153,29 +153,73 @@ def test_experiment_stops_with_one_line(tmp_path, executor, sig, status, word, g
     assert err[0].startswith(f"experiment: {word}: ") and err[0].endswith(" of 6 runs finished"), err
 
 
-def _stop_experiment(cmd, sig, group, tmp_path):
-    """stop_midway once a leon3vp of the tool's process group runs."""
-    box = {}
-
-    def running():
-        return "pid" in box and leon3vp_running(box["pid"])()
+def _stop_experiment(cmd, sig, group, tmp_path, ready=None):
+    """stop_midway once `ready(pid)` holds (default: a leon3vp of the
+    tool's process group runs); then every process the tool had started,
+    its local Dask cluster's (a session of their own) too, must be gone."""
+    settle = 0.5 if ready is None else 0   # past the 1 ns probe runs, into the sweep's own
+    ready = ready or (lambda pid: leon3vp_running(pid)())
     err = open(tmp_path / "stderr", "w+")
     p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err, start_new_session=True)
-    box["pid"] = p.pid
     deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and not running():
-        time.sleep(0.05)
-    assert running(), "the tool never started a run"
-    time.sleep(0.5)
+    while time.monotonic() < deadline and not ready(p.pid) and p.poll() is None:
+        time.sleep(0.02)
+    if not ready(p.pid):
+        os.killpg(p.pid, signal.SIGKILL)
+        pytest.fail("the tool never got there")
+    time.sleep(settle)
+    started = tool.descendants(p.pid)
     (os.killpg if group else os.kill)(p.pid, sig)
     status = p.wait(timeout=60)
-    for _ in range(200):
-        if not leftover(p.pid):
+    for _ in range(300):
+        if not leftover(p.pid) and not any(alive(c) for c in started):
             break
         time.sleep(0.05)
     assert not leftover(p.pid), "a child of the stopped tool still runs"
+    assert not [c for c in started if alive(c)], "a process the tool started still runs"
     err.seek(0)
     return status, err.read().splitlines()
+
+
+def alive(pid):
+    """A process that still runs (a zombie has ended)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def dask_starting(pid):
+    """The tool's local Dask cluster is being started: a dask-worker (or,
+    for a distributed.LocalCluster, a spawned worker) process exists."""
+    for c in tool.descendants(pid):
+        try:
+            with open(f"/proc/{c}/cmdline", "rb") as f:
+                cmdline = f.read()
+        except OSError:
+            continue
+        if b"dask_worker" in cmdline or b"multiprocessing.spawn" in cmdline:
+            return True
+    return False
+
+
+@needs_vp
+@pytest.mark.parametrize("sig,status,word,group", [
+    (signal.SIGINT, 130, "interrupted", True),
+    (signal.SIGTERM, 143, "terminated (SIGTERM)", False),
+    (signal.SIGTERM, 143, "terminated (SIGTERM)", True),
+])
+def test_experiment_stopped_while_dask_starts(tmp_path, sig, status, word, group):
+    """A signal while the local Dask cluster starts: before this, a
+    half-built cluster left atexit tracebacks and a resource_tracker
+    "leaked semaphore" warning (or, held back, a hang: a SIGTERM to the
+    group killed the starting workers)."""
+    out = tmp_path / "out"
+    cmd = [sys.executable, str(ROOT / "scripts" / "experiment"), "run", str(long_experiment(tmp_path)),
+           "--out", str(out), "--vp", VP, "--fw-dir", FW_DIR, "--workers", "2", "--executor", "dask", "-q"]
+    got, err = _stop_experiment(cmd, sig, group, tmp_path, ready=dask_starting)
+    assert got == status and err == [f"experiment: {word}: 0 of 6 runs finished"], err
 
 
 def on_a_terminal(cmd, until, timeout=120):

@@ -123,13 +123,34 @@ def kill_descendants(comm="leon3vp", sig=signal.SIGKILL):
     return n
 
 
+class held_signals:
+    """Ctrl-C and SIGTERM held back while a library builds an object that
+    a KeyboardInterrupt must not find half built (its __del__ or atexit
+    hook would print a traceback: a tqdm bar, a Dask Client); raised
+    again, through the tool's own handlers, when the block is left."""
+
+    def __enter__(self):
+        self.got = []
+        self.old = {s: signal.signal(s, lambda signum, frame: self.got.append(signum))
+                    for s in (signal.SIGINT, signal.SIGTERM)}
+        return self
+
+    def __exit__(self, *exc):
+        for s, h in self.old.items():
+            signal.signal(s, h)
+        for s in dict.fromkeys(self.got):
+            os.kill(os.getpid(), s)
+        return False
+
+
 def progress(total, desc, quiet=False, unit="run"):
     """A progress bar on stderr (tqdm) while stderr is a terminal and the
     tool is not quiet; otherwise a bar that draws nothing, so that logs
     and tests see only the tool's own lines (docs/user-guide.md, "The Python tools")."""
     from tqdm import tqdm
-    return tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, leave=False, dynamic_ncols=True,
-                disable=True if quiet or not sys.stderr.isatty() else False)
+    with held_signals():
+        return tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, leave=False, dynamic_ncols=True,
+                    disable=True if quiet or not sys.stderr.isatty() else False)
 
 
 def stopped(name, what=""):

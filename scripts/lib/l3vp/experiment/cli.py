@@ -605,15 +605,18 @@ def _run_dask(tasks, args, on_result, pilot):
     finally:
         for f in futures:
             f.cancel()
-        client.close()
-        if cluster is not None:
-            cluster.close()
+        try:
+            with _tool.held_signals():
+                client.close()
+        finally:
+            if cluster is not None:
+                cluster.close()
 
 
 def _dask_client(args, ntasks):
     """(client, local cluster or None): --scheduler's cluster (the l3vp
-    package shipped to it) or a local one."""
-    from distributed import Client, LocalCluster
+    package shipped to it) or a local one (LocalDask)."""
+    from distributed import Client
 
     if args.scheduler:
         try:
@@ -623,19 +626,84 @@ def _dask_client(args, ntasks):
         with tempfile.TemporaryDirectory(prefix="l3vp-exp-lib-") as d:
             client.upload_file(_lib_zip(d))
         return client, None
-    n = min(args.workers or os.cpu_count() or 1, ntasks)
-    # ":0": a free port for the (unused) dashboard; None still tries 8787
-    # and warns on stderr when another cluster holds it
-    # the nannies and workers inherit SIGINT ignored: a terminal's Ctrl-C
-    # reaches the tool alone, which stops the runs and closes the cluster
-    # (no KeyboardInterrupt tracebacks from every worker)
-    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    cluster = LocalDask(min(args.workers or os.cpu_count() or 1, ntasks))
     try:
-        cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0",
-                               silence_logs=logging.ERROR)
-    finally:
-        signal.signal(signal.SIGINT, old)
-    return Client(cluster), cluster
+        return cluster.client(), cluster
+    except BaseException:
+        cluster.close()
+        raise
+
+
+class LocalDask:
+    """A local Dask cluster: dask-scheduler and dask-worker (n single-
+    threaded worker processes) as child processes in a session of their
+    own, so that a terminal's Ctrl-C or a SIGTERM to the tool's process
+    group reaches the tool alone; the tool stops its runs and then the
+    cluster (SIGTERM to the session, SIGKILL after 10 s). No
+    multiprocessing object of the tool's own, hence no leaked semaphores;
+    a worker folder of its own, removed at the end."""
+
+    def __init__(self, n):
+        import socket
+        self.n, self.procs = n, []
+        self.dir = tempfile.mkdtemp(prefix="l3vp-exp-dask-")
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.addr = f"tcp://127.0.0.1:{s.getsockname()[1]}"
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (LIB, os.environ.get("PYTHONPATH")) if p))
+        dask = [sys.executable, "-m", "distributed.cli."]
+        self._start(dask[:2] + [dask[2] + "dask_scheduler", "--host", "127.0.0.1", "--port",
+                                self.addr.rsplit(":", 1)[1], "--no-dashboard"], env, "scheduler")
+        self._start(dask[:2] + [dask[2] + "dask_worker", self.addr, "--nworkers", str(n), "--nthreads", "1",
+                                "--no-dashboard", "--host", "127.0.0.1", "--local-directory", self.dir,
+                                "--death-timeout", "60"], env, "workers")
+
+    def _start(self, cmd, env, name):
+        log = open(os.path.join(self.dir, name + ".log"), "w")
+        self.procs.append(subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                           cwd=self.dir, env=env, start_new_session=True))
+        log.close()
+
+    def client(self, timeout=60):
+        """A Client once the scheduler answers and every worker is there
+        (the port polled with a plain socket: a Client that fails to
+        connect logs errors from its thread until the tool exits)."""
+        import socket
+        import time
+        from distributed import Client
+        deadline = time.monotonic() + timeout
+        host, port = self.addr[len("tcp://"):].rsplit(":", 1)
+        while True:
+            try:
+                socket.create_connection((host, int(port)), timeout=1).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline or any(p.poll() is not None for p in self.procs):
+                    raise Failure(f"the local Dask cluster did not start (logs in {self.dir})") from None
+                time.sleep(0.1)
+        client = None
+        try:
+            with _tool.held_signals():   # a signal held back is raised on leaving, client set
+                client = Client(self.addr, timeout=30)
+            client.wait_for_workers(self.n, timeout=max(1, deadline - time.monotonic()))
+        except BaseException:
+            if client is not None:
+                with _tool.held_signals():
+                    client.close()
+            raise
+        return client
+
+    def close(self):
+        for p in self.procs:
+            if p.poll() is None:
+                os.killpg(p.pid, signal.SIGTERM)
+        for p in self.procs:
+            try:
+                p.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(p.pid, signal.SIGKILL)
+                p.wait()
+        shutil.rmtree(self.dir, ignore_errors=True)
 
 
 def subset(exp, runs, specs):
