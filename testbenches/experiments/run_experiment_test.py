@@ -849,7 +849,8 @@ def test_seeds(a, work):
             std = (sum((x - mean) ** 2 for x in xs) / (n - 1)) ** 0.5
             ci = T975[n - 1] * std / n ** 0.5
             for col, want in ((f"{m}_mean", mean), (f"{m}_std", std), (f"{m}_ci95", ci)):
-                check(abs(row[col] - want) <= 1e-9 * max(1.0, abs(want)), f"loss {row['loss']} {col}: {row[col]} != {want}")
+                check(abs(row[col] - want) <= 1e-9 * max(1.0, abs(want)),
+                      f"loss {row['loss']} {col}: {row[col]} != {want}")
     worst = summary.iloc[-1]
     check(worst["retransmits_std"] > 0 and worst["completion_ms_std"] > 0,
           f"the seeds gave identical runs at loss {worst['loss']}: {worst.to_dict()}")
@@ -875,7 +876,8 @@ def test_executors(a, work):
     for kind in ("pool", "dask"):
         out = os.path.join(work, kind)
         p = tool(["run", f, "--out", out, "--vp", a.vp, "--fw-dir", a.fw_dir, "--executor", kind, "-q"])
-        check(p.returncode == 0 and p.stderr == "", f"--executor {kind}: exit {p.returncode}: {p.stderr.strip()[-400:]}")
+        check(p.returncode == 0 and p.stderr == "",
+              f"--executor {kind}: exit {p.returncode}: {p.stderr.strip()[-400:]}")
         tables[kind] = read_csv(out)
         recs[kind] = {}
         for rid in tables[kind]["run_id"]:
