@@ -18,7 +18,8 @@
   bad_files    broken experiment files: exit 2 and exactly one line that
                names the problem.
   example      experiments/examples/ping-sizes.yaml with a reduced grid:
-               table, raw runs, plots (PNG and SVG).
+               table, raw runs, plots (PNG and SVG); no ARP in the RTTs
+               (the warm-up), the PC's wake-up in the 100 ms line only.
   elf          firmware: {elf: PATH} (a copy of hello.elf, relative path):
                the table against a direct run, the ELF's hash in the
                table; a rerun is cached, a changed ELF at the same path
@@ -39,6 +40,14 @@
   diff_metric  ping count 2 and 4 (sizes 64 and 1024): per-echo cycles as
                the difference of the two runs, equal to the difference
                computed by hand from the table's plain columns.
+  seeds        experiments/examples/tcp-loss-seeds.yaml (TCP into the board,
+               2 loss rates x 6 seeds): summary.csv's mean, std and 95 %
+               CI against a computation from results.csv, the seeds give
+               different runs, a bad seed axis is exit 2 with one line.
+  executors    the local_sweep grid with --executor pool and --executor
+               dask: the same table cell by cell and the same records
+               (but where and how fast: worker, host, wall time, the
+               temporary paths); a cached rerun runs nothing.
   tap          net_udptx at 2 sizes through a real TAP device in a private
                network namespace (scripts/netns-tap), a UDP socket there
                counting the datagrams: the two runs ran in the client (no
@@ -133,7 +142,7 @@ def direct_ping(a, work, size, interval):
     """The same run without the tool: the scenario filled in by hand."""
     with open(TEMPLATE) as f:
         scen = json.load(f)
-    e = scen["experiments"][0]
+    e = next(x for x in scen["experiments"] if x["name"] == "ping")   # after the ARP warm-up
     e.update(size=size, interval=interval, count=PING_COUNT)
     d = tempfile.mkdtemp(dir=work)
     path = os.path.join(d, "scenario.json")
@@ -142,7 +151,7 @@ def direct_ping(a, work, size, interval):
     r = l3vp.run(a.vp, os.path.join(a.fw_dir, "net_ping.elf"), quiet=True, scenario=path, stats=True,
                  net_results=True, workdir=d)
     check(r.returncode == 0, f"direct run size {size} interval {interval}: exit {r.returncode}")
-    return r.stats, r.net_results["experiments"][0]
+    return r.stats, next(x for x in r.net_results["experiments"] if x["name"] == "ping")
 
 
 def read_csv(out):
@@ -438,22 +447,54 @@ def test_example(a, work):
     with open(EXAMPLE) as fh:
         doc = yaml.safe_load(fh)
     doc["network"]["scenario"] = TEMPLATE  # the copy lives elsewhere
-    doc["grid"] = {"size": [64, 1472], "interval": ["500us", "100ms"], "count": [2]}
+    doc["grid"] = {"size": [64, 1472], "interval": ["500us", "10ms", "100ms"], "count": [3]}
     f = write_yaml(os.path.join(work, "ping-sizes.yaml"), doc)
     p = tool(["list", f])
-    check(p.returncode == 0 and len(p.stdout.splitlines()) == 5, f"list: {p.stdout}")
+    check(p.returncode == 0 and len(p.stdout.splitlines()) == 7, f"list: {p.stdout}")
     out = os.path.join(work, "out")
     p = tool(["run", f, "--out", out, "--vp", a.vp, "--fw-dir", a.fw_dir, "-q"])
     check(p.returncode == 0, f"run: exit {p.returncode}: {p.stderr.strip()[-500:]}")
     df = read_csv(out)
-    check(len(df) == 4 and (df["received"] == 2).all(), f"table: {df[['size', 'interval', 'received']]}")
+    check(len(df) == 6 and (df["received"] == 3).all(), f"table: {df[['size', 'interval', 'received']]}")
     check((df["energy_uj"] > 0).all() and (df["energy"] == "leon3-90nm-estimate").all(), "energy column")
     check(df.groupby("size")["rtt_avg_us"].mean()[1472] > df.groupby("size")["rtt_avg_us"].mean()[64],
           "1472-byte pings are not slower than 64-byte ones")
+    _check_example_physics(df, doc)
     for ext in ("png", "svg"):
         path = os.path.join(out, "plots", f"rtt.{ext}")
         check(os.path.exists(path) and os.path.getsize(path) > 1000, f"plot {path} missing or empty")
-    check(len(os.listdir(os.path.join(out, "runs"))) == 4, "runs/ does not hold 4 files")
+    check(len(os.listdir(os.path.join(out, "runs"))) == 6, "runs/ does not hold 6 files")
+
+
+def _check_example_physics(df, doc):
+    """The warm-up keeps ARP out of the RTTs: no probe is more than 10 us
+    above the fastest of its run, beside the wake-up (an ARP exchange adds a whole round trip
+    of the PC and the board, some 80 us; what varies without it is the
+    board's idle loop, about 2 us). The PC's wake-up (the template's
+    wake_latency) is in the 100 ms line only: count - 1 of its probes
+    found the PC idle, so its average is (count - 1) / count wake-ups
+    above the 500 us line, and 10 ms equals 500 us (to the board's
+    sub-microsecond jitter). Wake-ups: the warm-up's own (the PC idle
+    100 ms since the start), plus count - 1 at 100 ms."""
+    with open(TEMPLATE) as fh:
+        host = json.load(fh)["host"]
+    wake_us = l3vp.parse_duration_ps(host["wake_latency"]) / 1e6
+    count = doc["grid"]["count"][0]
+    for size in (64, 1472):
+        rows = {r["interval"]: r for _, r in df[df["size"] == size].iterrows()}
+        fast, mid, slow = rows["500us"], rows["10ms"], rows["100ms"]
+        for iv, r in rows.items():   # at 100 ms the first probe (1 ms after the warm-up) does not wake the PC
+            spread = (r["rtt_max_us"] - r["rtt_min_us"]) - (wake_us if iv == "100ms" else 0)
+            check(spread < 10, f"{size} B at {iv}: min {r['rtt_min_us']} max {r['rtt_max_us']} (the ARP "
+                  "exchange in a probe?)")
+        check(abs(mid["rtt_avg_us"] - fast["rtt_avg_us"]) < 0.5, f"{size} B: 10 ms differs from 500 us")
+        want = wake_us * (count - 1) / count
+        got = slow["rtt_avg_us"] - fast["rtt_avg_us"]
+        check(abs(got - want) < 0.5, f"{size} B: 100 ms line {got:.4f} us above 500 us, expected {want:.4f}")
+        check((fast["wakeups"], mid["wakeups"], slow["wakeups"]) == (1, 1, count),
+              f"{size} B wake-ups {fast['wakeups']}/{mid['wakeups']}/{slow['wakeups']}")
+        print(f"example {size} B: RTT {fast['rtt_avg_us']:.2f} / {mid['rtt_avg_us']:.2f} / "
+              f"{slow['rtt_avg_us']:.2f} us at 500 us / 10 ms / 100 ms")
 
 
 def test_tap(a, work):
@@ -781,10 +822,92 @@ def test_diff_metric(a, work):
     check(os.path.exists(os.path.join(out, "plots", "echo.png")), "the diff metric's plot is missing")
 
 
+SEEDS_EXAMPLE = os.path.join(ROOT, "experiments", "examples", "tcp-loss-seeds.yaml")
+T975 = {2: 4.302652730, 3: 3.182446305, 4: 2.776445105, 5: 2.570581836}   # t(0.975, df), printed tables
+
+
+def test_seeds(a, work):
+    """experiments/examples/tcp-loss-seeds.yaml as shipped: summary.csv
+    against mean, std and CI computed here from results.csv; the seeds
+    really differ; a bad seed axis is one line, exit 2."""
+    out = os.path.join(work, "out")
+    p = tool(["run", SEEDS_EXAMPLE, "--out", out, "--vp", a.vp, "--fw-dir", a.fw_dir, "-q"], timeout=280)
+    check(p.returncode == 0, f"run: exit {p.returncode}: {p.stderr.strip()[-500:]}")
+    df = read_csv(out)
+    summary = pd.read_csv(os.path.join(out, "summary.csv"))
+    with open(SEEDS_EXAMPLE) as fh:
+        doc = yaml.safe_load(fh)
+    losses, seeds = doc["grid"]["loss"], doc["grid"]["seed"]
+    check(len(df) == len(losses) * len(seeds) and (df["error"] == "").all(), f"table: {df[['loss', 'seed', 'error']]}")
+    check((df["bytes_acked"] == 65536).all(), "a transfer did not complete")
+    check(list(summary["loss"]) == losses and (summary["n"] == len(seeds)).all(), f"summary cells: {summary}")
+    for m in doc["metrics"]:
+        for _, row in summary.iterrows():
+            xs = [float(x) for x in df[df["loss"] == row["loss"]][m]]
+            n = len(xs)
+            mean = sum(xs) / n
+            std = (sum((x - mean) ** 2 for x in xs) / (n - 1)) ** 0.5
+            ci = T975[n - 1] * std / n ** 0.5
+            for col, want in ((f"{m}_mean", mean), (f"{m}_std", std), (f"{m}_ci95", ci)):
+                check(abs(row[col] - want) <= 1e-9 * max(1.0, abs(want)),
+                      f"loss {row['loss']} {col}: {row[col]} != {want}")
+    worst = summary.iloc[-1]
+    check(worst["retransmits_std"] > 0 and worst["completion_ms_std"] > 0,
+          f"the seeds gave identical runs at loss {worst['loss']}: {worst.to_dict()}")
+    for _, row in summary.iterrows():
+        print(f"loss {row['loss']}: goodput {row['goodput_mbps_mean']:.2f} +- {row['goodput_mbps_ci95']:.2f} Mbit/s, "
+              f"retransmits {row['retransmits_mean']:.1f} +- {row['retransmits_ci95']:.1f} (n={row['n']})")
+    check(os.path.getsize(os.path.join(out, "plots", "goodput.png")) > 1000, "goodput plot missing")
+    bad = dict(doc, grid={"loss": losses, "seed": [1, "x"]})
+    f = write_yaml(os.path.join(work, "bad-seed.yaml"), bad)
+    p = tool(["run", f, "--out", os.path.join(work, "bad"), "--vp", a.vp, "--fw-dir", a.fw_dir])
+    lines = p.stderr.strip().splitlines()
+    check(p.returncode == 2 and len(lines) == 1 and "grid.seed" in lines[0], f"bad seed axis: {p.stderr.strip()}")
+
+
+def test_executors(a, work):
+    """The same grid in the local process pool and on a local Dask
+    cluster: the tables equal cell by cell, the same run ids and records
+    (but for where and how long each ran); a cached rerun with
+    --executor dask gives the same table (pylib.stats checks that no
+    executor starts without work)."""
+    f = write_yaml(os.path.join(work, "ping.yaml"), ping_doc())
+    tables, recs = {}, {}
+    for kind in ("pool", "dask"):
+        out = os.path.join(work, kind)
+        p = tool(["run", f, "--out", out, "--vp", a.vp, "--fw-dir", a.fw_dir, "--executor", kind, "-q"])
+        check(p.returncode == 0 and p.stderr == "",
+              f"--executor {kind}: exit {p.returncode}: {p.stderr.strip()[-400:]}")
+        tables[kind] = read_csv(out)
+        recs[kind] = {}
+        for rid in tables[kind]["run_id"]:
+            with open(os.path.join(out, "runs", rid + ".json")) as fh:
+                rec = json.load(fh)
+            res = rec["result"]
+            worker = res.pop("worker")
+            # where and how fast it ran: any two runs differ there (the run's
+            # temporary folder, wall time, host speed), whatever ran them
+            for k in ("wall_s", "host", "cmd"):
+                res.pop(k)
+            res["stats"].pop("host")
+            res["stats"].pop("firmware")
+            check(str(worker).startswith("pool-") == (kind == "pool"), f"{kind}: run {rid} ran on {worker}")
+            recs[kind][rid] = rec
+    check(tables["pool"].equals(tables["dask"]), "the pool's table differs from Dask's")
+    check(recs["pool"] == recs["dask"], "the records differ beyond where and how fast they ran")
+    t0 = time.monotonic()
+    p = tool(["run", f, "--out", os.path.join(work, "dask"), "--vp", a.vp, "--fw-dir", a.fw_dir, "--executor", "dask"])
+    took = time.monotonic() - t0
+    check(p.returncode == 0 and "4 cached, 0 to run" in p.stderr, f"cached rerun: {p.stderr.strip()}")
+    check(read_csv(os.path.join(work, "dask")).equals(tables["dask"]), "the cached rerun's table differs")
+    print(f"cached rerun: {took:.2f} s")
+
+
 TESTS = {"local_sweep": test_local_sweep, "set_sweep": test_set_sweep, "variant": test_variant,
          "cluster": test_cluster, "bad_files": test_bad_files, "example": test_example, "tap": test_tap,
          "elf": test_elf, "cmake": test_cmake, "stack_axis": test_stack_axis, "metric_gate": test_metric_gate,
-         "diff_metric": test_diff_metric, "own_example": test_own_example}
+         "diff_metric": test_diff_metric, "own_example": test_own_example, "seeds": test_seeds,
+         "executors": test_executors}
 
 
 def main():

@@ -1,10 +1,16 @@
 """Ctrl-C and SIGTERM end every Python tool under scripts/ with one line
 and no traceback (l3vp.tool): the real tools, stopped in the middle of
-their leon3vp runs, and every tool's entry point through l3vp.tool.run.
+their leon3vp runs (measure-net, energy-sweep, experiment with its local
+process pool and with a local Dask cluster: no worker traceback, no
+"leaked semaphore" warning, no process left), every tool's entry point
+through l3vp.tool.run, and the progress bars: drawn on a terminal's
+stderr, nothing into a file.
 
 L3VP_VP and L3VP_FW_DIR come from CTest."""
 import os
 import pathlib
+import pty
+import select
 import signal
 import subprocess
 import sys
@@ -101,6 +107,176 @@ def test_energy_sweep_ctrl_c_reaches_workers_without_tracebacks(tmp_path):
     runs = out / "runs"
     got, err = stop_midway(cmd, signal.SIGINT, True, lambda: runs.is_dir() and any(runs.iterdir()), tmp_path)
     assert (got, err) == (130, ["energy-sweep: interrupted"])
+
+
+@needs_vp
+@pytest.mark.parametrize("sig,status,line", [
+    (signal.SIGTERM, 143, "energy-sweep: terminated (SIGTERM)"),
+])
+def test_energy_sweep_sigterm_one_line(tmp_path, sig, status, line):
+    out = tmp_path / "out"
+    cmd = [sys.executable, str(ROOT / "scripts" / "energy-sweep"), "--vp", VP, "--fw-dir", FW_DIR,
+           "--quick", "--jobs", "2", "--out", str(out), "--keep"]
+    runs = out / "runs"
+    got, err = stop_midway(cmd, sig, False, lambda: runs.is_dir() and any(runs.iterdir()), tmp_path)
+    assert (got, err) == (status, [line])
+
+
+def long_experiment(tmp_path, runs=6):
+    """An experiment file whose runs take a few seconds each (net_ping,
+    35000 probes 1 ms apart), so that a signal finds them running."""
+    scen = {"host": {"mac": "02:00:00:00:00:55", "ip": "192.168.0.55", "netmask": "255.255.255.0"},
+            "board": {"mac": "02:00:00:00:00:53", "ip": "192.168.0.53"},
+            "link": {"mbps": 100, "prop_delay": "50ns"}, "duration": "40s",
+            "experiments": [{"name": "ping", "type": "ping", "count": 35000, "size": "{size}",
+                             "interval": "1ms", "timeout": "1s", "start": "10ms"}]}
+    import json
+    f = tmp_path / "long.yaml"
+    f.write_text(json.dumps({"experiment": "long", "firmware": {"program": "net_ping"},
+                             "network": {"scenario": scen}, "grid": {"size": list(range(64, 64 + runs))},
+                             "metrics": {"rx": "net.experiments.ping.received"}}))
+    return f
+
+
+@needs_vp
+@pytest.mark.parametrize("executor", ["pool", "dask"])
+@pytest.mark.parametrize("sig,status,word,group", [
+    (signal.SIGINT, 130, "interrupted", True),          # a terminal's Ctrl-C: the whole group
+    (signal.SIGTERM, 143, "terminated (SIGTERM)", False),
+])
+def test_experiment_stops_with_one_line(tmp_path, executor, sig, status, word, group):
+    out = tmp_path / "out"
+    cmd = [sys.executable, str(ROOT / "scripts" / "experiment"), "run", str(long_experiment(tmp_path)),
+           "--out", str(out), "--vp", VP, "--fw-dir", FW_DIR, "--workers", "2", "--executor", executor, "-q"]
+    got, err = _stop_experiment(cmd, sig, group, tmp_path)
+    assert got == status and len(err) == 1, err
+    assert err[0].startswith(f"experiment: {word}: ") and err[0].endswith(" of 6 runs finished"), err
+
+
+def _stop_experiment(cmd, sig, group, tmp_path, ready=None):
+    """stop_midway once `ready(pid)` holds (default: a leon3vp of the
+    tool's process group runs); then every process the tool had started,
+    its local Dask cluster's (a session of their own) too, must be gone."""
+    settle = 0.5 if ready is None else 0   # past the 1 ns probe runs, into the sweep's own
+    ready = ready or (lambda pid: leon3vp_running(pid)())
+    err = open(tmp_path / "stderr", "w+")
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not ready(p.pid) and p.poll() is None:
+        time.sleep(0.02)
+    if not ready(p.pid):
+        os.killpg(p.pid, signal.SIGKILL)
+        pytest.fail("the tool never got there")
+    time.sleep(settle)
+    started = tool.descendants(p.pid)
+    (os.killpg if group else os.kill)(p.pid, sig)
+    status = p.wait(timeout=60)
+    for _ in range(300):
+        if not leftover(p.pid) and not any(alive(c) for c in started):
+            break
+        time.sleep(0.05)
+    assert not leftover(p.pid), "a child of the stopped tool still runs"
+    assert not [c for c in started if alive(c)], "a process the tool started still runs"
+    err.seek(0)
+    return status, err.read().splitlines()
+
+
+def alive(pid):
+    """A process that still runs (a zombie has ended)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def dask_starting(pid):
+    """The tool's local Dask cluster is being started: a dask-worker (or,
+    for a distributed.LocalCluster, a spawned worker) process exists."""
+    for c in tool.descendants(pid):
+        try:
+            with open(f"/proc/{c}/cmdline", "rb") as f:
+                cmdline = f.read()
+        except OSError:
+            continue
+        if b"dask_worker" in cmdline or b"multiprocessing.spawn" in cmdline:
+            return True
+    return False
+
+
+@needs_vp
+@pytest.mark.parametrize("sig,status,word,group", [
+    (signal.SIGINT, 130, "interrupted", True),
+    (signal.SIGTERM, 143, "terminated (SIGTERM)", False),
+    (signal.SIGTERM, 143, "terminated (SIGTERM)", True),
+])
+def test_experiment_stopped_while_dask_starts(tmp_path, sig, status, word, group):
+    """A signal while the local Dask cluster starts: before this, a
+    half-built cluster left atexit tracebacks and a resource_tracker
+    "leaked semaphore" warning (or, held back, a hang: a SIGTERM to the
+    group killed the starting workers)."""
+    out = tmp_path / "out"
+    cmd = [sys.executable, str(ROOT / "scripts" / "experiment"), "run", str(long_experiment(tmp_path)),
+           "--out", str(out), "--vp", VP, "--fw-dir", FW_DIR, "--workers", "2", "--executor", "dask", "-q"]
+    got, err = _stop_experiment(cmd, sig, group, tmp_path, ready=dask_starting)
+    assert got == status and err == [f"experiment: {word}: 0 of 6 runs finished"], err
+
+
+def on_a_terminal(cmd, until, timeout=120):
+    """Run cmd with stderr on a pseudo-terminal until `until(text)` holds
+    for what it drew there (or it ends); Ctrl-C it; (status, text)."""
+    master, slave = pty.openpty()
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=slave, stdin=subprocess.DEVNULL,
+                         start_new_session=True)
+    os.close(slave)
+    text, deadline = b"", time.monotonic() + timeout
+    while time.monotonic() < deadline and not until(text.decode(errors="replace")):
+        r, _, _ = select.select([master], [], [], 0.2)
+        if r:
+            try:
+                text += os.read(master, 4096)
+            except OSError:
+                break
+        elif p.poll() is not None:
+            break
+    if p.poll() is None:
+        os.killpg(p.pid, signal.SIGINT)
+    status = p.wait(timeout=60)
+    while select.select([master], [], [], 0.2)[0]:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        text += chunk
+    os.close(master)
+    return status, text.decode(errors="replace")
+
+
+@needs_vp
+def test_progress_bars_on_a_terminal_only(tmp_path):
+    exp = long_experiment(tmp_path, runs=2)
+    cmd = [sys.executable, str(ROOT / "scripts" / "experiment"), "run", str(exp), "--vp", VP,
+           "--fw-dir", FW_DIR, "--workers", "2"]
+    status, text = on_a_terminal(cmd + ["--out", str(tmp_path / "a")], lambda t: False)
+    assert status == 0 and "long:" in text and "/2 [" in text, text   # tqdm: "long:  50%|#####  | 1/2 [..."
+    # into a file: the tool's own lines only, no bar
+    p = subprocess.run(cmd + ["--out", str(tmp_path / "b")], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE, text=True, timeout=120)
+    assert p.returncode == 0 and "%|" not in p.stderr and "\r" not in p.stderr, p.stderr
+    assert [line.split(":")[0] for line in p.stderr.splitlines()] == ["experiment"] * 2, p.stderr
+    # energy-sweep: its bar appears, and Ctrl-C ends it with one line after the bar
+    cmd = [sys.executable, str(ROOT / "scripts" / "energy-sweep"), "--vp", VP, "--fw-dir", FW_DIR,
+           "--quick", "--jobs", "2", "--out", str(tmp_path / "e")]
+    status, text = on_a_terminal(cmd, lambda t: "energy-sweep:" in t and "/24" in t)
+    assert status == 130 and "/24 [" in text and "Traceback" not in text, text
+    assert text.rstrip().splitlines()[-1].endswith("energy-sweep: interrupted"), text
+    # measure-net: a counter of its runs (their number depends on the options)
+    cmd = [sys.executable, str(ROOT / "scripts" / "measure-net"), "--vp", VP, "--fw-dir", FW_DIR]
+    status, text = on_a_terminal(cmd, lambda t: "measure-net: 2run" in t)
+    assert status == 130 and "measure-net: 0run [" in text and "Traceback" not in text, text
+    assert text.rstrip().splitlines()[-1].endswith("measure-net: interrupted"), text
 
 
 def test_run_maps_endings(capsys):

@@ -1,14 +1,14 @@
 """scripts/experiment: run an experiment file (docs/experiments.md).
 
     experiment run FILE [--out DIR] [--vp PATH] [--fw-dir DIR] [--scheduler tcp://HOST:PORT]
-                        [--workers N] [--no-cache] [--dry-run] [--quiet]
+                        [--workers N] [--executor auto|pool|dask] [--no-cache] [--dry-run] [--quiet]
     experiment list FILE
     experiment report DIR... [--published FILE.yaml] --out report.md [--html report.html]
 
 Exit status: 0 every run succeeded; 1 a run failed or a firmware build
 failed (one line each on stderr, the finished rows are in the table); 2 a
-bad experiment file or bad options (one line); 130 interrupted (the
-finished rows are in the table).
+bad experiment file or bad options (one line); 130 interrupted, 143
+terminated (one line; the finished rows are in the table).
 """
 import argparse
 import hashlib
@@ -25,9 +25,11 @@ import traceback
 import zipfile
 
 from .. import energy as _energy_model
+from .. import tool as _tool
 from . import spec as _spec
 from . import firmware as _fw
 from . import metrics as _metrics
+from . import execute as _execute_mod
 from .execute import execute
 
 ROOT = _fw.ROOT
@@ -438,17 +440,57 @@ def _row(exp, r, spec, run_id, rec):
 
 
 def write_outputs(exp, prepared, records, out, draw_plots=True):
+    """results.csv (one row per run), with statistics over seeds also
+    summary.csv (one row per cell of the other axes), and the plots."""
     df = table_rows(exp, prepared, records)
-    path = os.path.join(out, "results.csv")
+    _write_csv(df, os.path.join(out, "results.csv"))
+    summary = None
+    if exp.stats_over is not None:
+        from . import stats as _stats
+        summary = _stats.summarise(df, exp.stats_over, exp.axis_names, [m.name for m in exp.metrics])
+        _write_csv(summary, os.path.join(out, "summary.csv"))
+    errors = [e for e in df.get("error", []) if e]
+    if draw_plots and exp.plots and len(df) and not errors:
+        _draw_plots(exp, df, summary, os.path.join(out, "plots"))
+    return df, errors
+
+
+def _plots_stamp(exp, df, summary):
+    """What the plots are drawn from: the tables and the plot specs."""
+    h = hashlib.sha256(df.to_csv(index=False).encode())
+    if summary is not None:
+        h.update(summary.to_csv(index=False).encode())
+    h.update(json.dumps([p.__dict__ for p in exp.plots], sort_keys=True, default=str).encode())
+    return h.hexdigest()
+
+
+def _draw_plots(exp, df, summary, pdir):
+    """The declared plots, unless those in `pdir` were drawn from the same
+    tables and specs (a rerun from the cache skips matplotlib)."""
+    stamp = _plots_stamp(exp, df, summary)
+    stamp_path = os.path.join(pdir, ".drawn-from")
+    files = [os.path.join(pdir, f"{p.name}.{ext}") for p in exp.plots for ext in ("png", "svg")]
+    try:
+        with open(stamp_path) as f:
+            if f.read() == stamp and all(os.path.exists(x) for x in files):
+                return
+    except OSError:
+        pass
+    from . import plots as _plots
+    metrics = {m.name for m in exp.metrics}
+    for p in exp.plots:
+        by_cell = summary is not None and all(c is None or c in summary.columns for c in (p.x, p.hue, p.facet))
+        if by_cell and p.y in metrics:
+            _plots.draw(p, summary, pdir, y=f"{p.y}_mean", yerr=f"{p.y}_ci95")
+        else:
+            _plots.draw(p, df, pdir)
+    _atomic_write(stamp_path, stamp)
+
+
+def _write_csv(df, path):
     tmp = path + ".tmp"
     df.to_csv(tmp, index=False)
     os.replace(tmp, path)
-    errors = [e for e in df.get("error", []) if e]
-    if draw_plots and exp.plots and len(df) and not errors:
-        from . import plots as _plots
-        for p in exp.plots:
-            _plots.draw(p, df, os.path.join(out, "plots"))
-    return df, errors
 
 
 # -- execution -------------------------------------------------------------------
@@ -465,20 +507,88 @@ def _lib_zip(d):
     return path
 
 
-def run_dask(tasks, args, on_result, pilot=False):
-    """Run the tasks on a Dask cluster, calling on_result(task, result) in
-    the client as each finishes. With `pilot`, the first task runs alone
-    before the others are submitted, so that on_result can stop the sweep
-    (by raising) after one run: a metric path that is wrong fails in the
-    time of one run, not of all."""
+# A grid of at most this many runs to run (no --scheduler) goes to a local
+# process pool: it starts in milliseconds, where a local Dask cluster takes
+# seconds; larger grids and --scheduler use Dask (--executor overrides).
+POOL_MAX_RUNS = 64
+
+
+def executor_for(args, ntasks):
+    """"pool" or "dask" for `ntasks` runs (docs/experiments.md, "Local and
+    cluster runs")."""
+    kind = getattr(args, "executor", None) or "auto"
+    if getattr(args, "scheduler", None):
+        return "dask"
+    if kind == "auto":
+        return "pool" if ntasks <= POOL_MAX_RUNS else "dask"
+    return kind
+
+
+def run_tasks(tasks, args, on_result, pilot=False, label="runs"):
+    """Run the tasks (a local process pool or Dask: executor_for), calling
+    on_result(task, result) in the client as each finishes, with a
+    progress bar on a terminal's stderr. With `pilot`, the first task runs
+    alone before the others are submitted, so that on_result can stop the
+    sweep (by raising) after one run: a metric path that is wrong fails
+    in the time of one run, not of all. Nothing starts without tasks."""
+    if not tasks:
+        return
+    bar = _tool.progress(len(tasks), label, getattr(args, "quiet", False))
+
+    def done(task, result):
+        bar.update(1)
+        on_result(task, result)
+    try:
+        run = _run_pool if executor_for(args, len(tasks)) == "pool" else _run_dask
+        run(tasks, args, done, pilot)
+    finally:
+        bar.close()
+
+
+run_dask = run_tasks   # the name doctables.py calls it by
+
+
+def _batches(tasks, pilot):
+    return [tasks[:1], tasks[1:]] if pilot and len(tasks) > 1 else [tasks]
+
+
+def _pool_worker_init():
+    _execute_mod.WORKER = f"pool-{os.getpid()}"
+
+
+def _run_pool(tasks, args, on_result, pilot):
+    """The tasks in a local process pool (concurrent.futures), one run per
+    worker at a time; interrupted, the runs are killed before the pool is
+    shut down (no worker outlives the tool)."""
+    import concurrent.futures as cf
+
+    ex = _tool.process_pool(min(args.workers or os.cpu_count() or 1, len(tasks)), _pool_worker_init)
+    futures = []
+    try:
+        for batch in _batches(tasks, pilot):
+            fs = {ex.submit(execute, t): t for t in batch}
+            futures += fs
+            for fut in cf.as_completed(fs):
+                try:
+                    res = fut.result()
+                except Exception as e:  # a worker died or the task raised
+                    res = {"returncode": None, "error": f"task failed in the local pool: {type(e).__name__}: {e}"}
+                on_result(fs[fut], res)
+    except BaseException:
+        _tool.stop_pool(ex, futures)
+        raise
+    ex.shutdown(wait=True)
+
+
+def _run_dask(tasks, args, on_result, pilot):
+    """The tasks on a Dask cluster (--scheduler's or a local one)."""
     from distributed import as_completed
 
     logging.getLogger("distributed").setLevel(logging.ERROR)
     client, cluster = _dask_client(args, len(tasks))
     futures = []
     try:
-        batches = [tasks[:1], tasks[1:]] if pilot and len(tasks) > 1 else [tasks]
-        for batch in batches:
+        for batch in _batches(tasks, pilot):
             fs = [client.submit(execute, t, key=f"l3vp-run-{t['id']}", pure=False) for t in batch]
             futures += fs
             by_key = {f.key: t for f, t in zip(fs, batch)}
@@ -488,18 +598,25 @@ def run_dask(tasks, args, on_result, pilot=False):
                 except Exception as e:  # a worker died or the task raised
                     res = {"returncode": None, "error": f"task failed on the cluster: {type(e).__name__}: {e}"}
                 on_result(by_key[fut.key], res)
+    except BaseException:
+        if cluster is not None:   # the local cluster's runs: stopped at once, not awaited
+            _tool.kill_descendants()
+        raise
     finally:
         for f in futures:
             f.cancel()
-        client.close()
-        if cluster is not None:
-            cluster.close()
+        try:
+            with _tool.held_signals():
+                client.close()
+        finally:
+            if cluster is not None:
+                cluster.close()
 
 
 def _dask_client(args, ntasks):
     """(client, local cluster or None): --scheduler's cluster (the l3vp
-    package shipped to it) or a local one."""
-    from distributed import Client, LocalCluster
+    package shipped to it) or a local one (LocalDask)."""
+    from distributed import Client
 
     if args.scheduler:
         try:
@@ -509,12 +626,84 @@ def _dask_client(args, ntasks):
         with tempfile.TemporaryDirectory(prefix="l3vp-exp-lib-") as d:
             client.upload_file(_lib_zip(d))
         return client, None
-    n = min(args.workers or os.cpu_count() or 1, ntasks)
-    # ":0": a free port for the (unused) dashboard; None still tries 8787
-    # and warns on stderr when another cluster holds it
-    cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0",
-                           silence_logs=logging.ERROR)
-    return Client(cluster), cluster
+    cluster = LocalDask(min(args.workers or os.cpu_count() or 1, ntasks))
+    try:
+        return cluster.client(), cluster
+    except BaseException:
+        cluster.close()
+        raise
+
+
+class LocalDask:
+    """A local Dask cluster: dask-scheduler and dask-worker (n single-
+    threaded worker processes) as child processes in a session of their
+    own, so that a terminal's Ctrl-C or a SIGTERM to the tool's process
+    group reaches the tool alone; the tool stops its runs and then the
+    cluster (SIGTERM to the session, SIGKILL after 10 s). No
+    multiprocessing object of the tool's own, hence no leaked semaphores;
+    a worker folder of its own, removed at the end."""
+
+    def __init__(self, n):
+        import socket
+        self.n, self.procs = n, []
+        self.dir = tempfile.mkdtemp(prefix="l3vp-exp-dask-")
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.addr = f"tcp://127.0.0.1:{s.getsockname()[1]}"
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (LIB, os.environ.get("PYTHONPATH")) if p))
+        dask = [sys.executable, "-m", "distributed.cli."]
+        self._start(dask[:2] + [dask[2] + "dask_scheduler", "--host", "127.0.0.1", "--port",
+                                self.addr.rsplit(":", 1)[1], "--no-dashboard"], env, "scheduler")
+        self._start(dask[:2] + [dask[2] + "dask_worker", self.addr, "--nworkers", str(n), "--nthreads", "1",
+                                "--no-dashboard", "--host", "127.0.0.1", "--local-directory", self.dir,
+                                "--death-timeout", "60"], env, "workers")
+
+    def _start(self, cmd, env, name):
+        log = open(os.path.join(self.dir, name + ".log"), "w")
+        self.procs.append(subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                           cwd=self.dir, env=env, start_new_session=True))
+        log.close()
+
+    def client(self, timeout=60):
+        """A Client once the scheduler answers and every worker is there
+        (the port polled with a plain socket: a Client that fails to
+        connect logs errors from its thread until the tool exits)."""
+        import socket
+        import time
+        from distributed import Client
+        deadline = time.monotonic() + timeout
+        host, port = self.addr[len("tcp://"):].rsplit(":", 1)
+        while True:
+            try:
+                socket.create_connection((host, int(port)), timeout=1).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline or any(p.poll() is not None for p in self.procs):
+                    raise Failure(f"the local Dask cluster did not start (logs in {self.dir})") from None
+                time.sleep(0.1)
+        client = None
+        try:
+            with _tool.held_signals():   # a signal held back is raised on leaving, client set
+                client = Client(self.addr, timeout=30)
+            client.wait_for_workers(self.n, timeout=max(1, deadline - time.monotonic()))
+        except BaseException:
+            if client is not None:
+                with _tool.held_signals():
+                    client.close()
+            raise
+        return client
+
+    def close(self):
+        for p in self.procs:
+            if p.poll() is None:
+                os.killpg(p.pid, signal.SIGTERM)
+        for p in self.procs:
+            try:
+                p.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(p.pid, signal.SIGKILL)
+                p.wait()
+        shutil.rmtree(self.dir, ignore_errors=True)
 
 
 def subset(exp, runs, specs):
@@ -578,14 +767,14 @@ def _print_dry_run(prepared, records):
               + "\t".join(f"{k}={v}" for k, v in r.params.items()))
 
 
-def _execute_all(todo, args, on_result, pilot):
-    """Simulated runs on Dask (the first alone with `pilot`), then the TAP
-    runs in the client. True if interrupted."""
+def _execute_all(todo, args, on_result, pilot, label):
+    """Simulated runs in a local pool or on Dask (the first alone with
+    `pilot`), then the TAP runs in the client. True if interrupted."""
     try:
         tap = [t for t in todo if t[1]["tap"] is not None]
         sim = [t for t in todo if t[1]["tap"] is None]
         if sim:
-            run_dask([t[3] for t in sim], args, on_result, pilot=pilot)
+            run_tasks([t[3] for t in sim], args, on_result, pilot=pilot, label=label)
         for t in tap:  # real time against a real kernel: one at a time, in the client
             on_result(t[3], execute(t[3]))
     except KeyboardInterrupt:
@@ -608,8 +797,6 @@ def _report_failures(records, errors):
 
 
 def cmd_run(exp, runs, args):
-    from tqdm import tqdm
-
     out = os.path.abspath(args.out or os.path.join("experiments-out", exp.name))
     runs_dir = os.path.join(out, "runs")
     try:
@@ -631,22 +818,19 @@ def cmd_run(exp, runs, args):
         _print_dry_run(prepared, records)
         return 0
     by_id = {run_id: (r, spec) for r, spec, run_id, _ in todo}
-    bar = tqdm(total=len(todo), desc=exp.name, unit="run", disable=True if args.quiet else None, file=sys.stderr)
 
     def on_result(task, result):
         r, spec = by_id[task["id"]]
         rec = make_record(r, spec, task["id"], result)
         _atomic_write(os.path.join(runs_dir, task["id"] + ".json"), json.dumps(rec, indent=1))
         records[task["id"]] = rec
-        bar.update(1)
         gate(rec)
 
     interrupted, complete = False, False
     try:
-        interrupted = _execute_all(todo, args, on_result, pilot=not gate.done)
+        interrupted = _execute_all(todo, args, on_result, pilot=not gate.done, label=exp.name)
         complete = not interrupted
     finally:
-        bar.close()
         df, errors = write_outputs(exp, prepared, records, out, draw_plots=complete)
     problems = _report_failures(records, errors)
     log(f"{len(df)} rows in {os.path.join(out, 'results.csv')}")
@@ -711,7 +895,10 @@ def _main(argv=None):
     pr.add_argument("--fw-dir", help="prebuilt firmware for the default variant (e.g. build/firmware); "
                     "default: built on demand under DIR/fw")
     pr.add_argument("--scheduler", help="an existing Dask scheduler, tcp://HOST:PORT")
-    pr.add_argument("--workers", type=int, help="local Dask workers (default: the number of cores)")
+    pr.add_argument("--workers", type=int, help="local worker processes (default: the number of cores)")
+    pr.add_argument("--executor", choices=("auto", "pool", "dask"), default="auto",
+                    help=f"local runs: a process pool (pool), a local Dask cluster (dask), or auto: the pool "
+                    f"for at most {POOL_MAX_RUNS} runs to run, Dask above (--scheduler: always Dask)")
     pr.add_argument("--no-cache", action="store_true", help="run every run again")
     pr.add_argument("--dry-run", action="store_true", help="build, compute the run ids, print them, run nothing")
     pr.add_argument("--quiet", "-q", action="store_true")
@@ -775,6 +962,8 @@ def _main_one(args):
             return cmd_list(exp, runs)
         if args.workers is not None and args.workers < 1:
             raise UsageError("--workers must be at least 1")
+        if args.scheduler and args.executor == "pool":
+            raise UsageError("--executor pool runs locally: not with --scheduler")
         if args.scheduler and not args.scheduler.startswith(("tcp://", "tls://")):
             raise UsageError(f"--scheduler {args.scheduler}: expected tcp://HOST:PORT")
         args.vp = os.path.abspath(args.vp)

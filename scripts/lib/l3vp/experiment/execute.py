@@ -11,14 +11,23 @@ it to DIR/runs/<run-id>.json.
 import json
 import os
 import socket
+import sys
 import tempfile
 
 from ..run import run as _l3vp_run, RunError
 from .. import results as _results
 
 
+# The worker's name in a local process pool (set by its initializer).
+WORKER = None
+
+
 def _worker_name():
-    """The Dask worker's name (None in the client: TAP runs)."""
+    """The Dask worker's name, the pool worker's, or None in the client
+    (TAP runs). distributed is not imported where it is not loaded yet:
+    a pool worker would pay its import for nothing."""
+    if WORKER is not None or "distributed" not in sys.modules:
+        return WORKER
     try:
         from distributed import get_worker
         return str(get_worker().name)

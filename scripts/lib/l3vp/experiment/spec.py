@@ -42,6 +42,7 @@ MAX_DEPTH = 100               # nesting of mappings and lists
 MAX_NODES = 200000            # YAML nodes after expanding aliases (*name)
 MAX_POINTS = 100000           # points of the grid
 MAX_FORMAT_WIDTH = 1000       # a width or precision in a {placeholder:spec}
+MAX_SEED = 4294967295         # the link's and the host's seeds are 32-bit
 
 
 def read_text(path, what):
@@ -233,7 +234,8 @@ class Experiment:
         self.path = path
         self.dir = os.path.dirname(os.path.abspath(path))
         _keys(doc, "", ("experiment", "description", "firmware", "board", "network", "grid", "zip",
-                        "metrics", "plots", "tables", "values"), required=("experiment", "firmware", "metrics"))
+                        "metrics", "plots", "tables", "values", "statistics"),
+              required=("experiment", "firmware", "metrics"))
         self.name = doc["experiment"]
         if not isinstance(self.name, str) or not _EXPERIMENT_NAME.match(self.name):
             _fail("experiment", "must be a name of letters, digits, '_', '.', '-'")
@@ -245,6 +247,7 @@ class Experiment:
         self._network(doc.get("network") or {})
         self._grid(doc.get("grid") or {}, doc.get("zip") or [])
         self._metrics(doc["metrics"])
+        self._statistics(doc.get("statistics"))
         self._plots(doc.get("plots") or [])
         # Markdown tables of the docs made from this experiment's results
         # (scripts/doc-tables checks them; `run` ignores them).
@@ -256,6 +259,8 @@ class Experiment:
         if not isinstance(self.values, dict):
             _fail("values", "must map value names to value specs (docs/developer-guide.md)")
         self._check_placeholders()
+        if self.stats_over is not None:
+            self._check_seed_used()
 
     # -- sections ----------------------------------------------------------
     def _firmware(self, fw):
@@ -465,6 +470,48 @@ class Experiment:
                 _fail(f"{where}.{axis}", f"{x!r} is not a value of axis {axis}")
         return axis, pair[0], pair[1]
 
+    def _statistics(self, st):
+        """statistics: {over: AXIS}: the runs differ only in AXIS (a
+        seed of the stochastic impairments) are repetitions; summary.csv
+        has their mean, standard deviation and 95 % confidence interval
+        per cell of the other axes (stats.py). AXIS must be a grid axis of
+        its own with at least two distinct integer seeds 0..2^32-1."""
+        self.stats_over = None
+        if st is None:
+            return
+        _keys(st, "statistics", ("over",), required=("over",))
+        axis = st["over"]
+        where = "statistics.over"
+        if not isinstance(axis, str) or axis not in self.axis_names:
+            _fail(where, f"{axis!r} is not an axis of the grid ({', '.join(self.axis_names) or 'none'})")
+        values = {names: vals for names, vals in self.axes}.get((axis,))
+        if values is None:
+            _fail(where, f"axis {axis} is part of a zip group (the seeds need a grid axis of their own)")
+        seeds = [v for (v,) in values]
+        bad = [v for v in seeds if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= MAX_SEED]
+        if bad:
+            _fail(f"grid.{axis}", f"seed {bad[0]!r} is not an integer 0..{MAX_SEED}")
+        if len(seeds) < 2:
+            _fail(f"grid.{axis}", "needs at least two seeds (a standard deviation needs two runs)")
+        for m in self.metrics:
+            if m.diff is not None and m.diff[0] == axis:
+                _fail(f"metrics.{m.name}.diff", f"differences over the seed axis {axis} are not a "
+                      "measurement (statistics.over)")
+        self.stats_over = axis
+
+    def _check_seed_used(self):
+        """The seed axis must fill a key named *seed* (link.to_host.seed,
+        net.to_board.seed, a firmware parameter seed): otherwise every
+        "repetition" is the same deterministic run."""
+        axis = self.stats_over
+        for where, obj in self._templated():
+            for w, _, name, _, _ in _fields(obj, where):
+                last = re.sub(r"\[\d+\]$", "", w).rsplit(".", 1)[-1]
+                if name == axis and "seed" in last.lower():
+                    return
+        _fail("statistics.over", f"axis {axis} fills no seed key (e.g. network.scenario link.to_host.seed: "
+              f'"{{{axis}}}" or board.set net.to_host.seed: "{{{axis}}}"): its runs would all be equal')
+
     def _plots(self, plots):
         if not isinstance(plots, list):
             _fail("plots", "must be a list")
@@ -484,6 +531,9 @@ class Experiment:
             for k in ("x", "y", "hue", "facet"):
                 if d[k] is not None and d[k] not in columns:
                     _fail(f"{where}.{k}", f"'{d[k]}' is not an axis or metric of this experiment")
+                if d[k] is not None and d[k] == self.stats_over:
+                    _fail(f"{where}.{k}", f"'{d[k]}' is the seed axis (statistics.over): plots show "
+                          "the mean over it with error bars")
             if d["kind"] not in PLOT_KINDS:
                 _fail(f"{where}.kind", f"must be one of {', '.join(PLOT_KINDS)}")
             for k in ("logx", "logy"):
