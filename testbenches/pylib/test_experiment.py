@@ -417,3 +417,28 @@ def test_closed_stdout_is_quiet(tmp_path):
     p.stdout.close()                      # like `| head -1`
     err = p.stderr.read().decode()
     assert p.wait(timeout=60) == 141 and err == "", err
+
+
+def test_variant_follows_a_changed_option_default(tmp_path):
+    """A variant directory configured when an option's default was OFF is
+    reconfigured when the project's CMake files change, so a variant that
+    leaves the option out gets today's default, not the cached one."""
+    src = tmp_path / "proj"
+    src.mkdir()
+
+    def project(default):
+        (src / "CMakeLists.txt").write_text(
+            "cmake_minimum_required(VERSION 3.16)\nproject(p NONE)\n"
+            f'option(OWN_FAST "fast path" {default})\n'
+            "add_custom_target(prog ALL COMMAND ${CMAKE_COMMAND} -E echo_append ${OWN_FAST} > "
+            "${CMAKE_BINARY_DIR}/prog.elf VERBATIM)\n")
+
+    project("OFF")
+    elf = firmware.build_program(str(tmp_path / "fw"), {}, "prog", src=str(src))
+    assert open(elf).read() == "OFF"
+    project("ON")
+    elf = firmware.build_program(str(tmp_path / "fw"), {}, "prog", src=str(src))
+    assert open(elf).read() == "ON"
+    # an option given by the variant still wins
+    elf = firmware.build_program(str(tmp_path / "fw"), {"OWN_FAST": False}, "prog", src=str(src))
+    assert open(elf).read() == "OFF"

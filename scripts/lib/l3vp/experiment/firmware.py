@@ -156,6 +156,39 @@ def project_root(fw_root, src):
     return os.path.join(fw_root, f"ext-{name}-{digest}")
 
 
+def cmake_stamp(src):
+    """A hash of the project's CMake files: what an option's default or a
+    new option depends on."""
+    h = hashlib.sha256()
+    for path in dict.fromkeys(cmake_files(src)):
+        if os.path.exists(path):
+            h.update(path.encode() + b"\0")
+            with open(path, "rb") as f:
+                h.update(f.read())
+    return h.hexdigest()
+
+
+def forget_stale_cache(d, src):
+    """A variant's CMake cache holds every option's value from the day it was
+    configured: an option left out of `build` keeps an old default. When the
+    project's CMake files changed since, the cache is dropped (the build
+    directory's objects stay, so the rebuild is short) and the variant is
+    configured afresh."""
+    stamp_path = os.path.join(d, ".l3vp-cmake-stamp")
+    stamp = cmake_stamp(src)
+    try:
+        with open(stamp_path) as f:
+            old = f.read().strip()
+    except FileNotFoundError:
+        old = None
+    if old != stamp:
+        cache = os.path.join(d, "CMakeCache.txt")
+        if os.path.exists(cache):
+            os.remove(cache)
+        with open(stamp_path, "w") as f:
+            f.write(stamp + "\n")
+
+
 def build_program(fw_root, build, program, log=None, src=FW_SRC):
     """Configure (first time) and build `program` of variant `build` of the
     project in `src` (ours by default) under fw_root; return the ELF's path
@@ -176,6 +209,7 @@ def build_program(fw_root, build, program, log=None, src=FW_SRC):
             return p.returncode
 
         cache = os.path.join(d, "CMakeCache.txt")
+        forget_stale_cache(d, src)
         if not os.path.exists(cache):
             if log:
                 log(f"configuring {what} in {d}")
