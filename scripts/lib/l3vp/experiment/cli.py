@@ -639,7 +639,8 @@ class LocalDask:
     threaded worker processes) as child processes in a session of their
     own, so that a terminal's Ctrl-C or a SIGTERM to the tool's process
     group reaches the tool alone; the tool stops its runs and then the
-    cluster (SIGTERM to the session, SIGKILL after 10 s). No
+    cluster (SIGTERM to the session; after the leader has ended or 10 s,
+    SIGKILL to whatever of the session is left). No
     multiprocessing object of the tool's own, hence no leaked semaphores;
     a worker folder of its own, removed at the end."""
 
@@ -701,8 +702,14 @@ class LocalDask:
             try:
                 p.wait(timeout=10)
             except subprocess.TimeoutExpired:
+                pass
+            # a leader that ended may leave members of its session (the
+            # nanny's worker processes, slow to stop on a loaded machine)
+            try:
                 os.killpg(p.pid, signal.SIGKILL)
-                p.wait()
+            except (ProcessLookupError, PermissionError):
+                pass
+            p.wait()
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
