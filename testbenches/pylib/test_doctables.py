@@ -212,3 +212,13 @@ def test_cli_check_fails_on_a_drifted_value_and_rewrite_fixes_it(tmp_path, capsy
     assert doctables.main(args) == 0 and "-->15790<!--" in doc.read_text()
     doctables.value_changes.clear()
     assert doctables.main(args + ["--check"]) == 0
+
+
+def test_a_value_marker_split_over_lines_is_an_error():
+    """A marker that does not close on its line would never be checked:
+    it is refused, naming the doc and line."""
+    ok = ["x <!-- value: e.yaml#a -->1<!-- /value --> and `<!-- value: e.yaml#b -->` in code"]
+    assert [m.group(2) for _, m in doctables.find_values(ok, "d.md")] == ["a"]
+    split = ["text", "costs <!-- value: e.yaml#tick -->310", "cycles<!-- /value --> of the CPU"]
+    with pytest.raises(doctables.TableError, match=r"^d.md:2: a value marker must close"):
+        doctables.find_values(split, "d.md")

@@ -333,8 +333,10 @@ def _code_spans(line):
     return [m.span() for m in re.finditer(r"(`+)(?!`).*?(?<!`)\1(?!`)", line)]
 
 
-def find_values(lines):
-    """[(line index, match)] of the value markers outside code blocks and spans."""
+def find_values(lines, rel="doc"):
+    """[(line index, match)] of the value markers outside code blocks and
+    spans; TableError for a marker that does not close on its own line (it
+    would otherwise be skipped, never checked)."""
     out, fence = [], None
     for i, ln in enumerate(lines):
         f = re.match(r"\s*(```+|~~~+)", ln)
@@ -344,7 +346,12 @@ def find_values(lines):
         if fence is not None or "<!-- value:" not in ln:
             continue
         spans = _code_spans(ln)
-        out += [(i, m) for m in VALUE.finditer(ln) if not any(a <= m.start() < b for a, b in spans)]
+        found = [(i, m) for m in VALUE.finditer(ln) if not any(a <= m.start() < b for a, b in spans)]
+        opened = [k.start() for k in re.finditer("<!-- value:", ln) if not any(a <= k.start() < b for a, b in spans)]
+        if len(opened) != len(found):
+            raise TableError(f"{rel}:{i + 1}: a value marker must close ('<!-- /value -->') on the line it opens, "
+                             "with the form '<!-- value: FILE#NAME -->'")
+        out += found
     return out
 
 
@@ -403,7 +410,7 @@ def collect(docs, only=None):
             need.setdefault(exp_file, set()).add(name)
         with open(d) as f:
             lines = f.read().split("\n")
-        for _, m in find_values(lines):
+        for _, m in find_values(lines, os.path.relpath(d, ROOT)):
             if only and not any(os.path.join(ROOT, m.group(1)) == resolve(o) for o in only):
                 continue
             need.setdefault(m.group(1), set()).add(VALUE_PREFIX + m.group(2))
@@ -533,7 +540,7 @@ def regenerate_values(doc, lines, tables, wanted=None):
     is also reported in `value_changes` (doc:line, marker, old, new)."""
     new = list(lines)
     rel = os.path.relpath(doc, ROOT)
-    for i, m in reversed(find_values(lines)):
+    for i, m in reversed(find_values(lines, rel)):
         ef, name, old = m.group(1), m.group(2), m.group(3)
         if (wanted is not None and ef not in wanted) or ef not in tables:
             continue
