@@ -896,40 +896,52 @@ def cmd_signal(a):
           (st["instructions"]["total"], frames, sent))
 
 
+def run_stderr_on_pty(cmd, started=None):
+    """Run cmd with stderr a terminal (a pty) and stdout a pipe, reading the
+    pty until its other side closes; started(p), when given, is called once
+    the process runs. Returns (exit status, stdout bytes, stderr bytes)."""
+    import pty
+    master, slave = pty.openpty()
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=slave)
+    os.close(slave)
+    after = started(p) if started else None
+    err = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # EIO: the pty's other side is closed
+            break
+        if not chunk:
+            break
+        err += chunk
+    if after:
+        after()
+    out = p.stdout.read()
+    p.wait()
+    os.close(master)
+    return p.returncode, out, err
+
+
 def cmd_progress_invariance(a):
     """Showing progress changes nothing simulated: the same run to its end
     (--max-time) with stderr a terminal (progress with percentage and host
     estimates) and with stderr a pipe (no progress) gives the same exit
     status, UART output and --stats, all but the host's own figures."""
-    import pty
     runs = []
     for tty in (True, False):
         stats = os.path.join(TMP, "progress_stats%d.json" % tty)
         cmd = [a.leon3vp, "--stats", stats] + list(a.args) + [a.firmware]
         print("$ " + " ".join(cmd) + ("   (stderr: a pty)" if tty else ""))
         if tty:
-            master, slave = pty.openpty()
-            p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=slave)
-            os.close(slave)
-            err = b""
-            while True:
-                try:
-                    chunk = os.read(master, 4096)
-                except OSError:
-                    break
-                if not chunk:
-                    break
-                err += chunk
-            out = p.stdout.read()
-            p.wait()
-            os.close(master)
+            rc, out, err = run_stderr_on_pty(cmd)
         else:
             p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
             out, err = p.communicate()
+            rc = p.returncode
         with open(stats) as f:
             st = json.load(f)
         st.pop("host", None)  # wall time, MIPS: the host's, never the simulation's
-        runs.append((p.returncode, out, err.decode(errors="replace"), st))
+        runs.append((rc, out, err.decode(errors="replace"), st))
     (c0, o0, e0, s0), (c1, o1, e1, s1) = runs
     if not re.search(r"MIPS, [0-9.]+% of \S+, \S+ simulated left, ~\S+ host left", e0):
         fail("the terminal run showed no progress line with the end (too fast a host?): %r" % e0[-300:])
@@ -947,33 +959,21 @@ def cmd_progress_invariance(a):
 def cmd_progress(a):
     """The progress line: on stderr when it is a terminal (a pty here), never
     with -q, and erased at the end; stdout (UART) is untouched."""
-    import pty
-    master, slave = pty.openpty()
     cmd = [a.leon3vp] + (["-q"] if a.quiet else []) + list(a.args) + [a.firmware]
     print("$ " + " ".join(cmd) + "   (stderr: a pty)")
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=slave)
-    os.close(slave)
+
     # The line is refreshed every 250 ms of host time, so how many updates a
     # run prints depends on the host's speed: the run is long (simulated)
     # and is interrupted after 1.5 s of host time (SIGINT ends it cleanly,
     # erasing the line), which gives several updates on any machine.
-    stop = threading.Timer(1.5, lambda: p.poll() is None and p.send_signal(signal.SIGINT))
-    stop.start()
-    err = b""
-    while True:
-        try:
-            chunk = os.read(master, 4096)
-        except OSError:  # EIO: the pty's other side is closed
-            break
-        if not chunk:
-            break
-        err += chunk
-    stop.cancel()
-    out = p.stdout.read()
-    p.wait()
-    os.close(master)
+    def interrupt_later(p):
+        stop = threading.Timer(1.5, lambda: p.poll() is None and p.send_signal(signal.SIGINT))
+        stop.start()
+        return stop.cancel
+
+    rc, out, err = run_stderr_on_pty(cmd, interrupt_later)
     err = err.decode(errors="replace")
-    print("exit %d\n--- stderr (repr) ---\n%r" % (p.returncode, err[-400:]))
+    print("exit %d\n--- stderr (repr) ---\n%r" % (rc, err[-400:]))
     lines = re.findall(r"leon3vp: (\S+) simulated, ([0-9.]+) MIPS", err)
     if a.quiet:
         if lines:
