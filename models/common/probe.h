@@ -14,7 +14,8 @@
 //   auto id = gpt.on_underflow.listen([](const TimerUnderflow& e) { ... });
 //   gpt.on_underflow.unlisten(id);                           // optional
 //
-// Rules for publishers (one probe type per event kind, listeners attach from outside):
+// Rules for publishers (one probe type per event kind, listeners attach from
+// outside; docs/developer-guide.md, "Add a probe listener"):
 //  * the argument is a struct with named fields, never positional values or
 //    strings; enums for verdicts and kinds;
 //  * times are exact simulated times: a change caused inside a CPU quantum is

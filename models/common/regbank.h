@@ -1,6 +1,6 @@
 // A register bank declared once as a table, with one generic dispatch, so
-// device models hold no if (addr == ...) chains (a register is a table row). Every APB
-// device model uses it.
+// device models hold no if (addr == ...) chains (a register is a table row;
+// docs/developer-guide.md, "Add an APB device"). Every APB device model uses it.
 //
 // A register declares what the hardware manual says about its bits; the
 // bank applies it, so the model's hooks only hold what the register *does*:

@@ -1,4 +1,5 @@
-// A platform slot taken by another model (a model bound to the slot's bus and IRQ interface): a stand-in for an RTL
+// A platform slot taken by another model (a model bound to the slot's bus and
+// IRQ interface; docs/developer-guide.md, "Replace a device at its slot"): a stand-in for an RTL
 // GPTIMER behind an APB adapter is registered as a variant of the "gptimer"
 // slot and chosen with gptimer.model. The firmware-visible side must be the
 // slot's: registers at 0x80000300, its P&P record in APB slot 3, its pulses on
