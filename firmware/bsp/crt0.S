@@ -271,7 +271,7 @@ win_underflow:
  * window is the invalid one, and calls nothing, so no window is spilled or
  * filled and RETT returns to the interrupted window, which is valid. About
  * 20 instructions instead of trap_generic's frame, PSR sequences and C
- * dispatch (docs/firmware.md "Speed: before and after (issue 15)"). Other
+ * dispatch (docs/firmware.md "The fast path"). Other
  * levels go on to trap_generic with %l0-%l3 as the table entry set them. */
         .align  4
 trap_irq:

@@ -163,7 +163,7 @@ TEST(random, error_anywhere) {
   EXPECT_EQ(r.sum & 0xFFFF, c.expect);
 }
 
-// A buffer that runs past 0xFFFFFFFF (issue 33): the words up to the top are
+// A buffer that runs past 0xFFFFFFFF (a guest may ask for it): the words up to the top are
 // read and summed in the usual bursts, then the operation ends with ERR one
 // clock after the last beat (the contract's timing with N = the words up to
 // the top); nothing at 0x00000000 is read (the bench's checker).

@@ -185,7 +185,7 @@ def check_isn(run):
     or MAC another one; every echo verified. Then two runs with seed 1
     whose host pings twice before the connection, the first ping at the
     same time, the second 10 ms apart: the first frame's timer is the same,
-    a later frame's differs, and so does the ISN (issue 33: the secret
+    a later frame's differs, and so does the ISN (the secret
     follows every frame's timer reading, not only the first's)."""
     scen = os.path.join(HERE, "tcpecho.scenario.json")
     isn = {}
@@ -335,7 +335,7 @@ def check_rfc5961(run):
 check_rfc5961.custom = True
 
 
-# ---- slot policy (issue 33; firmware/net/README.md "Slot policy") ------------
+# ---- slot policy (firmware/net/README.md "Slot policy") ------------
 
 def slots_echo_served(res, lines):
     """The fifth peer's 3000-byte echo completed and came back verified."""

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""board-net.speed: the issue-15 speed experiment (experiments/docs/net-speed.yaml,
+"""board-net.speed: the speed targets' experiment (experiments/docs/net-speed.yaml,
 phases off, copy and zero-copy) must answer every echo, send every zero-copy
 echo reply from its receive buffer (driver counter tx_swapped, no copy), take
 every GRETH interrupt on crt0's wake-only path (driver counter irqs, counted
@@ -7,15 +7,15 @@ there: at least one per received frame), and keep the board turnaround (measured
 GRETH, net.turnaround), which is simulated and thus deterministic, within the
 bounds below, and below the round-trip estimate; with a second
 experiment file (net-speed-udp.yaml) also the UDP receive time of a 1 KiB
-datagram (zero-copy). The bounds are what this tree reaches, below the issue's
-25 us at 64 B and 80 us at 1 KiB (docs/firmware.md "Speed: before and after
-(issue 15)"): lower them as the path gets faster.
+datagram (zero-copy). The bounds are what this tree reaches, below the targets'
+25 us at 64 B and 80 us at 1 KiB (docs/firmware.md "Speed targets"; their
+history: CHANGELOG.md): lower them as the path gets faster.
 usage: check_speed.py SCRIPTS_DIR EXPERIMENT_YAML OUT_DIR [UDP_EXPERIMENT_YAML]"""
 import csv
 import subprocess
 import sys
 
-# zero-copy turnaround bounds in us (64 B, 1024 B); before issue 15: 66.4, 177.7;
+# zero-copy turnaround bounds in us (64 B, 1024 B); before the speed work: 66.4, 177.7;
 # after the zero-copy echo 57.9, 114.5; after the cache layout and path trimming
 # 40.9, 97.2; with the hardening checks (source checks, keyed IP id, ARP
 # conflict check: ~90 instructions and ~6 I-cache misses per echo) 47.0, 103.4
@@ -32,22 +32,22 @@ import sys
 # hand-off 33.55, 71.8 (docs/firmware.md). Those are round-trip estimates (RTT
 # - host latency - wire times), which hold the MAC's receive tail and transmit
 # head too; since the turnaround meter (net.turnaround: request in memory to the
-# reply's TX kick, the issue's "frame received to reply handed to the GRETH")
+# reply's TX kick, the target's "frame received to reply handed to the GRETH")
 # the bounds are on that: 31.76, 69.9 for the same firmware; with the echo reply
-# written in place and the IP header read into registers (change 18) 24.32, 62.42;
+# written in place and the IP header read into registers 24.32, 62.42;
 # with the checksum offload path, line-aligned buffers and the layout searched
-# with a UDP trace too (change 19) 24.22, 62.50.
+# with a UDP trace too 24.22, 62.50.
 BOUND_ZC = {64: 24.4, 1024: 62.55}
 # UDP receive of a 1 KiB datagram into the application, zero-copy, in us (region
 # 0x4e455204 minus 0x4e455205, net-speed-udp.yaml): 64.0 before the layout work,
 # 59.2 after, 60.5 with the measured layout, 61.4 with the layout searched again
 # (scripts/hot-layout traces TCP and ping, not UDP), 56.8 with the IP header in
-# registers (change 18), 56.7 with the layout searched with a UDP trace
-# (change 19); the software-checksum floor is 36.6 (docs/firmware.md)
+# registers, 56.7 with the layout searched with a UDP trace; the
+# software-checksum floor is 36.6 (docs/firmware.md "Speed targets")
 BOUND_UDP_ZC = 56.8
 # The same on the board with the GRETH_GBIT receive checksum offload
 # (greth.csum_offload: the MAC confirms the UDP checksum, the stack does not
-# sum the datagram), below the issue's 30 us, which the default board's
+# sum the datagram), below the target's 30 us, which the default board's
 # floor above excludes: 14.7 when the offload path was added.
 BOUND_UDP_OFFLOAD = 14.8
 

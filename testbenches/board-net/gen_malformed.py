@@ -204,9 +204,9 @@ LAND_MAC = bytes([2, 0, 0, 0, 0, 0x66])  # whoever claims the board's address
 
 
 def family_land():
-    """Land-attack frames: the source is the board's own address (issue 15
-    hardening, firmware/net/ip.c: ip_drop_land), and ARP packets whose
-    sender address is the board's (issue 33, firmware/net/arp.c:
+    """Land-attack frames: the source is the board's own address (first
+    hardening round, firmware/net/ip.c: ip_drop_land), and ARP packets whose
+    sender address is the board's (second hardening round, firmware/net/arp.c:
     arp_drop_land; answered before, with an entry for the board's own
     address learnt)."""
     f = []

@@ -546,7 +546,7 @@ def check_udprx_phases(res, lines, stats):
         # and the odd address instruction: at most 24 cycles per interval,
         # plus an I-cache line fill (~22 cycles) when the instrumentation
         # code between the timer read and the marker store misses — which
-        # depends on the layout: since the issue-15 hot-code layout the copy
+        # depends on the layout: since the measured hot-code layout the copy
         # phase averages 29 cycles per interval; the timer's 0.1 us ticks
         # add at most one tick of rounding.
         n, tick = reg["entries"], 0.1
@@ -730,7 +730,7 @@ TESTS = {
                 check_harden.check_gateway(True)),
     "gateway_none": ("net_udpecho", "gateway.scenario.json", {"count": 3}, check_harden.check_gateway(False)),
     "arp_conflict": ("net_ping", "arp_conflict.scenario.json", {"count": 20}, check_harden.check_arp_conflict),
-    # Slot policy (issue 33): eviction of the idle longest for a fifth echo
+    # Slot policy (firmware/net/README.md "Slot policy"): eviction of the idle longest for a fifth echo
     # peer (idle and trickling), the zero-window persist limit as a parameter.
     "slots_idle": ("net_tcpecho", "slots_idle.scenario.json", {"count": 10}, check_harden.check_slots_idle),
     "slots_trickle": ("net_tcpecho", "slots_trickle.scenario.json", {"count": 10},

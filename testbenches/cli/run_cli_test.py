@@ -381,7 +381,7 @@ def queue_reference(n, every_ps, length, depth):
 
 
 def cmd_txqueue(a):
-    """A raw flood far beyond the wire rate (issue 33: one 16 KiB frame a
+    """A raw flood far beyond the wire rate (one 16 KiB frame a
     million times at 1 us once queued 16 GB and died of std::bad_alloc): the
     host's transmit queue drops what does not fit and counts it; the run ends
     normally in bounded memory, and the counts are those of the queue and the
@@ -774,7 +774,7 @@ def cmd_schema(a):
         fail("--list-stats keys missing from --stats: %s" % ", ".join(absent))
     print("PASS (%d keys checked against %d schema rows)" % (len(seen), len(rows)))
 def cmd_probes(a):
-    """Listening changes nothing (docs issue 9): the same run with every probe
+    """Listening changes nothing (an observer never changes the model): the same run with every probe
     of the CPU, AHB, region marker, link and devices listened to (--probe-all) and
     without gives the same exit status, UART output, pcap bytes and --stats
     (everything but the host's wall-clock figures)."""

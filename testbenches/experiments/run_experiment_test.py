@@ -365,7 +365,7 @@ BAD = [
      "metrics: {c: stats.cycles}\n" % TEMPLATE, ["network.patch.experiments.nope.size"]),
     ("experiment: x\nfirmware: {program: hello}\nmetrics: {c: stats.cycles}\ngrid: {run_id: [1]}\n",
      ["grid.run_id", "fixed column"]),
-    # firmware: {elf: ...} (issue 32)
+    # firmware: {elf: ...} (any ELF)
     ("experiment: x\nfirmware: {elf: nope.elf}\nmetrics: {c: stats.cycles}\n",
      ["firmware.elf", "nope.elf", "No such file"]),
     ("experiment: x\nfirmware: {elf: %s}\nmetrics: {c: stats.cycles}\n" % TEMPLATE,
@@ -378,7 +378,7 @@ BAD = [
      ["firmware.program", "nosuch"]),
     ("experiment: x\nfirmware: {program: hello}\nmetrics: {c: {path: stats.cycles, diff: {n: [1, 2]}}}\n",
      ["metrics.c.diff.n", "not an axis"]),
-    # issue 33: hostile input, each one line before anything runs
+    # hostile input, each one line before anything runs
     ("experiment: x\nfirmware: {program: net_ping, params: {count: '{n:>99999999999999999999}'}}\n"
      "grid: {n: [1]}\nmetrics: {c: stats.cycles}\n", ["firmware.params.count", "{n:"]),
     ("experiment: x\nfirmware: {program: net_ping, params: {count: '{n:d}'}}\ngrid: {n: [a]}\n"
@@ -421,7 +421,7 @@ def test_bad_files(a, work):
 
 
 def _bad_input_files(a, work):
-    """Issue 33: a FIFO, a device, a folder, a binary file as the experiment
+    """Hostile input: a FIFO, a device, a folder, a binary file as the experiment
     file, and --out under a regular file: one line, exit 2, no hang."""
     fifo = os.path.join(work, "fifo.yaml")
     os.mkfifo(fifo)
@@ -562,7 +562,7 @@ def test_tap(a, work):
     finally:
         subprocess.run([netns_tap, "down", name], capture_output=True)
 
-# -- any ELF in the tools (issue 32) -----------------------------------------------
+# -- any ELF in the tools -----------------------------------------------
 CYCLES_COMPARE = os.path.join(ROOT, "scripts", "cycles-compare")
 
 

@@ -105,7 +105,7 @@ TEST_F(Harden, IsnDependsOnSeedAndMacAndIsReproducible) {
 
 // The first frame's timer is not all an attacker has to guess: every
 // frame's (and tick's) timer reading before the first ISN reaches the
-// secret through the pool (issue 33: over a TAP the first frame falls in a
+// secret through the pool (with the first frame's only, over a TAP the first frame falls in a
 // ~15 ms band, 17 bits, enough to recover the secret from two ISNs).
 TEST_F(Harden, SecretFollowsEveryFrameTimerNotOnlyTheFirst) {
   auto after = [&](std::vector<uint32_t> timers) {

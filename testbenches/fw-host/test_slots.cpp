@@ -1,4 +1,4 @@
-// Slot policy (firmware/net/README.md "Slot policy", issue 33): the idle
+// Slot policy (firmware/net/README.md "Slot policy"): the idle
 // timeout of passive connections, keep-alive probes (RFC 1122 4.2.3.6),
 // eviction of the connection idle longest for a new peer (listener limit
 // and full table), and the zero-window persist limit as a run-time knob.

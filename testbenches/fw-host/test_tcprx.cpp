@@ -1,4 +1,4 @@
-// TCP receive side (issue 15): out-of-order segments held in the netif's
+// TCP receive side (wire speed under loss): out-of-order segments held in the netif's
 // frames (rx_hold) and delivered when the gap is filled, duplicates and
 // overlaps trimmed, held-buffer exhaustion, the window that follows the
 // free hold buffers, window updates, the ACK policy. Built zero-copy with

@@ -414,7 +414,7 @@ def case_protocol(a):
     x = packet("X40001000,4:\x01}]#\x02".replace("#", "}\x03"))
     if x != "OK" or packet("m40001000,4") != "017d2302":
         fail("X: %r, read back %r" % (x, packet("m40001000,4")))
-    # A read across the top of the address space stops there (issue 33): the
+    # A read across the top of the address space stops there (no wrap-around): the
     # AHB plug&play area's last word, not 4 more bytes wrapped from 0.
     top = packet("mfffffffc,8")
     if len(top) != 8 or top != packet("mfffffffc,4"):
@@ -435,8 +435,8 @@ def case_protocol(a):
             fail("reply before the interrupt: %r" % early)
     except socket.timeout:
         pass
-    # Packets sent while the target runs are kept up to a bound (issue 33: a
-    # flood grew the stub by 116 MB and it stopped answering): 2000 "?"
+    # Packets sent while the target runs are kept up to a bound (a
+    # flood once grew the stub by 116 MB and it stopped answering): 2000 "?"
     # packets, then Ctrl-C; the stub answers at most its bound of them.
     s.sendall(b"$?#3f" * 2000)
     s.settimeout(TIMEOUT)

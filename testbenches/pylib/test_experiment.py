@@ -110,7 +110,7 @@ def test_metric_sum_spec():
             spec.Experiment("/tmp/t.yaml", doc)
 
 
-# -- any ELF, out-of-tree projects, templated programs (issue 32) -------------
+# -- any ELF, out-of-tree projects, templated programs -------------
 def fw_exp(fw, **kw):
     doc = {"experiment": "t", "firmware": fw, "metrics": {"c": "stats.cycles"}}
     doc.update(kw)
@@ -233,7 +233,7 @@ def test_stats_schema_paths():
     assert [p for p in bad if metrics.in_schema(p, keys)] == []
 
 
-# -- issue 33: hostile input files -------------------------------------------
+# -- hostile input files -------------------------------------------
 def _one_line_error(path_or_exp, *words):
     with pytest.raises(spec.SpecError) as ei:
         spec.load(path_or_exp) if isinstance(path_or_exp, str) else exp(**path_or_exp)

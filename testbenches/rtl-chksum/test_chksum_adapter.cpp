@@ -11,7 +11,7 @@
 // Buffers that run past the end of the 16 KiB memory get an ERROR response.
 // Buffers near the top of the address space (the AHB plug&play area) that
 // run past 0xFFFFFFFF end with ERR after the words up to the top, with the
-// timing of an error-free operation, in both (issue 33).
+// timing of an error-free operation, in both (a guest may ask for it).
 #include <gtest/gtest.h>
 #include <tlm_utils/simple_initiator_socket.h>
 

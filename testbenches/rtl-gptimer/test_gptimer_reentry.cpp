@@ -1,4 +1,4 @@
-// GptimerRtl entered again while it evaluates its model (issue 33,
+// GptimerRtl entered again while it evaluates its model (a re-entry guard,
 // rtl/adapters/README.md "Re-entry"). On the board nothing calls back into
 // the GPTIMER while it steps (it is no bus master; its interrupt goes to the
 // IRQMP), so this bench makes the path itself: an interrupt sink that, on

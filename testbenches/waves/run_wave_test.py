@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Behaviour tests of leon3vp's waveform output (--vcd, issue 12 "Tests").
+"""Behaviour tests of leon3vp's waveform output (--vcd, docs/waveforms.md).
 
 Every check reads the VCD with pyvcd (l3vp.waveform.Wave, an independent reader)
 and compares what the file shows with what the run's statistics, the pcap
@@ -464,8 +464,8 @@ def cmd_gtkwave(c, a):
 # ---- size -------------------------------------------------------------------
 
 def cmd_cap(c, a):
-    """--vcd-max-size on timer.elf with every group to 20 ms (issue 33: the
-    file grew by about 2 GB per simulated second, without a limit)."""
+    """--vcd-max-size on timer.elf with every group to 20 ms (the
+    file once grew by about 2 GB per simulated second, without a limit)."""
     args = [c.fw("timer.elf"), "--max-time", "20ms", "--vcd-signals", "all"]
     full_stats, full = c.run_stats("full", args, expect=4)  # max-time reached
     full_size = os.path.getsize(c.path("full.vcd"))

@@ -1,6 +1,6 @@
 /*
  * chksum_edges - the checksum engine's DMA pointed where no driver would
- * point it (issue 33; rtl/chksum/README.md "Function"): at the engine's own
+ * point it (hostile-guest input; rtl/chksum/README.md "Function"): at the engine's own
  * registers, across its APB slot and beyond, at the GPTIMER's registers, and
  * past 0xFFFFFFFF. A guest may do this; the simulator must give a defined
  * answer, the same with the TLM engine and with `leon3vp --rtl chksum`

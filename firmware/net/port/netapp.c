@@ -251,8 +251,7 @@ int netapp_run(const struct netapp *app)
   result_app(app->name);
   load_params(app);
 
-  /* The tick is wake-only (docs/firmware.md "Speed: before and after
-   * (issue 15)"): crt0 counts it and returns, about 20 instructions
+  /* The tick is wake-only (docs/firmware.md "The fast path"): crt0 counts it and returns, about 20 instructions
    * instead of a trap frame, the C dispatch and a handler. */
   if (!tick_start()) {
     result_begin("error");

@@ -1,4 +1,4 @@
-// CHKSUM: the Internet checksum engine of issue 14 (our own co-design block,
+// CHKSUM: the Internet checksum engine (our own hardware/software co-design block,
 // not a GRLIB core; the contract is rtl/chksum/README.md).
 //
 // * APB registers (CTRL, STATUS, ADDR, LEN, SUM, INFO) through the ApbDevice

@@ -280,7 +280,7 @@ TEST_F(ChksumTest, AhbErrorSetsErrAndDone) {
   run_to_done();
 }
 
-// A buffer that runs past 0xFFFFFFFF (issue 33): the words up to the top
+// A buffer that runs past 0xFFFFFFFF (a guest may ask for it): the words up to the top
 // (here the AHB plug&play area) are read and summed, then the operation ends
 // with ERR like an error-free one ends (DONE one clock after the last beat),
 // with no bus access past the top and no wrap to 0x00000000 — the RTL

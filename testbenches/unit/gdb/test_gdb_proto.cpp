@@ -50,7 +50,7 @@ TEST(GdbPacket, ReaderRejectsBadChecksum) {
 // A packet longer than the reader's limit (the stub advertises
 // PacketSize=4096) is refused like a bad checksum, whatever its checksum,
 // and holds at most the limit in memory; the next packet is read normally
-// (issue 33: an unterminated 100 MB packet grew the stub by 100 MB).
+// (once an unterminated 100 MB packet grew the stub by 100 MB).
 TEST(GdbPacket, ReaderRefusesOverlongPackets) {
   PacketReader r(16);
   EXPECT_EQ(r.max_payload(), 16u);

@@ -156,7 +156,7 @@ TEST(FwParams, BadKeysAndValuesAreRejected) {
 }
 
 TEST(FwParams, MeaninglessValuesAreRejected) {
-  // Issue 33 "Lenient options": values that parse but cannot work.
+  // No lenient options: values that parse but cannot work.
   FwParams p;
   expect_error([&] { p.set("window", "0"); }, "window: '0' is not an integer in [1, 65535]");
   expect_error([&] { p.set("window", "65536"); }, "window: '65536' is not an integer in [1, 65535]");
@@ -313,7 +313,7 @@ TEST(FwParams, SlotPolicyTimesAreCheckedAndTakeOff) {
   // Version 4 (84 bytes): the TCP slot policy times in ms, 'off' =
   // 0xffffffff; 0 (the program's default), the absurdly large and what is
   // below the stack's resolution are refused, and the persist limit cannot
-  // be off (issue 33).
+  // be off (a peer could hold a slot forever).
   FwParams p;
   p.set("conn_idle_ms", "30000");
   p.set("keepalive_ms", "off");
