@@ -442,3 +442,26 @@ def test_variant_follows_a_changed_option_default(tmp_path):
     # an option given by the variant still wins
     elf = firmware.build_program(str(tmp_path / "fw"), {"OWN_FAST": False}, "prog", src=str(src))
     assert open(elf).read() == "OFF"
+
+
+def test_named_build_dir_follows_the_options_it_is_given(tmp_path):
+    """build_in (scripts/hot-layout, board-net.tcprx): a directory the caller
+    names, configured earlier with other values of the options, is
+    configured afresh, and several programs are built in one call."""
+    src = tmp_path / "proj"
+    src.mkdir()
+    (src / "CMakeLists.txt").write_text(
+        "cmake_minimum_required(VERSION 3.16)\nproject(p NONE)\n"
+        'option(OWN_FAST "fast path" OFF)\n'
+        "foreach(t a b)\n"
+        "  add_custom_target(${t} ALL COMMAND ${CMAKE_COMMAND} -E echo_append ${t}${OWN_FAST} > "
+        "${CMAKE_BINARY_DIR}/${t}.elf VERBATIM)\n"
+        "endforeach()\n")
+    d = str(tmp_path / "named")
+    a, b = firmware.build_in(d, {"OWN_FAST": True}, ["a", "b"], src=str(src))
+    assert (open(a).read(), open(b).read()) == ("aON", "bON")
+    a, = firmware.build_in(d, {"OWN_FAST": False}, ["a"], src=str(src))
+    assert open(a).read() == "aOFF"
+    assert firmware.cached_options(d)["OWN_FAST"] == "OFF"
+    with pytest.raises(firmware.BuildError, match="building nosuch failed"):
+        firmware.build_in(d, {"OWN_FAST": False}, ["nosuch"], src=str(src))

@@ -189,27 +189,49 @@ def forget_stale_cache(d, src):
             f.write(stamp + "\n")
 
 
-def build_program(fw_root, build, program, log=None, src=FW_SRC):
-    """Configure (first time) and build `program` of variant `build` of the
-    project in `src` (ours by default) under fw_root; return the ELF's path
-    (<build dir>/<program>.elf). BuildError on failure (the log is in the
-    build directory: build.log)."""
-    what = f"firmware variant {variant_name(build)}"
-    if src != FW_SRC:
-        fw_root = project_root(fw_root, src)
-        what = f"firmware project {src}, variant {variant_name(build)}"
-    d = variant_dir(fw_root, build)
+def cached_options(d):
+    """{option: value} of the CMake cache in build directory d ({} without one)."""
+    out = {}
+    try:
+        with open(os.path.join(d, "CMakeCache.txt")) as f:
+            for line in f:
+                m = re.match(r"([A-Za-z_][A-Za-z0-9_]*)(?::[A-Z]+)?=(.*)$", line.rstrip("\n"))
+                if m:
+                    out[m.group(1)] = m.group(2)
+    except FileNotFoundError:
+        pass
+    return out
+
+
+def forget_other_options(d, build):
+    """A build directory configured with other values of `build`'s options
+    (a directory named by the caller, not by the options) is configured
+    afresh: its cache is dropped."""
+    cached = cached_options(d)
+    if cached and any(cached.get(k) != v for k, v in normalise(build).items()):
+        os.remove(os.path.join(d, "CMakeCache.txt"))
+
+
+def build_in(d, build, programs, log=None, src=FW_SRC, what=None):
+    """Configure build directory `d` (when it has no valid cache) with the
+    CMake options `build` ({option: value}) of the project in `src` (ours by
+    default) and the SPARC toolchain, then build `programs` (target names);
+    return their ELF paths in the same order. A cache made before the
+    project's CMake files changed (.l3vp-cmake-stamp) or with other values
+    of these options is dropped first. BuildError (one line) on failure; the
+    log is d/build.log."""
+    what = what or f"firmware variant {variant_name(build)}"
     os.makedirs(d, exist_ok=True)
     logpath = os.path.join(d, "build.log")
+    cache = os.path.join(d, "CMakeCache.txt")
     with open(logpath, "a") as lf:
         def sh(cmd):
             lf.write("$ " + " ".join(cmd) + "\n")
             lf.flush()
-            p = subprocess.run(cmd, stdout=lf, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-            return p.returncode
+            return subprocess.run(cmd, stdout=lf, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL).returncode
 
-        cache = os.path.join(d, "CMakeCache.txt")
         forget_stale_cache(d, src)
+        forget_other_options(d, build)
         if not os.path.exists(cache):
             if log:
                 log(f"configuring {what} in {d}")
@@ -220,11 +242,27 @@ def build_program(fw_root, build, program, log=None, src=FW_SRC):
                 if os.path.exists(cache):
                     os.remove(cache)
                 raise BuildError(f"{what}: cmake failed (log: {logpath})")
-        if sh(["cmake", "--build", d, "--target", program]) != 0:
-            raise BuildError(f"{what}: building {program} failed (log: {logpath})")
+        if sh(["cmake", "--build", d, "--target", *programs]) != 0:
+            raise BuildError(f"{what}: building {' '.join(programs)} failed (log: {logpath})")
+    return [program_elf(d, program, what) for program in programs]
+
+
+def program_elf(d, program, what):
     # our projects name every executable <target>.elf; a foreign project
     # may leave the suffix off
     for elf in (os.path.join(d, program + ".elf"), os.path.join(d, program)):
         if os.path.isfile(elf):
             return elf
     raise BuildError(f"{what}: {os.path.join(d, program + '.elf')} missing after the build")
+
+
+def build_program(fw_root, build, program, log=None, src=FW_SRC):
+    """Configure (first time) and build `program` of variant `build` of the
+    project in `src` (ours by default) in the variant's own directory under
+    fw_root (variant_dir); return the ELF's path (<build dir>/<program>.elf).
+    BuildError on failure (the log is in the build directory: build.log)."""
+    what = f"firmware variant {variant_name(build)}"
+    if src != FW_SRC:
+        fw_root = project_root(fw_root, src)
+        what = f"firmware project {src}, variant {variant_name(build)}"
+    return build_in(variant_dir(fw_root, build), build, [program], log=log, src=src, what=what)[0]
