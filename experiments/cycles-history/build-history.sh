@@ -15,7 +15,7 @@ REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 BUILD=$(cd "${1:-$REPO/build}" && pwd)
 OUT="$REPO/experiments/cycles-history"
 VP="$BUILD/sim/leon3vp"
-# before issue 33; issue 33's stack changes; its fixes near the tuned
+# before the second hardening round; its stack changes; its fixes near the tuned
 # layout; the entropy mix per loop; the hot layout restored
 COMMITS="db35827^ db35827 88c0883 c3cf31a 919ddf4"
 TMP=$(mktemp -d /tmp/cycles-history.XXXXXX)
