@@ -49,8 +49,6 @@ class Mctrl : public ApbDevice {
   // AHB plug&play record (ID word + the three bars).
   AhbPnp ahb_pnp() const;
 
-  uint64_t io_errors() const { return io_errors_; }
-
  private:
   void prom_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) { prom_isock->b_transport(gp, d); }
   void ram_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) { ram_isock->b_transport(gp, d); }
@@ -67,7 +65,6 @@ class Mctrl : public ApbDevice {
   void ram_inval(sc_dt::uint64 s, sc_dt::uint64 e) { ram_tsock->invalidate_direct_mem_ptr(s, e); }
 
   Params p_;
-  uint64_t io_errors_ = 0;
 };
 
 }  // namespace l3vp

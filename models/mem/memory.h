@@ -27,7 +27,6 @@ class Memory : public sc_core::sc_module {
   ~Memory() override;
 
   uint64_t size() const { return size_; }
-  Kind mem_kind() const { return kind_; }
   uint8_t* data() { return data_.get(); }
   const uint8_t* data() const { return data_.get(); }
 

@@ -98,7 +98,6 @@ class UdpReceiver {
   uint64_t duplicates() const { return dups_; }
   uint64_t reordered() const { return reordered_; }
   uint64_t unique() const { return seen_.size(); }
-  const std::vector<sc_core::sc_time>& arrivals() const { return arrivals_; }
   nlohmann::json to_json() const;
 
  private:

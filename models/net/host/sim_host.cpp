@@ -17,7 +17,6 @@ const Mac* SimHost::arp_lookup(uint32_t ip) const {
 }
 
 void SimHost::frame_in(const EthFrame& f) {
-  if (hook_) hook_(false, f);
   if (f.crc_error) {  // the NIC drops frames with a bad FCS
     ++st_.rx_crc_error;
     return;
@@ -184,14 +183,9 @@ bool SimHost::send_frame(Bytes frame, bool bad_fcs, bool no_pad) {
     f.data = fr;
     f.crc_error = bad_fcs;
     f.no_pad = no_pad;
-    last_tx_ = tx_->send(f);
-    on_wire_.push_back(last_tx_.end);
+    on_wire_.push_back(tx_->send(f).end);
     ++st_.tx_frames;
     st_.tx_bytes += f.data.size();
-    if (hook_) {
-      f.tx_start = last_tx_.start;
-      hook_(true, f);
-    }
   };
   if (!queued) {  // no latency (the default): on the wire queue at once
     go();

@@ -93,7 +93,6 @@ class SimHost : public sc_core::sc_module, public EthPort {
  public:
   using EchoHandler = std::function<void(uint32_t src, uint16_t id, uint16_t seq, const uint8_t* data, size_t n)>;
   using UdpHandler = std::function<void(uint32_t src, uint16_t sport, uint16_t dport, const uint8_t* data, size_t n)>;
-  using FrameHook = std::function<void(bool tx, const EthFrame&)>;
 
   SimHost(sc_core::sc_module_name n, const HostConfig& cfg = HostConfig());
   SimHost(sc_core::sc_module_name n, const HostConfig& cfg, const TcpParams& tcp);
@@ -129,12 +128,6 @@ class SimHost : public sc_core::sc_module, public EthPort {
   bool udp_bind(uint16_t port, UdpHandler h);
   void udp_unbind(uint16_t port) { udp_.erase(port); }
   void udp_send(uint32_t dst, uint16_t sport, uint16_t dport, const Bytes& data);
-
-  // Observer of every frame the host sends (at the wire, with the link's
-  // times filled in by the caller) and receives (before rx_latency).
-  void set_frame_hook(FrameHook h) { hook_ = std::move(h); }
-  // Times the link returned for the last frame sent.
-  const EthTx::Times& last_tx() const { return last_tx_; }
 
   // Published when the stack takes a received frame (after the receive
   // latency; frames with a bad FCS never get there) and when it hands a frame
@@ -177,8 +170,6 @@ class SimHost : public sc_core::sc_module, public EthPort {
   std::map<uint16_t, UdpHandler> udp_;
   uint16_t ip_id_ = 1;
   HostStats st_;
-  FrameHook hook_;
-  EthTx::Times last_tx_;
   // Latency model state: when the last frame leaves the rx / tx pipeline,
   // frames still in each, and the end of the last activity (idle detection;
   // the host counts as active at time 0).

@@ -82,13 +82,11 @@ struct TcpConnStats {
 class TcpConn {
  public:
   using Event = std::function<void(TcpConn&)>;
-  uint32_t remote_ip() const { return rip_; }
   uint16_t remote_port() const { return rport_; }
   uint16_t local_port() const { return lport_; }
   TcpState state() const { return st_; }
   const TcpConnStats& stats() const { return s_; }
   uint64_t send_total() const { return to_send_; }
-  bool all_data_acked() const { return s_.data_acked != sc_core::SC_ZERO_TIME || (to_send_ == 0 && fin_acked_); }
   sc_core::sc_time srtt() const { return srtt_; }
   sc_core::sc_time rto() const { return rto_; }
   uint32_t cwnd() const { return cwnd_; }

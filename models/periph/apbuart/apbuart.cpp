@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <ostream>
 #include <stdexcept>
 
 namespace l3vp {
@@ -47,14 +46,6 @@ void Apbuart::set_tx_file(std::FILE* f) {
   else tx_sink_ = [f](uint8_t c) {
     std::fputc(c, f);
     if (c == '\n') std::fflush(f);
-  };
-}
-
-void Apbuart::set_tx_stream(std::ostream* os) {
-  if (!os) tx_sink_ = nullptr;
-  else tx_sink_ = [os](uint8_t c) {
-    os->put(static_cast<char>(c));
-    if (c == '\n') os->flush();
   };
 }
 

@@ -12,7 +12,6 @@
 #include <cstdio>
 #include <deque>
 #include <functional>
-#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -62,7 +61,6 @@ class Apbuart : public ApbDevice {
   // it on (default: stdout, flushed at each '\n'). nullptr discards.
   void set_tx_sink(std::function<void(uint8_t)> sink) { tx_sink_ = std::move(sink); }
   void set_tx_file(std::FILE* f);
-  void set_tx_stream(std::ostream* os);
 
   // --- host side: receive ---
   void rx_push(uint8_t byte);

@@ -200,7 +200,6 @@ class Greth : public ApbDevice, public EthPort {
 
   // PHY link state (a change sets STATUS.PS and pulses the IRQ if CTRL.PI).
   void phy_set_link(bool up);
-  bool phy_link() const { return phy_link_; }
 
   const GrethStats& stats() const { return st_; }
   // Registers every GrethStats counter under `g` (net.greth).
@@ -239,7 +238,6 @@ class Greth : public ApbDevice, public EthPort {
 
   void build_registers();
   void soft_reset();
-  void update_irq_ctrl_write(uint32_t old, uint32_t v);
 
   // --- DMA helpers (SC_THREAD context) ---
   // One bus transaction; waits for the annotated delay. Reset: a soft reset

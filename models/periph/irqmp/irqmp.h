@@ -85,12 +85,6 @@ class Irqmp : public ApbDevice, public TimedIrqLineSink, public IntAckSink {
 
   void reset() override;
 
-  // Direct state access for tests/debuggers.
-  uint32_t ipend() const { return ipend_; }
-  uint32_t iforce() const { return iforce_; }
-  uint32_t imask() const { return imask_; }
-  uint32_t ilevel() const { return ilevel_; }
-
  private:
   static constexpr uint32_t kIrqBits = 0xFFFE;  // lines 15..1, bit 0 never set
 
