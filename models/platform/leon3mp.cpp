@@ -169,7 +169,8 @@ Leon3mp::Leon3mp(sc_core::sc_module_name name, const PlatformConfig& cfg)
   cpu.set_intack_sink(&irqmp);
   cpu.on_halt.listen([this](const Leon3::HaltEvent& e) {
     halt_ = Halt{true, e.tt, e.pc, e.o0};
-    sc_core::sc_stop();
+    if (on_halt_) on_halt_(*this);
+    else sc_core::sc_stop();
   });
 
   // --- MCTRL: AHB slave 0 (PROM / I/O / RAM bars), APB slot 0 ---------------

@@ -154,6 +154,11 @@ class Leon3mp : public sc_core::sc_module {
   const ProbeCounts& probe_counts() const { return probe_counts_; }
 
   const Halt& halt() const { return halt_; }
+  // What happens when the CPU halts (error mode or exit): by default the
+  // simulation stops (sc_stop()). Several boards in one kernel set their own
+  // action instead, so that one board's halt does not stop the others (it
+  // then calls sc_stop() itself when every board has halted).
+  void set_on_halt(std::function<void(Leon3mp&)> fn) { on_halt_ = std::move(fn); }
   const PlatformConfig& config() const { return cfg_; }
   const ElfImage& image() const { return image_; }
   std::vector<LoadRegion> load_regions();
@@ -221,6 +226,7 @@ class Leon3mp : public sc_core::sc_module {
   Probe<leon3::ExecuteEvent>::Id trace_listener_ = 0;
   ProbeCounts probe_counts_;
   Halt halt_;
+  std::function<void(Leon3mp&)> on_halt_;  // set_on_halt(); empty: sc_stop()
   ElfImage image_;
   std::FILE* uart_file_ = nullptr;
 };
