@@ -29,9 +29,9 @@ ProbeText& ProbeText::num(const char* k, uint64_t v) {
   return *this;
 }
 
-ProbeText& ProbeText::hex(const char* k, uint32_t v) {
+ProbeText& ProbeText::hex(const char* k, uint32_t v, unsigned digits) {
   char buf[16];
-  std::snprintf(buf, sizeof buf, "0x%08" PRIx32, v);
+  std::snprintf(buf, sizeof buf, "0x%0*" PRIx32, int(digits > 8 ? 8 : digits), v);
   key(k);
   fields_ += buf;
   return *this;
@@ -90,7 +90,7 @@ std::string ProbeRegistry::prefixes() const {
 
 std::string ProbeRegistry::listing() const {
   std::string s;
-  for (const Entry& e : entries_) s += e.name + ": " + e.fields + '\n';
+  for (const Entry& e : entries_) s += e.name + ":" + (e.fields.empty() ? "" : " " + e.fields) + '\n';
   return s;
 }
 

@@ -77,7 +77,8 @@ class ProbeRegistry {
   std::vector<const Entry*> match(const std::string& pattern) const;
   // The instance prefixes, sorted, comma-separated ("ahb, cpu, greth, ...").
   std::string prefixes() const;
-  // "name: fields" lines, one per probe (leon3vp --list-probes).
+  // "name: fields" lines ("name:" for an event without fields), one per
+  // probe (leon3vp --list-probes).
   std::string listing() const;
 
  private:

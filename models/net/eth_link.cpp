@@ -220,8 +220,8 @@ void EthLink::register_stats(const StatsGroup& g) {
 
 void probe_text(ProbeText& o, const EthWireEvent& e) {
   o.at(e.start);
-  o.time("end", e.end).num("dir", e.dir).num("bytes", e.bytes).hex("type", eth::type_field(e.frame));
-  o.num("seq", e.frame.seq).hex("impairments", e.impairments).flag("duplicate", e.duplicate);
+  o.time("end", e.end).num("dir", e.dir).num("bytes", e.bytes).hex("type", eth::type_field(e.frame), 4);
+  o.num("seq", e.frame.seq).hex("impairments", e.impairments, 2).flag("duplicate", e.duplicate);
   o.flag("delivered", e.delivered);
 }
 

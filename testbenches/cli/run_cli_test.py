@@ -788,7 +788,7 @@ def list_probes(leon3vp):
         fail("--list-probes: exit %d, stderr %r" % (code, err))
     probes = {}
     for line in out.splitlines():
-        name, _, fields = line.partition(": ")
+        name, _, fields = line.partition(":")
         probes[name] = fields.split()
     return probes
 
@@ -833,6 +833,8 @@ def cmd_probes(a):
             args += [x for pat in a.text for x in ("--probe", pat)] + ["--probe-out", text]
         args += list(a.extra or []) + ["--stats", stats, "--pcap", pcap, a.firmware]
         code, out, err = run(a.leon3vp, args, timeout=600)
+        if not os.path.exists(stats):
+            fail("exit status %d and no --stats file: %s" % (code, err.strip()))
         with open(stats) as f:
             s = json.load(f)
         with open(pcap, "rb") as f:

@@ -182,7 +182,7 @@ void register_chksum_stats(const StatsGroup& g, ChksumStats& st) {
 
 void probe_text(ProbeText& o, const ChksumOpEvent& e) {
   o.at(e.start);
-  o.time("end", e.end).hex("addr", e.addr).num("len", e.len).hex("sum", e.sum).flag("ok", e.ok);
+  o.time("end", e.end).hex("addr", e.addr).num("len", e.len).hex("sum", e.sum, 4).flag("ok", e.ok);
 }
 
 void Chksum::register_probes(ProbeRegistry& r, const std::string& prefix) {

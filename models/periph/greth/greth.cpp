@@ -895,12 +895,12 @@ void probe_text(ProbeText& o, const GrethKickEvent& e) {
 
 void probe_text(ProbeText& o, const GrethFrameSentEvent& e) {
   o.at(e.start);
-  o.time("end", e.end).num("len", e.len).hex("type", eth::type_field(*e.frame));
+  o.time("end", e.end).num("len", e.len).hex("type", eth::type_field(*e.frame), 4);
 }
 
 void probe_text(ProbeText& o, const GrethFrameReceivedEvent& e) {
   o.at(e.t);
-  o.num("bytes", e.frame->data.size()).hex("type", eth::type_field(*e.frame)).word("verdict", to_string(e.verdict));
+  o.num("bytes", e.frame->data.size()).hex("type", eth::type_field(*e.frame), 4).word("verdict", to_string(e.verdict));
 }
 
 void probe_text(ProbeText& o, const GrethDmaBurstEvent& e) {

@@ -28,7 +28,7 @@ struct Step {
 };
 void probe_text(ProbeText& o, const Step& e) {
   o.at_cycle(e.cycle);
-  o.hex("pc", e.pc).word("kind", "alu").time("later", sc_core::sc_time(3, sc_core::SC_NS));
+  o.hex("pc", e.pc).hex("b", 0xab, 2).word("kind", "alu").time("later", sc_core::sc_time(3, sc_core::SC_NS));
 }
 
 struct Model {
@@ -38,7 +38,7 @@ struct Model {
   void register_probes(ProbeRegistry& r, const std::string& prefix) {
     r.add(prefix, "tick", tick, "n odd");
     r.add(prefix, "tock", tock, "n odd");
-    r.add(prefix, "step", step, "pc kind later", sc_core::sc_time(25, sc_core::SC_NS));
+    r.add(prefix, "step", step, "pc b kind later", sc_core::sc_time(25, sc_core::SC_NS));
   }
 };
 
@@ -65,6 +65,10 @@ TEST(ProbeRegistry, NamesArePrefixedInRegistrationOrder) {
   EXPECT_EQ(r.find("gamma.tick"), nullptr);
   EXPECT_EQ(r.prefixes(), "alpha, beta");
   EXPECT_EQ(r.listing().substr(0, 36), "alpha.tick: n odd\nalpha.tock: n odd\n");
+  ProbeRegistry bare;
+  demo::Model c;
+  bare.add("c", "tick", c.tick, "");
+  EXPECT_EQ(bare.listing(), "c.tick:\n");
 }
 
 TEST(ProbeRegistry, ANameTakenTwiceThrows) {
@@ -119,7 +123,7 @@ TEST(ProbeRegistry, TextListenerGetsOneLinePerEvent) {
   a.step.notify({4, 0x40000010});  // cycle 4 at 25 ns: 100 ns
   ASSERT_EQ(lines.size(), 2u);
   EXPECT_EQ(lines[0], "12345000 ps m.tick n=98 odd=1");
-  EXPECT_EQ(lines[1], "100000 ps m.step pc=0x40000010 kind=alu later=3000");
+  EXPECT_EQ(lines[1], "100000 ps m.step pc=0x40000010 b=0xab kind=alu later=3000");
   d1();
   d2();
   a.tick.notify({});
