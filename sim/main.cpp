@@ -39,6 +39,7 @@
 #include "log.h"
 #include "output_file.h"
 #include "pcap_writer.h"
+#include "probe_print.h"
 #include "run_control.h"
 #include "scenario.h"
 #include "stats.h"
@@ -248,7 +249,6 @@ struct Options {
   bool list_params = false;
   bool list_stats = false;
   bool print_config = false;
-  bool probe_all = false;  // hidden debug option (testbenches/cli cli.probes.*)
   // GDB remote debugging (sim/gdb/README.md).
   std::optional<unsigned> gdb_port;
   bool gdb_wait = false;
@@ -501,8 +501,8 @@ int run(int argc, char** argv) {
       ->allow_extra_args(false);  // one KEY=VALUE per --fw-param (the ELF stays positional)
   app.add_flag("--list-stats", o.list_stats,
                "Print the --stats schema (key, type, unit, invariance, meaning) as Markdown and exit");
-  app.add_flag("--probe-all", o.probe_all, "Debug: listen to every probe of the platform (results must not change)")
-      ->group("");
+  l3vp::sim::ProbePrint probes;  // --probe, --probe-out, --list-probes, --probe-all (probe_print.h)
+  probes.add_options(app);
   auto* gdb_opt = app.add_option("--gdb", o.gdb_port,
                  "Serve the GDB remote protocol on 127.0.0.1:PORT (0 = pick a free port; the port is "
                  "printed on stderr). The program runs until gdb attaches (it then stops), or from the "
@@ -519,6 +519,7 @@ int run(int argc, char** argv) {
     return parse_failure(app, e, argc, argv);
   }
   if (o.list_stats) return list_stats();
+  if (probes.list_requested()) return l3vp::sim::ProbePrint::list_probes();
   if (o.list_params) {
     std::fputs(PlatformConfig::params_markdown().c_str(), stdout);
     return 0;
@@ -819,7 +820,8 @@ int run(int argc, char** argv) {
     plat->boot_at(plat->image().entry);
   plat->set_trace(trace.get());
   if (profiling) plat->enable_profile(!o.profile_pc.empty());
-  if (o.probe_all) plat->listen_all_probes();
+  if (const std::string e = probes.attach(*plat, [&](const std::string& f) { created.note(f); }); !e.empty())
+    return fail(kExitBadInput, e);
   std::unique_ptr<l3vp::vcd::BoardWaves> waves;
   const std::string vcd_file = vcd_fst ? o.vcd + ".tmp.vcd" : o.vcd;
   if (!o.vcd.empty()) {
@@ -901,16 +903,7 @@ int run(int argc, char** argv) {
     }
     check_output("--vcd", o.vcd, why);
   }
-  if (o.probe_all) {
-    const auto& n = plat->probe_counts();
-    std::fprintf(stderr,
-                 "leon3vp: probe-all: step=%llu execute=%llu power=%llu trap=%llu psr=%llu halt=%llu ahb=%llu ahb_dmi=%llu "
-                 "marks=%llu link=%llu irq=%llu timer=%llu uart=%llu greth=%llu\n",
-                 (unsigned long long)n.step, (unsigned long long)n.execute, (unsigned long long)n.power,
-                 (unsigned long long)n.trap, (unsigned long long)n.psr, (unsigned long long)n.halt, (unsigned long long)n.ahb, (unsigned long long)n.ahb_dmi,
-                 (unsigned long long)n.marks, (unsigned long long)n.link, (unsigned long long)n.irq,
-                 (unsigned long long)n.timer, (unsigned long long)n.uart, (unsigned long long)n.greth);
-  }
+  if (const std::string e = probes.finish(*plat); !e.empty()) output_errors.push_back(e);
   nlohmann::json net_results;
   if (runner) {
     net_results = runner->results();

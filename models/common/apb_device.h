@@ -17,6 +17,7 @@
 //    shows the register as the model holds it; a device whose state advances
 //    lazily may override debug_read() to compute it at the current time.
 #pragma once
+#include <string>
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
@@ -39,6 +40,7 @@ class TimedIrqLineSink : public IrqLineSink {
 };
 
 class StatsGroup;
+class ProbeRegistry;
 
 class ApbDevice : public sc_core::sc_module {
  public:
@@ -65,6 +67,12 @@ class ApbDevice : public sc_core::sc_module {
   // Registers the device's statistics under `g` (models/common/stats.h); the
   // platform calls it for whatever model sits in a slot. Default: none.
   virtual void register_stats(const StatsGroup& g) {}
+  // Registers the device's probes as "<prefix>.<probe>" (probe_registry.h);
+  // the platform calls it for whatever model sits in a slot. Default: none.
+  virtual void register_probes(ProbeRegistry& r, const std::string& prefix) {
+    (void)r;
+    (void)prefix;
+  }
   // Analytical models that publish some probe events only when they bring
   // their snapshot forward (GPTIMER underflows without side effect, APBUART
   // line events) publish, here, every event dated at or before `t`. `t` lies

@@ -82,6 +82,10 @@ inline sc_core::sc_time bytes_time(uint64_t n, unsigned mbps) {
 }
 inline sc_core::sc_time frame_time(size_t len, unsigned mbps) { return bytes_time(wire_bytes(len), mbps); }
 inline sc_core::sc_time ifg_time(unsigned mbps) { return bytes_time(kIfg, mbps); }
+// The type/length field (bytes 12..13), 0 for a frame shorter than 14 bytes.
+inline uint16_t type_field(const EthFrame& f) {
+  return f.data.size() >= 14 ? static_cast<uint16_t>(f.data[12] << 8 | f.data[13]) : 0;
+}
 
 }  // namespace eth
 }  // namespace l3vp

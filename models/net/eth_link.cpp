@@ -1,4 +1,5 @@
 #include "eth_link.h"
+#include "probe_registry.h"
 #include "stats.h"
 
 #include <algorithm>
@@ -215,6 +216,20 @@ void EthLink::register_stats(const StatsGroup& g) {
     s.counter("delayed", &d.delayed, U, Y, "Frames with extra delay + jitter > 0.");
     s.counter("jitter_sum_ps", &d.jitter_sum, StatUnit::Ps, Y, "Sum of the jitter draws.");
   }
+}
+
+void probe_text(ProbeText& o, const EthWireEvent& e) {
+  o.at(e.start);
+  o.time("end", e.end).num("dir", e.dir).num("bytes", e.bytes).hex("type", eth::type_field(e.frame), 4);
+  o.num("seq", e.frame.seq).hex("impairments", e.impairments, 2).flag("duplicate", e.duplicate);
+  o.flag("delivered", e.delivered);
+}
+
+void EthLink::register_probes(ProbeRegistry& r, const std::string& prefix) {
+  const char* f = "end dir bytes type seq impairments duplicate delivered";
+  r.add(prefix, "send", on_send, f);
+  r.add(prefix, "rx_start", on_rx_start, f);
+  r.add(prefix, "rx_end", on_rx_end, f);
 }
 
 }  // namespace l3vp

@@ -79,6 +79,7 @@ struct EthDirStats {
 };
 
 class StatsGroup;
+class ProbeRegistry;
 
 // Impairments drawn for one frame (a bit set; README "Probes").
 enum EthImpairment : uint8_t {
@@ -103,6 +104,9 @@ struct EthWireEvent {
   bool duplicate;               // receive: the extra copy of a duplicated frame
   bool delivered;               // receive end: handed to an attached receiver
 };
+// Text line of leon3vp --probe (probe_text.h).
+class ProbeText;
+void probe_text(ProbeText& o, const EthWireEvent& e);
 
 class EthLink : public sc_core::sc_module {
  public:
@@ -120,6 +124,8 @@ class EthLink : public sc_core::sc_module {
   // Registers both directions' EthDirStats under `g` (net.link): to_host
   // (direction 0, end 0 -> end 1) and to_board (direction 1).
   void register_stats(const StatsGroup& g);
+  // <prefix>.send, <prefix>.rx_start, <prefix>.rx_end (probe_registry.h).
+  void register_probes(ProbeRegistry& r, const std::string& prefix);
   // Frames submitted in direction `dir` and not yet delivered (or lost).
   size_t in_flight(unsigned dir) const;
   const Params& params() const { return p_; }

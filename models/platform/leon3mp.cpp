@@ -341,6 +341,7 @@ Leon3mp::Leon3mp(sc_core::sc_module_name name, const PlatformConfig& cfg)
     profiler_.set_energy([this] { return energy_->cpu_total(); });
   }
   register_stats();
+  register_probes();
 }
 
 ApbDevice& Leon3mp::add_apb_device(unsigned pindex, std::unique_ptr<ApbDevice> d) {
@@ -359,35 +360,23 @@ void Leon3mp::set_trace(std::FILE* f) {
         core.probes().execute.listen([&core, f](const leon3::ExecuteEvent&) { leon3::write_trace_line(core, f); });
 }
 
+void Leon3mp::register_probes() {
+  cpu.register_probes(probes_, "cpu");
+  ahb.register_probes(probes_, "ahb");
+  marker.register_probes(probes_, "marker");
+  link.register_probes(probes_, "link");
+  irqmp.register_probes(probes_, "irqmp");
+  timer_slot_->register_probes(probes_, "gptimer");  // the TLM model's; a variant's (if any)
+  uart.register_probes(probes_, "uart");
+  greth.register_probes(probes_, "greth");
+  if (chksum_slot_) chksum_slot_->register_probes(probes_, "chksum");
+}
+
 void Leon3mp::listen_all_probes() {
-  ProbeCounts& n = probe_counts_;
-  leon3::CoreProbes& cp = cpu.core().probes();
-  cp.step.listen([&n](const leon3::StepRecord&) { ++n.step; });
-  cp.execute.listen([&n](const leon3::ExecuteEvent&) { ++n.execute; });
-  cp.power.listen([&n](const leon3::PowerEvent&) { ++n.power; });
-  cp.trap.listen([&n](const leon3::TrapEvent&) { ++n.trap; });
-  cp.psr.listen([&n](const leon3::PsrEvent&) { ++n.psr; });
-  cpu.on_halt.listen([&n](const Leon3::HaltEvent&) { ++n.halt; });
-  ahb.on_transaction.listen([&n](const AhbTransaction& t) { ++(t.dmi ? n.ahb_dmi : n.ahb); });
-  marker.on_mark.listen([&n](const RegionMark&) { ++n.marks; });
-  for (Probe<EthWireEvent>* p : {&link.on_send, &link.on_rx_start, &link.on_rx_end})
-    p->listen([&n](const EthWireEvent&) { ++n.link; });
-  irqmp.on_line.listen([&n](const IrqLineEvent&) { ++n.irq; });
-  irqmp.on_irl.listen([&n](const IrlEvent&) { ++n.irq; });
-  irqmp.on_intack.listen([&n](const IntAckEvent&) { ++n.irq; });
-  if (gptimer_) {
-    gptimer_->on_underflow.listen([&n](const TimerUnderflowEvent&) { ++n.timer; });
-    gptimer_->on_ip.listen([&n](const TimerIpEvent&) { ++n.timer; });
-  }
-  uart.on_tx.listen([&n](const UartTxEvent&) { ++n.uart; });
-  uart.on_rx.listen([&n](const UartRxEvent&) { ++n.uart; });
-  greth.on_irq.listen([&n](const GrethIrqEvent&) { ++n.greth; });
-  greth.on_dma_busy.listen([&n](const GrethDmaBusyEvent&) { ++n.greth; });
-  greth.on_desc.listen([&n](const GrethDescEvent&) { ++n.greth; });
-  greth.on_kick.listen([&n](const GrethKickEvent&) { ++n.greth; });
-  greth.on_frame_sent.listen([&n](const GrethFrameSentEvent&) { ++n.greth; });
-  greth.on_frame_received.listen([&n](const GrethFrameReceivedEvent&) { ++n.greth; });
-  greth.on_dma_burst.listen([&n](const GrethDmaBurstEvent&) { ++n.greth; });
+  if (!probe_counts_.empty()) return;  // listening already
+  const auto& entries = probes_.entries();
+  probe_counts_.assign(entries.size(), 0);  // never resized again: the listeners hold references
+  for (size_t i = 0; i < entries.size(); ++i) entries[i].count(probe_counts_[i]);
 }
 
 void Leon3mp::enable_profile(bool per_pc) {

@@ -49,6 +49,7 @@
 #include "leon3_tlm.h"
 #include "mctrl.h"
 #include "memory.h"
+#include "probe_registry.h"
 #include "profiler.h"
 #include "region_marker.h"
 #include "stats.h"
@@ -143,13 +144,17 @@ class Leon3mp : public sc_core::sc_module {
   // Per-PC histogram as text lines "pc function instructions cycles ic_misses dc_misses".
   std::string pc_histogram();
 
+  // The board's probes by name (models/common/probe_registry.h): every
+  // model registered its probes in the constructor as "<instance>.<probe>"
+  // (cpu.trap, ahb.transaction, greth.frame_sent, chksum.op, ...);
+  // leon3vp --probe attaches to them by name. One registry per board.
+  ProbeRegistry& probes() { return probes_; }
+  const ProbeRegistry& probes() const { return probes_; }
+
   // Debug (leon3vp --probe-all): a counting listener on every probe of the
-  // CPU, the AHB, the region marker and the link, to prove that listening
-  // changes no result (testbenches/cli, cli.probes.*). counts: events seen.
-  struct ProbeCounts {
-    uint64_t step = 0, execute = 0, power = 0, trap = 0, psr = 0, halt = 0, ahb = 0, ahb_dmi = 0, marks = 0, link = 0;
-    uint64_t irq = 0, timer = 0, uart = 0, greth = 0;  // device probes (all of each device)
-  };
+  // registry, to prove that listening changes no result (testbenches/cli,
+  // cli.probes.*). counts[i]: events seen by probes().entries()[i].
+  using ProbeCounts = std::vector<uint64_t>;
   void listen_all_probes();
   const ProbeCounts& probe_counts() const { return probe_counts_; }
 
@@ -211,6 +216,7 @@ class Leon3mp : public sc_core::sc_module {
   static GptimerParams gptimer_params(const PlatformConfig& c);
 
   void register_stats();
+  void register_probes();
 
   PlatformConfig cfg_;
   std::vector<std::unique_ptr<ApbDevice>> apb_devices_;  // add_apb_device()
@@ -219,6 +225,7 @@ class Leon3mp : public sc_core::sc_module {
   Chksum* chksum_ = nullptr;
   ApbDevice* chksum_slot_ = nullptr;  // the model in the checksum slot (TLM or a variant)
   StatsRegistry stats_;
+  ProbeRegistry probes_;
   std::unique_ptr<energy::EnergyModel> energy_;  // before profiler_: it reads the model
   Profiler profiler_;
   Regions regions_;

@@ -24,6 +24,7 @@
 
 #include "endian.h"
 #include "probe.h"
+#include "probe_registry.h"
 
 namespace l3vp {
 
@@ -33,6 +34,11 @@ struct RegionMark {
   bool begin = false;    // BEGIN (+0x0) or END (+0x4)
   sc_core::sc_time t;    // exact simulated time of the store
 };
+// Text line of leon3vp --probe (probe_text.h).
+inline void probe_text(ProbeText& o, const RegionMark& e) {
+  o.at(e.t);
+  o.num("id", e.id).flag("begin", e.begin);
+}
 
 class RegionMarker : public sc_core::sc_module {
  public:
@@ -48,6 +54,8 @@ class RegionMarker : public sc_core::sc_module {
   }
 
   uint64_t marks() const { return marks_; }
+  // <prefix>.mark (probe_registry.h).
+  void register_probes(ProbeRegistry& r, const std::string& prefix) { r.add(prefix, "mark", on_mark, "id begin"); }
 
  private:
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {

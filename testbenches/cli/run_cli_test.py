@@ -206,6 +206,10 @@ def cmd_check(a):
             got = f.read()
         if got != text:
             fail("%s holds %r, expected %r" % (path, got, text))
+    for path, text in a.file_has or []:
+        with open(expand(path)) as f:
+            if text not in f.read():
+                fail("%s lacks %r" % (expand(path), text))
     print("PASS")
 
 
@@ -773,18 +777,71 @@ def cmd_schema(a):
     if absent:
         fail("--list-stats keys missing from --stats: %s" % ", ".join(absent))
     print("PASS (%d keys checked against %d schema rows)" % (len(seen), len(rows)))
+# --probe lines: "<ps> ps <name> key=value ..." (docs/user-guide.md "Probes").
+PROBE_LINE = re.compile(r"^(\d+) ps ([a-z0-9_]+\.[a-z0-9_]+)((?: [a-z0-9_]+=[^ =]+)*)$")
+
+
+def list_probes(leon3vp):
+    """{name: [fields]} from leon3vp --list-probes."""
+    code, out, err = run(leon3vp, ["--list-probes"])
+    if code != 0 or err:
+        fail("--list-probes: exit %d, stderr %r" % (code, err))
+    probes = {}
+    for line in out.splitlines():
+        name, _, fields = line.partition(":")
+        probes[name] = fields.split()
+    return probes
+
+
+def check_probe_lines(path, probes):
+    """Every line of a --probe-out file is well formed and has exactly the
+    fields --list-probes gives for its probe. Returns {name: lines}."""
+    seen = {}
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            m = PROBE_LINE.match(line.rstrip("\n"))
+            if not m:
+                fail("%s:%d: not a probe line: %r" % (path, n, line))
+            name = m.group(2)
+            keys = [kv.split("=")[0] for kv in m.group(3).split()]
+            if name not in probes:
+                fail("%s:%d: probe %s is not in --list-probes" % (path, n, name))
+            if keys != probes[name]:
+                fail("%s:%d: %s has fields %s, --list-probes says %s" % (path, n, name, keys, probes[name]))
+            seen[name] = seen.get(name, 0) + 1
+    return seen
+
+
+def probe_events(counts, name):
+    """Events of probe `name`, or of every probe under the prefix `name`."""
+    return sum(v for k, v in counts.items() if k == name or k.startswith(name + "."))
+
+
 def cmd_probes(a):
+<<<<<<< HEAD
     """Listening changes nothing (an observer never changes the model): the same run with every probe
     of the CPU, AHB, region marker, link and devices listened to (--probe-all) and
     without gives the same exit status, UART output, pcap bytes and --stats
     (everything but the host's wall-clock figures)."""
+=======
+    """Listening changes nothing (docs issue 9): the same run with a counting
+    listener on every probe of the board's registry (--probe-all) plus text
+    listeners (--probe PATTERN for each --text) and without gives the same
+    exit status, UART output, pcap bytes and --stats (everything but the
+    host's wall-clock figures)."""
+>>>>>>> i35-probe
     runs = []
+    text = os.path.join(TMP, "probe.txt")
     for probe in (False, True):
         stats = os.path.join(TMP, "stats_probe%d.json" % probe)
         pcap = os.path.join(TMP, "probe%d.pcap" % probe)
-        args = (["--probe-all"] if probe else []) + list(a.extra or []) + ["--stats", stats, "--pcap", pcap,
-                                                                           a.firmware]
+        args = ["--probe-all"] if probe else []
+        if probe and a.text:
+            args += [x for pat in a.text for x in ("--probe", pat)] + ["--probe-out", text]
+        args += list(a.extra or []) + ["--stats", stats, "--pcap", pcap, a.firmware]
         code, out, err = run(a.leon3vp, args, timeout=600)
+        if not os.path.exists(stats):
+            fail("exit status %d and no --stats file: %s" % (code, err.strip()))
         with open(stats) as f:
             s = json.load(f)
         with open(pcap, "rb") as f:
@@ -798,15 +855,28 @@ def cmd_probes(a):
     m = re.search(r"probe-all: (.*)", e1)
     if not m:
         fail("--probe-all printed no event counts")
-    counts = dict(kv.split("=") for kv in m.group(1).split())
-    for k in ("step", "execute", "ahb", "halt", "trap"):
-        if int(counts.get(k, 0)) == 0:
+    counts = {k: int(v) for k, v in (kv.split("=") for kv in m.group(1).split())}
+    registry = list_probes(a.leon3vp)
+    missing = sorted(set(counts) - set(registry))
+    if missing:
+        fail("--probe-all counted probes --list-probes does not name: %s" % ", ".join(missing))
+    for k in ["cpu.step", "cpu.execute", "ahb.transaction", "cpu.halt", "cpu.trap"] + (a.expect_events or []):
+        if probe_events(counts, k) == 0:
             fail("--probe-all: no %s event seen (%s)" % (k, m.group(1)))
-    if int(counts["step"]) < s0["instructions"]["total"]:
-        fail("fewer step records (%s) than instructions (%d)" % (counts["step"], s0["instructions"]["total"]))
-    for k in a.expect_events or []:
-        if int(counts.get(k, 0)) == 0:
-            fail("--probe-all: no %s event seen (%s)" % (k, m.group(1)))
+    if counts["cpu.step"] < s0["instructions"]["total"]:
+        fail("fewer step records (%s) than instructions (%d)" % (counts["cpu.step"], s0["instructions"]["total"]))
+    lines = 0
+    if a.text:
+        seen = check_probe_lines(text, registry)
+        lines = sum(seen.values())
+        for name, n in seen.items():  # each event once as text, once counted
+            if n != counts.get(name):
+                fail("%d text lines of %s, %s events counted" % (n, name, counts.get(name)))
+        with open(text) as f:
+            body = f.read()
+        for pat in a.expect_line or []:
+            if not re.search(pat, body, re.M):
+                fail("no --probe line matches %r" % pat)
     if c0 != c1 or o0 != o1:
         fail("exit status/UART output differ with --probe-all")
     if p0 != p1:
@@ -815,8 +885,9 @@ def cmd_probes(a):
     d = l3vp.stats_differences(s0, s1)
     if d:
         fail("stats without probes, then with --probe-all: " + "; ".join(d[:10]))
-    print("PASS: %d instructions, %d cycles identical with --probe-all (%s)" %
-          (s0["instructions"]["total"], s0["cycles"], m.group(1)))
+    print("PASS: %d instructions, %d cycles identical with --probe-all%s (%d probes heard, %d text lines)" %
+          (s0["instructions"]["total"], s0["cycles"], "".join(" --probe " + t for t in a.text or []),
+           sum(1 for v in counts.values() if v), lines))
 
 
 def cmd_signal(a):
@@ -1023,6 +1094,7 @@ def main():
     c.add_argument("--stats-len", action="append")
     c.add_argument("--stdout")
     c.add_argument("--file-equals", nargs=2)
+    c.add_argument("--file-has", nargs=2, action="append", help="PATH TEXT: the file holds TEXT")
     c.add_argument("--stdout-has", action="append")
     c.add_argument("--stats-has", action="append")
     c.add_argument("args", nargs=argparse.REMAINDER)
@@ -1052,7 +1124,10 @@ def main():
     pb = sub.add_parser("probes")
     pb.add_argument("firmware")
     pb.add_argument("--expect-exit", type=int)
-    pb.add_argument("--expect-events", action="append")
+    pb.add_argument("--expect-events", action="append",
+                    help="a probe (or probe prefix) that must have seen events")
+    pb.add_argument("--text", action="append", help="also --probe PATTERN (text to a file, checked)")
+    pb.add_argument("--expect-line", action="append", help="a regular expression a --probe line must match")
     pb.add_argument("--extra", action="append")
     pr = sub.add_parser("profile")
     pr.add_argument("firmware")

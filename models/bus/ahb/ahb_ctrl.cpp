@@ -1,4 +1,5 @@
 #include "ahb_ctrl.h"
+#include "probe_registry.h"
 #include "stats.h"
 #include "format.h"
 
@@ -398,6 +399,22 @@ void AhbCtrl::register_stats(const StatsGroup& g, const sc_core::sc_time& clock)
   t.field("wait_cycles", "int", StatUnit::Cycles, Y, "Cycles waited for another master (arbitration).",
           [period_ps](M m) { return uint64_t(double(m->wait.value()) / period_ps + 0.5); });
   g.counter("pnp_reads", &pnp_reads_, U, N, "Reads served from the AHB P&P area.");
+}
+
+void probe_text(ProbeText& o, const AhbTransaction& e) {
+  using K = AhbTransaction::Kind;
+  o.at(e.start);
+  o.time("end", e.end).time("wait", e.wait).num("master", e.master);
+  if (e.slave < 0)
+    o.word("slave", "none");
+  else
+    o.num("slave", unsigned(e.slave));
+  o.word("kind", e.kind == K::Read ? "read" : e.kind == K::Write ? "write" : "fetch");
+  o.hex("addr", e.addr).num("bytes", e.bytes).num("beats", e.beats).flag("ok", e.ok).flag("dmi", e.dmi);
+}
+
+void AhbCtrl::register_probes(ProbeRegistry& r, const std::string& prefix) {
+  r.add(prefix, "transaction", on_transaction, "end wait master slave kind addr bytes beats ok dmi");
 }
 
 }  // namespace l3vp

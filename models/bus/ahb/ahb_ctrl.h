@@ -58,9 +58,14 @@
 
 namespace l3vp {
 
+class ProbeRegistry;
+
 // One AHB transaction (README "Probes"). Times are absolute simulated times.
 struct AhbTransaction {
-  enum class Kind : uint8_t { Read, Write, Fetch };  // Fetch: only known for DMI-served ones
+  enum class Kind : uint8_t { Read, Write, Fetch }; // Text line of leon3vp --probe (probe_text.h).
+class ProbeText;
+void probe_text(ProbeText& o, const AhbTransaction& e);
+ // Fetch: only known for DMI-served ones
   sc_core::sc_time start;  // address phase begins (after any arbitration wait)
   sc_core::sc_time end;    // last data beat done (slave latency included)
   sc_core::sc_time wait;   // arbitration wait before start
@@ -205,6 +210,8 @@ class AhbCtrl : public sc_core::sc_module {
   // Registers masters[] and pnp_reads under `g` (bus.ahb); wait times are
   // reported in cycles of `clock`.
   void register_stats(const StatsGroup& g, const sc_core::sc_time& clock);
+  // <prefix>.transaction (probe_registry.h).
+  void register_probes(ProbeRegistry& r, const std::string& prefix);
 
  private:
   struct Slave {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "probe_registry.h"
 #include "stats.h"
 
 namespace l3vp {
@@ -365,6 +366,52 @@ void Leon3::register_stats(const StatsGroup& g) {
   bus.counter("dmi_invalidations", &w.dmi_invalidations, U, N, "DMI regions invalidated.");
   bus.counter("syncs", &w.syncs, U, N, "Quantum-keeper synchronisations (depends on the quantum).");
   bus.counter("powerdowns", &w.powerdowns, U, Y, "Times the CPU entered a power-down wait.");
+}
+
+void probe_text(ProbeText& o, const leon3::StepRecord& e) {
+  o.at_cycle(e.start_cycle);
+  o.num("cycle", e.start_cycle).num("cycles", e.cycles).hex("pc", e.pc).hex("word", e.word);
+  o.word("class", e.cls == leon3::InsnClass::Count ? "none" : leon3::insn_class_name(e.cls));
+  o.num("retired", e.retired).flag("annulled", e.annulled).flag("trapped", e.trapped);
+  o.flag("interrupt", e.interrupt).num("tt", e.tt).num("ic_hits", e.ic_hits).num("ic_misses", e.ic_misses);
+  o.num("dc_hits", e.dc_hits).num("dc_misses", e.dc_misses);
+}
+
+void probe_text(ProbeText& o, const leon3::ExecuteEvent& e) {
+  o.at_cycle(e.cycle);
+  o.num("cycle", e.cycle).hex("pc", e.pc).hex("npc", e.npc);
+}
+
+void probe_text(ProbeText& o, const leon3::PowerEvent& e) {
+  o.at_cycle(e.cycle);
+  o.num("cycle", e.cycle).flag("enter", e.enter).num("idle_cycles", e.idle_cycles);
+}
+
+void probe_text(ProbeText& o, const leon3::TrapEvent& e) {
+  o.at_cycle(e.cycle);
+  o.num("cycle", e.cycle).num("tt", e.tt).hex("pc", e.pc).flag("error", e.error);
+}
+
+void probe_text(ProbeText& o, const leon3::PsrEvent& e) {
+  o.at_cycle(e.cycle);
+  o.num("cycle", e.cycle).num("pil", e.pil).flag("et", e.et);
+}
+
+void probe_text(ProbeText& o, const Leon3::HaltEvent& e) {
+  o.at(e.t);
+  o.num("tt", e.tt).hex("pc", e.pc).hex("o0", e.o0);
+}
+
+void Leon3::register_probes(ProbeRegistry& r, const std::string& prefix) {
+  leon3::CoreProbes& cp = core_->probes();
+  const sc_core::sc_time clk = p_.period;
+  r.add(prefix, "step", cp.step,
+        "cycle cycles pc word class retired annulled trapped interrupt tt ic_hits ic_misses dc_hits dc_misses", clk);
+  r.add(prefix, "execute", cp.execute, "cycle pc npc", clk);
+  r.add(prefix, "power", cp.power, "cycle enter idle_cycles", clk);
+  r.add(prefix, "trap", cp.trap, "cycle tt pc error", clk);
+  r.add(prefix, "psr", cp.psr, "cycle pil et", clk);
+  r.add(prefix, "halt", on_halt, "tt pc o0");
 }
 
 }  // namespace l3vp

@@ -26,6 +26,17 @@
 
 namespace l3vp {
 
+// Text lines of the core's probe events (leon3vp --probe, probe_text.h).
+// core.h has no SystemC; the formatters live with the wrapper, which
+// registers the probes and stamps the cycle counts with its clock period.
+class ProbeText;
+class ProbeRegistry;
+void probe_text(ProbeText& o, const leon3::StepRecord& e);
+void probe_text(ProbeText& o, const leon3::ExecuteEvent& e);
+void probe_text(ProbeText& o, const leon3::PowerEvent& e);
+void probe_text(ProbeText& o, const leon3::TrapEvent& e);
+void probe_text(ProbeText& o, const leon3::PsrEvent& e);
+
 struct Leon3Params {
   leon3::CoreConfig core;
   sc_core::sc_time period = sc_core::sc_time(25, sc_core::SC_NS);    // 40 MHz
@@ -155,6 +166,10 @@ class Leon3 : public sc_core::sc_module, public leon3::CoreBus, public IrlSink {
   // (cycles, cpi, instructions.*, timing.*, annulled, traps, interrupts,
   // idle_cycles, cpu_bus.*; docs/stats-schema.md).
   void register_stats(const StatsGroup& g);
+  // <prefix>.step, .execute, .power, .trap, .psr (the core's probes; step
+  // and execute switch the core to its observed loop while listened to) and
+  // <prefix>.halt (probe_registry.h).
+  void register_probes(ProbeRegistry& r, const std::string& prefix);
 
  private:
   // tlm_quantumkeeper with its next sync point exposed.
@@ -196,5 +211,7 @@ class Leon3 : public sc_core::sc_module, public leon3::CoreBus, public IrlSink {
   DmiReportFn dmi_report_;
   DebugAgent* agent_ = nullptr;
 };
+
+void probe_text(ProbeText& o, const Leon3::HaltEvent& e);
 
 }  // namespace l3vp

@@ -1,5 +1,6 @@
 #include "apbuart.h"
 #include "input_file.h"
+#include "probe_registry.h"
 #include "stats.h"
 
 #include <poll.h>
@@ -419,6 +420,21 @@ void Apbuart::register_stats(const StatsGroup& g) {
   g.counter("tx_dropped", &tx_dropped_, B, Y, "Characters lost: DATA writes to a full TX FIFO.");
   g.counter("rx_bytes", &rx_bytes_, B, Y, "Characters received (incl. lost ones).");
   g.counter("rx_dropped", &rx_dropped_, B, Y, "Characters lost by overrun.");
+}
+
+void probe_text(ProbeText& o, const UartTxEvent& e) {
+  o.at(e.start);
+  o.time("end", e.end).num("ch", e.ch).flag("loopback", e.loopback);
+}
+
+void probe_text(ProbeText& o, const UartRxEvent& e) {
+  o.at(e.t);
+  o.time("start", e.start).num("ch", e.ch).flag("overrun", e.overrun);
+}
+
+void Apbuart::register_probes(ProbeRegistry& r, const std::string& prefix) {
+  r.add(prefix, "tx", on_tx, "end ch loopback");
+  r.add(prefix, "rx", on_rx, "start ch overrun");
 }
 
 }  // namespace l3vp

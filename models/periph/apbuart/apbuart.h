@@ -33,6 +33,10 @@ struct UartRxEvent {
   uint8_t ch;
   bool overrun;        // this arrival overwrote a waiting character (one lost)
 };
+// Text lines of leon3vp --probe (probe_text.h).
+class ProbeText;
+void probe_text(ProbeText& o, const UartTxEvent& e);
+void probe_text(ProbeText& o, const UartRxEvent& e);
 
 // Named after the apbuart.vhd generics; defaults = GR-XC3S-1500 UART #1.
 struct ApbuartParams {
@@ -82,6 +86,8 @@ class Apbuart : public ApbDevice {
   uint64_t rx_dropped() const { return rx_dropped_; }    // characters lost by overrun
   // Registers the four counters above under `g` (devices.uart).
   void register_stats(const StatsGroup& g) override;
+  // <prefix>.tx, <prefix>.rx (probe_registry.h).
+  void register_probes(ProbeRegistry& r, const std::string& prefix) override;
 
   // Character time in clock cycles for the current SCALER/CTRL settings.
   uint64_t char_cycles() const;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "payload.h"
+#include "probe_registry.h"
 #include "stats.h"
 
 namespace l3vp {
@@ -177,6 +178,15 @@ void register_chksum_stats(const StatsGroup& g, ChksumStats& st) {
   g.counter("ignored_starts", &st.ignored_starts, U, Y, "START written while BUSY (ignored).");
   g.counter("busy_cycles", &st.busy_cycles, StatUnit::Cycles, Y,
             "Clocks from START to DONE, summed over the operations.");
+}
+
+void probe_text(ProbeText& o, const ChksumOpEvent& e) {
+  o.at(e.start);
+  o.time("end", e.end).hex("addr", e.addr).num("len", e.len).hex("sum", e.sum, 4).flag("ok", e.ok);
+}
+
+void Chksum::register_probes(ProbeRegistry& r, const std::string& prefix) {
+  r.add(prefix, "op", on_op, "end addr len sum ok");
 }
 
 }  // namespace l3vp

@@ -61,6 +61,9 @@ struct ChksumOpEvent {
   uint16_t sum;  // SUM[15:0] at DONE (the folded sum)
   bool ok;       // false: ended by an AHB ERROR response
 };
+// Text line of leon3vp --probe (probe_text.h).
+class ProbeText;
+void probe_text(ProbeText& o, const ChksumOpEvent& e);
 
 class StatsGroup;
 
@@ -85,6 +88,8 @@ class Chksum : public ApbDevice {
   const ChksumStats& stats() const { return st_; }
   // Registers every ChksumStats counter under `g` (devices.chksum).
   void register_stats(const StatsGroup& g) override;
+  // <prefix>.op (probe_registry.h).
+  void register_probes(ProbeRegistry& r, const std::string& prefix) override;
 
   // The reference function of the contract: the one's-complement sum of
   // `len` bytes as big-endian 16-bit words (an odd last byte is a high

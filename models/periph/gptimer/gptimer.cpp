@@ -1,4 +1,5 @@
 #include "gptimer.h"
+#include "probe_registry.h"
 #include "stats.h"
 
 #include <algorithm>
@@ -387,6 +388,21 @@ void Gptimer::register_stats(const StatsGroup& g) {
           "Underflows of timer 1 and timer 2, counted whether or not they raise an interrupt.", [this] {
             return nlohmann::json::array({underflows(1), underflows(2)});
           });
+}
+
+void probe_text(ProbeText& o, const TimerUnderflowEvent& e) {
+  o.at(e.t);
+  o.num("timer", e.timer).hex("value", e.value);
+}
+
+void probe_text(ProbeText& o, const TimerIpEvent& e) {
+  o.at(e.t);
+  o.num("timer", e.timer).flag("pending", e.pending);
+}
+
+void Gptimer::register_probes(ProbeRegistry& r, const std::string& prefix) {
+  r.add(prefix, "underflow", on_underflow, "timer value");
+  r.add(prefix, "ip", on_ip, "timer pending");
 }
 
 }  // namespace l3vp

@@ -28,6 +28,10 @@ struct TimerIpEvent {
   unsigned timer;      // 1..ntimers
   bool pending;        // new value of TCTRL.IP
 };
+// Text lines of leon3vp --probe (probe_text.h).
+class ProbeText;
+void probe_text(ProbeText& o, const TimerUnderflowEvent& e);
+void probe_text(ProbeText& o, const TimerIpEvent& e);
 
 // Named after the gptimer.vhd generics; defaults = GR-XC3S-1500 template.
 struct GptimerParams {
@@ -61,6 +65,8 @@ class Gptimer : public ApbDevice {
   void register_stats(const StatsGroup& g) override;
   // Publishes the underflows up to `t` (ApbDevice::catch_up).
   void catch_up(const sc_core::sc_time& t) override;
+  // <prefix>.underflow, <prefix>.ip (probe_registry.h).
+  void register_probes(ProbeRegistry& r, const std::string& prefix) override;
   // IRQ line used by timer n.
   unsigned irq_line(unsigned n) const { return p_.sepirq ? p_.pirq + n - 1 : p_.pirq; }
   const Params& params() const { return p_; }

@@ -1,6 +1,7 @@
 #include "greth.h"
 #include "inet_checksum.h"
 #include "payload.h"
+#include "probe_registry.h"
 #include "stats.h"
 
 #include <algorithm>
@@ -868,6 +869,53 @@ void Greth::register_stats(const StatsGroup& g) {
   g.counter("irq_pulses", &st_.irq_pulses, U, Y, "IRQ 6 pulses.");
   g.counter("mdio_ops", &st_.mdio_ops, U, Y, "MDIO transactions.");
   g.counter("soft_resets", &st_.soft_resets, U, Y, "CTRL.RS resets.");
+}
+
+namespace {
+const char* dir_name(GrethDir d) { return d == GrethDir::Tx ? "tx" : "rx"; }
+}  // namespace
+
+void probe_text(ProbeText& o, const GrethIrqEvent& e) { o.at(e.t); }
+
+void probe_text(ProbeText& o, const GrethDmaBusyEvent& e) {
+  o.at(e.t);
+  o.word("dir", dir_name(e.dir)).flag("busy", e.busy);
+}
+
+void probe_text(ProbeText& o, const GrethDescEvent& e) {
+  o.at(e.t);
+  o.word("dir", dir_name(e.dir)).num("index", e.index).hex("addr", e.addr).hex("w0", e.w0).hex("buf", e.buf);
+  o.hex("status", e.status);
+}
+
+void probe_text(ProbeText& o, const GrethKickEvent& e) {
+  o.at(e.t);
+  o.word("dir", dir_name(e.dir));
+}
+
+void probe_text(ProbeText& o, const GrethFrameSentEvent& e) {
+  o.at(e.start);
+  o.time("end", e.end).num("len", e.len).hex("type", eth::type_field(*e.frame), 4);
+}
+
+void probe_text(ProbeText& o, const GrethFrameReceivedEvent& e) {
+  o.at(e.t);
+  o.num("bytes", e.frame->data.size()).hex("type", eth::type_field(*e.frame), 4).word("verdict", to_string(e.verdict));
+}
+
+void probe_text(ProbeText& o, const GrethDmaBurstEvent& e) {
+  o.at(e.start);
+  o.time("end", e.end).hex("addr", e.addr).num("bytes", e.bytes).flag("write", e.write).flag("ok", e.ok);
+}
+
+void Greth::register_probes(ProbeRegistry& r, const std::string& prefix) {
+  r.add(prefix, "irq", on_irq, "");
+  r.add(prefix, "dma_busy", on_dma_busy, "dir busy");
+  r.add(prefix, "desc", on_desc, "dir index addr w0 buf status");
+  r.add(prefix, "kick", on_kick, "dir");
+  r.add(prefix, "frame_sent", on_frame_sent, "end len type");
+  r.add(prefix, "frame_received", on_frame_received, "bytes type verdict");
+  r.add(prefix, "dma_burst", on_dma_burst, "end addr bytes write ok");
 }
 
 }  // namespace l3vp

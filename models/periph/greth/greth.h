@@ -133,6 +133,15 @@ struct GrethDmaBurstEvent {  // one AHB transaction of the DMA master
   bool write;
   bool ok;  // false: AHB error response
 };
+// Text lines of leon3vp --probe (probe_text.h).
+class ProbeText;
+void probe_text(ProbeText& o, const GrethIrqEvent& e);
+void probe_text(ProbeText& o, const GrethDmaBusyEvent& e);
+void probe_text(ProbeText& o, const GrethDescEvent& e);
+void probe_text(ProbeText& o, const GrethKickEvent& e);
+void probe_text(ProbeText& o, const GrethFrameSentEvent& e);
+void probe_text(ProbeText& o, const GrethFrameReceivedEvent& e);
+void probe_text(ProbeText& o, const GrethDmaBurstEvent& e);
 
 class StatsGroup;
 
@@ -204,6 +213,9 @@ class Greth : public ApbDevice, public EthPort {
   const GrethStats& stats() const { return st_; }
   // Registers every GrethStats counter under `g` (net.greth).
   void register_stats(const StatsGroup& g) override;
+  // <prefix>.irq, .dma_busy, .desc, .kick, .frame_sent, .frame_received,
+  // .dma_burst (probe_registry.h).
+  void register_probes(ProbeRegistry& r, const std::string& prefix) override;
 
   // --- probes (published only when listened to) ---
   Probe<GrethIrqEvent> on_irq;                      // every IRQ pulse

@@ -1,4 +1,5 @@
 #include "irqmp.h"
+#include "probe_registry.h"
 #include "stats.h"
 
 #include <stdexcept>
@@ -123,6 +124,27 @@ void Irqmp::register_stats(const StatsGroup& g) {
           });
   g.counter("irl_changes", &irl_changes_, StatUnit::Count, StatInv::Yes,
             "Changes of the interrupt level driven to the CPU.");
+}
+
+void probe_text(ProbeText& o, const IrqLineEvent& e) {
+  o.at(e.t);
+  o.num("line", e.line);
+}
+
+void probe_text(ProbeText& o, const IrlEvent& e) {
+  o.at(e.t);
+  o.num("level", e.level);
+}
+
+void probe_text(ProbeText& o, const IntAckEvent& e) {
+  o.at(e.t);
+  o.num("level", e.level);
+}
+
+void Irqmp::register_probes(ProbeRegistry& r, const std::string& prefix) {
+  r.add(prefix, "line", on_line, "line");
+  r.add(prefix, "irl", on_irl, "level");
+  r.add(prefix, "intack", on_intack, "level");
 }
 
 }  // namespace l3vp

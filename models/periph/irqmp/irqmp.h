@@ -28,6 +28,11 @@ struct IntAckEvent {
   sc_core::sc_time t;  // the CPU's own time of the interrupt trap (IntAckSink)
   unsigned level;
 };
+// Text lines of leon3vp --probe (probe_text.h).
+class ProbeText;
+void probe_text(ProbeText& o, const IrqLineEvent& e);
+void probe_text(ProbeText& o, const IrlEvent& e);
+void probe_text(ProbeText& o, const IntAckEvent& e);
 
 // Generics of irqmp.vhd that matter to software. Only ncpu = 1 and
 // eirq = 0 are modelled (the template configuration).
@@ -82,6 +87,8 @@ class Irqmp : public ApbDevice, public TimedIrqLineSink, public IntAckSink {
   uint64_t irl_changes() const { return irl_changes_; }
   // Registers pulses and irl_changes under `g` (devices.irqmp).
   void register_stats(const StatsGroup& g) override;
+  // <prefix>.line, <prefix>.irl, <prefix>.intack (probe_registry.h).
+  void register_probes(ProbeRegistry& r, const std::string& prefix) override;
 
   void reset() override;
 
