@@ -2,8 +2,8 @@
  * tcp_in.c - segments in: header parsing, passive open, the state machine
  * (RFC 793 3.9 "Event Processing", corrected by RFC 1122 4.2.2 and RFC
  * 5961), header prediction for in-order data, and tcp_input(). The send
- * model takes the acknowledgment of its data (tcp_snd_acked) and may take
- * a pure ACK on its own fast path (tcp_snd_pure_ack). Part of the TCP unit
+ * model takes the acknowledgment of its data (TCP_SND_ACK) and may take a
+ * pure ACK on its own fast path (tcp_snd_pure_ack). Part of the TCP unit
  * (tcp_priv.h).
  */
 #include "tcp_priv.h"
@@ -381,24 +381,7 @@ static void tcp_process(struct tcp_conn *c, const struct tcp_seg *s)
       return;
     }
   } else {
-    /* Acceptable (buffered model: RFC 5961 5.2) if SND.UNA - MAX.SND.WND
-     * <= SEG.ACK <= SND.MAX; an ACK of data never sent (or far too old) is
-     * dropped and answered with an ACK. */
-    if (TCP_SEQ_GT(s->ack, tcp_snd_max(c)) || tcp_snd_ack_too_old(c, s->ack)) {
-      net_stats.tcp.drop_bad_ack++;
-      tcp_emit_conn(c, c->snd_nxt, TCP_ACK, NULL, 0);
-      return;
-    }
-    {
-      int fin_acked = 0;
-      ev |= tcp_snd_acked(c, s, &fin_acked);
-      if (fin_acked) {
-        tcp_snd_fin_acked(c);
-        if (tcp_our_fin_acked(c)) {
-          return;
-        }
-      }
-    }
+    TCP_SND_ACK(c, s, ev); /* returns if dropped or freed */
     if (TCP_SEQ_LT(c->snd_wl1, s->seq) ||
         (c->snd_wl1 == s->seq && TCP_SEQ_LEQ(c->snd_wl2, s->ack))) {
       c->snd_wnd = s->wnd;

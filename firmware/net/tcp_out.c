@@ -177,15 +177,7 @@ static void tcp_after_app(struct tcp_conn *c, int ack_mode)
     tcp_free(c);
     return;
   }
-  if (tcp_snd_queue(c, can_send)) {
-    return; /* the segment carried the ACK */
-  }
-  {
-    uint32_t nxt = c->snd_nxt;
-    if (tcp_snd_push(c, can_send) || c->snd_nxt != nxt) {
-      return; /* the segments carried the ACK */
-    }
-  }
+  TCP_SND_AFTER_APP(c, can_send); /* returns if segments carried the ACK */
   /* Delayed ACK (RFC 1122 4.2.3.2): at once for the second segment, or
    * when the peer has at most one MSS of our last window left: with less
    * it could send nothing more until the timer fired, and with exactly one

@@ -183,28 +183,19 @@ TCP_COLD static void tcp_ooo_hold(struct tcp_conn *c, const struct tcp_seg *s);
 TCP_COLD static int tcp_ooo_deliver(struct tcp_conn *c, unsigned ev);
 #endif
 
-/* The send model (tcp_send_buf.c or tcp_send_uip.c). */
+/* The send model (tcp_send_buf.c or tcp_send_uip.c). Besides these, it
+ * defines three statement macros, its pieces of tcp_after_app(),
+ * tcp_process() and tcp_retransmit(): TCP_SND_AFTER_APP(c, can_send),
+ * TCP_SND_ACK(c, s, ev) (both may return from the function) and
+ * TCP_SND_REXMIT(c); and TCP_SND_IDLE(c), 1 if nothing is in flight (the
+ * poll timer's test, in the model's own words). */
 /* A new connection's send state (tcp_alloc; snd_nxt = ISS + 1). */
 TCP_SND void tcp_snd_init(struct tcp_conn *c);
-/* After the application's callback (can_send: ESTABLISHED or CLOSE_WAIT),
- * in this order: take its data and close request (@return 1 if a segment
- * went out), then send what may go (@return 1 if a segment went out; the
- * caller also sees SND.NXT move). */
-TCP_SND int tcp_snd_queue(struct tcp_conn *c, int can_send);
-TCP_SND int tcp_snd_push(struct tcp_conn *c, int can_send);
 /* The highest sequence number sent + 1. */
 TCP_SND uint32_t tcp_snd_max(const struct tcp_conn *c);
 /* 1 if nothing is in flight and no timer of the send side watches the
  * peer (keep-alive may probe). */
 TCP_SND int tcp_snd_quiet(const struct tcp_conn *c);
-/* The ACK of segment s (not in SYN_RCVD): 1 if SEG.ACK is below what the
- * model accepts (besides SEG.ACK > tcp_snd_max). */
-TCP_SND int tcp_snd_ack_too_old(const struct tcp_conn *c, uint32_t ack);
-/* An acceptable ACK: its effect on the send side; @return NET_EV_ACKED if
- * data was acknowledged, else 0; *fin_acked = 1 if our FIN was. */
-TCP_SND unsigned tcp_snd_acked(struct tcp_conn *c, const struct tcp_seg *s, int *fin_acked);
-/* Our FIN was acknowledged: the send side forgets it. */
-TCP_SND void tcp_snd_fin_acked(struct tcp_conn *c);
 /* The largest window the peer offered (0xffff where nothing keeps it, so
  * no window is larger) and its update. */
 TCP_SND unsigned tcp_snd_wnd_max(const struct tcp_conn *c);
@@ -212,7 +203,6 @@ TCP_SND void tcp_snd_set_wnd_max(struct tcp_conn *c, uint16_t wnd);
 /* Header prediction for a pure ACK (a 20-byte header, flags exactly ACK,
  * checksum checked): @return 1 if handled, 0 if tcp_process() must. */
 static int tcp_snd_pure_ack(uint32_t src, const uint8_t *seg);
-/* And, a macro: TCP_SND_REXMIT(c), tcp_retransmit()'s resend. */
 /* The send side's own timers (tcp_timer_conns): duplicate ACKs in a row
  * (0 in a model without them), the loss probe (@return 1 if one was sent;
  * NET_TCP_LOSS_PROBE), whether the persist timer runs, and its expiry. */

@@ -538,24 +538,6 @@ TCP_SND void tcp_snd_init(struct tcp_conn *c)
   c->snd_max = c->snd_nxt;
 }
 
-TCP_SND int tcp_snd_queue(struct tcp_conn *c, int can_send)
-{
-  if ((c->flags & TCPF_CLOSE_REQ) && can_send) {
-    /* The FIN goes after the buffered data (tcp_output). */
-    c->state = (c->state == TCP_CLOSE_WAIT) ? TCP_LAST_ACK : TCP_FIN_WAIT_1;
-    c->flags &= (uint8_t)~TCPF_CLOSE_REQ;
-    c->sflags |= TCPS_FIN;
-  }
-  return 0;
-}
-
-TCP_SND int tcp_snd_push(struct tcp_conn *c, int can_send)
-{
-  (void)can_send;
-  tcp_output(c);
-  return 0; /* tcp_after_app() sees SND.NXT move */
-}
-
 TCP_SND uint32_t tcp_snd_max(const struct tcp_conn *c)
 {
   return c->snd_max;
@@ -564,21 +546,6 @@ TCP_SND uint32_t tcp_snd_max(const struct tcp_conn *c)
 TCP_SND int tcp_snd_quiet(const struct tcp_conn *c)
 {
   return c->snd_max == c->snd_una && !(c->sflags & TCPS_PERSIST);
-}
-
-TCP_SND int tcp_snd_ack_too_old(const struct tcp_conn *c, uint32_t ack)
-{
-  return TCP_SEQ_LT(ack, c->snd_una - c->snd_wnd_max);
-}
-
-TCP_SND unsigned tcp_snd_acked(struct tcp_conn *c, const struct tcp_seg *s, int *fin_acked)
-{
-  return tcp_ack_sent(c, s, fin_acked);
-}
-
-TCP_SND void tcp_snd_fin_acked(struct tcp_conn *c)
-{
-  c->sflags &= (uint8_t)~TCPS_FIN;
 }
 
 TCP_SND unsigned tcp_snd_wnd_max(const struct tcp_conn *c)
@@ -590,39 +557,6 @@ TCP_SND void tcp_snd_set_wnd_max(struct tcp_conn *c, uint16_t wnd)
 {
   c->snd_wnd_max = wnd;
 }
-
-/* tcp_retransmit(), the timer expired in a synchronised state (after the
- * backoff): send again. A macro, not a function: its branches are then
- * estimated as part of tcp_retransmit(), which keeps its code as it was
- * before the split (README.md "The TCP files are one translation unit"). */
-#define TCP_SND_REXMIT(c)                                                   \
-  do {                                                                      \
-    /* RFC 5681 3.1: ssthresh from the flight (once per loss, not for the   \
-     * repeated timeouts of one segment), cwnd collapses to one segment;    \
-     * go back to SND.UNA and send again from the buffer. */                \
-    if ((c)->nrtx == 1) {                                                   \
-      tcp_set_ssthresh(c);                                                  \
-    }                                                                       \
-    (c)->cwnd = (c)->mss;                                                   \
-    (c)->dupacks = 0;                                                       \
-    (c)->sflags &= (uint8_t)~TCPS_RECOVERY;                                 \
-    (c)->snd_nxt = (c)->snd_una;                                            \
-    (c)->flags &= (uint8_t)~TCPF_RTT;                                       \
-    tcp_output(c);                                                          \
-    if ((c)->snd_nxt == (c)->snd_una && (c)->snd_wnd == 0 && (c)->snd_buf_len) {\
-      /* The peer closed its window with data in flight: tcp_output() may   \
-       * send nothing and the persist timer only starts with nothing in     \
-       * flight, so resend the first segment anyway (RFC 9293 3.8.6.1: keep \
-       * retransmitting to a zero window; it probes the window, and the     \
-       * retry limit still applies). */                                     \
-      uint32_t n = (c)->snd_buf_len < (c)->mss ? (c)->snd_buf_len : (c)->mss;\
-      tcp_emit_buf((c), (c)->snd_una, n, TCP_ACK);                          \
-      (c)->snd_nxt += n;                                                    \
-      if (TCP_SEQ_GT((c)->snd_nxt, (c)->snd_max)) {                         \
-        (c)->snd_max = (c)->snd_nxt; /* more than was in flight: new data */\
-      }                                                                     \
-    }                                                                       \
-  } while (0)
 
 TCP_SND unsigned tcp_snd_dupacks(const struct tcp_conn *c)
 {

@@ -53,41 +53,6 @@ TCP_SND void tcp_snd_init(struct tcp_conn *c)
   (void)c; /* snd_nxt = snd_una + 1 is all */
 }
 
-TCP_SND int tcp_snd_queue(struct tcp_conn *c, int can_send)
-{
-  if (c->app_len > 0 && can_send) {
-    unsigned len = c->app_len;
-    const uint8_t *data = c->app_data;
-    int rexmit = c->snd_nxt != c->snd_una; /* only possible for REXMIT */
-    c->app_len = 0;
-    c->snd_datalen = (uint16_t)len;
-    c->snd_nxt = c->snd_una + len;
-    c->rtx_ctl = 0;
-    if (!rexmit) {
-      tcp_start_timers(c, c->snd_nxt);
-    }
-    tcp_emit_conn(c, c->snd_una, TCP_ACK | TCP_PSH, data, len);
-    return 1;
-  }
-  return 0;
-}
-
-TCP_SND int tcp_snd_push(struct tcp_conn *c, int can_send)
-{
-  c->app_len = 0;
-  if ((c->flags & TCPF_CLOSE_REQ) && c->snd_nxt == c->snd_una &&
-      (can_send || c->state == TCP_SYN_RCVD)) {
-    c->state = (c->state == TCP_CLOSE_WAIT) ? TCP_LAST_ACK : TCP_FIN_WAIT_1;
-    c->flags &= (uint8_t)~TCPF_CLOSE_REQ;
-    c->rtx_ctl = TCP_FIN;
-    c->snd_nxt = c->snd_una + 1;
-    tcp_start_timers(c, c->snd_nxt);
-    tcp_emit_conn(c, c->snd_una, TCP_FIN | TCP_ACK, NULL, 0);
-    return 1;
-  }
-  return 0;
-}
-
 TCP_SND uint32_t tcp_snd_max(const struct tcp_conn *c)
 {
   return c->snd_nxt;
@@ -96,32 +61,6 @@ TCP_SND uint32_t tcp_snd_max(const struct tcp_conn *c)
 TCP_SND int tcp_snd_quiet(const struct tcp_conn *c)
 {
   return c->snd_nxt == c->snd_una;
-}
-
-TCP_SND int tcp_snd_ack_too_old(const struct tcp_conn *c, uint32_t ack)
-{
-  (void)c;
-  (void)ack;
-  return 0;
-}
-
-/* Only an ACK of the whole segment counts: after a partial one the whole
- * segment is resent. */
-TCP_SND unsigned tcp_snd_acked(struct tcp_conn *c, const struct tcp_seg *s, int *fin_acked)
-{
-  int had_data;
-  if (s->ack != c->snd_nxt || c->snd_una == c->snd_nxt) {
-    return 0;
-  }
-  had_data = c->snd_datalen != 0;
-  *fin_acked = (c->rtx_ctl & TCP_FIN) != 0;
-  tcp_all_acked(c, s->ack);
-  return had_data ? NET_EV_ACKED : 0;
-}
-
-TCP_SND void tcp_snd_fin_acked(struct tcp_conn *c)
-{
-  (void)c;
 }
 
 TCP_SND unsigned tcp_snd_wnd_max(const struct tcp_conn *c)
@@ -143,19 +82,6 @@ static int tcp_snd_pure_ack(uint32_t src, const uint8_t *seg)
   (void)seg;
   return 0;
 }
-
-/* tcp_retransmit(), the timer expired in a synchronised state (after the
- * backoff): the FIN again, or the application regenerates the data
- * (NET_EV_REXMIT). A macro, as in tcp_send_buf.c. */
-#define TCP_SND_REXMIT(c)                                                   \
-  do {                                                                      \
-    if ((c)->rtx_ctl & TCP_FIN) {                                           \
-      tcp_emit_conn((c), (c)->snd_una, TCP_FIN | TCP_ACK, NULL, 0);         \
-    } else if ((c)->snd_datalen) {                                          \
-      tcp_appcall((c), NET_EV_REXMIT);                                      \
-      tcp_after_app((c), ACK_NONE);                                         \
-    }                                                                       \
-  } while (0)
 
 /* No duplicate ACK count, no loss probe, no persist timer (the poll
  * timer probes a zero window). */

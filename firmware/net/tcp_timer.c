@@ -133,7 +133,7 @@ static __attribute__((noinline)) void tcp_timer_conns(void)
       tcp_emit_conn(c, c->snd_nxt, TCP_ACK, NULL, 0);
     }
     if ((c->state == TCP_ESTABLISHED || c->state == TCP_CLOSE_WAIT) &&
-        c->snd_una == tcp_snd_max(c) && tcp_time_reached(c->poll_time)) {
+        TCP_SND_IDLE(c) && tcp_time_reached(c->poll_time)) {
       c->poll_time = net_now + NET_TCP_POLL_MS;
       if (tcp_snd_poll_probe(c)) {
         /* Zero window: probe with an old sequence number, which the peer
