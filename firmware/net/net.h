@@ -59,7 +59,7 @@ typedef uint8_t *(*netif_tx_buffer_fn)(struct netif *nif);
  *  Returns where its bytes stay valid (the GRETH keeps the DMA buffer
  *  itself and puts a spare one in its receive descriptor) or NULL when
  *  nothing can be held now. TCP holds out-of-order segments this way
- *  (tcp.c "Receive side"). */
+ *  (tcp_hold.c). */
 typedef const uint8_t *(*netif_rx_hold_fn)(struct netif *nif, const uint8_t *frame,
                                            unsigned len);
 /** Give a buffer returned by rx_hold back to the driver. */
@@ -183,7 +183,7 @@ struct net_stats {
     uint32_t app_hold_fail;     /**< tcp_recv_hold refused (no entry, no spare buffer, copy build) */
     uint32_t chk_hw;            /**< checksum confirmed by the MAC (NET_RXCK_TCP), not summed */
     uint32_t loss_probes;       /**< loss probes sent (NET_TCP_LOSS_PROBE; also in rexmit) */
-    /* slot policy (tcp.c "Slot policy") */
+    /* slot policy (tcp_slots.c) */
     uint32_t idle_timeouts;     /**< passive connections reset after the idle timeout */
     uint32_t idle_evicted;      /**< idle connections reset to make room for a new peer */
     uint32_t drop_listen_full;  /**< new peers refused: listener at its limit, none idle enough */

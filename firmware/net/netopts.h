@@ -242,7 +242,7 @@
 #define NET_TCP_PERSIST_MAX_MS 100000u
 #endif
 
-/* ---- Slot policy (tcp.c "Slot policy", README.md) ----------------------- */
+/* ---- Slot policy (tcp_slots.c, README.md) ----------------------- */
 
 /** Period of the slow timer that measures idle time, sends keep-alives and
  *  applies the idle timeout: their resolution. */
@@ -301,7 +301,7 @@
 #endif
 
 /** Out-of-order segments held for reassembly, all connections together
- *  (tcp.c "Receive side"). Only with a netif that can hold received frames
+ *  (tcp_hold.c). Only with a netif that can hold received frames
  *  (rx_hold: the GRETH in zero-copy builds, which swaps a spare buffer into
  *  the ring; it has GRETH_RX_SPARES >= this); the copy build and netifs
  *  without rx_hold drop out-of-order data (tcp.drop_ooo). The receive

@@ -65,7 +65,7 @@ typedef void (*tcp_appcall_fn)(struct tcp_conn *c, unsigned events);
 
 struct tcp_conn {
   uint8_t state;
-  uint8_t flags;      /* TCPF_* (tcp.c) */
+  uint8_t flags;      /* TCPF_* (tcp_priv.h) */
   uint8_t nrtx;       /* retransmissions of the segment in flight */
   uint8_t rtx_ctl;    /* SYN/FIN carried by the segment in flight */
   uint16_t lport, rport;
@@ -91,7 +91,7 @@ struct tcp_conn {
   int32_t rttvar4;    /* RTT variation * 4 (ms) */
   uint32_t rto;       /* current retransmission timeout (ms) */
 #if !NET_TCP_UIP_SEND
-  /* Send side with a send buffer (tcp.c "Send buffer"). The ring holds
+  /* Send side with a send buffer (tcp_send_buf.c). The ring holds
    * snd_buf_len bytes starting at snd_una; the byte of sequence number s is
    * at (s - iss - 1) mod NET_TCP_SNDBUF. */
   uint32_t snd_max;   /* highest sequence number sent + 1 */
@@ -101,12 +101,12 @@ struct tcp_conn {
   uint32_t recover;   /* fast recovery ends when this is acknowledged */
   uint16_t snd_wnd_max; /* largest window the peer offered (SWS, RFC 5961) */
   uint8_t dupacks;    /* duplicate ACKs in a row */
-  uint8_t sflags;     /* TCPS_* (tcp.c) */
+  uint8_t sflags;     /* TCPS_* (tcp_send_buf.h) */
   uint8_t nprobe;     /* zero-window probes sent without the window opening;
                          a loss probe sent since SND.UNA last advanced */
 #if NET_TCP_SNDREFS
   /* tcp_send_ref(): the buffered bytes are those of ref_n references (a
-   * ring of NET_TCP_SNDREFS in tcp.c) from index ref_head, whose first
+   * ring of NET_TCP_SNDREFS in tcp_send_buf.h) from index ref_head, whose first
    * ref_off bytes are acknowledged already; 0 references: the ring. */
   uint8_t ref_head, ref_n;
   uint16_t ref_off;
@@ -116,9 +116,9 @@ struct tcp_conn {
   void *arg;          /**< for the application */
   const uint8_t *app_data; /* tcp_send() during a callback */
   uint16_t app_len;
-  /* Slot policy (tcp.c "Slot policy"): idle time, keep-alive, eviction;
+  /* Slot policy (tcp_slots.c): idle time, keep-alive, eviction;
    * kept by the slow timer (every NET_TCP_SLOW_MS), not per segment. */
-  uint8_t pflags;     /* TCPP_* (tcp.c) */
+  uint8_t pflags;     /* TCPP_* (tcp_priv.h) */
   uint8_t ka_sent;    /* keep-alive probes sent without an answer */
   uint32_t act_seq;   /* rcv_nxt + snd_una when act_time was set */
   uint32_t act_time;  /* when data last moved either way (slow timer's view) */
