@@ -258,8 +258,8 @@ struct Options {
 // plus the run's own statistics (docs/stats-schema.md is generated from it).
 int list_stats() {
   PlatformConfig cfg = PlatformConfig::preset("gr-xc3s-1500");
-  cfg.energy_profile = "flat";  // so that the energy.* and regions[].energy* rows are listed too
-  cfg.chksum_enable = true;     // and the devices.chksum.* rows (the engine is off by default)
+  cfg.set("energy.profile", "flat");  // so that the energy.* and regions[].energy* rows are listed too
+  cfg.set("chksum.enable", "true");    // and the devices.chksum.* rows (the engine is off by default)
   l3vp::Leon3mp plat("leon3mp", cfg);
   RunStats r;
   register_run_stats(plat.stats_registry().root(), r);
@@ -322,7 +322,7 @@ int apply_rtl(const std::vector<std::string>& args, PlatformConfig& cfg) {
       const std::string key = l3vp::rtl_slot_key(b);
       if (key.empty()) return fail(kExitBadInput, "--rtl: unknown block '" + b + "' (known: " + l3vp::rtl_block_names() + ")");
       cfg.set(key, "rtl");
-      if (b == "chksum") cfg.chksum_enable = true;  // the engine on the board, as RTL
+      if (b == "chksum") cfg.set("chksum.enable", "true");  // the engine on the board, as RTL
     }
   }
   return 0;
@@ -558,14 +558,15 @@ int run(int argc, char** argv) {
   }
   if (const int rc = apply_rtl(o.rtl, cfg)) return rc;
   if (!o.rtl_trace.empty()) {
-    if (cfg.gptimer_model != "rtl") return fail(kExitBadInput, "--rtl-trace: needs an RTL block (--rtl gptimer)");
+    if (cfg.get<std::string>("gptimer.model") != "rtl")
+      return fail(kExitBadInput, "--rtl-trace: needs an RTL block (--rtl gptimer)");
     created.note(o.rtl_trace);
     if (!std::ofstream(o.rtl_trace)) return fail(kExitBadInput, "--rtl-trace: cannot write '" + o.rtl_trace + "'");
     l3vp::GptimerRtl::set_trace_file(o.rtl_trace);
   }
-  if (o.uart_out_set) cfg.uart_out = o.uart_out;
-  if (o.uart_in_set) cfg.uart_in = o.uart_in;
-  if (!o.energy.empty()) cfg.energy_profile = o.energy;
+  if (o.uart_out_set) cfg.set("uart.out", o.uart_out);
+  if (o.uart_in_set) cfg.set("uart.in", o.uart_in);
+  if (!o.energy.empty()) cfg.set("energy.profile", o.energy);
   if (o.no_dmi) cfg.dmi = false;
   if (!o.mode.empty()) cfg.set("mode", o.mode);  // CLI::IsMember checked the name
   // --vcd: everything checked before the run starts.
@@ -641,7 +642,7 @@ int run(int argc, char** argv) {
     // A scenario with a "link" section sets the link (replacing net.*
     // except net.mac); without one the configuration's link is used.
     if (scenario->has_link) {
-      cfg.net = l3vp::Leon3mp::net_config(scenario->link, cfg.net);
+      cfg.put("net", l3vp::EthLinkParams::rows(), scenario->link);
       try {
         cfg.validate();
       } catch (const ConfigError& e) {
@@ -686,9 +687,9 @@ int run(int argc, char** argv) {
   // UART input from a file is read whole at the start (stdin, "-", is read
   // on demand): it must be a regular file (docs/user-guide.md "Input limits
   // and errors").
-  if (!cfg.uart_in.empty() && cfg.uart_in != "-") {
+  if (!cfg.get<std::string>("uart.in").empty() && cfg.get<std::string>("uart.in") != "-") {
     try {
-      l3vp::check_input_file(cfg.uart_in, l3vp::kMaxUartInBytes, "UART input");
+      l3vp::check_input_file(cfg.get<std::string>("uart.in"), l3vp::kMaxUartInBytes, "UART input");
     } catch (const l3vp::InputFileError& e) {
       return fail(kExitBadInput, std::string(o.uart_in_set ? "--uart-in: " : "config: uart.in: ") + e.what());
     }
@@ -735,7 +736,7 @@ int run(int argc, char** argv) {
       return fail(kExitBadInput, "--stats: cannot open '" + o.stats + "': " + std::strerror(errno));
   }
 
-  created.note(cfg.uart_out);  // the platform opens it
+  created.note(cfg.get<std::string>("uart.out"));  // the platform opens it
   std::unique_ptr<l3vp::Leon3mp> plat;
   try {
     plat = std::make_unique<l3vp::Leon3mp>("leon3mp", cfg);
@@ -827,7 +828,8 @@ int run(int argc, char** argv) {
   if (!o.vcd.empty()) {
     if (vcd_sel.timer && !plat->gptimer())
       std::fprintf(stderr, "leon3vp: warning: --vcd: the GPTIMER slot holds gptimer.model=%s, which has no "
-                   "timer probes: the timer group stays empty\n", cfg.gptimer_model.c_str());
+                   "timer probes: the timer group stays empty\n",
+                   cfg.get<std::string>("gptimer.model").c_str());
     warn_vcd_size(vcd_sel, vcd_start_ps, std::min(vcd_end_ps, max_ps ? max_ps : vcd_end_ps), vcd_max_bytes);
     waves = std::make_unique<l3vp::vcd::BoardWaves>(*plat, vcd_sel, plat->image().region_names);
     waves->set_window(vcd_start_ps, vcd_end_ps);
@@ -878,9 +880,10 @@ int run(int argc, char** argv) {
   auto check_output = [&output_errors](const char* option, const std::string& path, const std::string& why) {
     if (!why.empty()) output_errors.push_back(l3vp::output_failure(option, path, why));
   };
-  const char* uart_opt = o.uart_out_set ? "--uart-out" : cfg.uart_out == "-" ? "UART output" : "config: uart.out";
-  if (cfg.uart_out == "-") check_output(uart_opt, "-", l3vp::finish_output(stdout, false));
-  check_output(uart_opt, cfg.uart_out, l3vp::finish_output(plat->uart_out_file(), false));
+  const std::string& uart_out = cfg.get<std::string>("uart.out");
+  const char* uart_opt = o.uart_out_set ? "--uart-out" : uart_out == "-" ? "UART output" : "config: uart.out";
+  if (uart_out == "-") check_output(uart_opt, "-", l3vp::finish_output(stdout, false));
+  check_output(uart_opt, uart_out, l3vp::finish_output(plat->uart_out_file(), false));
   if (trace) {
     plat->set_trace(nullptr);  // the core keeps no pointer to the closed file
     check_output("--trace", o.trace, l3vp::finish_output(trace.release(), true));

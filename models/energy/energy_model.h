@@ -26,9 +26,31 @@
 
 #include "core.h"
 #include "energy_profile.h"
+#include "params.h"
 #include "stats.h"
 
 namespace l3vp::energy {
+
+// What the owner (Leon3mp) builds the model from: the profile, a shipped
+// name or a JSON file; "" = no energy model.
+struct EnergyParams {
+  std::string profile;
+  // Configuration rows (below), keys below the instance prefix.
+  static const param::Rows<EnergyParams>& rows();
+};
+
+// The configuration rows: keys below the instance prefix the owner gives.
+inline const param::Rows<EnergyParams>& EnergyParams::rows() {
+  using namespace param;
+  // clang-format off
+  static const Rows<EnergyParams> r = {
+    {{"profile", Type::String, Check::Range, 0, 0, Show::Plain, nullptr, "",
+      "energy model profile (`--energy`): a shipped name (`leon3-90nm-estimate`, `flat`) or a JSON file; "
+      "empty = no energy model (docs/energy.md)"}, L3VP_PARAM_FIELD(EnergyParams, profile)},
+  };
+  // clang-format on
+  return r;
+}
 
 class EnergyModel {
  public:

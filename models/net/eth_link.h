@@ -16,6 +16,7 @@
 #include <systemc>
 
 #include "eth_frame.h"
+#include "params.h"
 #include "probe.h"
 
 namespace l3vp {
@@ -63,7 +64,50 @@ struct EthLinkParams {
   // it would have left, if no later frame overtakes it first.
   sc_core::sc_time reorder_timeout = sc_core::sc_time(1, sc_core::SC_MS);
   EthImpairments imp[2];  // imp[d]: direction from end d to end 1-d
+  // Configuration rows (below), keys below the link's prefix
+  // ("net"): speed_mbps, propagation_ns, switch.*, reorder_timeout_ns,
+  // to_host.* (imp[0]), to_board.* (imp[1]).
+  static const param::Rows<EthLinkParams>& rows();
 };
+
+// The configuration rows: keys below the instance prefix the owner gives.
+inline const param::Rows<EthLinkParams>& EthLinkParams::rows() {
+  using namespace param;
+  using P = EthLinkParams;
+  // clang-format off
+  static const Rows<EthLinkParams> r = {
+    {{"speed_mbps", Type::UInt, Check::Either, 10, 100, Show::Plain, nullptr, "100",
+      "link speed in Mbit/s"}, L3VP_PARAM_FIELD(P, mbps)},
+    {{"propagation_ns", Type::Ns, Check::Range, 0, kOneSecondNs, Show::Time, nullptr, "0",
+      "propagation delay of each cable segment"}, L3VP_PARAM_FIELD(P, prop_delay)},
+    {{"switch.enabled", Type::Bool, Check::Range, 0, 0, Show::Plain, nullptr, "false",
+      "a store-and-forward switch hop between board and PC"}, L3VP_PARAM_FIELD(P, switch_hop)},
+    {{"switch.latency_ns", Type::Ns, Check::Range, 0, kOneSecondNs, Show::Time, nullptr, "0",
+      "switch forwarding latency"}, L3VP_PARAM_FIELD(P, switch_latency)},
+    {{"reorder_timeout_ns", Type::Ns, Check::Range, 0, kOneSecondNs, Show::Time, nullptr, "1000000",
+      "a held (reordered) frame is released this long after its ready time"}, L3VP_PARAM_FIELD(P, reorder_timeout)},
+#define L3VP_LINK_DIR(dir, d, what)                                                                          \
+    {{#dir ".loss", Type::Prob, Check::Range, 0, 0, Show::Plain, nullptr, "0",                               \
+      what ": probability that a frame is lost"}, L3VP_PARAM_FIELD(P, imp[d].loss)},                         \
+    {{#dir ".corrupt", Type::Prob, Check::Range, 0, 0, Show::Plain, nullptr, "0",                            \
+      what ": probability that a frame is corrupted (bad FCS)"}, L3VP_PARAM_FIELD(P, imp[d].corrupt)},       \
+    {{#dir ".duplicate", Type::Prob, Check::Range, 0, 0, Show::Plain, nullptr, "0",                          \
+      what ": probability that a frame is delivered twice"}, L3VP_PARAM_FIELD(P, imp[d].duplicate)},         \
+    {{#dir ".reorder", Type::Prob, Check::Range, 0, 0, Show::Plain, nullptr, "0",                            \
+      what ": probability that a frame is held back behind the next"}, L3VP_PARAM_FIELD(P, imp[d].reorder)}, \
+    {{#dir ".extra_delay_ns", Type::Ns, Check::Range, 0, kOneSecondNs, Show::Time, nullptr, "0",             \
+      what ": delay added to every frame"}, L3VP_PARAM_FIELD(P, imp[d].extra_delay)},                        \
+    {{#dir ".jitter_ns", Type::Ns, Check::Range, 0, kOneSecondNs, Show::Time, nullptr, "0",                  \
+      what ": random extra delay, uniform in 0..jitter"}, L3VP_PARAM_FIELD(P, imp[d].jitter)},               \
+    {{#dir ".seed", Type::UInt, Check::Range, 0, kNoMax, Show::Plain, nullptr, "1",                          \
+      what ": seed of the impairment generator"}, L3VP_PARAM_FIELD(P, imp[d].seed)}
+    L3VP_LINK_DIR(to_host, 0, "board to PC (link direction 0)"),
+    L3VP_LINK_DIR(to_board, 1, "PC to board (link direction 1)"),
+#undef L3VP_LINK_DIR
+  };
+  // clang-format on
+  return r;
+}
 
 // What happened in one direction (counters only grow).
 struct EthDirStats {

@@ -1,12 +1,19 @@
 // Platform configuration: every user-settable parameter of the leon3mp
-// platform. Each parameter is one row of the descriptor table in config.cpp
-// (key path, type, range or names, default, one-line doc, the member it
-// fills). That table alone drives the JSON parsing, the validation (one-line
-// ConfigError naming the key), `to_json()` (the echo into `--stats`), the
-// `--set KEY=VALUE` overlay of leon3vp and the key table of
-// models/platform/README.md (generated from it: `leon3vp --list-params`).
-// The members below carry no initialisers: the defaults (the GR-XC3S-1500
-// preset) are the table's, applied by the constructor.
+// platform. Each parameter is one row (models/common/params.h: key, type,
+// range or names, default, one-line doc, the field it fills) of the table
+// config.cpp assembles from the platform's own rows (mode, clock_hz, cpu.*,
+// icache.*, dcache.*, memory.*, ahb.*, apb.*, quantum_ns, dmi: the members
+// below) and the rows each device model declares beside its code, under its
+// instance prefix (uart.*: ApbuartParams, gptimer.*, chksum.*, greth.*,
+// energy.*, net.*: EthLinkParams and the GRETH's station address). The
+// values of instance rows are kept generically (values(), by full key) and
+// reach a model's Params through fill() with the instance prefix. That table
+// alone drives the JSON parsing, the validation (one-line ConfigError naming
+// the key), `to_json()` (the echo into `--stats`), the `--set KEY=VALUE`
+// overlay of leon3vp and the key table of models/platform/README.md
+// (generated from it: `leon3vp --list-params`). The members below carry no
+// initialisers: the defaults (the GR-XC3S-1500 preset) are the table's,
+// applied by the constructor.
 //
 // JSON form: nested objects following the key path, e.g.
 //   {"mode": "timed", "cpu": {"lddel": 1}, "dcache": {"way_kib": 4},
@@ -23,13 +30,9 @@
 #include <vector>
 
 #include "core.h"
+#include "params.h"  // ConfigError, param::
 
 namespace l3vp {
-
-class ConfigError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 struct PlatformConfig {
   enum class Mode { Timed, Functional };
@@ -57,36 +60,8 @@ struct PlatformConfig {
   unsigned apb_access_cycles;  // [apb.access_cycles]
   uint64_t prom_size;          // [memory.*_size]
   uint64_t sdram_size;
-  std::string uart_out;  // [uart.out]
-  std::string uart_in;   // [uart.in]
-  std::string gptimer_model;  // [gptimer.model] the model in the GPTIMER slot (Leon3mp)
-  bool chksum_enable;         // [chksum.enable] the checksum engine at APB slot 5 / AHB master 5
-  std::string chksum_model;   // [chksum.model] the model in the checksum slot (Leon3mp)
-  bool greth_csum_offload;    // [greth.csum_offload] GRETH_GBIT checksum offload (GrethParams::csum_offload)
-  std::string energy_profile;  // [energy.profile] energy model profile (shipped name or file), "" = off
   uint64_t quantum_ns;
   bool dmi;
-
-  // net.*: the GRETH's station address at boot and the Ethernet link between
-  // the board (end 0) and the PC (end 1). docs/network.md.
-  struct NetImpairments {
-    double loss, corrupt, duplicate, reorder;  // probabilities 0..1 per frame
-    uint64_t extra_delay_ns, jitter_ns;
-    uint64_t seed;
-    bool operator==(const NetImpairments& o) const {
-      return loss == o.loss && corrupt == o.corrupt && duplicate == o.duplicate && reorder == o.reorder &&
-             extra_delay_ns == o.extra_delay_ns && jitter_ns == o.jitter_ns && seed == o.seed;
-    }
-  };
-  struct NetConfig {
-    std::string mac;  // "" = MAC registers keep their reset value 0
-    unsigned speed_mbps;
-    uint64_t propagation_ns;
-    bool switch_enabled;  // [net.switch.enabled]
-    uint64_t switch_latency_ns;
-    uint64_t reorder_timeout_ns;
-    NetImpairments to_host, to_board;  // link direction 0 / 1
-  } net;
 
   // Every member set to the table's default (the GR-XC3S-1500 template).
   PlatformConfig();
@@ -112,6 +87,31 @@ struct PlatformConfig {
   // "KEY=VALUE" (leon3vp --set).
   void set_arg(const std::string& key_equals_value);
 
+  // --- the values of instance rows (uart.*, gptimer.*, chksum.*, greth.*,
+  // energy.*, net.*), by full key ---
+  const param::Values& values() const { return values_; }
+  // One value: T = std::string (String, MAC), bool, double (number) or
+  // uint64_t (integer, ns, enum index). std::logic_error for a key that is no
+  // instance row or a wrong T.
+  template <typename T>
+  const T& get(const std::string& key) const {
+    const T* v = std::get_if<T>(&values_.get(key));
+    if (!v) throw std::logic_error("PlatformConfig::get: key '" + key + "' holds another type");
+    return *v;
+  }
+  // A model's Params from the rows under `prefix` (e.g. "greth"): each value
+  // checked by its row (ConfigError naming the full key).
+  template <typename P>
+  void fill(const std::string& prefix, const param::Rows<P>& rows, P& p) const {
+    param::fill(values_, prefix, rows, p);
+  }
+  // The reverse (a scenario's link section): the values under `prefix` from
+  // `p`; validate() checks them.
+  template <typename P>
+  void put(const std::string& prefix, const param::Rows<P>& rows, const P& p) {
+    param::put(values_, prefix, rows, p);
+  }
+
   // Parses a JSON object (merged over the defaults) and validates it.
   static PlatformConfig from_json(const nlohmann::json& j);
   // Reads a JSON file; messages are prefixed with the file name.
@@ -122,13 +122,15 @@ struct PlatformConfig {
 
   nlohmann::json to_json() const;
 
-  // The descriptor table as text, for documentation and tests.
-  struct ParamInfo {
-    std::string key, type, range, def, doc;
-  };
+  // The descriptor table as text (full keys, table order), for
+  // documentation and tests.
+  using ParamInfo = param::Info;
   static std::vector<ParamInfo> params();
   // The Markdown key table of models/platform/README.md (leon3vp --list-params).
   static std::string params_markdown();
+
+ private:
+  param::Values values_;
 };
 
 }  // namespace l3vp

@@ -49,10 +49,11 @@ std::string SlotVariants::names(const std::string& slot) {
 
 Leon3Params Leon3mp::cpu_params(const PlatformConfig& c) {
   c.validate();  // first member built: nothing is allocated from a bad config
-  check_slot_model("gptimer", c.gptimer_model);
-  check_slot_model("chksum", c.chksum_model);
-  if (c.chksum_model != "tlm" && !c.chksum_enable)
-    throw ConfigError("key 'chksum.model': \"" + c.chksum_model + "\" needs chksum.enable=true");
+  const ChksumParams cs = chksum_params(c);
+  check_slot_model("gptimer", gptimer_params(c).model);
+  check_slot_model("chksum", cs.model);
+  if (cs.model != "tlm" && !cs.enable)
+    throw ConfigError("key 'chksum.model': \"" + cs.model + "\" needs chksum.enable=true");
   Leon3Params p;
   p.core.nwin = c.nwin;
   p.core.reset_pc = 0x00000000;  // rstaddr: the PROM
@@ -78,71 +79,37 @@ Leon3Params Leon3mp::cpu_params(const PlatformConfig& c) {
 ApbuartParams Leon3mp::uart_params(const PlatformConfig& c) {
   ApbuartParams p;  // template UART #1: pindex 1, paddr 0x001, pirq 2, FIFO 4
   p.clk_period = c.period();
+  c.fill("uart", ApbuartParams::rows(), p);
   return p;
 }
 
 GptimerParams Leon3mp::gptimer_params(const PlatformConfig& c) {
   GptimerParams p;  // pindex 3, paddr 0x003, pirq 8, sepirq, 2 timers, 8/32 bits
   p.clk_period = c.period();
+  c.fill("gptimer", GptimerParams::rows(), p);
+  return p;
+}
+
+ChksumParams Leon3mp::chksum_params(const PlatformConfig& c) {
+  ChksumParams p;  // hindex 5, pindex 5, paddr 0x005, pirq 10
+  p.clk_period = c.period();
+  c.fill("chksum", ChksumParams::rows(), p);
   return p;
 }
 
 GrethParams Leon3mp::greth_params(const PlatformConfig& c) {
   GrethParams p;  // template: hindex 4, pindex 13, paddr 0x00D, pirq 6
   p.clk_period = c.period();
-  p.line_mbps = c.net.speed_mbps;
-  p.csum_offload = c.greth_csum_offload ? 1u : 0u;
+  p.line_mbps = link_params(c).mbps;  // the wire it sits on
+  c.fill("greth", GrethParams::rows(), p);
+  c.fill("net", GrethParams::station_rows(), p);
   return p;
 }
-
-namespace {
-sc_core::sc_time ns(uint64_t v) { return sc_core::sc_time::from_value(v * 1000); }  // resolution 1 ps
-EthImpairments impairments(const PlatformConfig::NetImpairments& m) {
-  EthImpairments i;
-  i.loss = m.loss;
-  i.corrupt = m.corrupt;
-  i.duplicate = m.duplicate;
-  i.reorder = m.reorder;
-  i.extra_delay = ns(m.extra_delay_ns);
-  i.jitter = ns(m.jitter_ns);
-  i.seed = m.seed;
-  return i;
-}
-PlatformConfig::NetImpairments net_imp(const EthImpairments& i) {
-  PlatformConfig::NetImpairments m;
-  m.loss = i.loss;
-  m.corrupt = i.corrupt;
-  m.duplicate = i.duplicate;
-  m.reorder = i.reorder;
-  m.extra_delay_ns = i.extra_delay.value() / 1000;
-  m.jitter_ns = i.jitter.value() / 1000;
-  m.seed = i.seed;
-  return m;
-}
-}  // namespace
 
 EthLinkParams Leon3mp::link_params(const PlatformConfig& c) {
   EthLinkParams p;
-  p.mbps = c.net.speed_mbps;
-  p.prop_delay = ns(c.net.propagation_ns);
-  p.switch_hop = c.net.switch_enabled;
-  p.switch_latency = ns(c.net.switch_latency_ns);
-  p.reorder_timeout = ns(c.net.reorder_timeout_ns);
-  p.imp[0] = impairments(c.net.to_host);   // direction 0: board -> host
-  p.imp[1] = impairments(c.net.to_board);  // direction 1: host -> board
+  c.fill("net", EthLinkParams::rows(), p);
   return p;
-}
-
-PlatformConfig::NetConfig Leon3mp::net_config(const EthLinkParams& p, const PlatformConfig::NetConfig& base) {
-  PlatformConfig::NetConfig n = base;
-  n.speed_mbps = p.mbps;
-  n.propagation_ns = p.prop_delay.value() / 1000;
-  n.switch_enabled = p.switch_hop;
-  n.switch_latency_ns = p.switch_latency.value() / 1000;
-  n.reorder_timeout_ns = p.reorder_timeout.value() / 1000;
-  n.to_host = net_imp(p.imp[0]);
-  n.to_board = net_imp(p.imp[1]);
-  return n;
 }
 
 Leon3mp::Leon3mp(sc_core::sc_module_name name, const PlatformConfig& cfg)
@@ -186,20 +153,21 @@ Leon3mp::Leon3mp(sc_core::sc_module_name name, const PlatformConfig& cfg)
   ahb.bind_slave(apb.tsock, apb.params().hindex, apb.ahb_pnp(), "apbctrl");
 
   // --- APBUART: APB slot 1, IRQ 2 -------------------------------------------
-  apb.add_slave(uart_params(cfg).pindex, uart);
+  const ApbuartParams up = uart_params(cfg);
+  apb.add_slave(up.pindex, uart);
   uart.connect_irq(&irqmp);
-  if (cfg.uart_out.empty()) {
+  if (up.out.empty()) {
     uart.set_tx_sink(nullptr);
-  } else if (cfg.uart_out != "-") {
-    uart_file_ = std::fopen(cfg.uart_out.c_str(), "wb");
+  } else if (up.out != "-") {
+    uart_file_ = std::fopen(up.out.c_str(), "wb");
     if (!uart_file_)
-      throw ConfigError("uart.out: cannot open '" + cfg.uart_out + "': " + std::strerror(errno));
+      throw ConfigError("uart.out: cannot open '" + up.out + "': " + std::strerror(errno));
     uart.set_tx_file(uart_file_);
   }  // "-": the model's default sink, stdout
-  if (cfg.uart_in == "-") {
+  if (up.in == "-") {
     uart.rx_use_stdin(true);
-  } else if (!cfg.uart_in.empty() && !uart.rx_load_file(cfg.uart_in)) {
-    throw ConfigError("uart.in: cannot read '" + cfg.uart_in + "'");
+  } else if (!up.in.empty() && !uart.rx_load_file(up.in)) {
+    throw ConfigError("uart.in: cannot read '" + up.in + "'");
   }
 
   // --- IRQMP: APB slot 2 -----------------------------------------------------
@@ -209,12 +177,13 @@ Leon3mp::Leon3mp(sc_core::sc_module_name name, const PlatformConfig& cfg)
 
   // --- GPTIMER slot: APB slot 3, IRQ 8 (timer 1) / 9 (timer 2) --------------
   // The built-in TLM model or the variant gptimer.model names (RTL co-sim).
-  if (cfg.gptimer_model == "tlm") {
-    auto g = std::make_unique<Gptimer>("gptimer", gptimer_params(cfg));
+  const GptimerParams tp = gptimer_params(cfg);
+  if (tp.model == "tlm") {
+    auto g = std::make_unique<Gptimer>("gptimer", tp);
     gptimer_ = g.get();
     timer_slot_ = &add_apb_device(3, std::move(g));
   } else {
-    timer_slot_ = &add_apb_device(3, (*SlotVariants::find("gptimer", cfg.gptimer_model))("gptimer", cfg));
+    timer_slot_ = &add_apb_device(3, (*SlotVariants::find("gptimer", tp.model))("gptimer", cfg));
   }
 
   // --- region marker: APB slot 12, simulator only (not in P&P) ---------------
@@ -236,16 +205,14 @@ Leon3mp::Leon3mp(sc_core::sc_module_name name, const PlatformConfig& cfg)
   greth.connect_irq(&irqmp);
   greth.connect_link(&link.port(0));  // the GRETH is end 0 of the link
   turnaround.attach(greth);
-  link.attach(0, &greth);
-  load_station_address();
+  link.attach(0, &greth);  // net.mac: the GRETH loaded its station address (GrethParams::mac)
 
   // --- CHKSUM: APB slot 5 (0x80000500), IRQ 10, AHB master 5 (DMA) ---------
   // Our co-design block (rtl/chksum/README.md), off by default: without it
   // the bus, the P&P table and every result are those of the template.
-  if (cfg.chksum_enable) {
-    ChksumParams p;  // hindex 5, pindex 5, paddr 0x005, pirq 10
-    p.clk_period = cfg.period();
-    if (cfg.chksum_model == "tlm") {
+  const ChksumParams p = chksum_params(cfg);
+  if (p.enable) {
+    if (p.model == "tlm") {
       auto c = std::make_unique<Chksum>("chksum", p);
       chksum_ = c.get();
       chksum_slot_ = &add_apb_device(p.pindex, std::move(c));
@@ -253,9 +220,9 @@ Leon3mp::Leon3mp(sc_core::sc_module_name name, const PlatformConfig& cfg)
     } else {
       // A variant (the RTL engine, rtl/adapters): an ApbDevice that is also
       // an AHB master; it binds its DMA socket as master 5 itself.
-      std::unique_ptr<ApbDevice> d = (*SlotVariants::find("chksum", cfg.chksum_model))("chksum", cfg);
+      std::unique_ptr<ApbDevice> d = (*SlotVariants::find("chksum", p.model))("chksum", cfg);
       auto* m = dynamic_cast<AhbMasterSlot*>(d.get());
-      if (!m) throw std::logic_error("chksum slot variant '" + cfg.chksum_model + "' is no AHB master");
+      if (!m) throw std::logic_error("chksum slot variant '" + p.model + "' is no AHB master");
       chksum_slot_ = &add_apb_device(p.pindex, std::move(d));
       m->bind_ahb(ahb);
     }
@@ -301,7 +268,9 @@ Leon3mp::Leon3mp(sc_core::sc_module_name name, const PlatformConfig& cfg)
     apb.set_access_delay(clk * double(cfg.apb_access_cycles));
   }
   // --- energy model (energy.profile / --energy; models/energy) -------------
-  if (!cfg.energy_profile.empty()) {
+  energy::EnergyParams ep;
+  cfg.fill("energy", energy::EnergyParams::rows(), ep);
+  if (!ep.profile.empty()) {
     if (!cfg.timed())
       throw energy::ProfileError("the energy model needs timed mode (mode=timed): functional mode has no "
                                  "cache or stall figures");
@@ -336,7 +305,7 @@ Leon3mp::Leon3mp(sc_core::sc_module_name name, const PlatformConfig& cfg)
         }
       }
     };
-    energy_ = std::make_unique<energy::EnergyModel>(energy::load_profile(cfg.energy_profile), cv, bv);
+    energy_ = std::make_unique<energy::EnergyModel>(energy::load_profile(ep.profile), cv, bv);
     energy_->attach(cpu.core());
     profiler_.set_energy([this] { return energy_->cpu_total(); });
   }
@@ -397,12 +366,6 @@ std::vector<LoadRegion> Leon3mp::load_regions() {
 const ElfImage& Leon3mp::load_elf(const std::string& path) {
   image_ = l3vp::load_elf(path, load_regions());
   return image_;
-}
-
-void Leon3mp::load_station_address() {
-  uint8_t m[6];
-  if (cfg_.net.mac.empty() || !parse_mac(cfg_.net.mac, m)) return;
-  greth.set_station_address(m);
 }
 
 void Leon3mp::boot_at(uint32_t entry) {

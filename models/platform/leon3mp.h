@@ -204,16 +204,17 @@ class Leon3mp : public sc_core::sc_module {
   // devices.<its basename>. Call in the constructor (elaboration).
   ApbDevice& add_apb_device(unsigned pindex, std::unique_ptr<ApbDevice> d);
 
-  // The link parameters net.* describe (speed, propagation, switch, impairments).
-  static EthLinkParams link_params(const PlatformConfig& c);
-  static PlatformConfig::NetConfig net_config(const EthLinkParams& p, const PlatformConfig::NetConfig& base);
+  // The devices' Params: the platform's wiring (clock, slots, the link's
+  // speed at the GRETH) plus the values of each device's configuration rows
+  // under its instance prefix (uart, gptimer, chksum, greth, energy, net).
+  static EthLinkParams link_params(const PlatformConfig& c);  // net.*
+  static GrethParams greth_params(const PlatformConfig& c);   // greth.*, net.mac
 
  private:
-  static GrethParams greth_params(const PlatformConfig& c);
-  void load_station_address();
   static Leon3Params cpu_params(const PlatformConfig& c);
   static ApbuartParams uart_params(const PlatformConfig& c);
   static GptimerParams gptimer_params(const PlatformConfig& c);
+  static ChksumParams chksum_params(const PlatformConfig& c);
 
   void register_stats();
   void register_probes();

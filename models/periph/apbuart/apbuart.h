@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "apb_device.h"
+#include "params.h"
 #include "probe.h"
 
 namespace l3vp {
@@ -48,7 +49,28 @@ struct ApbuartParams {
   unsigned sbits = 12;    // baud scaler width
   unsigned revision = 2;  // devices table: APBUART rev 2 (older GRLIB: 1)
   sc_core::sc_time clk_period = sc_core::sc_time(25, sc_core::SC_NS);  // 40 MHz
+  // Host backends, connected by the owner (Leon3mp): "-" stdout / stdin,
+  // "" none, else a file (keys uart.out, uart.in).
+  std::string out = "-";
+  std::string in;
+  // Configuration rows (below), keys below the instance prefix.
+  static const param::Rows<ApbuartParams>& rows();
 };
+
+// The configuration rows: keys below the instance prefix the owner gives.
+inline const param::Rows<ApbuartParams>& ApbuartParams::rows() {
+  using namespace param;
+  // clang-format off
+  static const Rows<ApbuartParams> r = {
+    {{"out", Type::String, Check::Range, 0, 0, Show::Plain, nullptr, "-",
+      "UART output: `-` stdout, empty = discard, else a file"}, L3VP_PARAM_FIELD(ApbuartParams, out)},
+    {{"in", Type::String, Check::Range, 0, 0, Show::Plain, nullptr, "",
+      "UART input: empty = none, `-` stdin (not reproducible), else a file queued for the receiver"},
+     L3VP_PARAM_FIELD(ApbuartParams, in)},
+  };
+  // clang-format on
+  return r;
+}
 
 class StatsGroup;
 

@@ -16,7 +16,10 @@
 
 #include <cstdint>
 
+#include <string>
+
 #include "apb_device.h"
+#include "params.h"
 #include "probe.h"
 
 namespace l3vp {
@@ -33,7 +36,30 @@ struct ChksumParams {
   unsigned revision = 0;
   unsigned maxburst = 16;  // beats per burst (INFO[7:0]); bursts also stop at 1 KiB boundaries
   sc_core::sc_time clk_period = sc_core::sc_time(25, sc_core::SC_NS);  // 40 MHz
+  // For the owner (Leon3mp), ignored by the model: is the engine on the
+  // board, and which model takes its slot ("tlm" = this one, or a
+  // registered variant such as the RTL).
+  bool enable = false;
+  std::string model = "tlm";
+  // Configuration rows (below), keys below the instance prefix.
+  static const param::Rows<ChksumParams>& rows();
 };
+
+// The configuration rows: keys below the instance prefix the owner gives.
+inline const param::Rows<ChksumParams>& ChksumParams::rows() {
+  using namespace param;
+  // clang-format off
+  static const Rows<ChksumParams> r = {
+    {{"enable", Type::Bool, Check::Range, 0, 0, Show::Plain, nullptr, "false",
+      "the Internet checksum engine (rtl/chksum/README.md; TLM model models/periph/chksum) at APB slot 5 "
+      "(0x80000500, IRQ 10) and AHB master 5, with its plug&play records"}, L3VP_PARAM_FIELD(ChksumParams, enable)},
+    {{"model", Type::String, Check::Range, 0, 0, Show::Plain, nullptr, "tlm",
+      "model in the checksum slot (with `chksum.enable`): `tlm` (built in) or a registered variant "
+      "(`rtl`: the verilated RTL behind APB/AHB adapters, `--rtl chksum`)"}, L3VP_PARAM_FIELD(ChksumParams, model)},
+  };
+  // clang-format on
+  return r;
+}
 
 // Counters for --stats (devices.chksum); they survive reset().
 struct ChksumStats {

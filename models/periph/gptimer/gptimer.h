@@ -11,7 +11,10 @@
 #include <cstdint>
 #include <vector>
 
+#include <string>
+
 #include "apb_device.h"
+#include "params.h"
 #include "probe.h"
 
 namespace l3vp {
@@ -45,7 +48,25 @@ struct GptimerParams {
   unsigned nbits = 32;     // timer width 1..32
   unsigned revision = 1;
   sc_core::sc_time clk_period = sc_core::sc_time(25, sc_core::SC_NS);  // 40 MHz
+  // The model the owner puts in the GPTIMER slot: "tlm" (this one) or a
+  // registered variant (Leon3mp's SlotVariants); the TLM model ignores it.
+  std::string model = "tlm";
+  // Configuration rows (below), keys below the instance prefix.
+  static const param::Rows<GptimerParams>& rows();
 };
+
+// The configuration rows: keys below the instance prefix the owner gives.
+inline const param::Rows<GptimerParams>& GptimerParams::rows() {
+  using namespace param;
+  // clang-format off
+  static const Rows<GptimerParams> r = {
+    {{"model", Type::String, Check::Range, 0, 0, Show::Plain, nullptr, "tlm",
+      "model in the GPTIMER slot (APB slot 3, IRQ 8/9): `tlm` (built in) or a registered variant "
+      "(`SlotVariants`, e.g. an RTL co-simulation)"}, L3VP_PARAM_FIELD(GptimerParams, model)},
+  };
+  // clang-format on
+  return r;
+}
 
 class StatsGroup;
 

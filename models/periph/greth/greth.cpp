@@ -3,6 +3,7 @@
 #include "payload.h"
 #include "probe_registry.h"
 #include "stats.h"
+#include "units.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -152,8 +153,11 @@ Greth::Greth(sc_core::sc_module_name name, const Params& p)
   eth::byte_time(p_.line_mbps);  // validates the speed
   pnp_.id = pnp_id(VENDOR_GAISLER, DEV_ETHMAC, p_.revision, p_.pirq);
   pnp_.bar = pnp_bar(p_.paddr, p_.pmask, false, false, BAR_APBIO);
+  uint8_t mac[6];
+  if (!p_.mac.empty() && !parse_mac(p_.mac, mac)) throw std::invalid_argument("Greth: bad station address");
   build_registers();
   reset();
+  if (!p_.mac.empty()) set_station_address(mac);  // reset() cleared the MAC registers
   SC_THREAD(tx_thread);
   SC_THREAD(rx_thread);
 }

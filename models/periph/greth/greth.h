@@ -21,6 +21,7 @@
 #include <string>
 
 #include "apb_device.h"
+#include "params.h"
 #include "eth_frame.h"
 #include "probe.h"
 
@@ -52,7 +53,40 @@ struct GrethParams {
   // CTRL.GA reads 1, RX word 0 reports ID IR UD UR TD TR IF, TX IC/TC/UC
   // insert checksums. 0 = the GRLIB 10/100 core (bits 19-25 / 18-20 unused).
   unsigned csum_offload = 0;
+  // Station address loaded at construction ("aa:bb:cc:dd:ee:ff", unicast);
+  // "" = the MAC registers keep their reset value 0.
+  std::string mac;
+  // Configuration rows (below), keys below the instance prefix
+  // ("greth"), and the station address row, below the network's prefix ("net").
+  static const param::Rows<GrethParams>& rows();
+  static const param::Rows<GrethParams>& station_rows();
 };
+
+// The configuration rows: keys below the instance prefix the owner gives.
+inline const param::Rows<GrethParams>& GrethParams::rows() {
+  using namespace param;
+  // clang-format off
+  static const Rows<GrethParams> r = {
+    {{"csum_offload", Type::Bool, Check::Range, 0, 0, Show::Plain, nullptr, "false",
+      "GRETH_GBIT checksum offload at 100 Mbit/s: CTRL.GA reads 1, RX descriptors report IPv4/UDP/TCP "
+      "checksum results (ID IR UD UR TD TR IF), TX descriptors' IC/TC/UC insert checksums"},
+     L3VP_PARAM_FIELD(GrethParams, csum_offload)},
+  };
+  // clang-format on
+  return r;
+}
+
+inline const param::Rows<GrethParams>& GrethParams::station_rows() {
+  using namespace param;
+  // clang-format off
+  static const Rows<GrethParams> r = {
+    {{"mac", Type::Mac, Check::Range, 0, 0, Show::Plain, nullptr, "02:00:00:00:00:53",
+      "GRETH station address loaded at construction (unicast), or empty: the registers stay 0"},
+     L3VP_PARAM_FIELD(GrethParams, mac)},
+  };
+  // clang-format on
+  return r;
+}
 
 // Counters for --stats; they survive reset() and CTRL.RS.
 struct GrethStats {

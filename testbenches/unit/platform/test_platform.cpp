@@ -203,23 +203,23 @@ TEST(Config, TimingKeysAreValidatedOneByOne) {
 
 TEST(Config, NetKeysDefaultsAndRoundTrip) {
   const PlatformConfig d;
-  EXPECT_EQ(d.net.mac, "02:00:00:00:00:53");
-  EXPECT_EQ(d.net.speed_mbps, 100u);
-  EXPECT_FALSE(d.net.switch_enabled);
+  EXPECT_EQ(d.get<std::string>("net.mac"), "02:00:00:00:00:53");
+  EXPECT_EQ(d.get<uint64_t>("net.speed_mbps"), 100u);
+  EXPECT_FALSE(d.get<bool>("net.switch.enabled"));
   const PlatformConfig c = PlatformConfig::from_json(json::parse(R"({"net": {
       "mac": "02:aa:bb:cc:dd:ee", "speed_mbps": 10, "propagation_ns": 250,
       "switch": {"enabled": true, "latency_ns": 5000}, "reorder_timeout_ns": 2000,
       "to_host": {"loss": 0.25, "corrupt": 0.5, "jitter_ns": 100, "seed": 9},
       "to_board": {"duplicate": 1, "reorder": 0.125, "extra_delay_ns": 7, "seed": 18446744073709551615}}})"));
-  EXPECT_EQ(c.net.mac, "02:aa:bb:cc:dd:ee");
-  EXPECT_EQ(c.net.speed_mbps, 10u);
-  EXPECT_EQ(c.net.propagation_ns, 250u);
-  EXPECT_TRUE(c.net.switch_enabled);
-  EXPECT_EQ(c.net.switch_latency_ns, 5000u);
-  EXPECT_EQ(c.net.to_host.loss, 0.25);
-  EXPECT_EQ(c.net.to_host.seed, 9u);
-  EXPECT_EQ(c.net.to_board.duplicate, 1.0);
-  EXPECT_EQ(c.net.to_board.seed, UINT64_MAX);
+  EXPECT_EQ(c.get<std::string>("net.mac"), "02:aa:bb:cc:dd:ee");
+  EXPECT_EQ(c.get<uint64_t>("net.speed_mbps"), 10u);
+  EXPECT_EQ(c.get<uint64_t>("net.propagation_ns"), 250u);
+  EXPECT_TRUE(c.get<bool>("net.switch.enabled"));
+  EXPECT_EQ(c.get<uint64_t>("net.switch.latency_ns"), 5000u);
+  EXPECT_EQ(c.get<double>("net.to_host.loss"), 0.25);
+  EXPECT_EQ(c.get<uint64_t>("net.to_host.seed"), 9u);
+  EXPECT_EQ(c.get<double>("net.to_board.duplicate"), 1.0);
+  EXPECT_EQ(c.get<uint64_t>("net.to_board.seed"), UINT64_MAX);
   EXPECT_TRUE(same(PlatformConfig::from_json(c.to_json()), c));
   // The link the platform builds from it (end 0 = board: direction 0 = to_host).
   const EthLinkParams lp = Leon3mp::link_params(c);
@@ -232,11 +232,15 @@ TEST(Config, NetKeysDefaultsAndRoundTrip) {
   EXPECT_EQ(lp.imp[0].jitter, sc_core::sc_time(100, sc_core::SC_NS));
   EXPECT_EQ(lp.imp[1].extra_delay, sc_core::sc_time(7, sc_core::SC_NS));
   EXPECT_EQ(lp.imp[1].seed, UINT64_MAX);
-  // ... and back (a scenario's link section is applied this way).
-  const PlatformConfig::NetConfig back = Leon3mp::net_config(lp, c.net);
-  PlatformConfig c2 = c;
-  c2.net = back;
+  // ... and back (a scenario's link section is applied this way): net.mac,
+  // no row of the link, stays.
+  PlatformConfig c2;
+  c2.set("net.mac", "02:aa:bb:cc:dd:ee");
+  c2.put("net", EthLinkParams::rows(), lp);
   EXPECT_TRUE(same(c2, c));
+  // The GRETH's station address (a row of GrethParams under "net").
+  EXPECT_EQ(Leon3mp::greth_params(c).mac, "02:aa:bb:cc:dd:ee");
+  EXPECT_EQ(Leon3mp::greth_params(c).line_mbps, 10u);
   uint8_t mac[6];
   EXPECT_TRUE(parse_mac("02:AA:bb:cc:dd:0e", mac));
   EXPECT_EQ(mac[1], 0xAA);
@@ -270,16 +274,17 @@ TEST(Config, NetKeysAreValidatedOneByOne) {
   config_error(R"({"net": {"from_host": {}}})", "'net.from_host'");
   config_error(R"({"net": {"reorder_timeout_ns": 1000000001}})", "'net.reorder_timeout_ns'");
   PlatformConfig c;
-  c.net.mac = "";  // no station address at boot
+  c.set("net.mac", "");  // no station address at boot
   EXPECT_NO_THROW(c.validate());
 }
 
 TEST(Config, GrethCsumOffloadKey) {
   const PlatformConfig d;
-  EXPECT_FALSE(d.greth_csum_offload);
+  EXPECT_FALSE(d.get<bool>("greth.csum_offload"));
   PlatformConfig c;
   c.set("greth.csum_offload", "true");
-  EXPECT_TRUE(c.greth_csum_offload);
+  EXPECT_TRUE(c.get<bool>("greth.csum_offload"));
+  EXPECT_EQ(Leon3mp::greth_params(c).csum_offload, 1u);
   EXPECT_TRUE(same(PlatformConfig::from_json(json::parse(R"({"greth": {"csum_offload": true}})")), c));
   EXPECT_TRUE(same(PlatformConfig::from_json(c.to_json()), c));
   config_error(R"({"greth": {"csum_offload": 1}})", "'greth.csum_offload'");
@@ -357,21 +362,21 @@ TEST(Config, SetParsesEachType) {
   EXPECT_FALSE(c.branch_prediction);
   EXPECT_EQ(c.icache.repl, leon3::CacheRepl::Random);
   EXPECT_FALSE(c.timed());
-  EXPECT_EQ(c.uart_out, "");
-  EXPECT_EQ(c.net.to_board.reorder, 0.125);
+  EXPECT_EQ(c.get<std::string>("uart.out"), "");
+  EXPECT_EQ(c.get<double>("net.to_board.reorder"), 0.125);
   EXPECT_EQ(c.quantum_ns, 250000u);
-  EXPECT_EQ(c.net.propagation_ns, 1500u);
-  EXPECT_EQ(c.net.switch_latency_ns, 2500u);
-  EXPECT_EQ(c.net.mac, "02:AA:00:00:00:01");
+  EXPECT_EQ(c.get<uint64_t>("net.propagation_ns"), 1500u);
+  EXPECT_EQ(c.get<uint64_t>("net.switch.latency_ns"), 2500u);
+  EXPECT_EQ(c.get<std::string>("net.mac"), "02:AA:00:00:00:01");
   EXPECT_EQ(c.nwin, 16u);
-  EXPECT_EQ(c.net.to_host.seed, UINT64_MAX);
+  EXPECT_EQ(c.get<uint64_t>("net.to_host.seed"), UINT64_MAX);
   EXPECT_NO_THROW(c.validate());
   // The same values through a JSON file give the same configuration.
   EXPECT_TRUE(same(PlatformConfig::from_json(c.to_json()), c));
   c.set_arg("cpu.lddel=1");
   EXPECT_EQ(c.lddel, 1u);
   c.set_arg("uart.in=a=b");  // only the first '=' separates
-  EXPECT_EQ(c.uart_in, "a=b");
+  EXPECT_EQ(c.get<std::string>("uart.in"), "a=b");
 }
 
 TEST(Config, SetErrorsNameTheKey) {
@@ -416,8 +421,15 @@ TEST(Config, RulesAcrossKeys) {
   EXPECT_THROW(c.validate(), ConfigError);
   // validate() also re-checks each key's own range for values set in code.
   PlatformConfig d;
-  d.net.speed_mbps = 1000;
-  EXPECT_THROW(d.validate(), ConfigError);
+  EthLinkParams lp;
+  lp.mbps = 1000;
+  d.put("net", EthLinkParams::rows(), lp);  // as a scenario's link section
+  try {
+    d.validate();
+    ADD_FAILURE() << "1000 Mbit/s accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_STREQ(e.what(), "key 'net.speed_mbps': must be 10 or 100 (got 1000)");
+  }
 }
 
 TEST(Leon3mp, RegionMarkerSlotIsEmptyInPnp) {

@@ -16,7 +16,7 @@ std::unique_ptr<Leon3mp> plat;
 
 void build() {
   PlatformConfig cfg;
-  cfg.uart_out = "";
+  cfg.set("uart.out", "");
   cfg.set("greth.csum_offload", "true");
   cfg.validate();
   plat = std::make_unique<Leon3mp>("leon3mp", cfg);

@@ -19,7 +19,7 @@ namespace {
 std::unique_ptr<Leon3mp> plat;
 void build() {
   PlatformConfig cfg;  // preset: timed
-  cfg.uart_out = "";
+  cfg.set("uart.out", "");
   // A long quantum: the CPU runs far ahead of sc_time_stamp() unless the
   // events are stamped with its own time.
   cfg.quantum_ns = 1000000;

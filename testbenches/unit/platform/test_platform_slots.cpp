@@ -47,7 +47,7 @@ void build() {
     return std::unique_ptr<ApbDevice>(std::move(d));
   });
   PlatformConfig cfg;
-  cfg.uart_out = "";
+  cfg.set("uart.out", "");
   cfg.set("gptimer.model", "stand_in");
   plat = std::make_unique<Leon3mp>("leon3mp", cfg);
 }

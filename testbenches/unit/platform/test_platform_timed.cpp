@@ -19,7 +19,7 @@ struct Bench {
   std::unique_ptr<TestInitiator> dma;
   Bench() {
     PlatformConfig cfg;  // preset: timed
-    cfg.uart_out = "";
+    cfg.set("uart.out", "");
     plat = std::make_unique<Leon3mp>("leon3mp", cfg);
     dma = std::make_unique<TestInitiator>("dma");
     AhbPnp p;

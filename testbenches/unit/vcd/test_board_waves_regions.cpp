@@ -31,7 +31,7 @@ unsigned marker_writes = 0;
 
 void build() {
   PlatformConfig cfg;  // preset: timed
-  cfg.uart_out = "";
+  cfg.set("uart.out", "");
   plat = std::make_unique<Leon3mp>("leon3mp", cfg);
   vcd::Selection sel;
   sel.regions = true;
