@@ -38,7 +38,7 @@ void ProbePrint::add_options(CLI::App& app) {
 
 int ProbePrint::list_probes() {
   PlatformConfig cfg = PlatformConfig::preset("gr-xc3s-1500");
-  cfg.chksum_enable = true;  // and the engine's probes (the engine is off by default)
+  cfg.set("chksum.enable", "true");  // and the engine's probes (the engine is off by default)
   Leon3mp board("leon3mp", cfg);
   std::fputs(board.probes().listing().c_str(), stdout);
   return 0;

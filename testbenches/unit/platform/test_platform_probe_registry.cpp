@@ -18,9 +18,9 @@ namespace {
 std::unique_ptr<Leon3mp> plain, with_chksum;
 void build() {
   PlatformConfig cfg;
-  cfg.uart_out = "";
+  cfg.set("uart.out", "");
   plain = std::make_unique<Leon3mp>("plain", cfg);
-  cfg.chksum_enable = true;
+  cfg.set("chksum.enable", "true");
   with_chksum = std::make_unique<Leon3mp>("with_chksum", cfg);
 }
 
