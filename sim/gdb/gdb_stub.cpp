@@ -311,121 +311,159 @@ GdbStub::Resume GdbStub::serve() {
   }
 }
 
+namespace {
+
+// "addr,len" with an optional ":..." tail
+bool parse_addr_len(const std::string& s, uint32_t& a, uint32_t& n) {
+  const size_t comma = s.find(',');
+  if (comma == std::string::npos) return false;
+  size_t end = s.find_first_of(":", comma);
+  if (end == std::string::npos) end = s.size();
+  return parse_hex_u32(s.substr(0, comma), a) && parse_hex_u32(s.substr(comma + 1, end - comma - 1), n);
+}
+
+}  // namespace
+
 std::optional<std::string> GdbStub::handle(const std::string& p, std::optional<Resume>& resume) {
   if (p.empty()) return std::string();
   const char c = p[0];
   const std::string args = p.substr(1);
-  // "addr,len" with an optional ":..." tail
-  auto addr_len = [](const std::string& s, uint32_t& a, uint32_t& n) {
-    const size_t comma = s.find(',');
-    if (comma == std::string::npos) return false;
-    size_t end = s.find_first_of(":", comma);
-    if (end == std::string::npos) end = s.size();
-    return parse_hex_u32(s.substr(0, comma), a) && parse_hex_u32(s.substr(comma + 1, end - comma - 1), n);
-  };
-  // optional resume address of c/s
-  auto resume_at = [this](const std::string& a) {
-    uint32_t pc;
-    if (!a.empty() && parse_hex_u32(a, pc)) core_.set_pc(pc, pc + 4);
-  };
   switch (c) {
     case '?':
       return last_reply_;
-    case 'g': {
-      std::string s;
-      for (unsigned n = 0; n < kNumRegs; ++n) s += be32_hex(read_reg(n));
-      return s;
-    }
-    case 'G': {
-      if (args.size() < 8 * kNumRegs) return std::string("E01");
-      for (unsigned n = 0; n < kNumRegs; ++n) {
-        uint32_t v;
-        if (!parse_be32_hex(std::string_view(args).substr(8 * n, 8), v)) return std::string("E01");
-        write_reg(n, v);
-      }
-      return std::string("OK");
-    }
-    case 'p': {
-      uint32_t n;
-      if (!parse_hex_u32(args, n) || n >= kNumRegs) return std::string("E01");
-      return be32_hex(read_reg(n));
-    }
-    case 'P': {
-      const size_t eq = args.find('=');
-      uint32_t n, v;
-      if (eq == std::string::npos || !parse_hex_u32(args.substr(0, eq), n) || n >= kNumRegs ||
-          !parse_be32_hex(args.substr(eq + 1), v))
-        return std::string("E01");
-      write_reg(n, v);
-      return std::string("OK");
-    }
-    case 'm': {
-      uint32_t a, n;
-      if (!addr_len(args, a, n)) return std::string("E01");
-      if (n > kPacketSize / 2) n = kPacketSize / 2;
-      if (uint64_t(a) + n > 0x100000000ull) n = uint32_t(0x100000000ull - a);  // stop at the top
-      bool ok;
-      std::string s = read_mem(a, n, ok);
-      return ok ? s : std::string("E01");
-    }
+    case 'g':
+    case 'G':
+    case 'p':
+    case 'P':
+      return handle_registers(c, args);
+    case 'm':
     case 'M':
-    case 'X': {
-      uint32_t a, n;
-      const size_t colon = args.find(':');
-      if (colon == std::string::npos || !addr_len(args, a, n)) return std::string("E01");
-      std::vector<uint8_t> data;
-      if (c == 'M') {
-        if (!from_hex(args.substr(colon + 1), data)) return std::string("E01");
-      } else {  // binary, already unescaped by the reader
-        data.assign(args.begin() + long(colon) + 1, args.end());
-      }
-      if (data.size() != n) return std::string("E01");
-      if (uint64_t(a) + n > 0x100000000ull) return std::string("E01");  // across the top: no wrap
-      return write_mem(a, data) ? std::string("OK") : std::string("E01");
-    }
+    case 'X':
+      return handle_memory(c, args);
     case 'Z':
-    case 'z': {
-      // Z<type>,<addr>,<kind>
-      const size_t c1 = args.find(',');
-      const size_t c2 = c1 == std::string::npos ? c1 : args.find(',', c1 + 1);
-      uint32_t type, a, len;
-      if (c2 == std::string::npos || !parse_hex_u32(args.substr(0, c1), type) ||
-          !parse_hex_u32(args.substr(c1 + 1, c2 - c1 - 1), a))
-        return std::string("E01");
-      const size_t semi = args.find(';', c2);
-      if (!parse_hex_u32(args.substr(c2 + 1, semi == std::string::npos ? semi : semi - c2 - 1), len))
-        return std::string("E01");
-      const bool set = c == 'Z';
-      if (type == 0 || type == 1) {  // PC matches: guest memory is never modified
-        auto& bps = type == 0 ? sw_bps_ : hw_bps_;
-        if (set)
-          bps.insert(a);
-        else
-          bps.erase(a);
-        return std::string("OK");
-      }
-      if (type >= 2 && type <= 4) {
-        if (set) {
-          if (len == 0) return std::string("E01");
-          watches_.push_back(Watch{a, len, int(type)});
-        } else {
-          for (auto it = watches_.begin(); it != watches_.end(); ++it)
-            if (it->addr == a && it->len == len && it->type == int(type)) {
-              watches_.erase(it);
-              break;
-            }
-        }
-        return std::string("OK");
-      }
+    case 'z':
+      return handle_breakpoint(c == 'Z', args);
+    case 'c':
+    case 's':
+    case 'C':
+    case 'S':
+    case 'D':
+    case 'k':
+      return handle_resume(c, args, resume);
+    case 'H':
+    case 'T':
+      return std::string("OK");
+    case 'q':
+      return handle_query(p);
+    case 'v':
+      return handle_v(p, resume);
+    default:
       return std::string();
+  }
+}
+
+// g, G, p, P
+std::string GdbStub::handle_registers(char c, const std::string& args) {
+  if (c == 'g') {
+    std::string s;
+    for (unsigned n = 0; n < kNumRegs; ++n) s += be32_hex(read_reg(n));
+    return s;
+  }
+  if (c == 'G') {
+    if (args.size() < 8 * kNumRegs) return "E01";
+    for (unsigned n = 0; n < kNumRegs; ++n) {
+      uint32_t v;
+      if (!parse_be32_hex(std::string_view(args).substr(8 * n, 8), v)) return "E01";
+      write_reg(n, v);
     }
+    return "OK";
+  }
+  if (c == 'p') {
+    uint32_t n;
+    if (!parse_hex_u32(args, n) || n >= kNumRegs) return "E01";
+    return be32_hex(read_reg(n));
+  }
+  const size_t eq = args.find('=');
+  uint32_t n, v;
+  if (eq == std::string::npos || !parse_hex_u32(args.substr(0, eq), n) || n >= kNumRegs ||
+      !parse_be32_hex(args.substr(eq + 1), v))
+    return "E01";
+  write_reg(n, v);
+  return "OK";
+}
+
+// m (read), M (hex write), X (binary write)
+std::string GdbStub::handle_memory(char c, const std::string& args) {
+  uint32_t a, n;
+  if (c == 'm') {
+    if (!parse_addr_len(args, a, n)) return "E01";
+    if (n > kPacketSize / 2) n = kPacketSize / 2;
+    if (uint64_t(a) + n > 0x100000000ull) n = uint32_t(0x100000000ull - a);  // stop at the top
+    bool ok;
+    std::string s = read_mem(a, n, ok);
+    return ok ? s : std::string("E01");
+  }
+  const size_t colon = args.find(':');
+  if (colon == std::string::npos || !parse_addr_len(args, a, n)) return "E01";
+  std::vector<uint8_t> data;
+  if (c == 'M') {
+    if (!from_hex(args.substr(colon + 1), data)) return "E01";
+  } else {  // binary, already unescaped by the reader
+    data.assign(args.begin() + long(colon) + 1, args.end());
+  }
+  if (data.size() != n) return "E01";
+  if (uint64_t(a) + n > 0x100000000ull) return "E01";  // across the top: no wrap
+  return write_mem(a, data) ? "OK" : "E01";
+}
+
+// Z<type>,<addr>,<kind> (set) and z (clear)
+std::string GdbStub::handle_breakpoint(bool set, const std::string& args) {
+  const size_t c1 = args.find(',');
+  const size_t c2 = c1 == std::string::npos ? c1 : args.find(',', c1 + 1);
+  uint32_t type, a, len;
+  if (c2 == std::string::npos || !parse_hex_u32(args.substr(0, c1), type) ||
+      !parse_hex_u32(args.substr(c1 + 1, c2 - c1 - 1), a))
+    return "E01";
+  const size_t semi = args.find(';', c2);
+  if (!parse_hex_u32(args.substr(c2 + 1, semi == std::string::npos ? semi : semi - c2 - 1), len)) return "E01";
+  if (type == 0 || type == 1) {  // PC matches: guest memory is never modified
+    auto& bps = type == 0 ? sw_bps_ : hw_bps_;
+    if (set)
+      bps.insert(a);
+    else
+      bps.erase(a);
+    return "OK";
+  }
+  if (type < 2 || type > 4) return std::string();
+  if (set) {
+    if (len == 0) return "E01";
+    watches_.push_back(Watch{a, len, int(type)});
+    return "OK";
+  }
+  for (auto it = watches_.begin(); it != watches_.end(); ++it)
+    if (it->addr == a && it->len == len && it->type == int(type)) {
+      watches_.erase(it);
+      break;
+    }
+  return "OK";
+}
+
+// The optional resume address of c/s.
+void GdbStub::resume_at(const std::string& a) {
+  uint32_t pc;
+  if (!a.empty() && parse_hex_u32(a, pc)) core_.set_pc(pc, pc + 4);
+}
+
+// c, s, C, S (with a signal: dropped, no OS to deliver it), D, k
+std::optional<std::string> GdbStub::handle_resume(char c, const std::string& args, std::optional<Resume>& resume) {
+  switch (c) {
     case 'c':
     case 's':
       resume_at(args);
       resume = c == 'c' ? Resume::Continue : Resume::Step;
       return std::nullopt;
     case 'C':
-    case 'S': {  // with a signal: the signal is dropped (no OS to deliver it)
+    case 'S': {
       const size_t semi = args.find(';');
       if (semi != std::string::npos) resume_at(args.substr(semi + 1));
       resume = c == 'C' ? Resume::Continue : Resume::Step;
@@ -434,45 +472,44 @@ std::optional<std::string> GdbStub::handle(const std::string& p, std::optional<R
     case 'D':
       resume = Resume::Detach;
       return std::string("OK");
-    case 'k':
+    default:  // 'k'
       resume = Resume::Kill;
       return std::nullopt;
-    case 'H':
-      return std::string("OK");
-    case 'T':
-      return std::string("OK");
-    case 'q':
-      if (p.rfind("qSupported", 0) == 0)
-        return "PacketSize=" + std::to_string(kPacketSize) + ";swbreak+;hwbreak+";
-      if (p == "qAttached") return std::string("1");
-      if (p == "qC") return std::string("QC1");
-      if (p == "qfThreadInfo") return std::string("m1");
-      if (p == "qsThreadInfo") return std::string("l");
-      if (p.rfind("qSymbol", 0) == 0) return std::string("OK");
-      if (p.rfind("qRcmd,", 0) == 0) {
-        std::vector<uint8_t> cmd;
-        if (!from_hex(p.substr(6), cmd)) return std::string("E01");
-        const std::string out = monitor(std::string(cmd.begin(), cmd.end()));
-        if (!out.empty()) send("O" + to_hex(out));
-        return std::string("OK");
-      }
-      return std::string();
-    case 'v':
-      if (p == "vCont?") return std::string("vCont;c;C;s;S");
-      if (p.rfind("vCont;", 0) == 0) {
-        // One thread: the first action decides.
-        const char a = p.size() > 6 ? p[6] : 'c';
-        resume = (a == 's' || a == 'S') ? Resume::Step : Resume::Continue;
-        return std::nullopt;
-      }
-      if (p.rfind("vKill", 0) == 0) {
-        resume = Resume::Kill;
-        return std::string("OK");
-      }
-      return std::string();
-    default:
-      return std::string();
   }
+}
+
+// q...
+std::string GdbStub::handle_query(const std::string& p) {
+  if (p.rfind("qSupported", 0) == 0) return "PacketSize=" + std::to_string(kPacketSize) + ";swbreak+;hwbreak+";
+  if (p == "qAttached") return "1";
+  if (p == "qC") return "QC1";
+  if (p == "qfThreadInfo") return "m1";
+  if (p == "qsThreadInfo") return "l";
+  if (p.rfind("qSymbol", 0) == 0) return "OK";
+  if (p.rfind("qRcmd,", 0) == 0) {
+    std::vector<uint8_t> cmd;
+    if (!from_hex(p.substr(6), cmd)) return "E01";
+    const std::string out = monitor(std::string(cmd.begin(), cmd.end()));
+    if (!out.empty()) send("O" + to_hex(out));
+    return "OK";
+  }
+  return std::string();
+}
+
+// v...
+std::optional<std::string> GdbStub::handle_v(const std::string& p, std::optional<Resume>& resume) {
+  if (p == "vCont?") return std::string("vCont;c;C;s;S");
+  if (p.rfind("vCont;", 0) == 0) {
+    // One thread: the first action decides.
+    const char a = p.size() > 6 ? p[6] : 'c';
+    resume = (a == 's' || a == 'S') ? Resume::Step : Resume::Continue;
+    return std::nullopt;
+  }
+  if (p.rfind("vKill", 0) == 0) {
+    resume = Resume::Kill;
+    return std::string("OK");
+  }
+  return std::string();
 }
 
 // ------------------------------------------------------------ state access

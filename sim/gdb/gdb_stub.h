@@ -60,6 +60,14 @@ class GdbStub : public DebugAgent {
   // The command loop while stopped; returns how the target goes on.
   Resume serve();
   std::optional<std::string> handle(const std::string& pkt, std::optional<Resume>& resume);
+  // handle()'s packet groups
+  std::string handle_registers(char c, const std::string& args);
+  std::string handle_memory(char c, const std::string& args);
+  std::string handle_breakpoint(bool set, const std::string& args);
+  std::optional<std::string> handle_resume(char c, const std::string& args, std::optional<Resume>& resume);
+  std::string handle_query(const std::string& p);
+  std::optional<std::string> handle_v(const std::string& p, std::optional<Resume>& resume);
+  void resume_at(const std::string& addr);
   void arm(Resume r);
   void disarm();
   std::string stop_reply();

@@ -77,6 +77,15 @@ class BoardWaves {
   // Brings the GPTIMER's late underflows up to one clock before now and
   // returns that horizon (0 before the first clock).
   uint64_t catch_up_timer();
+  // The constructor's groups: declare the signals, attach the listeners.
+  void declare_cpu(const Selection& sel);
+  void declare_irq();
+  void declare_timer();
+  void declare_uart();
+  void declare_ahb();
+  void declare_greth();
+  void declare_link();
+  void declare_regions(const std::map<uint32_t, std::string>& region_names);
   void region_mark(bool begin, uint32_t id, uint64_t t);
   std::string region_label(uint32_t id) const;
 
