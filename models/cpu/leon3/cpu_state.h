@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <algorithm>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "cache.h"
@@ -49,6 +50,26 @@ struct Decoded {
 void decode(uint32_t raw, Decoded& d);
 // Mnemonic of an instruction word ("ILLEGAL" when unlisted); debugging/tests.
 const char* mnemonic(uint32_t raw);
+
+// Where a row of the instruction table sits in the encoding space, for the
+// check that no two rows decode the same word (isa.cpp, at the decoder's
+// construction: an extension row in a base row's slot stops the start-up).
+struct IsaRowKey {
+  const char* name;  // mnemonic
+  const char* file;  // the .def file and line of the row
+  int line;
+  unsigned fmt;      // 1, 2, 3: L3_FMT1/2/3(_SEL); 0: L3_UNLISTED (every unlisted word of op)
+  unsigned op;       // 0..3
+  int opc;           // op2 (format 2) or op3 (format 3); 0 otherwise
+  bool sel;          // an L3_FMT3_SEL row: only words with these rs1/rd
+  int rs1, rd;       // L3_ANY (-1): any value
+};
+// "" when every row fits its format and no two rows decode the same word,
+// else a one-line message naming the row (or the first two such rows). Plain
+// rows clash on the same op/op2/op3, SEL rows on the same op/op3 with
+// overlapping rs1 and rd, L3_UNLISTED rows on the same op; a SEL row refining
+// a plain row is no clash (that is what it is for).
+std::string isa_table_check(const std::vector<IsaRowKey>& rows);
 
 // Trap types used by the core (hw-reference §7.2).
 enum Tt : unsigned {

@@ -6,7 +6,12 @@
 // timing kind, interlock/usage flags, CTI) comes from its row; decode_timing()
 // only applies the rules that need the rest of the instruction word. decode()
 // runs only on a decoded-instruction cache miss, so it favours clarity over
-// speed.
+// speed. The table includes the rows of the extension tables named at build
+// time (LEON3VP_ISA_EXTENSIONS); building the lookup tables first checks that
+// no two rows decode the same word (isa_table_check), once per process.
+#include <cstdio>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "cpu_state.h"
@@ -28,13 +33,33 @@ struct SelEntry {
   Entry e;
 };
 
+// Where each row of the table sits (isa/sparcv8.def and the extension tables
+// it includes): the input of isa_table_check().
+std::vector<IsaRowKey> table_keys() {
+  std::vector<IsaRowKey> keys;
+#define L3_KEY(mn, fmt, op, opc, is_sel, rs1, rd) \
+  keys.push_back(IsaRowKey{#mn, __FILE__, __LINE__, fmt, op, opc, is_sel, rs1, rd});
+#define L3_UNLISTED(mn, op, cls, tk, flags, h) L3_KEY(mn, 0, op, 0, false, -1, -1)
+#define L3_FMT1(mn, cls, tk, flags, h) L3_KEY(mn, 1, 1, 0, false, -1, -1)
+#define L3_FMT2(mn, op2, cls, tk, flags, h) L3_KEY(mn, 2, 0, op2, false, -1, -1)
+#define L3_FMT3(mn, op, op3, cls, tk, flags, h) L3_KEY(mn, 3, op, op3, false, -1, -1)
+#define L3_FMT3_SEL(mn, op, op3, rs1, rd, cls, tk, flags, h) L3_KEY(mn, 3, op, op3, true, rs1, rd)
+#include "isa/sparcv8.def"
+#undef L3_KEY
+  return keys;
+}
+
 struct Tables {
   Entry fmt1;
   Entry fmt2[8];
   Entry fmt3[128];  // index (op - 2) * 64 + op3
   std::vector<SelEntry> sel;
 
+  // Throws std::logic_error when a row is outside the encoding space or two
+  // rows decode the same word (an extension row in a taken slot).
   Tables() {
+    const std::string err = isa_table_check(table_keys());
+    if (!err.empty()) throw std::logic_error(err);
     using namespace timing::row;
 #define L3_ENTRY(mn, cls, tk, flags, h)                                         \
   Entry{#mn, {&sem::h_##h<false>, &sem::h_##h<true>}, uint8_t(InsnClass::cls), \
@@ -99,7 +124,59 @@ void decode_timing(const Entry& e, uint32_t raw, bool i, Decoded& d) {
   d.tcost = timing::kTimedCycles[e.tk];  // Cpu overrides with its configured table
 }
 
+bool fields_overlap(int a, int b) { return a < 0 || b < 0 || a == b; }
+
+bool rows_clash(const IsaRowKey& a, const IsaRowKey& b) {
+  if (a.fmt != b.fmt || a.op != b.op || a.opc != b.opc || a.sel != b.sel) return false;
+  return !a.sel || (fields_overlap(a.rs1, b.rs1) && fields_overlap(a.rd, b.rd));
+}
+
+// The row's fields fit its format: op2 0..7; op 2 or 3 with op3 0..63, a SEL
+// row's rs1/rd 0..31 or any; an unlisted row for op 0, 2 or 3.
+bool row_in_range(const IsaRowKey& k) {
+  auto reg = [](int v) { return v >= -1 && v <= 31; };
+  switch (k.fmt) {
+    case 0: return k.op == 0 || k.op == 2 || k.op == 3;
+    case 1: return true;
+    case 2: return k.opc >= 0 && k.opc <= 7;
+    case 3:
+      return (k.op == 2 || k.op == 3) && k.opc >= 0 && k.opc <= 63 &&
+             (!k.sel || (reg(k.rs1) && reg(k.rd)));
+    default: return false;
+  }
+}
+
+std::string describe_slot(const IsaRowKey& k) {
+  char buf[64];
+  if (k.fmt == 0)
+    std::snprintf(buf, sizeof buf, "the unlisted words of op=%u", k.op);
+  else if (k.fmt == 1)
+    std::snprintf(buf, sizeof buf, "op=1");
+  else
+    std::snprintf(buf, sizeof buf, "op=%u %s=0x%02X", k.op, k.fmt == 2 ? "op2" : "op3", k.opc);
+  std::string s = buf;
+  auto field = [](int v) { return v < 0 ? std::string("any") : std::to_string(v); };
+  if (k.sel) s += " rs1=" + field(k.rs1) + " rd=" + field(k.rd);
+  return s;
+}
+
+std::string row_at(const IsaRowKey& k) {
+  return std::string(k.name) + " (" + k.file + ":" + std::to_string(k.line) + ")";
+}
+
 }  // namespace
+
+std::string isa_table_check(const std::vector<IsaRowKey>& rows) {
+  for (const IsaRowKey& k : rows)
+    if (!row_in_range(k))
+      return "instruction table: row " + row_at(k) + " is outside the encoding space of its format";
+  for (size_t j = 1; j < rows.size(); ++j)
+    for (size_t i = 0; i < j; ++i)
+      if (rows_clash(rows[i], rows[j]))
+        return "instruction table: rows " + row_at(rows[j]) + " and " + row_at(rows[i]) +
+               " both decode " + describe_slot(rows[j]);
+  return "";
+}
 
 void decode(uint32_t raw, Decoded& d) {
   const Entry& e = tables().lookup(raw);

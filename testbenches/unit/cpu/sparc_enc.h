@@ -47,6 +47,24 @@ enum Op3Mem : unsigned {
   STDC = 0x37, CASA = 0x3C,
 };
 
+// Every opcode slot SPARC V8 defines, as named above (the others are free;
+// LEON3 traps the FPU and coprocessor ones as disabled): the test of free
+// slots (test_isa_slots.cpp) checks the instruction table against these lists.
+constexpr unsigned kOp2Defined[] = {0 /* UNIMP */, 2 /* Bicc */, 4 /* SETHI */, 6 /* FBfcc */,
+                                    7 /* CBccc */};
+constexpr Op3Alu kOp3AluDefined[] = {
+    ADD,    AND,    OR,       XOR,      SUB,    ANDN,   ORN,    XNOR,   ADDX,   UMUL,
+    SMUL,   SUBX,   UDIV,     SDIV,     ADDCC,  ANDCC,  ORCC,   XORCC,  SUBCC,  ANDNCC,
+    ORNCC,  XNORCC, ADDXCC,   UMULCC,   SMULCC, SUBXCC, UDIVCC, SDIVCC, TADDCC, TSUBCC,
+    TADDCCTV, TSUBCCTV, MULSCC, SLL,    SRL,    SRA,    RDY,    RDPSR,  RDWIM,  RDTBR,
+    WRY,    WRPSR,  WRWIM,    WRTBR,    FPOP1,  FPOP2,  CPOP1,  CPOP2,  JMPL,   RETT,
+    TICC,   FLUSH,  SAVE,     RESTORE};
+constexpr Op3Mem kOp3MemDefined[] = {
+    LD,    LDUB,  LDUH,  LDD,   ST,     STB,   STH,  STD,    LDSB,    LDSH,
+    LDSTUB, SWAP, LDA,   LDUBA, LDUHA,  LDDA,  STA,  STBA,   STHA,    STDA,
+    LDSBA, LDSHA, LDSTUBA, SWAPA, LDF,  LDFSR, LDDF, STF,    STFSR,   STDFQ,
+    STDF,  LDC,   LDCSR, LDDC,  STC,    STCSR, STDCQ, STDC,  CASA};
+
 constexpr uint32_t f3(unsigned op, unsigned rd, unsigned op3, unsigned rs1, unsigned rs2,
                       unsigned asi = 0) {
   return (op << 30) | ((rd & 31) << 25) | ((op3 & 63) << 19) | ((rs1 & 31) << 14) |

@@ -39,7 +39,7 @@ struct Recorder {
       a->dc += s.dc_misses;
     }
   }
-  // The records of the steps at `pc`, in order.
+  // The records of the steps at `pc`, in order (a copy: callers keep elements by value).
   std::vector<StepRecord> at(uint32_t pc) const {
     std::vector<StepRecord> v;
     for (const StepRecord& s : steps)
@@ -69,11 +69,11 @@ TEST_F(CoreTest, StepProbeFunctionalModeCountsEveryInstruction) {
   const uint64_t steps = r.total.steps;
   EXPECT_EQ(steps, r.steps.size());
   // The records carry the instruction and its class.
-  const StepRecord& ld = r.at(kCode + 20).at(0);
+  const StepRecord ld = r.at(kCode + 20).at(0);
   EXPECT_EQ(ld.word, enc_ld(G3, G2, 0));
   EXPECT_EQ(ld.cls, InsnClass::Load);
   EXPECT_FALSE(ld.trapped);
-  const StepRecord& ta = r.at(kCode + 24).at(0);
+  const StepRecord ta = r.at(kCode + 24).at(0);
   EXPECT_EQ(ta.cls, InsnClass::Trap);
   EXPECT_TRUE(ta.trapped);
   EXPECT_EQ(ta.tt, 0x80u);  // ta 0 with ET = 0: error mode, tt 0x80
@@ -97,7 +97,7 @@ TEST_F(TimedTest, StepProbeTimedModeAttributesMissesAndStalls) {
   EXPECT_EQ(r.total.ic, tc().ic_misses);
   EXPECT_EQ(r.by_pc[kCode + 20].dc, 1u);  // the ld missed
   EXPECT_EQ(r.by_pc[kCode + 20].cycles, 1u + 3u + 2u);  // LD 1 + miss 3 + DMI latency 2 (4-word line, 0 beats)
-  const StepRecord& ld = r.at(kCode + 20).at(0);
+  const StepRecord ld = r.at(kCode + 20).at(0);
   EXPECT_EQ(ld.dc_misses, 1u);
   EXPECT_EQ(ld.dc_hits, 0u);
   EXPECT_EQ(ld.ic_hits + ld.ic_misses, 1u);  // one fetch
@@ -135,7 +135,7 @@ TEST_F(CoreTest, StepProbeTrapAndInterrupt) {
   enable_traps();
   // ld [g0 + 2] traps (mem_address_not_aligned, tt 7)
   exec({enc_ld(G3, G0, 2)});
-  const StepRecord& s = r.at(kCode).at(0);
+  const StepRecord s = r.at(kCode).at(0);
   EXPECT_TRUE(s.trapped);
   EXPECT_FALSE(s.interrupt);
   EXPECT_EQ(s.tt, 0x07u);

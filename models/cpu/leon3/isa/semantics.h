@@ -500,6 +500,15 @@ L3_SEM(casa) {
   c.W(d.rd, ov);
 }
 
+// ---- extensions (LEON3VP_ISA_EXTENSIONS) ---------------------------------------------------------
+// The semantic functions of the extension tables (foo.h next to foo.def),
+// included here, inside this namespace and with L3_SEM, A_ and B_ defined, so
+// that they read like the ones above. isa.cpp only: the build defines
+// L3_ISA_EXT_SEMANTICS for the decoder's file, never for core.cpp.
+#ifdef L3_ISA_EXT_SEMANTICS
+#include L3_ISA_EXT_SEMANTICS
+#endif
+
 #undef A_
 #undef B_
 #undef L3_SEM
