@@ -114,9 +114,36 @@ void Leon3::sync() {
   // evaluation order inside a delta cycle is unspecified, so let them all run
   // first: the core then always sees the effect of every event at or before
   // its current time, whatever the quantum was.
-  while (sc_core::sc_pending_activity_at_current_time()) sc_core::wait(sc_core::SC_ZERO_TIME);
+  settle();
   qk_.reset();
   ++wc_.syncs;
+}
+
+namespace {
+// The CPUs of every board in the kernel (several boards in one process):
+// one of them at a time lets the processes due at the current instant run;
+// the others wait for it. Two CPUs each waiting a delta while anything is
+// pending would keep each other pending forever.
+struct Settle {
+  bool busy = false;
+  sc_core::sc_event done;
+};
+Settle& settle_state() {
+  static Settle s;  // one SystemC kernel per process
+  return s;
+}
+}  // namespace
+
+void Leon3::settle() {
+  Settle& s = settle_state();
+  if (s.busy) {  // another CPU is settling this instant: its end is ours
+    sc_core::wait(s.done);
+    return;
+  }
+  s.busy = true;
+  while (sc_core::sc_pending_activity_at_current_time()) sc_core::wait(sc_core::SC_ZERO_TIME);
+  s.busy = false;
+  s.done.notify();  // immediate: the waiting CPUs resume in this evaluation phase
 }
 
 void Leon3::account_idle() {

@@ -181,6 +181,8 @@ class Leon3 : public sc_core::sc_module, public leon3::CoreBus, public IrlSink {
   // Lets simulated time catch up with the core, then lets every other process
   // due at that instant run first.
   void sync();
+  // Lets every process due at the current instant run first (sync()).
+  void settle();
   // Cycle count the core may run to: up to the quantum end, the next pending
   // SystemC activity and the end time, whichever is earliest.
   uint64_t cycle_limit() const;
