@@ -17,7 +17,8 @@ namespace {
 // loaded from its GOT stay unrelocated (wrong strings, blank numbers).
 void warn_position_independent(const ElfImage& img, const std::string& path) {
   if (!img.position_independent) return;
-  std::fprintf(stderr, "leon3vp: warning: %s is position-independent (%s); its relocations are not applied, "
+  std::fprintf(stderr,
+               "leon3vp: warning: %s is position-independent (%s); its relocations are not applied, "
                "so addresses may be wrong: build with -fno-pic and link with -no-pie -static\n",
                path.c_str(), img.pie_reason.c_str());
 }

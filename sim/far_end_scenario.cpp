@@ -7,11 +7,11 @@
 #include <optional>
 
 #include "far_end.h"
-#include "units.h"
 #include "messages.h"
 #include "output_file.h"
 #include "scenario.h"
 #include "sim_host.h"
+#include "units.h"
 
 namespace l3vp::sim {
 
@@ -21,7 +21,8 @@ class ScenarioHost : public FarEnd {
  public:
   CLI::Option* add_options(CLI::App& app) override {
     CLI::Option* sc = app.add_option(
-        "--scenario", path_, "Network: the simulated Linux PC runs this scenario file (JSON) at the far end of the link");
+        "--scenario", path_,
+        "Network: the simulated Linux PC runs this scenario file (JSON) at the far end of the link");
     app.add_option("--net-results", results_path_, "Network: write the scenario results (JSON) to this file");
     return sc;
   }

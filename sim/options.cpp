@@ -17,13 +17,13 @@ namespace {
 // The order of --help (the order of the manual), whichever part added the
 // option; an option not listed here follows them in the order added.
 const char* const kHelpOrder[] = {
-    "--help",       "--version",   "--print-config", "--list-params", "--config",   "--max-time",
-    "--uart-out",   "--uart-in",   "--stats",        "--energy",      "--trace",    "--set",
-    "--quantum",    "--no-dmi",    "--boot",         "--mode",        "--profile",  "--profile-out",
-    "--profile-pc", "--scenario",  "--tap",          "--pcap",        "--pcap-at",  "--vcd",
-    "--vcd-signals", "--vcd-start", "--vcd-end",     "--vcd-max-size", "--rtl",     "--rtl-trace",
-    "--net-results", "--fw-param", "--list-stats",   "--probe",       "--probe-out", "--list-probes", "--probe-all", "--gdb",      "--gdb-wait",
-    "--quiet"};
+    "--help",        "--version",   "--print-config", "--list-params",  "--config",    "--max-time",
+    "--uart-out",    "--uart-in",   "--stats",        "--energy",       "--trace",     "--set",
+    "--quantum",     "--no-dmi",    "--boot",         "--mode",         "--profile",   "--profile-out",
+    "--profile-pc",  "--scenario",  "--tap",          "--pcap",         "--pcap-at",   "--vcd",
+    "--vcd-signals", "--vcd-start", "--vcd-end",      "--vcd-max-size", "--rtl",       "--rtl-trace",
+    "--net-results", "--fw-param",  "--list-stats",   "--probe",        "--probe-out", "--list-probes",
+    "--probe-all",   "--gdb",       "--gdb-wait",     "--quiet"};
 
 size_t help_rank(const CLI::Option* opt) {
   const std::string name = opt->get_name();
@@ -34,7 +34,8 @@ size_t help_rank(const CLI::Option* opt) {
 
 class HelpFormatter : public CLI::Formatter {
  public:
-  std::string make_group(std::string group, bool is_positional, std::vector<const CLI::Option*> opts) const override {
+  std::string make_group(std::string group, bool is_positional,
+                         std::vector<const CLI::Option*> opts) const override {
     std::stable_sort(opts.begin(), opts.end(),
                      [](const CLI::Option* a, const CLI::Option* b) { return help_rank(a) < help_rank(b); });
     return CLI::Formatter::make_group(std::move(group), is_positional, std::move(opts));
@@ -81,7 +82,8 @@ std::vector<std::string> unknown_options(const CLI::App& app, int argc, char** a
     if (!unknown.empty()) {
       std::string names;
       for (const std::string& n : unknown) names += (names.empty() ? "'" : ", '") + n + "'";
-      bad_input(std::string(unknown.size() > 1 ? "unknown options " : "unknown option ") + names + " (see --help)");
+      bad_input(std::string(unknown.size() > 1 ? "unknown options " : "unknown option ") + names +
+                " (see --help)");
     }
   }
   bad_input(e.what());
@@ -103,23 +105,27 @@ CLI::Option* CommandLine::refuse_empty(CLI::Option* opt) {
 
 void CommandLine::add_run_options(Options& o) {
   CLI::App& app = *app_;
-  firmware_ = app.add_option("firmware", o.firmware, "Firmware ELF (SPARC V8, big-endian, statically linked)");
+  firmware_ =
+      app.add_option("firmware", o.firmware, "Firmware ELF (SPARC V8, big-endian, statically linked)");
   app.add_flag("--print-config", o.print_config,
                "Print the effective configuration (preset or -c file, then --set and the options "
                "below) as JSON and exit; the shipped preset is this output without options");
-  app.add_flag("--list-params", o.list_params,
-               "Print the configuration keys (type, valid values, default, meaning) as a Markdown table and exit");
-  app.add_option("-c,--config", o.config, "Platform configuration: a JSON file or a preset name (gr-xc3s-1500)");
-  max_time_ = refuse_empty(app.add_option(
-      "--max-time", o.max_time,
-      "Simulated time limit, e.g. 10s, 500ms, 20us (default: the scenario's duration, "
-      "else none: run until the firmware exits, enters error mode or is interrupted)"));
+  app.add_flag(
+      "--list-params", o.list_params,
+      "Print the configuration keys (type, valid values, default, meaning) as a Markdown table and exit");
+  app.add_option("-c,--config", o.config,
+                 "Platform configuration: a JSON file or a preset name (gr-xc3s-1500)");
+  max_time_ = refuse_empty(
+      app.add_option("--max-time", o.max_time,
+                     "Simulated time limit, e.g. 10s, 500ms, 20us (default: the scenario's duration, "
+                     "else none: run until the firmware exits, enters error mode or is interrupted)"));
   uart_out_ = app.add_option("--uart-out", o.uart_out, "UART output file ('-' = stdout, the default)");
   uart_in_ = app.add_option("--uart-in", o.uart_in, "UART input file ('-' = stdin; not deterministic)");
-  refuse_empty(app.add_option("--energy", o.energy,
-                              "Energy model: a shipped profile (leon3-90nm-estimate, flat) or a JSON profile file "
-                              "(= --set energy.profile=PROFILE; figures in --stats energy.*, regions[], --profile; "
-                              "docs/energy.md)"))
+  refuse_empty(
+      app.add_option("--energy", o.energy,
+                     "Energy model: a shipped profile (leon3-90nm-estimate, flat) or a JSON profile file "
+                     "(= --set energy.profile=PROFILE; figures in --stats energy.*, regions[], --profile; "
+                     "docs/energy.md)"))
       ->type_name("PROFILE");
   app.add_option("--set", o.sets,
                  "Set one configuration key, e.g. --set dcache.way_kib=8 --set cpu.lddel=2 (repeatable; "
@@ -142,27 +148,32 @@ void CommandLine::add_run_options(Options& o) {
 
 void CommandLine::add_late_options(Options& o) {
   CLI::App& app = *app_;
-  refuse_empty(app.add_option("--rtl", o.rtl,
-                              "Put the RTL model of BLOCK in its slot (Verilator co-simulation; = --set "
-                              "BLOCK.model=rtl; blocks: gptimer, chksum (implies chksum.enable); repeatable or "
-                              "a comma list; docs/rtl.md)"))
+  refuse_empty(
+      app.add_option("--rtl", o.rtl,
+                     "Put the RTL model of BLOCK in its slot (Verilator co-simulation; = --set "
+                     "BLOCK.model=rtl; blocks: gptimer, chksum (implies chksum.enable); repeatable or "
+                     "a comma list; docs/rtl.md)"))
       ->type_name("BLOCK")
       ->allow_extra_args(false);  // a comma list is split by apply_rtl()
   app.add_option("--fw-param", o.fw_params,
                  "Firmware parameter KEY=VALUE written into the ELF's fw_params block before the start "
-                 "(repeatable; keys: " + fw_param_names() + "; overrides the scenario's board.params)")
+                 "(repeatable; keys: " +
+                     fw_param_names() + "; overrides the scenario's board.params)")
       ->type_name("KEY=VALUE")
       ->allow_extra_args(false);  // one KEY=VALUE per --fw-param (the ELF stays positional)
   app.add_flag("--list-stats", o.list_stats,
                "Print the --stats schema (key, type, unit, invariance, meaning) as Markdown and exit");
-  auto* gdb_opt = app.add_option("--gdb", o.gdb_port,
-                                 "Serve the GDB remote protocol on 127.0.0.1:PORT (0 = pick a free port; the port is "
-                                 "printed on stderr). The program runs until gdb attaches (it then stops), or from the "
-                                 "start halted with --gdb-wait")
-                      ->type_name("PORT");
-  app.add_flag("--gdb-wait", o.gdb_wait, "With --gdb: wait for gdb to connect before the first instruction (start halted)")
+  auto* gdb_opt =
+      app.add_option("--gdb", o.gdb_port,
+                     "Serve the GDB remote protocol on 127.0.0.1:PORT (0 = pick a free port; the port is "
+                     "printed on stderr). The program runs until gdb attaches (it then stops), or from the "
+                     "start halted with --gdb-wait")
+          ->type_name("PORT");
+  app.add_flag("--gdb-wait", o.gdb_wait,
+               "With --gdb: wait for gdb to connect before the first instruction (start halted)")
       ->needs(gdb_opt);
-  app.add_flag("-q,--quiet", o.quiet, "Do not print model diagnostics (guest errors, unimplemented features)");
+  app.add_flag("-q,--quiet", o.quiet,
+               "Do not print model diagnostics (guest errors, unimplemented features)");
 }
 
 void CommandLine::parse(int argc, char** argv, Options& o) {

@@ -3,8 +3,8 @@
 // refused command line prints. The far ends and the outputs add their own
 // options to the same CLI::App (FarEnd::add_options, Output::add_options).
 #pragma once
-#include <functional>
 #include <CLI/CLI.hpp>
+#include <functional>
 #include <memory>
 #include <vector>
 

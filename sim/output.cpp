@@ -9,7 +9,7 @@ std::unique_ptr<Output> make_profile_output();    // --profile, --profile-out, -
 std::unique_ptr<Output> make_pcap_output();       // --pcap, --pcap-at
 std::unique_ptr<Output> make_rtl_trace_output();  // --rtl-trace
 std::unique_ptr<Output> make_vcd_output();        // --vcd, --vcd-*
-std::unique_ptr<Output> make_probe_output();  // --probe, --probe-out, --list-probes, --probe-all
+std::unique_ptr<Output> make_probe_output();      // --probe, --probe-out, --list-probes, --probe-all
 
 std::vector<std::unique_ptr<Output>> make_outputs() {
   std::vector<std::unique_ptr<Output>> v;

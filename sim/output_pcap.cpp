@@ -14,11 +14,12 @@ class PcapOutput : public Output {
  public:
   void add_options(CommandLine& cl) override {
     CLI::App& app = cl.app();
-    auto* pcap_opt = app.add_option("--pcap", path_,
-                                    "Network: record every frame on the link (both directions) to this pcap file");
-    app.add_option("--pcap-at", at_,
-                   "Network: where --pcap captures: board (the board's side of the wire, the default) or host "
-                   "(the simulated PC's network card, as a Wireshark on the PC sees it; needs --scenario)")
+    auto* pcap_opt = app.add_option(
+        "--pcap", path_, "Network: record every frame on the link (both directions) to this pcap file");
+    app.add_option(
+           "--pcap-at", at_,
+           "Network: where --pcap captures: board (the board's side of the wire, the default) or host "
+           "(the simulated PC's network card, as a Wireshark on the PC sees it; needs --scenario)")
         ->check(CLI::IsMember({"board", "host"}))
         ->needs(pcap_opt);
   }

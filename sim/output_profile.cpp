@@ -17,7 +17,8 @@ class ProfileOutput : public Output {
  public:
   void add_options(CommandLine& cl) override {
     CLI::App& app = cl.app();
-    app.add_flag("--profile", on_, "Print a flat per-function profile and the region table on stderr at the end");
+    app.add_flag("--profile", on_,
+                 "Print a flat per-function profile and the region table on stderr at the end");
     app.add_option("--profile-out", out_path_, "Write the --profile report to this file instead");
     app.add_option("--profile-pc", pc_path_, "Write a per-PC histogram (text) to this file");
   }

@@ -13,20 +13,23 @@ namespace {
 class RtlTraceOutput : public Output {
  public:
   void add_options(CommandLine& cl) override {
-    cl.refuse_empty(cl.app().add_option("--rtl-trace", path_,
-                                        "Write a VCD of the RTL block's internal signals (Verilator tracing, ps like "
-                                        "--vcd; --vcd-start/--vcd-end apply to it too)"))
+    cl.refuse_empty(
+          cl.app().add_option("--rtl-trace", path_,
+                              "Write a VCD of the RTL block's internal signals (Verilator tracing, ps like "
+                              "--vcd; --vcd-start/--vcd-end apply to it too)"))
         ->type_name("FILE");
   }
   void check(RunState& run) override {
     if (path_.empty()) return;
-    if (run.cfg.get<std::string>("gptimer.model") != "rtl") bad_input("--rtl-trace: needs an RTL block (--rtl gptimer)");
+    if (run.cfg.get<std::string>("gptimer.model") != "rtl")
+      bad_input("--rtl-trace: needs an RTL block (--rtl gptimer)");
     run.created.note(path_);
     if (!std::ofstream(path_)) bad_input("--rtl-trace: cannot write '" + path_ + "'");
     GptimerRtl::set_trace_file(path_);
   }
   void open(RunState& run) override {
-    GptimerRtl::set_trace_window(run.window_start_ps, run.window_end_ps);  // --rtl-trace follows --vcd's window
+    GptimerRtl::set_trace_window(run.window_start_ps,
+                                 run.window_end_ps);  // --rtl-trace follows --vcd's window
   }
   void finish(RunState& run) override {
     auto* rtl_timer = dynamic_cast<GptimerRtl*>(&run.plat->timer_slot());

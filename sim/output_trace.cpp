@@ -3,9 +3,9 @@
 #include <cstdio>
 #include <cstring>
 
+#include "messages.h"
 #include "output.h"
 #include "output_file.h"
-#include "messages.h"
 
 namespace l3vp::sim {
 

@@ -11,7 +11,9 @@ class UartOutput : public Output {
  public:
   void finish(RunState& run) override {
     const std::string& path = run.cfg.get<std::string>("uart.out");
-    const char* option = run.opt.uart_out_set ? "--uart-out" : path == "-" ? "UART output" : "config: uart.out";
+    const char* option = run.opt.uart_out_set ? "--uart-out"
+                         : path == "-"        ? "UART output"
+                                              : "config: uart.out";
     if (path == "-") run.check_output(option, "-", finish_output(stdout, false));
     run.check_output(option, path, finish_output(run.plat->uart_out_file(), false));
   }

@@ -29,13 +29,16 @@ void warn_vcd_size(const vcd::Selection& sel, uint64_t start_ps, uint64_t end_ps
   const uint64_t per_ms = vcd::peak_bytes_per_ms(sel);
   const std::string what = "--vcd: the signals " + vcd::to_string(sel) + " write up to about " +
                            format_size(per_ms) + " per simulated ms";
-  const char* how = "; limit it with --vcd-start/--vcd-end, fewer --vcd-signals or --vcd-max-size "
-                    "(docs/waveforms.md)";
+  const char* how =
+      "; limit it with --vcd-start/--vcd-end, fewer --vcd-signals or --vcd-max-size "
+      "(docs/waveforms.md)";
   if (cap && cap <= kWarnBytes) return;
   if (end_ps == vcd::Writer::kForever) {
     if (per_ms * 1000 > kWarnBytes)
-      std::fprintf(stderr, "leon3vp: warning: %s, %s per simulated second, and the run has no end set "
-                   "(--max-time, --vcd-end)%s\n", what.c_str(), format_size(per_ms * 1000).c_str(), how);
+      std::fprintf(stderr,
+                   "leon3vp: warning: %s, %s per simulated second, and the run has no end set "
+                   "(--max-time, --vcd-end)%s\n",
+                   what.c_str(), format_size(per_ms * 1000).c_str(), how);
     return;
   }
   const uint64_t len_ps = end_ps > start_ps ? end_ps - start_ps : 0;
@@ -69,27 +72,32 @@ class VcdOutput : public Output {
 
 void VcdOutput::add_options(CommandLine& cl) {
   CLI::App& app = cl.app();
-  cl.refuse_empty(app.add_option("--vcd", path_,
-                                 "Write a waveform of the board (VCD; a name ending in .fst: FST through vcd2fst) "
-                                 "at exact simulated times (docs/waveforms.md)"));
-  cl.refuse_empty(app.add_option("--vcd-signals", signals_,
-                                 "Signal groups of --vcd: cpu,irq,timer,uart,greth,link,regions (= default); ahb "
-                                 "(every bus transaction), cpu.pc, cpu.class (every instruction): heavy, add them "
-                                 "by name; all"));
+  cl.refuse_empty(
+      app.add_option("--vcd", path_,
+                     "Write a waveform of the board (VCD; a name ending in .fst: FST through vcd2fst) "
+                     "at exact simulated times (docs/waveforms.md)"));
+  cl.refuse_empty(
+      app.add_option("--vcd-signals", signals_,
+                     "Signal groups of --vcd: cpu,irq,timer,uart,greth,link,regions (= default); ahb "
+                     "(every bus transaction), cpu.pc, cpu.class (every instruction): heavy, add them "
+                     "by name; all"));
   cl.refuse_empty(
       app.add_option("--vcd-start", start_, "--vcd: write changes from this simulated time on (e.g. 10ms)"));
   cl.refuse_empty(app.add_option("--vcd-end", end_, "--vcd: write changes up to this simulated time"));
-  cl.refuse_empty(app.add_option("--vcd-max-size", max_size_,
-                                 "--vcd: end the file cleanly before it passes SIZE (100M, 2G: powers of 1024; "
-                                 "500MB: of 1000), at a time step, with a $comment saying so; the run goes on, its "
-                                 "results unchanged"))
+  cl.refuse_empty(
+        app.add_option("--vcd-max-size", max_size_,
+                       "--vcd: end the file cleanly before it passes SIZE (100M, 2G: powers of 1024; "
+                       "500MB: of 1000), at a time step, with a $comment saying so; the run goes on, its "
+                       "results unchanged"))
       ->type_name("SIZE");
 }
 
 void VcdOutput::check(RunState& run) {
   if (path_.empty()) {
     for (const auto& [opt, val] : {std::pair<const char*, const std::string*>{"--vcd-signals", &signals_},
-                                   {"--vcd-start", &start_}, {"--vcd-end", &end_}, {"--vcd-max-size", &max_size_}})
+                                   {"--vcd-start", &start_},
+                                   {"--vcd-end", &end_},
+                                   {"--vcd-max-size", &max_size_}})
       if (!val->empty()) bad_input(std::string(opt) + " needs --vcd FILE");
     return;
   }
@@ -142,8 +150,10 @@ void VcdOutput::start(RunState& run) {
   if (path_.empty()) return;
   Leon3mp& plat = *run.plat;
   if (sel_.timer && !plat.gptimer())
-    std::fprintf(stderr, "leon3vp: warning: --vcd: the GPTIMER slot holds gptimer.model=%s, which has no "
-                 "timer probes: the timer group stays empty\n", run.cfg.get<std::string>("gptimer.model").c_str());
+    std::fprintf(stderr,
+                 "leon3vp: warning: --vcd: the GPTIMER slot holds gptimer.model=%s, which has no "
+                 "timer probes: the timer group stays empty\n",
+                 run.cfg.get<std::string>("gptimer.model").c_str());
   const uint64_t end_ps = run.window_end_ps;
   warn_vcd_size(sel_, run.window_start_ps, std::min(end_ps, run.max_ps ? run.max_ps : end_ps), max_bytes_);
   waves_ = std::make_unique<vcd::BoardWaves>(plat, sel_, plat.image().region_names);
@@ -166,9 +176,10 @@ void VcdOutput::finish(RunState& run) {
     std::fprintf(stderr, "leon3vp: warning: --vcd: %llu changes arrived after their time was written\n",
                  (unsigned long long)waves_->late());
   if (waves_->truncated())
-    std::fprintf(stderr, "leon3vp: warning: --vcd: the file reached --vcd-max-size %s and ends at %s "
-                 "simulated (a $comment in it says so); the run went on\n", max_size_.c_str(),
-                 format_duration(waves_->truncated_at_ps()).c_str());
+    std::fprintf(stderr,
+                 "leon3vp: warning: --vcd: the file reached --vcd-max-size %s and ends at %s "
+                 "simulated (a $comment in it says so); the run went on\n",
+                 max_size_.c_str(), format_duration(waves_->truncated_at_ps()).c_str());
   if (why.empty() && fst_) {
     why = vcd::run_program({"vcd2fst", file_, path_});
     std::remove(file_.c_str());

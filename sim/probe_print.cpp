@@ -21,15 +21,17 @@ ProbePrint::~ProbePrint() {
 }
 
 void ProbePrint::add_options(CLI::App& app) {
-  auto* p = app.add_option("--probe", names_,
-                           "Print every event of probe NAME on stderr, one line each (\"<ps> ps NAME "
-                           "key=value ...\"); repeatable; a trailing * selects by prefix (greth.*, '*' = all); "
-                           "names: --list-probes")
-                ->type_name("NAME")
-                ->allow_extra_args(false);
-  out_opt_ = app.add_option("--probe-out", out_path_, "Write the --probe lines to this file instead of stderr")
-                 ->type_name("FILE")
-                 ->needs(p);
+  auto* p =
+      app.add_option("--probe", names_,
+                     "Print every event of probe NAME on stderr, one line each (\"<ps> ps NAME "
+                     "key=value ...\"); repeatable; a trailing * selects by prefix (greth.*, '*' = all); "
+                     "names: --list-probes")
+          ->type_name("NAME")
+          ->allow_extra_args(false);
+  out_opt_ =
+      app.add_option("--probe-out", out_path_, "Write the --probe lines to this file instead of stderr")
+          ->type_name("FILE")
+          ->needs(p);
   app.add_flag("--list-probes", list_,
                "Print the probe names (instance.probe) with their event fields and exit");
   app.add_flag("--probe-all", all_, "Debug: listen to every probe of the platform (results must not change)")

@@ -20,7 +20,7 @@
 namespace CLI {
 class App;
 class Option;
-}
+}  // namespace CLI
 
 namespace l3vp {
 class Leon3mp;

@@ -6,7 +6,6 @@
 
 #include "far_end.h"
 #include "format.h"
-#include "units.h"
 #include "log.h"
 #include "messages.h"
 #include "output_file.h"
@@ -14,6 +13,7 @@
 #include "stats.h"
 #include "tap.h"
 #include "trap_names.h"
+#include "units.h"
 #include "version.h"
 
 namespace l3vp::sim {
@@ -66,9 +66,12 @@ void register_stop_keys(const StatsGroup& root, const RunStats& r) {
              "`\"signal\"`, 137 for `\"killed\"` (docs/user-guide.md \"Exit status\").",
              [&r] { return r.status; });
   const StatsGroup halted = stop.only_if([&r] { return r.halt && r.halt->halted; });
-  halted.value("tt", "int", StatUnit::Id, Y, "Only when the CPU halted: trap type.", [&r] { return r.halt->tt; });
-  halted.value("trap", "string", StatUnit::Text, Y, "Only when the CPU halted: the trap's name "
-               "(e.g. `\"data_access_exception\"`).", [&r] { return trap_name(r.halt->tt); });
+  halted.value("tt", "int", StatUnit::Id, Y, "Only when the CPU halted: trap type.",
+               [&r] { return r.halt->tt; });
+  halted.value("trap", "string", StatUnit::Text, Y,
+               "Only when the CPU halted: the trap's name "
+               "(e.g. `\"data_access_exception\"`).",
+               [&r] { return trap_name(r.halt->tt); });
   halted.value("pc", "int", StatUnit::Id, Y, "Only when the CPU halted: PC of the trapping instruction.",
                [&r] { return r.halt->pc; });
   halted.value("o0", "int", StatUnit::Id, Y, "Only when the CPU halted: `%o0`.", [&r] { return r.halt->o0; });
@@ -135,7 +138,7 @@ void register_run_stats(const StatsGroup& root, const RunStats& r) {
 int print_stats_schema() {
   PlatformConfig cfg = PlatformConfig::preset("gr-xc3s-1500");
   cfg.set("energy.profile", "flat");  // so that the energy.* and regions[].energy* rows are listed too
-  cfg.set("chksum.enable", "true");    // and the devices.chksum.* rows (the engine is off by default)
+  cfg.set("chksum.enable", "true");   // and the devices.chksum.* rows (the engine is off by default)
   Leon3mp plat("leon3mp", cfg);
   RunStats r;
   register_run_stats(plat.stats_registry().root(), r);
@@ -226,11 +229,12 @@ int Report::close(RunState& run) const {
   if (run.reason == "error_mode") {
     const std::string note = plat.trap_handler_note(h.tt, h.pc);
     std::fprintf(stderr, "leon3vp: error mode: trap tt=%s (%s) at pc=%s%s\n", hex(h.tt, 2).c_str(),
-                 trap_name(h.tt).c_str(), hex(h.pc, 8).c_str(), note.empty() ? "" : (" (" + note + ")").c_str());
+                 trap_name(h.tt).c_str(), hex(h.pc, 8).c_str(),
+                 note.empty() ? "" : (" (" + note + ")").c_str());
   } else if (run.reason == "max_time") {
-    std::fprintf(stderr, "leon3vp: max-time reached: stopped after %s simulated%s (pc=%s)\n",
-                 run.opt.max_time.c_str(),
-                 run.scenario_end_planned ? " (the scenario's duration) with experiments unfinished" : "", pc.c_str());
+    std::fprintf(
+        stderr, "leon3vp: max-time reached: stopped after %s simulated%s (pc=%s)\n", run.opt.max_time.c_str(),
+        run.scenario_end_planned ? " (the scenario's duration) with experiments unfinished" : "", pc.c_str());
   } else if (run.reason == "idle") {
     std::fprintf(stderr,
                  "leon3vp: idle: the CPU is powered down and nothing is left that could wake it "

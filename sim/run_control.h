@@ -33,7 +33,7 @@ void install_signal_handlers();
 int signal_number();
 
 struct ProgressOptions {
-  bool enabled = false;                   // stderr is a terminal and not -q
+  bool enabled = false;                    // stderr is a terminal and not -q
   std::function<uint64_t()> instructions;  // retired instructions so far (for MIPS)
 };
 

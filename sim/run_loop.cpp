@@ -1,8 +1,9 @@
 #include "run_loop.h"
 
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdio>
-#include <unistd.h>
 
 #include "messages.h"
 #include "units.h"
@@ -18,7 +19,8 @@ void set_time_limit(RunState& run) {
     } catch (const UnitsError& e) {
       bad_input("--max-time: " + std::string(e.what()));
     }
-    if (run.max_ps == 0) bad_input("--max-time: '" + text + "' is not a positive time (e.g. 10s, 500ms, 20us)");
+    if (run.max_ps == 0)
+      bad_input("--max-time: '" + text + "' is not a positive time (e.g. 10s, 500ms, 20us)");
   }
   run.max_time = run.max_ps ? sc_core::sc_time::from_value(run.max_ps) : sc_core::sc_max_time();
 }
@@ -28,7 +30,8 @@ std::unique_ptr<gdb::GdbStub> attach_debugger(RunState& run) {
   if (!run.opt.gdb_port) return nullptr;
   std::unique_ptr<gdb::GdbStub> stub;
   try {
-    stub = std::make_unique<gdb::GdbStub>(run.plat->cpu, gdb::GdbStub::Options{*run.opt.gdb_port, run.opt.gdb_wait});
+    stub = std::make_unique<gdb::GdbStub>(run.plat->cpu,
+                                          gdb::GdbStub::Options{*run.opt.gdb_port, run.opt.gdb_wait});
   } catch (const std::runtime_error& e) {
     bad_input(e.what());
   }

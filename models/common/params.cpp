@@ -66,9 +66,12 @@ std::string quoted_list(const std::vector<std::string>& v) {
 // What a valid value of a UInt / Ns key is, as in "must be <this>".
 std::string range_text(const Spec& p) {
   switch (p.check) {
-    case Check::Either: return shown(p, p.lo) + " or " + shown(p, p.hi);
-    case Check::Pow2: return "a power of two from " + shown(p, p.lo) + " to " + shown(p, p.hi);
-    case Check::Range: break;
+    case Check::Either:
+      return shown(p, p.lo) + " or " + shown(p, p.hi);
+    case Check::Pow2:
+      return "a power of two from " + shown(p, p.lo) + " to " + shown(p, p.hi);
+    case Check::Range:
+      break;
   }
   if (p.lo == 0 && p.hi == kNoMax) return "a non-negative integer";
   if (p.show == Show::Time && p.lo == 0) return "at most " + shown(p, p.hi);
@@ -154,15 +157,22 @@ Value parse_text(const Spec& p, const std::string& v, const std::string& key) {
       x = n;
       break;
     }
-    case Type::Ns: x = ns_text(v, key); break;
+    case Type::Ns:
+      x = ns_text(v, key);
+      break;
     case Type::Bool:
       if (v != "true" && v != "false") bad(key, "must be true or false (got \"" + v + "\")");
       x = v == "true";
       break;
-    case Type::Prob: x = prob_text(v, key); break;
+    case Type::Prob:
+      x = prob_text(v, key);
+      break;
     case Type::String:
-    case Type::Mac: x = v; break;
-    case Type::Enum: return enum_value(p, v, key);
+    case Type::Mac:
+      x = v;
+      break;
+    case Type::Enum:
+      return enum_value(p, v, key);
   }
   check(p, x, key);
   return x;
@@ -201,26 +211,38 @@ Value parse_json(const Spec& p, const json& v, const std::string& key) {
 void check(const Spec& p, const Value& v, const std::string& key) {
   switch (p.type) {
     case Type::UInt:
-    case Type::Ns: return check_uint(p, std::get<uint64_t>(v), key);
-    case Type::Prob: return check_prob(std::get<double>(v), key);
-    case Type::Mac: return check_mac(std::get<std::string>(v), key);
+    case Type::Ns:
+      return check_uint(p, std::get<uint64_t>(v), key);
+    case Type::Prob:
+      return check_prob(std::get<double>(v), key);
+    case Type::Mac:
+      return check_mac(std::get<std::string>(v), key);
     case Type::Enum:
       if (std::get<uint64_t>(v) >= enum_names(p).size()) bad(key, "invalid value");
       return;
-    case Type::Bool: (void)std::get<bool>(v); return;
-    case Type::String: (void)std::get<std::string>(v); return;
+    case Type::Bool:
+      (void)std::get<bool>(v);
+      return;
+    case Type::String:
+      (void)std::get<std::string>(v);
+      return;
   }
 }
 
 json to_json(const Spec& p, const Value& v) {
   switch (p.type) {
     case Type::UInt:
-    case Type::Ns: return json(std::get<uint64_t>(v));
-    case Type::Bool: return json(std::get<bool>(v));
-    case Type::Prob: return json(std::get<double>(v));
+    case Type::Ns:
+      return json(std::get<uint64_t>(v));
+    case Type::Bool:
+      return json(std::get<bool>(v));
+    case Type::Prob:
+      return json(std::get<double>(v));
     case Type::String:
-    case Type::Mac: return json(std::get<std::string>(v));
-    case Type::Enum: return json(enum_names(p).at(std::get<uint64_t>(v)));
+    case Type::Mac:
+      return json(std::get<std::string>(v));
+    case Type::Enum:
+      return json(enum_names(p).at(std::get<uint64_t>(v)));
   }
   return json();
 }
@@ -228,35 +250,34 @@ json to_json(const Spec& p, const Value& v) {
 Value default_value(const Spec& p) { return parse_text(p, p.def, p.key); }
 
 void store(const Ref& r, const Value& v) {
-  std::visit(Overload{[&](unsigned* f) {
-                        if (auto* b = std::get_if<bool>(&v))
-                          *f = *b ? 1u : 0u;
-                        else
-                          *f = static_cast<unsigned>(std::get<uint64_t>(v));  // within the row's hi
-                      },
-                      [&](uint64_t* f) { *f = std::get<uint64_t>(v); },
-                      [&](bool* f) { *f = std::get<bool>(v); },
-                      [&](double* f) { *f = std::get<double>(v); },
-                      [&](std::string* f) { *f = std::get<std::string>(v); },
-                      // ns; the sc_time resolution is 1 ps
-                      [&](sc_core::sc_time* f) { *f = sc_core::sc_time::from_value(std::get<uint64_t>(v) * 1000); },
-                      [&](const EnumRef& f) { f.set(f.p, static_cast<unsigned>(std::get<uint64_t>(v))); }},
-             r);
+  std::visit(
+      Overload{[&](unsigned* f) {
+                 if (auto* b = std::get_if<bool>(&v))
+                   *f = *b ? 1u : 0u;
+                 else
+                   *f = static_cast<unsigned>(std::get<uint64_t>(v));  // within the row's hi
+               },
+               [&](uint64_t* f) { *f = std::get<uint64_t>(v); }, [&](bool* f) { *f = std::get<bool>(v); },
+               [&](double* f) { *f = std::get<double>(v); },
+               [&](std::string* f) { *f = std::get<std::string>(v); },
+               // ns; the sc_time resolution is 1 ps
+               [&](sc_core::sc_time* f) { *f = sc_core::sc_time::from_value(std::get<uint64_t>(v) * 1000); },
+               [&](const EnumRef& f) { f.set(f.p, static_cast<unsigned>(std::get<uint64_t>(v))); }},
+      r);
 }
 
 Value load(const Spec& p, const Ref& r) {
   const bool is_bool = p.type == Type::Bool;
-  return std::visit(Overload{[&](unsigned* f) -> Value {
-                               if (is_bool) return *f != 0;
-                               return uint64_t(*f);
-                             },
-                             [&](uint64_t* f) -> Value { return *f; },
-                             [&](bool* f) -> Value { return *f; },
-                             [&](double* f) -> Value { return *f; },
-                             [&](std::string* f) -> Value { return *f; },
-                             [&](sc_core::sc_time* f) -> Value { return uint64_t(f->value() / 1000); },
-                             [&](const EnumRef& f) -> Value { return uint64_t(f.get(f.p)); }},
-                    r);
+  return std::visit(
+      Overload{[&](unsigned* f) -> Value {
+                 if (is_bool) return *f != 0;
+                 return uint64_t(*f);
+               },
+               [&](uint64_t* f) -> Value { return *f; }, [&](bool* f) -> Value { return *f; },
+               [&](double* f) -> Value { return *f; }, [&](std::string* f) -> Value { return *f; },
+               [&](sc_core::sc_time* f) -> Value { return uint64_t(f->value() / 1000); },
+               [&](const EnumRef& f) -> Value { return uint64_t(f.get(f.p)); }},
+      r);
 }
 
 Info info(const Spec& p, const std::string& full_key) {
@@ -314,7 +335,8 @@ const Spec* Values::spec(const std::string& key) const {
 void Values::set(const std::string& key, const Value& v) {
   auto it = values_.find(key);
   if (it == values_.end()) throw std::logic_error("param: no key '" + key + "' in the configuration");
-  if (v.index() != it->second.second.index()) throw std::logic_error("param: key '" + key + "' set with a wrong type");
+  if (v.index() != it->second.second.index())
+    throw std::logic_error("param: key '" + key + "' set with a wrong type");
   it->second.second = v;
 }
 

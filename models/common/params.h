@@ -1,13 +1,12 @@
 // Parameter rows: how a model describes its user-settable parameters beside
 // its code (`static const param::Rows<P>& rows()` of its Params struct P,
-// defined inline after the struct, so the field and its row sit together). One row = one key (relative to the instance prefix the owner
-// gives, e.g. "csum_offload" under "greth"), its type, range or names,
-// default, one-line doc, and the field of the model's own Params struct it
-// fills. The platform assembles its configuration table from its own rows
-// and each instance's rows (models/platform/config.cpp); the values of an
-// instance's rows are kept generically (param::Values: full key -> typed
-// value, validated by the row), and fill() copies them into the model's
-// Params under any prefix (two boards in one process: "a.greth", "b.greth").
+// defined inline after the struct, so the field and its row sit together). One row = one key (relative to the
+// instance prefix the owner gives, e.g. "csum_offload" under "greth"), its type, range or names, default,
+// one-line doc, and the field of the model's own Params struct it fills. The platform assembles its
+// configuration table from its own rows and each instance's rows (models/platform/config.cpp); the values of
+// an instance's rows are kept generically (param::Values: full key -> typed value, validated by the row), and
+// fill() copies them into the model's Params under any prefix (two boards in one process: "a.greth",
+// "b.greth").
 //
 // Adding a knob to a model: one row in its rows() and its use in the model
 // (docs/developer-guide.md "Add a configuration key").
@@ -42,10 +41,10 @@ constexpr uint64_t kOneSecondNs = 1000000000ull;
 
 // What a key is, wherever its value is kept.
 struct Spec {
-  const char* key;    // below the prefix, dots between levels; prefix + "." + key is the --set key
+  const char* key;  // below the prefix, dots between levels; prefix + "." + key is the --set key
   Type type;
-  Check check;        // UInt / Ns only
-  uint64_t lo, hi;    // UInt / Ns only
+  Check check;      // UInt / Ns only
+  uint64_t lo, hi;  // UInt / Ns only
   Show show;
   const char* names;  // Enum: the names in enum order, '|' between
   const char* def;    // the default, spelled as on --set

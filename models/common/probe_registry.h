@@ -33,8 +33,8 @@ class ProbeRegistry {
   using LineSink = std::function<void(const std::string& line)>;
   using Detach = std::function<void()>;
   struct Entry {
-    std::string name;    // "<instance>.<probe>"
-    std::string fields;  // the text line's keys after the time, blank-separated
+    std::string name;                              // "<instance>.<probe>"
+    std::string fields;                            // the text line's keys after the time, blank-separated
     std::function<Detach(uint64_t& count)> count;  // ++count per event (count must stay put)
     std::function<Detach(LineSink sink)> text;     // sink(line) per event
   };

@@ -32,9 +32,9 @@ class ProbeText {
   // Named fields, appended in call order.
   ProbeText& num(const char* key, uint64_t v);
   ProbeText& hex(const char* key, uint32_t v, unsigned digits = 8);  // 0x + `digits` hex digits
-  ProbeText& flag(const char* key, bool v);     // 0 / 1
-  ProbeText& time(const char* key, const sc_core::sc_time& t);  // ps
-  ProbeText& word(const char* key, const char* v);  // a name without blanks (an enum)
+  ProbeText& flag(const char* key, bool v);                          // 0 / 1
+  ProbeText& time(const char* key, const sc_core::sc_time& t);       // ps
+  ProbeText& word(const char* key, const char* v);                   // a name without blanks (an enum)
 
   uint64_t ps() const { return ps_; }
   const std::string& fields() const { return fields_; }

@@ -24,8 +24,7 @@ constexpr unsigned kPacketSize = 4096;  // largest packet gdb may send (qSupport
 constexpr size_t kMaxInbox = 16;
 constexpr unsigned kNumRegs = 72;
 // gdb's sparc32 numbering (see README.md)
-constexpr unsigned kRegY = 64, kRegPsr = 65, kRegWim = 66, kRegTbr = 67, kRegPc = 68,
-                   kRegNpc = 69;
+constexpr unsigned kRegY = 64, kRegPsr = 65, kRegWim = 66, kRegTbr = 67, kRegPc = 68, kRegNpc = 69;
 
 std::string hex2(unsigned v) {
   char b[8];
@@ -187,16 +186,20 @@ void GdbStub::finish(bool halted, unsigned tt, int status) {
 
 std::string GdbStub::stop_reply() {
   switch (hit_) {
-    case Hit::Step: return "T" + hex2(unsigned(step_sig_)) + "thread:1;";
-    case Hit::SwBreak: return "T05thread:1;swbreak:;";
-    case Hit::HwBreak: return "T05thread:1;hwbreak:;";
+    case Hit::Step:
+      return "T" + hex2(unsigned(step_sig_)) + "thread:1;";
+    case Hit::SwBreak:
+      return "T05thread:1;swbreak:;";
+    case Hit::HwBreak:
+      return "T05thread:1;hwbreak:;";
     case Hit::Watch: {
       const char* kind = watch_hit_->type == 2 ? "watch" : watch_hit_->type == 3 ? "rwatch" : "awatch";
       char b[16];
       std::snprintf(b, sizeof b, "%" PRIx32, watch_hit_->addr);
       return std::string("T05thread:1;") + kind + ":" + b + ";";
     }
-    default: return "T05thread:1;";
+    default:
+      return "T05thread:1;";
   }
 }
 
@@ -224,8 +227,7 @@ void GdbStub::arm(Resume r) {
   const bool need_step = stepping_ || !watches_.empty();
   if (need_exec)
     exec_id_ = core_.probes().execute.listen([this](const leon3::ExecuteEvent& e) { on_execute(e); });
-  if (need_step)
-    step_id_ = core_.probes().step.listen([this](const leon3::StepRecord& s) { on_step(s); });
+  if (need_step) step_id_ = core_.probes().step.listen([this](const leon3::StepRecord& s) { on_step(s); });
 }
 
 void GdbStub::disarm() {
@@ -425,7 +427,8 @@ std::string GdbStub::handle_breakpoint(bool set, const std::string& args) {
       !parse_hex_u32(args.substr(c1 + 1, c2 - c1 - 1), a))
     return "E01";
   const size_t semi = args.find(';', c2);
-  if (!parse_hex_u32(args.substr(c2 + 1, semi == std::string::npos ? semi : semi - c2 - 1), len)) return "E01";
+  if (!parse_hex_u32(args.substr(c2 + 1, semi == std::string::npos ? semi : semi - c2 - 1), len))
+    return "E01";
   if (type == 0 || type == 1) {  // PC matches: guest memory is never modified
     auto& bps = type == 0 ? sw_bps_ : hw_bps_;
     if (set)
@@ -455,7 +458,8 @@ void GdbStub::resume_at(const std::string& a) {
 }
 
 // c, s, C, S (with a signal: dropped, no OS to deliver it), D, k
-std::optional<std::string> GdbStub::handle_resume(char c, const std::string& args, std::optional<Resume>& resume) {
+std::optional<std::string> GdbStub::handle_resume(char c, const std::string& args,
+                                                  std::optional<Resume>& resume) {
   switch (c) {
     case 'c':
     case 's':
@@ -480,7 +484,8 @@ std::optional<std::string> GdbStub::handle_resume(char c, const std::string& arg
 
 // q...
 std::string GdbStub::handle_query(const std::string& p) {
-  if (p.rfind("qSupported", 0) == 0) return "PacketSize=" + std::to_string(kPacketSize) + ";swbreak+;hwbreak+";
+  if (p.rfind("qSupported", 0) == 0)
+    return "PacketSize=" + std::to_string(kPacketSize) + ";swbreak+;hwbreak+";
   if (p == "qAttached") return "1";
   if (p == "qC") return "QC1";
   if (p == "qfThreadInfo") return "m1";
@@ -518,26 +523,40 @@ uint32_t GdbStub::read_reg(unsigned n) const {
   if (n < 32) return core_.reg(n);
   if (n < 64) return 0;  // f0-f31: no FPU modelled
   switch (n) {
-    case kRegY: return core_.y();
-    case kRegPsr: return core_.psr();
-    case kRegWim: return core_.wim();
-    case kRegTbr: return core_.tbr();
-    case kRegPc: return core_.pc();
-    case kRegNpc: return core_.npc();
-    default: return 0;  // FSR, CSR: no FPU/coprocessor
+    case kRegY:
+      return core_.y();
+    case kRegPsr:
+      return core_.psr();
+    case kRegWim:
+      return core_.wim();
+    case kRegTbr:
+      return core_.tbr();
+    case kRegPc:
+      return core_.pc();
+    case kRegNpc:
+      return core_.npc();
+    default:
+      return 0;  // FSR, CSR: no FPU/coprocessor
   }
 }
 
 void GdbStub::write_reg(unsigned n, uint32_t v) {
   if (n < 32) return core_.set_reg(n, v);
   switch (n) {
-    case kRegY: return core_.set_y(v);
-    case kRegPsr: return core_.set_psr(v);
-    case kRegWim: return core_.set_wim(v);
-    case kRegTbr: return core_.set_tbr(v);
-    case kRegPc: return core_.set_pc(v, core_.npc());
-    case kRegNpc: return core_.set_pc(core_.pc(), v);
-    default: return;  // f0-f31, FSR, CSR: ignored (no FPU)
+    case kRegY:
+      return core_.set_y(v);
+    case kRegPsr:
+      return core_.set_psr(v);
+    case kRegWim:
+      return core_.set_wim(v);
+    case kRegTbr:
+      return core_.set_tbr(v);
+    case kRegPc:
+      return core_.set_pc(v, core_.npc());
+    case kRegNpc:
+      return core_.set_pc(core_.pc(), v);
+    default:
+      return;  // f0-f31, FSR, CSR: ignored (no FPU)
   }
 }
 
@@ -623,8 +642,8 @@ std::string GdbStub::monitor(const std::string& cmd_in) {
     const uint64_t busy = cyc - c.idle_cycles;
     std::snprintf(b, sizeof b,
                   "instructions  %" PRIu64 "\ncycles        %" PRIu64 "\nidle_cycles   %" PRIu64
-                  "\ncpi           %.4f\nsimulated     %s\ntraps         %" PRIu64
-                  "\ninterrupts    %" PRIu64 "\nannulled      %" PRIu64 "\npc            0x%08x\n",
+                  "\ncpi           %.4f\nsimulated     %s\ntraps         %" PRIu64 "\ninterrupts    %" PRIu64
+                  "\nannulled      %" PRIu64 "\npc            0x%08x\n",
                   c.instructions, cyc, c.idle_cycles,
                   c.instructions ? double(busy) / double(c.instructions) : 0.0, t.to_string().c_str(),
                   c.traps, c.interrupts, c.annulled, core_.pc());

@@ -33,19 +33,30 @@ Selection parse_signals(const std::string& list) {
       const Selection d = default_signals();
       s.cpu |= d.cpu, s.irq |= d.irq, s.timer |= d.timer, s.uart |= d.uart, s.greth |= d.greth,
           s.link |= d.link, s.regions |= d.regions;
-    } else if (item == "cpu") s.cpu = true;
-    else if (item == "irq") s.irq = true;
-    else if (item == "timer") s.timer = true;
-    else if (item == "uart") s.uart = true;
-    else if (item == "ahb") s.ahb = true;
-    else if (item == "greth") s.greth = true;
-    else if (item == "link") s.link = true;
-    else if (item == "regions") s.regions = true;
-    else if (item == "cpu.pc") s.cpu = s.pc = true;
-    else if (item == "cpu.class") s.cpu = s.iclass = true;
+    } else if (item == "cpu")
+      s.cpu = true;
+    else if (item == "irq")
+      s.irq = true;
+    else if (item == "timer")
+      s.timer = true;
+    else if (item == "uart")
+      s.uart = true;
+    else if (item == "ahb")
+      s.ahb = true;
+    else if (item == "greth")
+      s.greth = true;
+    else if (item == "link")
+      s.link = true;
+    else if (item == "regions")
+      s.regions = true;
+    else if (item == "cpu.pc")
+      s.cpu = s.pc = true;
+    else if (item == "cpu.class")
+      s.cpu = s.iclass = true;
     else
-      throw std::invalid_argument("unknown signal group '" + item +
-                                  "' (cpu, irq, timer, uart, ahb, greth, link, regions, cpu.pc, cpu.class, default, all)");
+      throw std::invalid_argument(
+          "unknown signal group '" + item +
+          "' (cpu, irq, timer, uart, ahb, greth, link, regions, cpu.pc, cpu.class, default, all)");
   }
   if (!any) throw std::invalid_argument("empty signal list");
   return s;
@@ -60,11 +71,11 @@ uint64_t peak_bytes_per_ms(const Selection& s) {
     bool Selection::*on;
     uint64_t bytes_per_ms;
   };
-  static const Rate kRates[] = {
-      {&Selection::cpu, 200},     {&Selection::pc, 1700000}, {&Selection::iclass, 460000},
-      {&Selection::irq, 200},     {&Selection::timer, 100},  {&Selection::uart, 100},
-      {&Selection::ahb, 130000},  {&Selection::greth, 100},  {&Selection::link, 100},
-      {&Selection::regions, 700}};
+  static const Rate kRates[] = {{&Selection::cpu, 200},       {&Selection::pc, 1700000},
+                                {&Selection::iclass, 460000}, {&Selection::irq, 200},
+                                {&Selection::timer, 100},     {&Selection::uart, 100},
+                                {&Selection::ahb, 130000},    {&Selection::greth, 100},
+                                {&Selection::link, 100},      {&Selection::regions, 700}};
   uint64_t sum = 0;
   for (const Rate& r : kRates)
     if (s.*r.on) sum += r.bytes_per_ms;
@@ -102,9 +113,11 @@ std::string ident(std::string s) {
 
 }  // namespace
 
-BoardWaves::BoardWaves(Leon3mp& plat, const Selection& sel, const std::map<uint32_t, std::string>& region_names)
+BoardWaves::BoardWaves(Leon3mp& plat, const Selection& sel,
+                       const std::map<uint32_t, std::string>& region_names)
     : plat_(plat), clk_ps_(plat.config().period_ps()) {
-  unit_ps_ = std::max<uint64_t>(1, uint64_t(std::llround(sc_core::sc_get_time_resolution().to_seconds() * 1e12)));
+  unit_ps_ =
+      std::max<uint64_t>(1, uint64_t(std::llround(sc_core::sc_get_time_resolution().to_seconds() * 1e12)));
   if (sel.cpu) declare_cpu(sel);
   if (sel.irq) declare_irq();
   if (sel.timer && plat.gptimer()) declare_timer();
@@ -289,7 +302,8 @@ void BoardWaves::declare_greth() {
   auto c = g.on_desc.listen([this](const GrethDescEvent& e) {
     w_.change(ps(e.t), e.dir == GrethDir::Tx ? tx_desc_ : rx_desc_, e.index);
   });
-  auto d = g.on_frame_sent.listen([this](const GrethFrameSentEvent& e) { w_.change(ps(e.start), tx_len_, e.len); });
+  auto d = g.on_frame_sent.listen(
+      [this](const GrethFrameSentEvent& e) { w_.change(ps(e.start), tx_len_, e.len); });
   auto f = g.on_frame_received.listen([this](const GrethFrameReceivedEvent& e) {
     const uint64_t t = ps(e.t);
     w_.change(t, rx_len_, e.frame ? e.frame->data.size() : 0);
@@ -378,7 +392,8 @@ void BoardWaves::region_mark(bool begin, uint32_t id, uint64_t t) {
   }
   auto s = region_sig_.find(id);
   if (s != region_sig_.end()) w_.change(t, s->second, begin);
-  w_.change(t, region_current_, open_regions_.empty() ? std::string("-") : region_label(open_regions_.back()));
+  w_.change(t, region_current_,
+            open_regions_.empty() ? std::string("-") : region_label(open_regions_.back()));
   w_.change(t, region_depth_, open_regions_.size());
 }
 

@@ -22,8 +22,8 @@ namespace l3vp::vcd {
 struct Selection {
   bool cpu = false, irq = false, timer = false, uart = false, ahb = false, greth = false, link = false,
        regions = false;
-  bool pc = false;     // cpu.pc: the PC of every step (per instruction: runs the observed loop)
-  bool iclass = false; // cpu.class: the instruction class of every step (likewise)
+  bool pc = false;      // cpu.pc: the PC of every step (per instruction: runs the observed loop)
+  bool iclass = false;  // cpu.class: the instruction class of every step (likewise)
 };
 // The default selection: every group but the per-instruction signals
 // (cpu.pc, cpu.class) and the per-bus-transaction group (ahb).

@@ -1,8 +1,8 @@
 #include "vcd_writer.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 #include <functional>
 #include <memory>

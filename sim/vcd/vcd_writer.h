@@ -146,17 +146,17 @@ class Writer {
   std::unordered_map<std::string, uint64_t> str_index_;
   std::vector<Change> buf_;
   std::vector<std::vector<Change>> streams_;
-  std::vector<Change> group_;      // scratch of flush()
-  uint64_t stream_floor_ = 0;      // no stream change may be dated before this
+  std::vector<Change> group_;  // scratch of flush()
+  uint64_t stream_floor_ = 0;  // no stream change may be dated before this
 
   std::FILE* f_ = nullptr;
   std::string obuf_;
   std::string err_;
   uint64_t win_start_ = 0, win_end_ = kForever;
   bool flushed_any_ = false;
-  uint64_t horizon_ = 0;     // everything <= horizon_ has been written
-  bool dumped_ = false;      // $dumpvars written
-  bool time_open_ = false;   // a "#t" line for last_t_ is written
+  uint64_t horizon_ = 0;    // everything <= horizon_ has been written
+  bool dumped_ = false;     // $dumpvars written
+  bool time_open_ = false;  // a "#t" line for last_t_ is written
   uint64_t last_t_ = 0;
   uint64_t late_ = 0;
   // Size limit: bytes handed to the file so far, where the open time group

@@ -106,7 +106,7 @@ def check_udpecho(res, lines):
     assert e["received"] == 20 and e["bad"] == 0 and e["lost"] == 0, e
     r = fw_line(lines, "result")
     assert r["datagrams"] == 20 and r["echoed"] == 20, r
-    return f"20 x 512-byte datagrams echoed, all verified by the host"
+    return "20 x 512-byte datagrams echoed, all verified by the host"
 
 
 def check_udprx(res, lines):

@@ -818,18 +818,11 @@ def probe_events(counts, name):
 
 
 def cmd_probes(a):
-<<<<<<< HEAD
-    """Listening changes nothing (an observer never changes the model): the same run with every probe
-    of the CPU, AHB, region marker, link and devices listened to (--probe-all) and
-    without gives the same exit status, UART output, pcap bytes and --stats
-    (everything but the host's wall-clock figures)."""
-=======
-    """Listening changes nothing (docs issue 9): the same run with a counting
+    """Listening changes nothing (an observer never changes the model): the same run with a counting
     listener on every probe of the board's registry (--probe-all) plus text
     listeners (--probe PATTERN for each --text) and without gives the same
     exit status, UART output, pcap bytes and --stats (everything but the
     host's wall-clock figures)."""
->>>>>>> i35-probe
     runs = []
     text = os.path.join(TMP, "probe.txt")
     for probe in (False, True):

@@ -267,7 +267,7 @@ def region_lines(out):
     for line in out.splitlines()[2:]:
         f = line.split()
         if len(f) >= 6 and (f[0] in NAMES.values() or f[0] == "(run)"):
-            got[f[0]] = " ".join(w for w in f[5:] if not w[0] in "+-0123456789")
+            got[f[0]] = " ".join(w for w in f[5:] if w[0] not in "+-0123456789")
     return got
 
 

@@ -226,13 +226,13 @@ def cmd_link(c, a):
         fr = frames(w, d)
         n_stat = stats["net"]["greth"][key]
         check(len(fr) == n_stat, f"{d}: {len(fr)} frames, --stats net.greth.{key} {n_stat}")
-        for s, e, rs, re, n in fr:
+        for s, e, rs, r_end, n in fr:
             check(e is not None and e - s == wire_ps(n, mbps),
                   f"{d} frame of {n} B at {s} ps: on the wire {None if e is None else e - s} ps, "
                   f"expected {wire_ps(n, mbps)}")
             # No switch hop: the receiver sees it one propagation delay later.
-            check((rs - s, re - e) == (prop, prop),
-                  f"{d} frame at {s} ps: received over [{rs}, {re}), sent over [{s}, {e}), prop_delay {prop} ps")
+            check((rs - s, r_end - e) == (prop, prop),
+                  f"{d} frame at {s} ps: received over [{rs}, {r_end}), sent over [{s}, {e}), prop_delay {prop} ps")
             sizes.add(n)
         # Frames do not overlap on one segment and keep the inter-frame gap (12 bytes).
         for (s0, e0, *_), (s1, *_) in zip(fr, fr[1:]):
@@ -260,13 +260,13 @@ def cmd_pcap(c, a):
     board_mac = bytes.fromhex(stats["config"]["net"]["mac"].replace(":", ""))
     # Both directions, by their frames' delivery (rx end) on the VCD: the
     # order the PcapWriter (attached at Point::kDeliver) records them.
-    ends = sorted([(re, d, n) for d in ("to_host", "to_board") for _, _, _, re, n in frames(w, d)])
+    ends = sorted([(r_end, d, n) for d in ("to_host", "to_board") for _, _, _, r_end, n in frames(w, d)])
     check(len(recs) == len(ends) == stats["net"]["pcap_frames"],
           f"{len(recs)} pcap records, {len(ends)} VCD frames, --stats net.pcap_frames {stats['net']['pcap_frames']}")
-    for i, ((ts, n, data), (re, d, vn)) in enumerate(zip(recs, ends)):
+    for i, ((ts, n, data), (r_end, d, vn)) in enumerate(zip(recs, ends)):
         d_pcap = "to_host" if data[6:12] == board_mac else "to_board"
         check(d_pcap == d, f"record {i}: from {data[6:12].hex(':')} but the VCD frame ending then is {d}")
-        check(ts == re // 1000, f"record {i} ({d}, {n} B): time stamp {ts} ns, VCD rx end {re} ps")
+        check(ts == r_end // 1000, f"record {i} ({d}, {n} B): time stamp {ts} ns, VCD rx end {r_end} ps")
         check(n == vn, f"record {i}: {n} B in the pcap, {vn} B in the VCD")
     return f"{len(recs)} pcap records = VCD rx ends (ns) in both directions, lengths equal"
 
