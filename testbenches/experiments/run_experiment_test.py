@@ -155,7 +155,10 @@ def direct_ping(a, work, size, interval):
 
 
 def read_csv(out):
-    return pd.read_csv(os.path.join(out, "results.csv"), keep_default_na=False)
+    from l3vp.experiment.spec import TEXT_COLUMNS
+
+    return pd.read_csv(os.path.join(out, "results.csv"), keep_default_na=False,
+                       dtype={c: str for c in TEXT_COLUMNS})
 
 
 def check_ping_table(a, work, df):

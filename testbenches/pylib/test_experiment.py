@@ -465,3 +465,20 @@ def test_named_build_dir_follows_the_options_it_is_given(tmp_path):
     assert firmware.cached_options(d)["OWN_FAST"] == "OFF"
     with pytest.raises(firmware.BuildError, match="building nosuch failed"):
         firmware.build_in(d, {"OWN_FAST": False}, ["nosuch"], src=str(src))
+
+
+def test_load_table_keeps_text_columns_that_look_like_numbers(tmp_path):
+    # A commit such as 99556e8 reads as the float 9.9556e12 unless the text
+    # columns are read as text (a clean clone at such a commit failed
+    # experiments.local_sweep that way).
+    from l3vp.experiment import load_table
+
+    cols = ",".join(spec.FIXED_COLUMNS)
+    (tmp_path / "results.csv").write_text(
+        cols + "\n" + "0001,net_ping,default,timed,,0,,1000,99556e8,12345,0e10\n")
+    df = load_table(str(tmp_path))
+    assert df["leon3vp_version"][0] == "99556e8"
+    assert df["config_hash"][0] == "12345"
+    assert df["firmware_hash"][0] == "0e10"
+    assert df["run_id"][0] == "0001"
+    assert df["sim_time_ps"][0] == 1000

@@ -28,7 +28,9 @@ def load_table(out_dir, summary=False):
     if not os.path.isfile(path):
         raise FileNotFoundError(f"{path}: no such file (not an output directory of `experiment run`"
                                 + (", or an experiment without statistics:)" if summary else ")"))
-    df = pd.read_csv(path)
+    from .spec import TEXT_COLUMNS
+
+    df = pd.read_csv(path, dtype={c: str for c in TEXT_COLUMNS})
     if "error" in df:
         df["error"] = df["error"].fillna("").astype(str)
     return df

@@ -57,7 +57,8 @@ class Result:
         try:
             path = os.path.join(d, "experiment.yaml")
             self.spec = _spec.load_yaml(_spec.read_text(path, path), path)
-            self.df = pd.read_csv(os.path.join(d, "results.csv"), keep_default_na=False, na_values=[""])
+            self.df = pd.read_csv(os.path.join(d, "results.csv"), keep_default_na=False, na_values=[""],
+                                  dtype={c: str for c in _spec.TEXT_COLUMNS})
         except (OSError, ValueError, _spec.SpecError) as e:
             raise ReportError(f"{d}: not an experiment output directory ({e})") from None
         if not isinstance(self.spec, dict) or "experiment" not in self.spec:

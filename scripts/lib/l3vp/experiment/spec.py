@@ -26,6 +26,10 @@ _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}\Z")
 _PROGRAM = re.compile(r"[A-Za-z0-9_]+")
 _MODES = ("timed", "functional")
 
+# Columns that hold text even when a value looks like a number: a commit
+# such as "99556e8" or a hash of digits must not be read back as a float.
+TEXT_COLUMNS = ("run_id", "program", "variant", "mode", "energy", "error", "leon3vp_version", "config_hash",
+                "firmware_hash")
 # Columns the table always has: an axis or a metric may not take their names.
 FIXED_COLUMNS = ("run_id", "program", "variant", "mode", "energy", "exit_status", "error",
                  "sim_time_ps", "leon3vp_version", "config_hash", "firmware_hash")
