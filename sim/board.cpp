@@ -39,9 +39,10 @@ void check_board_inputs(RunState& run) {
   // UART input from a file is read whole at the start (stdin, "-", is read
   // on demand): it must be a regular file (docs/user-guide.md "Input limits
   // and errors").
-  if (!cfg.get<std::string>("uart.in").empty() && cfg.get<std::string>("uart.in") != "-") {
+  const std::string& uart_in = cfg.get<std::string>("uart.in");
+  if (!uart_in.empty() && uart_in != "-") {
     try {
-      check_input_file(cfg.get<std::string>("uart.in"), kMaxUartInBytes, "UART input");
+      check_input_file(uart_in, kMaxUartInBytes, "UART input");
     } catch (const InputFileError& e) {
       bad_input(std::string(run.opt.uart_in_set ? "--uart-in: " : "config: uart.in: ") + e.what());
     }
