@@ -16,17 +16,14 @@ REGION_NAME(OWN_REGION, "own_sum");
 
 static uint8_t buf[4096];
 
-static uint32_t sum_bytes(const uint8_t *d, uint32_t n)
-{
+static uint32_t sum_bytes(const uint8_t *d, uint32_t n) {
   uint32_t s = 0;
 
-  while (n--)
-    s += *d++;
+  while (n--) s += *d++;
   return s;
 }
 
-int main(void)
-{
+int main(void) {
   static const struct fw_params defaults = {.count = 10, .bytes = 1024};
   struct fw_params p;
   uint32_t i, total = 0;
@@ -40,11 +37,9 @@ int main(void)
     result_end();
     return 2;
   }
-  for (i = 0; i < sizeof(buf); i++)
-    buf[i] = (uint8_t)(i * 7u);
+  for (i = 0; i < sizeof(buf); i++) buf[i] = (uint8_t)(i * 7u);
   REGION_BEGIN(OWN_REGION);
-  for (i = 0; i < p.count; i++)
-    total += sum_bytes(buf, p.bytes);
+  for (i = 0; i < p.count; i++) total += sum_bytes(buf, p.bytes);
   REGION_END(OWN_REGION);
   result_app("own");
   result_begin("result");

@@ -32,10 +32,8 @@
 #ifndef __ASSEMBLER__
 #include <stdint.h>
 
-#define REGION_BEGIN(id) \
-  (*(volatile uint32_t*)(REGION_MARKER_BASE + REGION_BEGIN_OFF) = (uint32_t)(id))
-#define REGION_END(id) \
-  (*(volatile uint32_t*)(REGION_MARKER_BASE + REGION_END_OFF) = (uint32_t)(id))
+#define REGION_BEGIN(id) (*(volatile uint32_t*)(REGION_MARKER_BASE + REGION_BEGIN_OFF) = (uint32_t)(id))
+#define REGION_END(id) (*(volatile uint32_t*)(REGION_MARKER_BASE + REGION_END_OFF) = (uint32_t)(id))
 
 struct region_name_rec {
   uint32_t id;
@@ -43,8 +41,8 @@ struct region_name_rec {
 };
 #define REGION_NAME_CAT2(a, b) a##b
 #define REGION_NAME_CAT(a, b) REGION_NAME_CAT2(a, b)
-#define REGION_NAME(id, str)                                                              \
-  static const struct region_name_rec REGION_NAME_CAT(region_name_rec_, __COUNTER__)        \
+#define REGION_NAME(id, str)                                                         \
+  static const struct region_name_rec REGION_NAME_CAT(region_name_rec_, __COUNTER__) \
       __attribute__((section(".l3vp.regions"), used, aligned(4))) = {(uint32_t)(id), str}
 #endif
 

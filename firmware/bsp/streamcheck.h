@@ -25,11 +25,11 @@
 #define STREAM_CHECK_ADDR_OFF 0x4
 #define STREAM_CHECK_LEN_OFF 0x8
 
-#define STREAM_CHECK(id, data, len)                                                             \
-  do {                                                                                          \
-    *(volatile uint32_t *)(STREAM_CHECK_BASE + STREAM_CHECK_SELECT_OFF) = (uint32_t)(id);       \
+#define STREAM_CHECK(id, data, len)                                                                  \
+  do {                                                                                               \
+    *(volatile uint32_t *)(STREAM_CHECK_BASE + STREAM_CHECK_SELECT_OFF) = (uint32_t)(id);            \
     *(volatile uint32_t *)(STREAM_CHECK_BASE + STREAM_CHECK_ADDR_OFF) = (uint32_t)(uintptr_t)(data); \
-    *(volatile uint32_t *)(STREAM_CHECK_BASE + STREAM_CHECK_LEN_OFF) = (uint32_t)(len);         \
+    *(volatile uint32_t *)(STREAM_CHECK_BASE + STREAM_CHECK_LEN_OFF) = (uint32_t)(len);              \
   } while (0)
 
 #endif

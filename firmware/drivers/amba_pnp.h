@@ -11,33 +11,33 @@
 #include <stdint.h>
 
 #define AMBA_AHB_PNP_MASTERS 0xfffff000u
-#define AMBA_AHB_PNP_SLAVES  0xfffff800u
-#define AMBA_AHB_MAX         16
-#define AMBA_APB_PNP_OFFSET  0x000ff000u
-#define AMBA_APB_MAX         16
+#define AMBA_AHB_PNP_SLAVES 0xfffff800u
+#define AMBA_AHB_MAX 16
+#define AMBA_APB_PNP_OFFSET 0x000ff000u
+#define AMBA_APB_MAX 16
 
-#define AMBA_VENDOR_GAISLER  0x01
-#define AMBA_VENDOR_ESA      0x04
+#define AMBA_VENDOR_GAISLER 0x01
+#define AMBA_VENDOR_ESA 0x04
 
-#define AMBA_DEVICE_LEON3    0x003
-#define AMBA_DEVICE_APBCTRL  0x006
-#define AMBA_DEVICE_APBUART  0x00c
-#define AMBA_DEVICE_IRQMP    0x00d
-#define AMBA_DEVICE_GPTIMER  0x011
-#define AMBA_DEVICE_GRETH    0x01d
-#define AMBA_DEVICE_MCTRL    0x00f  /* vendor ESA */
+#define AMBA_DEVICE_LEON3 0x003
+#define AMBA_DEVICE_APBCTRL 0x006
+#define AMBA_DEVICE_APBUART 0x00c
+#define AMBA_DEVICE_IRQMP 0x00d
+#define AMBA_DEVICE_GPTIMER 0x011
+#define AMBA_DEVICE_GRETH 0x01d
+#define AMBA_DEVICE_MCTRL 0x00f /* vendor ESA */
 
 enum amba_bus { AMBA_AHB_MASTER, AMBA_AHB_SLAVE, AMBA_APB_SLAVE };
 
 struct amba_dev {
-    enum amba_bus bus;
-    unsigned index;         /* slot number on that bus */
-    unsigned vendor;
-    unsigned device;
-    unsigned version;
-    unsigned irq;           /* 0 = none */
-    uintptr_t base;         /* start of the first non-empty BAR (0 if none) */
-    uint32_t bar[4];        /* raw BAR words (APB: only bar[0]) */
+  enum amba_bus bus;
+  unsigned index; /* slot number on that bus */
+  unsigned vendor;
+  unsigned device;
+  unsigned version;
+  unsigned irq;    /* 0 = none */
+  uintptr_t base;  /* start of the first non-empty BAR (0 if none) */
+  uint32_t bar[4]; /* raw BAR words (APB: only bar[0]) */
 };
 
 /* Decode one BAR word; returns the start address (0 for an empty BAR).

@@ -6,14 +6,14 @@
 
 #include <stdint.h>
 
-#define APBUART_DATA    0x00
-#define APBUART_STATUS  0x04
-#define APBUART_CTRL    0x08
-#define APBUART_SCALER  0x0c
+#define APBUART_DATA 0x00
+#define APBUART_STATUS 0x04
+#define APBUART_CTRL 0x08
+#define APBUART_SCALER 0x0c
 
-#define APBUART_ST_DR   (1u << 0)
-#define APBUART_ST_TS   (1u << 1)   /* shift register empty */
-#define APBUART_ST_TE   (1u << 2)   /* FIFO / holding register empty */
+#define APBUART_ST_DR (1u << 0)
+#define APBUART_ST_TS (1u << 1) /* shift register empty */
+#define APBUART_ST_TE (1u << 2) /* FIFO / holding register empty */
 
 #define APBUART_CTRL_RE (1u << 0)
 #define APBUART_CTRL_TE (1u << 1)

@@ -7,27 +7,27 @@
 
 #include <stdint.h>
 
-#define GPTIMER_SCALER   0x00
-#define GPTIMER_SRELOAD  0x04
-#define GPTIMER_CONFIG   0x08
-#define GPTIMER_TCNT(n)  (0x10 * (n) + 0x0)
-#define GPTIMER_TRLD(n)  (0x10 * (n) + 0x4)
+#define GPTIMER_SCALER 0x00
+#define GPTIMER_SRELOAD 0x04
+#define GPTIMER_CONFIG 0x08
+#define GPTIMER_TCNT(n) (0x10 * (n) + 0x0)
+#define GPTIMER_TRLD(n) (0x10 * (n) + 0x4)
 #define GPTIMER_TCTRL(n) (0x10 * (n) + 0x8)
 
-#define GPTIMER_CTRL_EN  (1u << 0)
-#define GPTIMER_CTRL_RS  (1u << 1)
-#define GPTIMER_CTRL_LD  (1u << 2)
-#define GPTIMER_CTRL_IE  (1u << 3)
-#define GPTIMER_CTRL_IP  (1u << 4)
-#define GPTIMER_CTRL_CH  (1u << 5)
+#define GPTIMER_CTRL_EN (1u << 0)
+#define GPTIMER_CTRL_RS (1u << 1)
+#define GPTIMER_CTRL_LD (1u << 2)
+#define GPTIMER_CTRL_IE (1u << 3)
+#define GPTIMER_CTRL_IP (1u << 4)
+#define GPTIMER_CTRL_CH (1u << 5)
 
-#define GPTIMER_CFG_SI   (1u << 8)
+#define GPTIMER_CFG_SI (1u << 8)
 
 struct gptimer {
-    uintptr_t base;
-    unsigned ntimers;
-    unsigned irq;       /* IRQ of timer 1 (from CONFIG) */
-    int separate_irqs;  /* timer n uses irq + n - 1 */
+  uintptr_t base;
+  unsigned ntimers;
+  unsigned irq;      /* IRQ of timer 1 (from CONFIG) */
+  int separate_irqs; /* timer n uses irq + n - 1 */
 };
 
 /* Find the first GPTIMER via plug&play, read its CONFIG, stop all timers

@@ -19,8 +19,7 @@ static uint32_t rxd_table[2 * GRETH_NDESC] __attribute__((aligned(1024)));
 static uint8_t txbufs[GRETH_NDESC][GRETH_BUFSZ] __attribute__((aligned(16)));
 static uint8_t rxbufs[GRETH_NDESC][GRETH_BUFSZ] __attribute__((aligned(16)));
 
-int greth_mdio_read(struct greth *g, unsigned phy, unsigned reg, uint16_t *val)
-{
+int greth_mdio_read(struct greth *g, unsigned phy, unsigned reg, uint16_t *val) {
   uint32_t i, m;
 
   for (i = 0; i < SPIN_LIMIT && (REG(g, GRETH_MDIO) & GRETH_MDIO_BU); i++)
@@ -28,43 +27,34 @@ int greth_mdio_read(struct greth *g, unsigned phy, unsigned reg, uint16_t *val)
   REG(g, GRETH_MDIO) = ((phy & 31u) << 11) | ((reg & 31u) << 6) | GRETH_MDIO_RD;
   for (i = 0; i < SPIN_LIMIT; i++) {
     m = REG(g, GRETH_MDIO);
-    if (!(m & GRETH_MDIO_BU))
-      break;
+    if (!(m & GRETH_MDIO_BU)) break;
   }
-  if (i == SPIN_LIMIT || (m & GRETH_MDIO_LF))
-    return -1;
+  if (i == SPIN_LIMIT || (m & GRETH_MDIO_LF)) return -1;
   *val = (uint16_t)(m >> 16);
   return 0;
 }
 
-int greth_link_up(struct greth *g)
-{
+int greth_link_up(struct greth *g) {
   uint16_t v;
 
   /* BMSR's link bit latches low: read twice for the current state. */
-  if (greth_mdio_read(g, 0, PHY_BMSR, &v) < 0 ||
-      greth_mdio_read(g, 0, PHY_BMSR, &v) < 0)
-    return 0;
+  if (greth_mdio_read(g, 0, PHY_BMSR, &v) < 0 || greth_mdio_read(g, 0, PHY_BMSR, &v) < 0) return 0;
   g->phy_bmsr = v;
   return (v & PHY_BMSR_LINK) != 0;
 }
 
-static inline uint32_t rx_word0(const struct greth *g, unsigned i)
-{
-  return GRETH_BD_EN | (g->irq_mode ? GRETH_BD_IE : 0) |
-         (i == GRETH_NDESC - 1 ? GRETH_BD_WR : 0);
+static inline uint32_t rx_word0(const struct greth *g, unsigned i) {
+  return GRETH_BD_EN | (g->irq_mode ? GRETH_BD_IE : 0) | (i == GRETH_NDESC - 1 ? GRETH_BD_WR : 0);
 }
 
-int greth_open(struct greth *g, const uint8_t mac[6], int irq_mode)
-{
+int greth_open(struct greth *g, const uint8_t mac[6], int irq_mode) {
   struct amba_dev dev;
   uint16_t anar = 0, anlpar = 0;
   uint32_t ctrl, i;
   unsigned n;
 
   memset(g, 0, sizeof(*g));
-  if (!amba_find_apb(AMBA_VENDOR_GAISLER, AMBA_DEVICE_GRETH, 0, &dev))
-    return 0;
+  if (!amba_find_apb(AMBA_VENDOR_GAISLER, AMBA_DEVICE_GRETH, 0, &dev)) return 0;
   g->base = dev.base;
   g->irq = dev.irq;
   g->irq_mode = irq_mode && dev.irq != 0;
@@ -80,8 +70,7 @@ int greth_open(struct greth *g, const uint8_t mac[6], int irq_mode)
     ;
   REG(g, GRETH_STATUS) = GRETH_ST_ALL;
   REG(g, GRETH_MAC_MSB) = (uint32_t)mac[0] << 8 | mac[1];
-  REG(g, GRETH_MAC_LSB) = (uint32_t)mac[2] << 24 | (uint32_t)mac[3] << 16 |
-                          (uint32_t)mac[4] << 8 | mac[5];
+  REG(g, GRETH_MAC_LSB) = (uint32_t)mac[2] << 24 | (uint32_t)mac[3] << 16 | (uint32_t)mac[4] << 8 | mac[5];
 
   for (n = 0; n < GRETH_NDESC; n++) {
     g->txd[2 * n] = 0;
@@ -94,15 +83,13 @@ int greth_open(struct greth *g, const uint8_t mac[6], int irq_mode)
 
   /* PHY: link state and the common duplex ability. */
   g->phy_ok = greth_link_up(g);
-  if (greth_mdio_read(g, 0, PHY_ANAR, &anar) == 0 &&
-      greth_mdio_read(g, 0, PHY_ANLPAR, &anlpar) == 0)
+  if (greth_mdio_read(g, 0, PHY_ANAR, &anar) == 0 && greth_mdio_read(g, 0, PHY_ANLPAR, &anlpar) == 0)
     g->phy_anlpar = anlpar;
   /* GRETH_GBIT: its RX descriptors carry checksum results (read by
    * greth_rx_take() whatever this says; for the start line and tests). */
   g->csum_offload = (REG(g, GRETH_CTRL) & GRETH_CTRL_GA) != 0;
   ctrl = GRETH_CTRL_FD; /* full duplex unless the PHY says half only */
-  if (g->phy_ok && (anar & anlpar & 0x01e0u) && !(anar & anlpar & 0x0140u))
-    ctrl = 0;
+  if (g->phy_ok && (anar & anlpar & 0x01e0u) && !(anar & anlpar & 0x0140u)) ctrl = 0;
   if (g->irq_mode) {
     /* No handler: the interrupt only wakes the main loop, which polls the
      * ring and STATUS anyway (a C handler's trap frame and dispatch cost
@@ -115,16 +102,12 @@ int greth_open(struct greth *g, const uint8_t mac[6], int irq_mode)
   return 1;
 }
 
-void greth_tx_reclaim(struct greth *g)
-{
+void greth_tx_reclaim(struct greth *g) {
   while (g->tx_used) {
     uint32_t w0 = g->txd[2 * g->tx_tail];
-    if (w0 & GRETH_BD_EN)
-      break;
-    if (w0 & GRETH_TXBD_UE)
-      g->st.tx_ue++;
-    if (w0 & GRETH_TXBD_AL)
-      g->st.tx_al++;
+    if (w0 & GRETH_BD_EN) break;
+    if (w0 & GRETH_TXBD_UE) g->st.tx_ue++;
+    if (w0 & GRETH_TXBD_AL) g->st.tx_al++;
     g->tx_tail = (g->tx_tail + 1) % GRETH_NDESC;
     g->tx_used--;
   }
@@ -133,14 +116,10 @@ void greth_tx_reclaim(struct greth *g)
 /* Set TE (and keep RE/TI/RI/FD/PM as they are). A stale RE=1 written
  * back after the MAC cleared it only makes the RX DMA re-read the current
  * descriptor, which clears RE again if it is still not enabled. */
-static inline void greth_kick_tx(struct greth *g)
-{
-  REG(g, GRETH_CTRL) = REG(g, GRETH_CTRL) | GRETH_CTRL_TE;
-}
+static inline void greth_kick_tx(struct greth *g) { REG(g, GRETH_CTRL) = REG(g, GRETH_CTRL) | GRETH_CTRL_TE; }
 
 /* Wait (bounded) for a free TX descriptor; 0 if none came. */
-static int greth_tx_wait_free(struct greth *g)
-{
+static int greth_tx_wait_free(struct greth *g) {
   unsigned waited = 0;
   uint32_t spin;
 
@@ -165,8 +144,7 @@ static int greth_tx_wait_free(struct greth *g)
  * (the turnaround, docs/firmware.md) ends at the CTRL write. Descriptors
  * the MAC has finished are reclaimed after the kick too (greth_send());
  * the one at tx_head is free (greth_tx_wait_free()). */
-static void greth_tx_enable(struct greth *g, unsigned len)
-{
+static void greth_tx_enable(struct greth *g, unsigned len) {
   unsigned i = g->tx_head;
 
   /* EN last. */
@@ -178,15 +156,12 @@ static void greth_tx_enable(struct greth *g, unsigned len)
   g->st.tx_bytes += len;
 }
 
-uint8_t *greth_tx_buffer(struct greth *g)
-{
-  if (!greth_tx_wait_free(g))
-    return 0;
+uint8_t *greth_tx_buffer(struct greth *g) {
+  if (!greth_tx_wait_free(g)) return 0;
   return (uint8_t *)(uintptr_t)g->txd[2 * g->tx_head + 1];
 }
 
-int greth_send(struct greth *g, const uint8_t *frame, unsigned len)
-{
+int greth_send(struct greth *g, const uint8_t *frame, unsigned len) {
   unsigned i;
   uint8_t *buf;
 
@@ -196,8 +171,7 @@ int greth_send(struct greth *g, const uint8_t *frame, unsigned len)
   }
   /* A free descriptor at tx_head: reclaiming waits until after the kick
    * (below) unless the ring is full now. */
-  if (g->tx_used == GRETH_NDESC && !greth_tx_wait_free(g))
-    return -1;
+  if (g->tx_used == GRETH_NDESC && !greth_tx_wait_free(g)) return -1;
   i = g->tx_head;
   buf = (uint8_t *)(uintptr_t)g->txd[2 * i + 1];
   if (frame == buf) {
@@ -220,29 +194,22 @@ int greth_send(struct greth *g, const uint8_t *frame, unsigned len)
   return 0;
 }
 
-void greth_status_service(struct greth *g)
-{
+void greth_status_service(struct greth *g) {
   uint32_t s;
 
   /* STATUS is read here in both modes: the interrupt (RI/TI) is wake-only
    * and IA/TS/TA/RA/PS raise none. Nothing else touches STATUS, so no
    * PIL guard is needed. */
   s = REG(g, GRETH_STATUS) & GRETH_ST_ALL;
-  if (s)
-    REG(g, GRETH_STATUS) = s;
-  if (g->irq_mode)
-    g->st.irqs = bsp_irq_wakes[g->irq];
-  if (s & GRETH_ST_IA)
-    g->st.st_ia++;
-  if (s & GRETH_ST_TS)
-    g->st.st_ts++;
-  if (s & GRETH_ST_PS)
-    g->st.st_ps++;
+  if (s) REG(g, GRETH_STATUS) = s;
+  if (g->irq_mode) g->st.irqs = bsp_irq_wakes[g->irq];
+  if (s & GRETH_ST_IA) g->st.st_ia++;
+  if (s & GRETH_ST_TS) g->st.st_ts++;
+  if (s & GRETH_ST_PS) g->st.st_ps++;
   if (s & GRETH_ST_TA) {
     /* TX AHB error: TE cleared, descriptor not written back: retry. */
     g->st.st_ta++;
-    if (g->tx_used)
-      greth_kick_tx(g);
+    if (g->tx_used) greth_kick_tx(g);
   }
   if (s & GRETH_ST_RA) {
     /* RX AHB error: frame lost, RE cleared. */
@@ -252,23 +219,17 @@ void greth_status_service(struct greth *g)
   }
 }
 
-int greth_rx_take(struct greth *g, const uint8_t **frame, unsigned *len)
-{
+int greth_rx_take(struct greth *g, const uint8_t **frame, unsigned *len) {
   uint32_t w0 = g->rxd[2 * g->rx_next];
   uint32_t c;
   int ck = 0;
 
   if (w0 & GRETH_RXBD_ERR) {
-    if (w0 & GRETH_RXBD_LE)
-      g->st.rx_le++;
-    if (w0 & GRETH_RXBD_OE)
-      g->st.rx_oe++;
-    if (w0 & GRETH_RXBD_CE)
-      g->st.rx_ce++;
-    if (w0 & GRETH_RXBD_FT)
-      g->st.rx_ft++;
-    if (w0 & GRETH_RXBD_AE)
-      g->st.rx_ae++;
+    if (w0 & GRETH_RXBD_LE) g->st.rx_le++;
+    if (w0 & GRETH_RXBD_OE) g->st.rx_oe++;
+    if (w0 & GRETH_RXBD_CE) g->st.rx_ce++;
+    if (w0 & GRETH_RXBD_FT) g->st.rx_ft++;
+    if (w0 & GRETH_RXBD_AE) g->st.rx_ae++;
     return -1;
   }
   /* Word 1, not rxbuf[]: greth_send() may have swapped the buffer. */
@@ -292,8 +253,7 @@ int greth_rx_take(struct greth *g, const uint8_t **frame, unsigned *len)
   return ck;
 }
 
-void greth_rx_release(struct greth *g)
-{
+void greth_rx_release(struct greth *g) {
   unsigned i = g->rx_next;
 
   g->rx_cur = 0;
@@ -301,12 +261,9 @@ void greth_rx_release(struct greth *g)
   g->rx_next = (i + 1) % GRETH_NDESC;
 }
 
-void greth_rx_batch_end(struct greth *g, unsigned n)
-{
-  if (!n)
-    return;
-  if (n > g->st.rx_max_batch)
-    g->st.rx_max_batch = n;
+void greth_rx_batch_end(struct greth *g, unsigned n) {
+  if (!n) return;
+  if (n > g->st.rx_max_batch) g->st.rx_max_batch = n;
   /* Ring exhausted earlier: the MAC turned RE off; descriptors are back. */
   if (!(REG(g, GRETH_CTRL) & GRETH_CTRL_RE)) {
     REG(g, GRETH_CTRL) = REG(g, GRETH_CTRL) | GRETH_CTRL_RE;
@@ -314,12 +271,10 @@ void greth_rx_batch_end(struct greth *g, unsigned n)
   }
 }
 
-void greth_tx_drain(struct greth *g)
-{
+void greth_tx_drain(struct greth *g) {
   uint32_t n;
 
-  for (n = 0; n < SPIN_LIMIT && g->tx_used; n++)
-    greth_tx_reclaim(g);
+  for (n = 0; n < SPIN_LIMIT && g->tx_used; n++) greth_tx_reclaim(g);
 }
 
 /* ---- Held receive buffers (zero-copy TCP reassembly) ----
@@ -328,13 +283,11 @@ void greth_tx_drain(struct greth *g)
  * while the stack holds out-of-order segments. */
 static uint8_t rxspares[GRETH_RX_SPARES][GRETH_BUFSZ] __attribute__((aligned(16)));
 
-const uint8_t *greth_rx_hold(struct greth *g, const uint8_t *frame)
-{
+const uint8_t *greth_rx_hold(struct greth *g, const uint8_t *frame) {
   unsigned n;
 
   if (!g->rx_spare_init) {
-    for (n = 0; n < GRETH_RX_SPARES; n++)
-      g->rx_spare[n] = rxspares[n];
+    for (n = 0; n < GRETH_RX_SPARES; n++) g->rx_spare[n] = rxspares[n];
     g->rx_nspare = GRETH_RX_SPARES;
     g->rx_spare_init = 1;
   }
@@ -348,8 +301,6 @@ const uint8_t *greth_rx_hold(struct greth *g, const uint8_t *frame)
   return frame;
 }
 
-void greth_rx_unhold(struct greth *g, const uint8_t *buf)
-{
-  if (buf != 0 && g->rx_nspare < GRETH_RX_SPARES)
-    g->rx_spare[g->rx_nspare++] = (uint8_t *)(uintptr_t)buf;
+void greth_rx_unhold(struct greth *g, const uint8_t *buf) {
+  if (buf != 0 && g->rx_nspare < GRETH_RX_SPARES) g->rx_spare[g->rx_nspare++] = (uint8_t *)(uintptr_t)buf;
 }

@@ -4,11 +4,10 @@
  * One MAC, 128 TX and 128 RX descriptors (1 KiB-aligned tables), one
  * 1520-byte buffer per descriptor (a pool of 256: a buffer moves from an
  * RX to a TX descriptor and back when greth_send() transmits a received
- * frame in place, so a descriptor's buffer is its word 1, not a fixed one). Ownership is the descriptor's EN bit;
- * WR is set on descriptor 127 every time it is (re)enabled (the MAC clears
- * WR on write-back). TE is written after every newly enabled TX descriptor;
- * RE is written again whenever descriptors are returned and the MAC has
- * turned it off (ring exhausted) or after an RX AHB error.
+ * frame in place, so a descriptor's buffer is its word 1, not a fixed one). Ownership is the descriptor's EN
+ * bit; WR is set on descriptor 127 every time it is (re)enabled (the MAC clears WR on write-back). TE is
+ * written after every newly enabled TX descriptor; RE is written again whenever descriptors are returned and
+ * the MAC has turned it off (ring exhausted) or after an RX AHB error.
  *
  * The driver relies on the D-cache snooping DMA writes (the GR-XC3S-1500
  * template has it, crt0 sets CCR.DS), so descriptors and received data are
@@ -26,13 +25,13 @@
 #include <stdint.h>
 
 /* ---- registers (APB offsets) ---- */
-#define GRETH_CTRL    0x00
-#define GRETH_STATUS  0x04
+#define GRETH_CTRL 0x00
+#define GRETH_STATUS 0x04
 #define GRETH_MAC_MSB 0x08
 #define GRETH_MAC_LSB 0x0c
-#define GRETH_MDIO    0x10
-#define GRETH_TXDESC  0x14
-#define GRETH_RXDESC  0x18
+#define GRETH_MDIO 0x10
+#define GRETH_TXDESC 0x14
+#define GRETH_RXDESC 0x18
 
 #define GRETH_CTRL_TE (1u << 0)
 #define GRETH_CTRL_RE (1u << 1)
@@ -71,8 +70,7 @@
 #define GRETH_RXBD_CE (1u << 16)
 #define GRETH_RXBD_OE (1u << 17)
 #define GRETH_RXBD_LE (1u << 18)
-#define GRETH_RXBD_ERR (GRETH_RXBD_AE | GRETH_RXBD_FT | GRETH_RXBD_CE | \
-                        GRETH_RXBD_OE | GRETH_RXBD_LE)
+#define GRETH_RXBD_ERR (GRETH_RXBD_AE | GRETH_RXBD_FT | GRETH_RXBD_CE | GRETH_RXBD_OE | GRETH_RXBD_LE)
 /* GRETH_GBIT receive checksum offload (hw-reference 3.7); the 10/100
  * writes these bits as 0 */
 #define GRETH_RXBD_ID (1u << 19) /* IPv4 packet */
@@ -82,9 +80,9 @@
 #define GRETH_RXBD_TD (1u << 23) /* TCP segment */
 #define GRETH_RXBD_TR (1u << 24) /* TCP checksum error */
 #define GRETH_RXBD_IF (1u << 25) /* IP fragment: UDP/TCP results not valid */
-#define GRETH_RXBD_CK (GRETH_RXBD_ID | GRETH_RXBD_IR | GRETH_RXBD_UD | \
-                       GRETH_RXBD_UR | GRETH_RXBD_TD | GRETH_RXBD_TR | \
-                       GRETH_RXBD_IF)
+#define GRETH_RXBD_CK                                                                              \
+  (GRETH_RXBD_ID | GRETH_RXBD_IR | GRETH_RXBD_UD | GRETH_RXBD_UR | GRETH_RXBD_TD | GRETH_RXBD_TR | \
+   GRETH_RXBD_IF)
 /* What greth_rx_take() reports of them: the MAC confirmed the checksum of
  * a whole, unfragmented IPv4 datagram with a good header. Nothing else
  * (no offload, an error bit, a fragment) confirms anything: the stack
@@ -108,41 +106,41 @@
 
 struct greth_stats {
   uint32_t tx_frames, tx_bytes;
-  uint32_t tx_ue, tx_al;            /* TX descriptor errors by reason */
-  uint32_t tx_ring_full_waits;      /* output had to wait for a descriptor */
-  uint32_t tx_drop_full;            /* ... and gave up (frame dropped) */
-  uint32_t tx_drop_len;             /* frame longer than 1514 bytes */
+  uint32_t tx_ue, tx_al;       /* TX descriptor errors by reason */
+  uint32_t tx_ring_full_waits; /* output had to wait for a descriptor */
+  uint32_t tx_drop_full;       /* ... and gave up (frame dropped) */
+  uint32_t tx_drop_len;        /* frame longer than 1514 bytes */
   uint32_t rx_frames, rx_bytes;
   uint32_t rx_le, rx_oe, rx_ce, rx_ft, rx_ae; /* RX descriptor errors */
-  uint32_t rx_ck_ok;                /* frames whose UDP/TCP checksum the MAC confirmed */
-  uint32_t rx_ck_bad;               /* ... reported as wrong (IR, UR or TR; the stack checks again) */
-  uint32_t rx_restarts;             /* RE written again (ring was exhausted) */
+  uint32_t rx_ck_ok;                          /* frames whose UDP/TCP checksum the MAC confirmed */
+  uint32_t rx_ck_bad;   /* ... reported as wrong (IR, UR or TR; the stack checks again) */
+  uint32_t rx_restarts; /* RE written again (ring was exhausted) */
   uint32_t st_ia, st_ts, st_ta, st_ra, st_ps; /* STATUS error bits seen */
-  uint32_t irqs;                    /* GRETH interrupts (irq mode): wake-ups */
-  uint32_t rx_max_batch;            /* most frames found ready in one poll */
-  uint32_t tx_swapped;              /* frames sent from their RX buffer, no copy */
-  uint32_t tx_in_place;             /* frames built in a TX buffer, no copy */
-  uint32_t rx_held;                 /* RX buffers kept out of the ring (greth_rx_hold) */
-  uint32_t rx_hold_fail;            /* ... refused: no spare buffer */
+  uint32_t irqs;                              /* GRETH interrupts (irq mode): wake-ups */
+  uint32_t rx_max_batch;                      /* most frames found ready in one poll */
+  uint32_t tx_swapped;                        /* frames sent from their RX buffer, no copy */
+  uint32_t tx_in_place;                       /* frames built in a TX buffer, no copy */
+  uint32_t rx_held;                           /* RX buffers kept out of the ring (greth_rx_hold) */
+  uint32_t rx_hold_fail;                      /* ... refused: no spare buffer */
 };
 
 struct greth {
   uintptr_t base;
   unsigned irq;
   uint8_t mac[6];
-  int irq_mode;                     /* RI interrupts on (else polled) */
-  int csum_offload;                 /* CTRL.GA: RX descriptors carry checksum results */
-  volatile uint32_t *txd, *rxd;     /* descriptor tables (2 words each) */
+  int irq_mode;                 /* RI interrupts on (else polled) */
+  int csum_offload;             /* CTRL.GA: RX descriptors carry checksum results */
+  volatile uint32_t *txd, *rxd; /* descriptor tables (2 words each) */
   uint8_t (*txbuf)[GRETH_BUFSZ], (*rxbuf)[GRETH_BUFSZ];
   unsigned tx_head, tx_tail, tx_used;
   unsigned rx_next;
-  const uint8_t *rx_cur;            /* buffer of the taken RX descriptor, or 0 */
+  const uint8_t *rx_cur; /* buffer of the taken RX descriptor, or 0 */
   uint16_t phy_bmsr, phy_anlpar;
   int phy_ok;
   struct greth_stats st;
   uint8_t *rx_spare[GRETH_RX_SPARES]; /* free spare buffers (greth_rx_hold) */
-  unsigned rx_nspare;               /* entries in rx_spare[] */
-  int rx_spare_init;                /* rx_spare[] filled (first hold) */
+  unsigned rx_nspare;                 /* entries in rx_spare[] */
+  int rx_spare_init;                  /* rx_spare[] filled (first hold) */
 };
 
 extern struct greth greth0;
@@ -151,7 +149,8 @@ extern struct greth greth0;
  * station address, build both rings, read the PHY (link, duplex) and
  * enable RX. irq_mode: RX descriptors with IE and CTRL.RI, the IRQ
  * level wake-only (irq_set_wake(): it only ends cpu_power_down(); the
- * main loop polls the ring and greth_status_service() reads STATUS). Returns 1 on success, 0 if no GRETH was found. */
+ * main loop polls the ring and greth_status_service() reads STATUS). Returns 1 on success, 0 if no GRETH was
+ * found. */
 int greth_open(struct greth *g, const uint8_t mac[6], int irq_mode);
 /* MDIO clause-22 read; returns 0 and *val, or -1 (busy timeout / LF). */
 int greth_mdio_read(struct greth *g, unsigned phy, unsigned reg, uint16_t *val);
@@ -187,10 +186,7 @@ void greth_rx_release(struct greth *g);
 void greth_rx_batch_end(struct greth *g, unsigned n);
 /* Does the next RX descriptor hold a frame? Inline: it starts every
  * received frame's way up and every poll of the main loop. */
-static inline int greth_rx_ready(const struct greth *g)
-{
-  return !(g->rxd[2 * g->rx_next] & GRETH_BD_EN);
-}
+static inline int greth_rx_ready(const struct greth *g) { return !(g->rxd[2 * g->rx_next] & GRETH_BD_EN); }
 /* Wait (bounded) until every queued frame has left. */
 void greth_tx_drain(struct greth *g);
 

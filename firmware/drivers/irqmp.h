@@ -7,13 +7,13 @@
 
 #include <stdint.h>
 
-#define IRQMP_ILEVEL    0x00
-#define IRQMP_IPEND     0x04
-#define IRQMP_IFORCE0   0x08
-#define IRQMP_ICLEAR    0x0c
-#define IRQMP_MPSTAT    0x10
-#define IRQMP_PIMASK0   0x40
-#define IRQMP_PIFORCE0  0x80
+#define IRQMP_ILEVEL 0x00
+#define IRQMP_IPEND 0x04
+#define IRQMP_IFORCE0 0x08
+#define IRQMP_ICLEAR 0x0c
+#define IRQMP_MPSTAT 0x10
+#define IRQMP_PIMASK0 0x40
+#define IRQMP_PIFORCE0 0x80
 
 /* Mask everything, clear pending and forced interrupts, all level 0. */
 void irqmp_init(uintptr_t base);

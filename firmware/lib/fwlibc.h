@@ -34,8 +34,7 @@ int fw_vformat(void (*out)(char c, void *ctx), void *ctx, const char *fmt, va_li
 
 /* xorshift32 (Marsaglia): the next value of a deterministic pseudo-random
  * sequence kept in *state (never 0). For test data, not for security. */
-static inline uint32_t fw_xorshift32(uint32_t *state)
-{
+static inline uint32_t fw_xorshift32(uint32_t *state) {
   uint32_t x = *state;
   x ^= x << 13;
   x ^= x >> 17;

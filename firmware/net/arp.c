@@ -26,8 +26,8 @@ struct arp_entry arp_table[NET_ARP_TABLE_SIZE];
 
 #if NET_ARP_QUEUE
 static uint8_t arp_qbuf[NET_BUF_SIZE] __attribute__((aligned(4)));
-static unsigned arp_qlen;     /* 0: queue empty */
-static uint32_t arp_qhop;     /* next hop the queued packet waits for */
+static unsigned arp_qlen; /* 0: queue empty */
+static uint32_t arp_qhop; /* next hop the queued packet waits for */
 #endif
 
 /* No entry needs arp_timer() before this time (its deadlines: expiry of a
@@ -41,15 +41,14 @@ static uint32_t arp_next;
  * is almost always from the same host (arp_learn_ip's fast path). */
 struct arp_entry *arp_last;
 
-static const uint8_t arp_bcast_mac[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
-static const uint8_t arp_zero_mac[6] = { 0 };
+static const uint8_t arp_bcast_mac[6] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+static const uint8_t arp_zero_mac[6] = {0};
 
 /* Copy a MAC address on the per-frame paths (learning from every IP frame,
  * addressing every IP frame sent): inline, three halfwords when both ends
  * are 2-aligned (frames and table entries are), else six bytes. A memcpy()
  * call cost about 40 instructions per address. */
-static inline void arp_mac_copy(uint8_t *d, const uint8_t *s)
-{
+static inline void arp_mac_copy(uint8_t *d, const uint8_t *s) {
   if ((((uintptr_t)d | (uintptr_t)s) & 1u) == 0) {
     arp_u16_alias *dw = (arp_u16_alias *)(void *)d;
     const arp_u16_alias *sw = (const arp_u16_alias *)(const void *)s;
@@ -67,16 +66,14 @@ static inline void arp_mac_copy(uint8_t *d, const uint8_t *s)
 }
 
 /* An entry needs arp_timer() at time t (or later). */
-static inline void arp_wake(uint32_t t)
-{
+static inline void arp_wake(uint32_t t) {
   if ((int32_t)(t - arp_next) < 0) {
     arp_next = t;
   }
 }
 
 /*--------------------------------------------------------------------------*/
-void arp_init(void)
-{
+void arp_init(void) {
   memset(arp_table, 0, sizeof arp_table);
   arp_next = net_now;
   arp_last = NULL;
@@ -87,8 +84,7 @@ void arp_init(void)
 }
 
 /*--------------------------------------------------------------------------*/
-static struct arp_entry *arp_find(uint32_t ip)
-{
+static struct arp_entry *arp_find(uint32_t ip) {
   unsigned i;
   for (i = 0; i < NET_ARP_TABLE_SIZE; i++) {
     if (arp_table[i].state != ARP_STATE_FREE && arp_table[i].ip == ip) {
@@ -100,8 +96,7 @@ static struct arp_entry *arp_find(uint32_t ip)
 
 /* A free entry, else the oldest valid one, else the oldest pending one.
  * Not per frame: noinline keeps it out of arp_learn_ip()'s hot lines. */
-static __attribute__((noinline)) struct arp_entry *arp_alloc(void)
-{
+static __attribute__((noinline)) struct arp_entry *arp_alloc(void) {
   struct arp_entry *oldest = NULL;
   unsigned i;
   for (i = 0; i < NET_ARP_TABLE_SIZE; i++) {
@@ -109,10 +104,8 @@ static __attribute__((noinline)) struct arp_entry *arp_alloc(void)
     if (e->state == ARP_STATE_FREE) {
       return e;
     }
-    if (oldest == NULL ||
-        (e->state == ARP_STATE_VALID && oldest->state != ARP_STATE_VALID) ||
-        (e->state == oldest->state &&
-         (int32_t)(net_now - e->time) > (int32_t)(net_now - oldest->time))) {
+    if (oldest == NULL || (e->state == ARP_STATE_VALID && oldest->state != ARP_STATE_VALID) ||
+        (e->state == oldest->state && (int32_t)(net_now - e->time) > (int32_t)(net_now - oldest->time))) {
       oldest = e;
     }
   }
@@ -127,17 +120,14 @@ static __attribute__((noinline)) struct arp_entry *arp_alloc(void)
 }
 
 /*--------------------------------------------------------------------------*/
-const uint8_t *arp_lookup(uint32_t ip)
-{
+const uint8_t *arp_lookup(uint32_t ip) {
   struct arp_entry *e = arp_find(ip);
   return (e != NULL && e->state >= ARP_STATE_VALID) ? e->mac : NULL;
 }
 
 /*--------------------------------------------------------------------------*/
 /* Build an ARP packet in net_buf and send it. */
-static void arp_send(uint16_t op, const uint8_t *eth_dst, const uint8_t *tha,
-                     uint32_t tpa)
-{
+static void arp_send(uint16_t op, const uint8_t *eth_dst, const uint8_t *tha, uint32_t tpa) {
   struct netif *nif = net_netif;
   uint8_t *p = net_buf;
 
@@ -145,7 +135,7 @@ static void arp_send(uint16_t op, const uint8_t *eth_dst, const uint8_t *tha,
   memcpy(p + 6, nif->hwaddr, 6);
   net_put16(p + 12, NET_ETHTYPE_ARP);
   p += NET_ETH_HLEN;
-  net_put16(p, 1);              /* hardware: Ethernet */
+  net_put16(p, 1); /* hardware: Ethernet */
   net_put16(p + 2, NET_ETHTYPE_IP);
   p[4] = 6;
   p[5] = 4;
@@ -164,15 +154,11 @@ static void arp_send(uint16_t op, const uint8_t *eth_dst, const uint8_t *tha,
   net_link_output(net_buf, 60);
 }
 
-static void arp_request(uint32_t ip)
-{
-  arp_send(ARP_OP_REQUEST, arp_bcast_mac, arp_zero_mac, ip);
-}
+static void arp_request(uint32_t ip) { arp_send(ARP_OP_REQUEST, arp_bcast_mac, arp_zero_mac, ip); }
 
 /*--------------------------------------------------------------------------*/
 /* An entry for `ip` became valid: send the packet waiting for it. */
-static void arp_flush_queue(uint32_t ip, const uint8_t *mac)
-{
+static void arp_flush_queue(uint32_t ip, const uint8_t *mac) {
 #if NET_ARP_QUEUE
   if (arp_qlen && arp_qhop == ip) {
     unsigned len = arp_qlen;
@@ -187,9 +173,7 @@ static void arp_flush_queue(uint32_t ip, const uint8_t *mac)
 #endif
 }
 
-static __attribute__((noinline)) void arp_update(struct arp_entry *e, uint32_t ip,
-                                                const uint8_t *mac)
-{
+static __attribute__((noinline)) void arp_update(struct arp_entry *e, uint32_t ip, const uint8_t *mac) {
   if (e->state >= ARP_STATE_VALID && e->ip == ip && memcmp(e->mac, mac, 6) != 0) {
     /* Someone claims another MAC for an address in use: keep the entry,
      * ask the old MAC once (a unicast request at the next tick; the old
@@ -218,15 +202,14 @@ static __attribute__((noinline)) void arp_update(struct arp_entry *e, uint32_t i
 }
 
 /*--------------------------------------------------------------------------*/
-int arp_learn_ip_slow(uint32_t ip, const uint8_t *mac)
-{
+int arp_learn_ip_slow(uint32_t ip, const uint8_t *mac) {
 #if NET_ARP_LEARN_FROM_IP
   struct netif *nif = net_netif;
   struct arp_entry *e;
   uint8_t m[6];
 
-  if (((ip ^ nif->ipaddr) & nif->netmask) != 0 || ip == 0 ||
-      (ip | nif->netmask) == NET_IP4_BROADCAST || (mac[0] & 1)) {
+  if (((ip ^ nif->ipaddr) & nif->netmask) != 0 || ip == 0 || (ip | nif->netmask) == NET_IP4_BROADCAST ||
+      (mac[0] & 1)) {
     return 0; /* off-link, unspecified, subnet broadcast or group MAC */
   }
   arp_mac_copy(m, mac); /* mac may point into net_buf (flushing the queue
@@ -247,8 +230,7 @@ int arp_learn_ip_slow(uint32_t ip, const uint8_t *mac)
 }
 
 /*--------------------------------------------------------------------------*/
-void arp_input(const uint8_t *frame, unsigned len)
-{
+void arp_input(const uint8_t *frame, unsigned len) {
   struct netif *nif = net_netif;
   const uint8_t *a = frame + NET_ETH_HLEN;
   uint8_t sha[6];
@@ -258,8 +240,8 @@ void arp_input(const uint8_t *frame, unsigned len)
   int for_us;
 
   net_stats.arp.rx++;
-  if (len < NET_ETH_HLEN + ARP_HLEN || net_get16(a) != 1 ||
-      net_get16(a + 2) != NET_ETHTYPE_IP || a[4] != 6 || a[5] != 4) {
+  if (len < NET_ETH_HLEN + ARP_HLEN || net_get16(a) != 1 || net_get16(a + 2) != NET_ETHTYPE_IP || a[4] != 6 ||
+      a[5] != 4) {
     net_stats.arp.drop_malformed++;
     return;
   }
@@ -307,13 +289,9 @@ void arp_input(const uint8_t *frame, unsigned len)
 }
 
 /*--------------------------------------------------------------------------*/
-net_err_t arp_output_ip(uint32_t dst, unsigned len)
-{
-  return arp_output_ip_frame(net_buf, dst, len);
-}
+net_err_t arp_output_ip(uint32_t dst, unsigned len) { return arp_output_ip_frame(net_buf, dst, len); }
 
-net_err_t arp_output_ip_frame(uint8_t *frame, uint32_t dst, unsigned len)
-{
+net_err_t arp_output_ip_frame(uint8_t *frame, uint32_t dst, unsigned len) {
   struct netif *nif = net_netif;
   uint32_t hop;
   const uint8_t *mac;
@@ -324,8 +302,7 @@ net_err_t arp_output_ip_frame(uint8_t *frame, uint32_t dst, unsigned len)
   net_put16(frame + 12, NET_ETHTYPE_IP);
 
   if (dst == NET_IP4_BROADCAST ||
-      (((dst ^ nif->ipaddr) & nif->netmask) == 0 &&
-       (dst | nif->netmask) == NET_IP4_BROADCAST)) {
+      (((dst ^ nif->ipaddr) & nif->netmask) == 0 && (dst | nif->netmask) == NET_IP4_BROADCAST)) {
     arp_mac_copy(frame, arp_bcast_mac);
     return net_link_output(frame, len);
   }
@@ -372,8 +349,7 @@ net_err_t arp_output_ip_frame(uint8_t *frame, uint32_t dst, unsigned len)
 /* The walk over the table: a function of its own (noinline), placed
  * with the cold code by leon3.ld, so that a tick runs only the few lines
  * of arp_timer() below. */
-static __attribute__((noinline)) void arp_timer_scan(void)
-{
+static __attribute__((noinline)) void arp_timer_scan(void) {
   uint32_t next = net_now + 0x40000000u; /* nothing due: look again in 12 days */
   unsigned i;
 
@@ -423,8 +399,7 @@ static __attribute__((noinline)) void arp_timer_scan(void)
   arp_next = next;
 }
 
-void arp_timer(void)
-{
+void arp_timer(void) {
   /* With nothing due before arp_next, the table is not walked: every tick
    * otherwise cost about 350 instructions and ten I-cache lines. */
   if ((int32_t)(net_now - arp_next) >= 0) {

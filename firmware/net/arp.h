@@ -10,16 +10,17 @@
 #define ARP_STATE_FREE 0
 #define ARP_STATE_PENDING 1 /**< request sent, no reply yet */
 #define ARP_STATE_VALID 2
-#define ARP_STATE_PROBE 3   /**< valid, but another MAC was claimed: the old
-                                 one is asked (unicast request) and kept
-                                 until NET_ARP_REQUEST_MS pass unanswered */
+#define ARP_STATE_PROBE                              \
+  3 /**< valid, but another MAC was claimed: the old \
+         one is asked (unicast request) and kept     \
+         until NET_ARP_REQUEST_MS pass unanswered */
 
 struct arp_entry {
   uint32_t ip;
   uint8_t mac[6];
   uint8_t state;
-  uint8_t tries;  /**< requests sent (PENDING) */
-  uint32_t time;  /**< last refresh (VALID) or last request (PENDING) */
+  uint8_t tries; /**< requests sent (PENDING) */
+  uint32_t time; /**< last refresh (VALID) or last request (PENDING) */
 };
 
 extern struct arp_entry arp_table[NET_ARP_TABLE_SIZE];
@@ -45,8 +46,7 @@ extern struct arp_entry *arp_last;
  *  address (never on the stack's paths) counts as different and takes the
  *  slow path, which compares bytewise. */
 typedef uint16_t arp_u16_alias __attribute__((may_alias));
-static inline int arp_mac_eq(const uint8_t *a, const uint8_t *b)
-{
+static inline int arp_mac_eq(const uint8_t *a, const uint8_t *b) {
   const arp_u16_alias *aw = (const arp_u16_alias *)(const void *)a;
   const arp_u16_alias *bw = (const arp_u16_alias *)(const void *)b;
 

@@ -15,8 +15,7 @@
 #include "net_chksum.h"
 
 /* A 32-bit one's complement sum of halfwords folded to 16 bits. */
-static inline uint32_t ip_fold16(uint32_t sum)
-{
+static inline uint32_t ip_fold16(uint32_t sum) {
   sum = (sum & 0xffffu) + (sum >> 16);
   return (sum & 0xffffu) + (sum >> 16);
 }
@@ -26,23 +25,18 @@ static inline uint32_t ip_fold16(uint32_t sum)
  * 0, from the field values in registers (RFC 1071 sum of the ten
  * halfwords), not by reading the header back from memory: the same value
  * as net_chksum() over it. ip_output_frame() and the in-place echo reply. */
-static inline uint32_t ip_header_sum(uint32_t tot, uint16_t id, uint8_t proto, uint32_t src,
-                                     uint32_t dst)
-{
-  return ip_fold16(0x4500u + tot + id + 0x4000u + ((uint32_t)NET_IP_TTL << 8 | proto) +
-                   (src >> 16) + (src & 0xffffu) + (dst >> 16) + (dst & 0xffffu));
+static inline uint32_t ip_header_sum(uint32_t tot, uint16_t id, uint8_t proto, uint32_t src, uint32_t dst) {
+  return ip_fold16(0x4500u + tot + id + 0x4000u + ((uint32_t)NET_IP_TTL << 8 | proto) + (src >> 16) +
+                   (src & 0xffffu) + (dst >> 16) + (dst & 0xffffu));
 }
 
-void ip_init(void)
-{
-  /* nothing: the identification counters are reset by net_init() */
-}
+/* Nothing to do: the identification counters are reset by net_init(). */
+void ip_init(void) {}
 
 /* Source address checks (RFC 1122 3.2.1.3; land attacks): our own address
  * is counted apart from the other impossible sources (0, loopback,
  * broadcast, multicast and class E). @return 1 to drop (counted). */
-static int ip_bad_source(uint32_t src)
-{
+static int ip_bad_source(uint32_t src) {
   int kind = net_ip_is_ours(src);
   if (kind == 1) {
     net_stats.ip.drop_land++;
@@ -56,8 +50,7 @@ static int ip_bad_source(uint32_t src)
 }
 
 /*--------------------------------------------------------------------------*/
-void ip_input(const uint8_t *frame, unsigned len)
-{
+void ip_input(const uint8_t *frame, unsigned len) {
   const uint8_t *iph = frame + NET_ETH_HLEN;
   unsigned avail = len - NET_ETH_HLEN;
   unsigned hl, tot;
@@ -137,24 +130,23 @@ void ip_input(const uint8_t *frame, unsigned len)
   at_mac = arp_learn_ip(src, frame + 6);
 
   switch (w2 & 0xffu) { /* protocol */
-  case NET_IPPROTO_ICMP:
-    icmp_input(frame, src, kind, at_mac, iph + hl, tot - hl);
-    break;
-  case NET_IPPROTO_UDP:
-    udp_input(src, dst, kind, iph + hl, tot - hl);
-    break;
-  case NET_IPPROTO_TCP:
-    tcp_input(src, dst, kind, iph + hl, tot - hl);
-    break;
-  default:
-    net_stats.ip.drop_proto++;
-    break;
+    case NET_IPPROTO_ICMP:
+      icmp_input(frame, src, kind, at_mac, iph + hl, tot - hl);
+      break;
+    case NET_IPPROTO_UDP:
+      udp_input(src, dst, kind, iph + hl, tot - hl);
+      break;
+    case NET_IPPROTO_TCP:
+      tcp_input(src, dst, kind, iph + hl, tot - hl);
+      break;
+    default:
+      net_stats.ip.drop_proto++;
+      break;
   }
 }
 
 /*--------------------------------------------------------------------------*/
-net_err_t ip_output(uint8_t proto, uint32_t dst, unsigned len)
-{
+net_err_t ip_output(uint8_t proto, uint32_t dst, unsigned len) {
   return ip_output_frame(net_buf, proto, dst, len);
 }
 
@@ -162,8 +154,7 @@ net_err_t ip_output(uint8_t proto, uint32_t dst, unsigned len)
  * frames of the stack and the driver are), else two byte stores. */
 typedef uint16_t ip_u16_alias __attribute__((may_alias));
 
-static inline __attribute__((always_inline)) void ip_put16(uint8_t *p, uint16_t v, int al)
-{
+static inline __attribute__((always_inline)) void ip_put16(uint8_t *p, uint16_t v, int al) {
   if (al) {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
     *(ip_u16_alias *)(void *)p = v;
@@ -175,10 +166,9 @@ static inline __attribute__((always_inline)) void ip_put16(uint8_t *p, uint16_t 
   }
 }
 
-static inline __attribute__((always_inline)) void
-ip_put_header(uint8_t *iph, int al, uint16_t tot, uint16_t id, uint8_t proto,
-              uint32_t src, uint32_t dst, uint16_t ck)
-{
+static inline __attribute__((always_inline)) void ip_put_header(uint8_t *iph, int al, uint16_t tot,
+                                                                uint16_t id, uint8_t proto, uint32_t src,
+                                                                uint32_t dst, uint16_t ck) {
   ip_put16(iph, 0x4500, al); /* version 4, IHL 5, TOS 0 */
   ip_put16(iph + 2, tot, al);
   ip_put16(iph + 4, id, al);
@@ -191,9 +181,7 @@ ip_put_header(uint8_t *iph, int al, uint16_t tot, uint16_t id, uint8_t proto,
   ip_put16(iph + 18, (uint16_t)dst, al);
 }
 
-net_err_t ip_output_frame(uint8_t *frame, uint8_t proto, uint32_t dst,
-                          unsigned len)
-{
+net_err_t ip_output_frame(uint8_t *frame, uint8_t proto, uint32_t dst, unsigned len) {
   uint8_t *iph = frame + NET_ETH_HLEN;
   unsigned tot = len + NET_IP_HLEN;
   uint32_t src = net_netif->ipaddr, sum;
@@ -228,13 +216,11 @@ net_err_t ip_output_frame(uint8_t *frame, uint8_t proto, uint32_t dst,
  * lookup. The frame is bit for bit the one the general path builds (TOS
  * 0, DF, TTL NET_IP_TTL): host tests IpIcmp.InPlaceReplyIsTheGeneralPathsFrame
  * and IpIcmp.InPlaceReplyNeedsTheArpEntrysMac. */
-static void icmp_echo_reply_in_place(uint8_t *fr, uint32_t src, unsigned len,
-                                     uint16_t icmp_ck)
-{
+static void icmp_echo_reply_in_place(uint8_t *fr, uint32_t src, unsigned len, uint16_t icmp_ck) {
   const struct netif *nif = net_netif;
   uint32_t me = nif->ipaddr;
   uint32_t tot = len + NET_IP_HLEN;
-  uint32_t hw03 = net_ld32a(nif->hwaddr);      /* hwaddr is 4-aligned */
+  uint32_t hw03 = net_ld32a(nif->hwaddr); /* hwaddr is 4-aligned */
   uint32_t hw45 = net_get16(nif->hwaddr + 4);
   uint32_t w4 = net_ld32a(fr + 4), w8 = net_ld32a(fr + 8); /* request's source MAC at 6..11 */
   uint16_t id = net_ip_id(src);
@@ -255,9 +241,8 @@ static void icmp_echo_reply_in_place(uint8_t *fr, uint32_t src, unsigned len,
   net_stats.ip.tx++;
 }
 
-void icmp_input(const uint8_t *frame, uint32_t src, int dst_kind, int src_at_mac,
-                const uint8_t *data, unsigned len)
-{
+void icmp_input(const uint8_t *frame, uint32_t src, int dst_kind, int src_at_mac, const uint8_t *data,
+                unsigned len) {
 #if NET_ZERO_COPY
   /* The reply is built in the received frame itself and sent from there
    * (the driver hands that buffer to the MAC without a copy, greth.c): the

@@ -26,15 +26,14 @@ net_err_t ip_output(uint8_t proto, uint32_t dst, unsigned len);
 /** ip_output() of a datagram built in `frame` instead of net_buf (payload
  *  at frame + NET_ETH_HLEN + NET_IP_HLEN): the zero-copy echo reply is
  *  built in the received frame and sent from there (icmp_input()). */
-net_err_t ip_output_frame(uint8_t *frame, uint8_t proto, uint32_t dst,
-                          unsigned len);
+net_err_t ip_output_frame(uint8_t *frame, uint8_t proto, uint32_t dst, unsigned len);
 
 /** Answer echo requests; count and drop everything else (RFC 792).
  *  `frame` is the received frame (Ethernet header first) that `data` lies
  *  in: with NET_ZERO_COPY the reply is built in it (see net_input()).
  *  `src_at_mac`: arp_learn_ip() said a frame to `src` goes to the frame's
  *  source MAC, so the reply may be addressed from the frame itself. */
-void icmp_input(const uint8_t *frame, uint32_t src, int dst_kind, int src_at_mac,
-                const uint8_t *data, unsigned len);
+void icmp_input(const uint8_t *frame, uint32_t src, int dst_kind, int src_at_mac, const uint8_t *data,
+                unsigned len);
 
 #endif /* NET_IP_H */

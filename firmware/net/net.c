@@ -36,17 +36,15 @@ static struct {
  * frame (two for a broadcast) cost more than the six byte compares. mac is
  * 4-aligned (struct netif); a 4-aligned p (the driver's frames) is
  * compared as a word and a halfword. */
-static inline int net_mac_is(const uint8_t *p, const uint8_t *mac)
-{
+static inline int net_mac_is(const uint8_t *p, const uint8_t *mac) {
   if (((uintptr_t)p & 3u) == 0) {
     return ((net_ld32a(p) ^ net_ld32a(mac)) | (uint32_t)(net_ld16a(p + 4) ^ net_ld16a(mac + 4))) == 0;
   }
-  return ((p[0] ^ mac[0]) | (p[1] ^ mac[1]) | (p[2] ^ mac[2]) |
-          (p[3] ^ mac[3]) | (p[4] ^ mac[4]) | (p[5] ^ mac[5])) == 0;
+  return ((p[0] ^ mac[0]) | (p[1] ^ mac[1]) | (p[2] ^ mac[2]) | (p[3] ^ mac[3]) | (p[4] ^ mac[4]) |
+          (p[5] ^ mac[5])) == 0;
 }
 
-static inline int net_mac_is_bcast(const uint8_t *p)
-{
+static inline int net_mac_is_bcast(const uint8_t *p) {
   return (p[0] & p[1] & p[2] & p[3] & p[4] & p[5]) == 0xff;
 }
 
@@ -61,8 +59,7 @@ static inline int net_mac_is_bcast(const uint8_t *p)
  * rotations only, so the SPARC build needs no libgcc helper. */
 #define SIP_ROTL(x, b) (uint64_t)(((x) << (b)) | ((x) >> (64 - (b))))
 
-static uint64_t sip_le64(const uint8_t *p, unsigned n)
-{
+static uint64_t sip_le64(const uint8_t *p, unsigned n) {
   uint64_t w = 0;
   while (n-- > 0) {
     w = (w << 8) | p[n];
@@ -70,18 +67,26 @@ static uint64_t sip_le64(const uint8_t *p, unsigned n)
   return w;
 }
 
-static void sip_rounds(uint64_t v[4], unsigned n)
-{
+static void sip_rounds(uint64_t v[4], unsigned n) {
   while (n-- > 0) {
-    v[0] += v[1]; v[1] = SIP_ROTL(v[1], 13); v[1] ^= v[0]; v[0] = SIP_ROTL(v[0], 32);
-    v[2] += v[3]; v[3] = SIP_ROTL(v[3], 16); v[3] ^= v[2];
-    v[0] += v[3]; v[3] = SIP_ROTL(v[3], 21); v[3] ^= v[0];
-    v[2] += v[1]; v[1] = SIP_ROTL(v[1], 17); v[1] ^= v[2]; v[2] = SIP_ROTL(v[2], 32);
+    v[0] += v[1];
+    v[1] = SIP_ROTL(v[1], 13);
+    v[1] ^= v[0];
+    v[0] = SIP_ROTL(v[0], 32);
+    v[2] += v[3];
+    v[3] = SIP_ROTL(v[3], 16);
+    v[3] ^= v[2];
+    v[0] += v[3];
+    v[3] = SIP_ROTL(v[3], 21);
+    v[3] ^= v[0];
+    v[2] += v[1];
+    v[1] = SIP_ROTL(v[1], 17);
+    v[1] ^= v[2];
+    v[2] = SIP_ROTL(v[2], 32);
   }
 }
 
-uint64_t net_siphash(const uint8_t key[16], const uint8_t *msg, unsigned len)
-{
+uint64_t net_siphash(const uint8_t key[16], const uint8_t *msg, unsigned len) {
   uint64_t k0 = sip_le64(key, 8), k1 = sip_le64(key + 8, 8), m;
   uint64_t v[4];
   unsigned i = 0;
@@ -115,8 +120,7 @@ uint64_t net_siphash(const uint8_t key[16], const uint8_t *msg, unsigned len)
  * twice for the two halves. Whatever the inputs, the secret is a PRF
  * output; its unpredictability is the entropy of the inputs (README.md,
  * "Hardening"). */
-void net_add_entropy(uint32_t x)
-{
+void net_add_entropy(uint32_t x) {
   uint8_t m[16];
   uint64_t h;
   unsigned i;
@@ -158,8 +162,7 @@ void net_add_entropy(uint32_t x)
  * within 2 MSL always starts above the old one's ISN (RFC 793's bound for
  * sequence comparisons). Costs a second SipHash per ISN during the period
  * after a rekey, nothing per frame. */
-static void net_rekey(void)
-{
+static void net_rekey(void) {
   net_rk.at = net_now;
   net_stats.rekeys++;
   memcpy(net_rk.prev, net_secret, sizeof net_rk.prev);
@@ -167,8 +170,7 @@ static void net_rekey(void)
   net_add_entropy(net_pool);
 }
 
-uint32_t net_isn_hash(const uint8_t *id, unsigned len)
-{
+uint32_t net_isn_hash(const uint8_t *id, unsigned len) {
   uint32_t f, p, elapsed;
 
   if (net_rk.isn_state == ISN_UNUSED) {
@@ -195,8 +197,7 @@ uint32_t net_isn_hash(const uint8_t *id, unsigned len)
  * traffic to other hosts, it does not protect anything that matters if
  * guessed, since every datagram has DF set and is never reassembled,
  * RFC 6864). */
-uint16_t net_ip_id(uint32_t dst)
-{
+uint16_t net_ip_id(uint32_t dst) {
   uint32_t h = dst ^ net_get32(net_secret + 12);
   h ^= h >> 16;
   h *= 0x7feb352du;
@@ -207,15 +208,13 @@ uint16_t net_ip_id(uint32_t dst)
 }
 
 /* Out of line: net_init() keeps its size in the tuned code layout. */
-static __attribute__((noinline)) void net_entropy_reset(void)
-{
+static __attribute__((noinline)) void net_entropy_reset(void) {
   memset(&net_rk, 0, sizeof net_rk); /* isn_state ISN_UNUSED */
   net_pool = 0;
 }
 
 /*--------------------------------------------------------------------------*/
-void net_init(struct netif *nif, uint32_t seed)
-{
+void net_init(struct netif *nif, uint32_t seed) {
   memset(&net_stats, 0, sizeof net_stats);
   memset(net_secret, 0, sizeof net_secret);
   memset(net_id_ctr, 0, sizeof net_id_ctr);
@@ -231,8 +230,7 @@ void net_init(struct netif *nif, uint32_t seed)
 
 /*--------------------------------------------------------------------------*/
 /*--------------------------------------------------------------------------*/
-net_err_t net_link_output(const uint8_t *frame, unsigned len)
-{
+net_err_t net_link_output(const uint8_t *frame, unsigned len) {
   struct netif *nif = net_netif;
   net_err_t err = nif->low_level_output(nif, frame, len);
   if (err == NET_OK) {
@@ -244,21 +242,19 @@ net_err_t net_link_output(const uint8_t *frame, unsigned len)
   return err;
 }
 
-uint8_t *net_tx_frame(void)
-{
+uint8_t *net_tx_frame(void) {
   struct netif *nif = net_netif;
   uint8_t *frame = nif->tx_buffer != NULL ? nif->tx_buffer(nif) : NULL;
   return frame != NULL ? frame : net_buf;
 }
 
 /*--------------------------------------------------------------------------*/
-static inline __attribute__((always_inline)) void net_input_frame(const uint8_t *frame, unsigned len)
-{
+static inline __attribute__((always_inline)) void net_input_frame(const uint8_t *frame, unsigned len) {
   const uint8_t *p;
   uint16_t type;
 
-  NET_ERROR("net_input: not initialised", net_netif != NULL, return);
-  NET_ERROR("net_input: frame == NULL", frame != NULL || len == 0, return);
+  NET_ERROR("net_input: not initialised", net_netif != NULL, return );
+  NET_ERROR("net_input: frame == NULL", frame != NULL || len == 0, return );
   net_stats.eth.rx++;
   if (len < NET_ETH_HLEN) {
     net_stats.eth.drop_short++;
@@ -296,8 +292,7 @@ static inline __attribute__((always_inline)) void net_input_frame(const uint8_t 
   }
 }
 
-void net_input_checked(const uint8_t *frame, unsigned len, unsigned checked)
-{
+void net_input_checked(const uint8_t *frame, unsigned len, unsigned checked) {
   /* Read only below this call (udp_input(), tcp_input()); every frame
    * sets it, and nothing after the call keeps net_input_frame() from
    * being a tail call (a register window per received frame). */
@@ -306,8 +301,7 @@ void net_input_checked(const uint8_t *frame, unsigned len, unsigned checked)
 }
 
 /*--------------------------------------------------------------------------*/
-void net_timer_tick(uint32_t ms)
-{
+void net_timer_tick(uint32_t ms) {
   net_now += ms;
   arp_timer();
   tcp_timer();

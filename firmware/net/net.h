@@ -16,19 +16,18 @@
 
 /** Error codes returned by the API. */
 typedef int8_t net_err_t;
-#define NET_OK        0
-#define NET_ERR_ARG  -1 /**< invalid argument */
-#define NET_ERR_MEM  -2 /**< table full */
-#define NET_ERR_USE  -3 /**< port already bound/listening */
-#define NET_ERR_BUF  -4 /**< data does not fit in the buffer */
+#define NET_OK 0
+#define NET_ERR_ARG -1   /**< invalid argument */
+#define NET_ERR_MEM -2   /**< table full */
+#define NET_ERR_USE -3   /**< port already bound/listening */
+#define NET_ERR_BUF -4   /**< data does not fit in the buffer */
 #define NET_ERR_STATE -5 /**< not possible in the current state */
-#define NET_ERR_IF   -6 /**< low_level_output failed */
-#define NET_ERR_ARP  -7 /**< next hop unresolved: queued or dropped */
-#define NET_ERR_RTE  -8 /**< off-link destination and no gateway */
+#define NET_ERR_IF -6    /**< low_level_output failed */
+#define NET_ERR_ARP -7   /**< next hop unresolved: queued or dropped */
+#define NET_ERR_RTE -8   /**< off-link destination and no gateway */
 
-#define NET_IP4(a, b, c, d)                                                   \
-  (((uint32_t)(a) << 24) | ((uint32_t)(b) << 16) | ((uint32_t)(c) << 8) |     \
-   (uint32_t)(d))
+#define NET_IP4(a, b, c, d) \
+  (((uint32_t)(a) << 24) | ((uint32_t)(b) << 16) | ((uint32_t)(c) << 8) | (uint32_t)(d))
 #define NET_IP4_BROADCAST 0xffffffffu
 
 #define NET_ETH_HLEN 14
@@ -45,8 +44,7 @@ struct netif;
 
 /** Transmit one complete Ethernet frame (no FCS). The frame lives in the
  *  stack's buffer and may be reused after the call returns. */
-typedef net_err_t (*netif_output_fn)(struct netif *nif, const uint8_t *frame,
-                                     unsigned len);
+typedef net_err_t (*netif_output_fn)(struct netif *nif, const uint8_t *frame, unsigned len);
 
 /** Optional: a buffer of at least NET_BUF_SIZE bytes, 8-aligned, that
  *  low_level_output() sends without copying when the frame is built in it
@@ -60,8 +58,7 @@ typedef uint8_t *(*netif_tx_buffer_fn)(struct netif *nif);
  *  itself and puts a spare one in its receive descriptor) or NULL when
  *  nothing can be held now. TCP holds out-of-order segments this way
  *  (tcp_hold.c). */
-typedef const uint8_t *(*netif_rx_hold_fn)(struct netif *nif, const uint8_t *frame,
-                                           unsigned len);
+typedef const uint8_t *(*netif_rx_hold_fn)(struct netif *nif, const uint8_t *frame, unsigned len);
 /** Give a buffer returned by rx_hold back to the driver. */
 typedef void (*netif_rx_unhold_fn)(struct netif *nif, const uint8_t *held);
 
@@ -72,7 +69,7 @@ struct netif {
   uint32_t netmask;
   uint32_t gw;
   netif_output_fn low_level_output;
-  void *state; /**< for the driver */
+  void *state;                  /**< for the driver */
   netif_tx_buffer_fn tx_buffer; /**< NULL: frames are always copied */
   netif_rx_hold_fn rx_hold;     /**< NULL: received frames are never held */
   netif_rx_unhold_fn rx_unhold;
@@ -85,86 +82,86 @@ typedef char net_netif_hwaddr_aligned[offsetof(struct netif, hwaddr) % 4 == 0 ? 
  *  net_input() is either processed or counted in exactly one drop_*
  *  counter (tcp.dup, trimmed and urg_ignored count processed segments). */
 struct net_stats {
-  uint32_t err_arg;             /**< failed argument checks */
+  uint32_t err_arg; /**< failed argument checks */
   struct {
     uint32_t rx, tx;
-    uint32_t drop_short;        /**< shorter than an Ethernet header */
-    uint32_t drop_too_big;      /**< longer than NET_BUF_SIZE */
-    uint32_t drop_not_for_us;   /**< destination MAC neither ours nor broadcast */
-    uint32_t drop_type;         /**< EtherType not IPv4/ARP */
-    uint32_t drop_bad_src;      /**< group (multicast/broadcast) source MAC */
-    uint32_t tx_err;            /**< low_level_output failed */
+    uint32_t drop_short;      /**< shorter than an Ethernet header */
+    uint32_t drop_too_big;    /**< longer than NET_BUF_SIZE */
+    uint32_t drop_not_for_us; /**< destination MAC neither ours nor broadcast */
+    uint32_t drop_type;       /**< EtherType not IPv4/ARP */
+    uint32_t drop_bad_src;    /**< group (multicast/broadcast) source MAC */
+    uint32_t tx_err;          /**< low_level_output failed */
   } eth;
   struct {
     uint32_t rx, req_rx, reply_rx, req_tx, reply_tx;
-    uint32_t drop_malformed;    /**< short, wrong hw/proto type or lengths */
-    uint32_t drop_op;           /**< unknown operation */
-    uint32_t drop_not_for_us;   /**< valid, but neither for us nor cached */
-    uint32_t expired;           /**< entries aged out */
-    uint32_t evicted;           /**< entries replaced because the table was full */
-    uint32_t queued;            /**< packets kept while resolving */
-    uint32_t queue_sent;        /**< ... and sent after the reply */
-    uint32_t drop_queue_full;   /**< packet dropped: queue slot busy / no queue */
-    uint32_t drop_unresolved;   /**< queued packet dropped: no reply */
-    uint32_t conflict;          /**< ARP/IP claimed another MAC for a valid entry */
-    uint32_t conflict_kept;     /**< ... and the old MAC answered the probe */
-    uint32_t conflict_dropped;  /**< ... no answer: entry dropped, re-resolved */
-    uint32_t learn_fast;        /**< IP frames from the last learned sender, entry
-                                     valid and MAC unchanged: only its time set */
-    uint32_t timer_scans;       /**< arp_timer() ticks that walked the table (the
-                                     others came before the earliest deadline) */
-    uint32_t drop_land;         /**< sender address is ours (land-style claim) */
+    uint32_t drop_malformed;   /**< short, wrong hw/proto type or lengths */
+    uint32_t drop_op;          /**< unknown operation */
+    uint32_t drop_not_for_us;  /**< valid, but neither for us nor cached */
+    uint32_t expired;          /**< entries aged out */
+    uint32_t evicted;          /**< entries replaced because the table was full */
+    uint32_t queued;           /**< packets kept while resolving */
+    uint32_t queue_sent;       /**< ... and sent after the reply */
+    uint32_t drop_queue_full;  /**< packet dropped: queue slot busy / no queue */
+    uint32_t drop_unresolved;  /**< queued packet dropped: no reply */
+    uint32_t conflict;         /**< ARP/IP claimed another MAC for a valid entry */
+    uint32_t conflict_kept;    /**< ... and the old MAC answered the probe */
+    uint32_t conflict_dropped; /**< ... no answer: entry dropped, re-resolved */
+    uint32_t learn_fast;       /**< IP frames from the last learned sender, entry
+                                    valid and MAC unchanged: only its time set */
+    uint32_t timer_scans;      /**< arp_timer() ticks that walked the table (the
+                                    others came before the earliest deadline) */
+    uint32_t drop_land;        /**< sender address is ours (land-style claim) */
   } arp;
   struct {
     uint32_t rx, tx;
-    uint32_t drop_short;        /**< frame shorter than 20-byte header */
-    uint32_t drop_version;      /**< version != 4 */
-    uint32_t drop_hl;           /**< IHL < 5 or header beyond total length/frame */
-    uint32_t drop_len;          /**< total length above the frame or below IHL */
-    uint32_t drop_chksum;       /**< bad header checksum */
-    uint32_t drop_frag;         /**< fragments (MF set or offset != 0) */
-    uint32_t drop_not_for_us;   /**< destination not our address/broadcast */
-    uint32_t drop_src;          /**< source 0, 127/8, broadcast, multicast, class E */
-    uint32_t drop_land;         /**< source is our own address (land attack) */
-    uint32_t drop_proto;        /**< protocol not ICMP/UDP/TCP */
-    uint32_t opts_skipped;      /**< datagrams with options (delivered) */
-    uint32_t drop_too_big;      /**< output larger than the buffer */
-    uint32_t drop_no_route;     /**< output off-link without a gateway */
+    uint32_t drop_short;      /**< frame shorter than 20-byte header */
+    uint32_t drop_version;    /**< version != 4 */
+    uint32_t drop_hl;         /**< IHL < 5 or header beyond total length/frame */
+    uint32_t drop_len;        /**< total length above the frame or below IHL */
+    uint32_t drop_chksum;     /**< bad header checksum */
+    uint32_t drop_frag;       /**< fragments (MF set or offset != 0) */
+    uint32_t drop_not_for_us; /**< destination not our address/broadcast */
+    uint32_t drop_src;        /**< source 0, 127/8, broadcast, multicast, class E */
+    uint32_t drop_land;       /**< source is our own address (land attack) */
+    uint32_t drop_proto;      /**< protocol not ICMP/UDP/TCP */
+    uint32_t opts_skipped;    /**< datagrams with options (delivered) */
+    uint32_t drop_too_big;    /**< output larger than the buffer */
+    uint32_t drop_no_route;   /**< output off-link without a gateway */
   } ip;
   struct {
     uint32_t rx, tx, echo_rx;
     uint32_t drop_short;
     uint32_t drop_chksum;
-    uint32_t drop_type;         /**< not an echo request */
-    uint32_t drop_bcast;        /**< echo request to a broadcast address */
-    uint32_t echo_in_place;     /**< replies of them (tx) written as words in
-                                     the request's frame (icmp_input()) */
+    uint32_t drop_type;     /**< not an echo request */
+    uint32_t drop_bcast;    /**< echo request to a broadcast address */
+    uint32_t echo_in_place; /**< replies of them (tx) written as words in
+                                 the request's frame (icmp_input()) */
   } icmp;
   struct {
     uint32_t rx, tx;
     uint32_t drop_short;
-    uint32_t drop_len;          /**< UDP length field inconsistent */
+    uint32_t drop_len; /**< UDP length field inconsistent */
     uint32_t drop_chksum;
-    uint32_t drop_no_port;      /**< no endpoint bound */
-    uint32_t chk_hw;            /**< checksum confirmed by the MAC (NET_RXCK_UDP), not summed */
+    uint32_t drop_no_port; /**< no endpoint bound */
+    uint32_t chk_hw;       /**< checksum confirmed by the MAC (NET_RXCK_UDP), not summed */
   } udp;
   struct {
     uint32_t rx, tx;
     uint32_t drop_short;
     uint32_t drop_chksum;
-    uint32_t drop_offset;       /**< data offset < 5 or beyond the segment */
-    uint32_t drop_opt;          /**< option length 0/1 or overrunning */
-    uint32_t drop_no_conn;      /**< no connection/listener (RST sent unless RST) */
-    uint32_t drop_no_slot;      /**< SYN for a listener, table full */
-    uint32_t drop_bad_ack;      /**< unacceptable ACK (RST or ACK sent) */
-    uint32_t drop_seq;          /**< outside the receive window (ACK sent) */
-    uint32_t drop_ooo;          /**< data after a gap: not held (no buffer), dup ACK sent */
-    uint32_t drop_no_ack;       /**< no ACK flag on a synchronised connection */
-    uint32_t drop_state;        /**< nothing to do with it in this state */
-    uint32_t drop_bcast;        /**< to a broadcast address */
-    uint32_t dup;               /**< complete duplicates (re-acknowledged) */
-    uint32_t trimmed;           /**< segments cut to the receive window */
-    uint32_t urg_ignored;       /**< URG set: pointer ignored, data in line */
+    uint32_t drop_offset;  /**< data offset < 5 or beyond the segment */
+    uint32_t drop_opt;     /**< option length 0/1 or overrunning */
+    uint32_t drop_no_conn; /**< no connection/listener (RST sent unless RST) */
+    uint32_t drop_no_slot; /**< SYN for a listener, table full */
+    uint32_t drop_bad_ack; /**< unacceptable ACK (RST or ACK sent) */
+    uint32_t drop_seq;     /**< outside the receive window (ACK sent) */
+    uint32_t drop_ooo;     /**< data after a gap: not held (no buffer), dup ACK sent */
+    uint32_t drop_no_ack;  /**< no ACK flag on a synchronised connection */
+    uint32_t drop_state;   /**< nothing to do with it in this state */
+    uint32_t drop_bcast;   /**< to a broadcast address */
+    uint32_t dup;          /**< complete duplicates (re-acknowledged) */
+    uint32_t trimmed;      /**< segments cut to the receive window */
+    uint32_t urg_ignored;  /**< URG set: pointer ignored, data in line */
     uint32_t rst_rx, rst_tx;
     uint32_t rexmit;            /**< retransmissions */
     uint32_t timeouts;          /**< connections aborted after the retry limit */
@@ -184,13 +181,13 @@ struct net_stats {
     uint32_t chk_hw;            /**< checksum confirmed by the MAC (NET_RXCK_TCP), not summed */
     uint32_t loss_probes;       /**< loss probes sent (NET_TCP_LOSS_PROBE; also in rexmit) */
     /* slot policy (tcp_slots.c) */
-    uint32_t idle_timeouts;     /**< passive connections reset after the idle timeout */
-    uint32_t idle_evicted;      /**< idle connections reset to make room for a new peer */
-    uint32_t drop_listen_full;  /**< new peers refused: listener at its limit, none idle enough */
-    uint32_t ka_probes;         /**< keep-alive probes sent */
-    uint32_t ka_dropped;        /**< connections reset after unanswered keep-alive probes */
+    uint32_t idle_timeouts;    /**< passive connections reset after the idle timeout */
+    uint32_t idle_evicted;     /**< idle connections reset to make room for a new peer */
+    uint32_t drop_listen_full; /**< new peers refused: listener at its limit, none idle enough */
+    uint32_t ka_probes;        /**< keep-alive probes sent */
+    uint32_t ka_dropped;       /**< connections reset after unanswered keep-alive probes */
   } tcp;
-  uint32_t rekeys;              /**< secret rekeyed from the entropy pool (net.c) */
+  uint32_t rekeys; /**< secret rekeyed from the entropy pool (net.c) */
 };
 
 extern struct net_stats net_stats;
@@ -225,8 +222,7 @@ extern uint32_t net_pool;
  * rotate and an add, so cheap enough for every frame; the hashing is done
  * only when the secret is rekeyed.
  */
-static inline void net_entropy_mix(uint32_t x)
-{
+static inline void net_entropy_mix(uint32_t x) {
   uint32_t p = net_pool;
   net_pool = ((p << 7) | (p >> 25)) + x;
 }
@@ -270,10 +266,7 @@ extern unsigned net_rx_checked;
 void net_input_checked(const uint8_t *frame, unsigned len, unsigned checked);
 
 /** net_input_checked() with nothing confirmed. */
-static inline void net_input(const uint8_t *frame, unsigned len)
-{
-  net_input_checked(frame, len, 0);
-}
+static inline void net_input(const uint8_t *frame, unsigned len) { net_input_checked(frame, len, 0); }
 
 /**
  * Advance time by ms milliseconds and run all timers: ARP ageing and
@@ -291,15 +284,13 @@ uint8_t *net_tx_frame(void);
 
 /* Is `ip` an address we accept as destination? 1 unicast, 2 broadcast.
  * Inline: every received datagram asks it twice (ip_input()). */
-static inline int net_ip_is_ours(uint32_t ip)
-{
+static inline int net_ip_is_ours(uint32_t ip) {
   const struct netif *nif = net_netif;
   if (ip == nif->ipaddr && ip != 0) {
     return 1;
   }
   if (ip == NET_IP4_BROADCAST ||
-      (((ip ^ nif->ipaddr) & nif->netmask) == 0 &&
-       (ip | nif->netmask) == NET_IP4_BROADCAST)) {
+      (((ip ^ nif->ipaddr) & nif->netmask) == 0 && (ip | nif->netmask) == NET_IP4_BROADCAST)) {
     return 2;
   }
   return 0;
@@ -330,8 +321,7 @@ uint32_t net_isn_hash(const uint8_t *id, unsigned len);
  * set just that. The checks of arp_learn_ip_slow() passed for this
  * address and MAC when the entry was learned, and arp_last is only ever
  * an on-link entry: a reply to `ip` goes to `mac` (returns 1). */
-static inline int arp_learn_ip(uint32_t ip, const uint8_t *mac)
-{
+static inline int arp_learn_ip(uint32_t ip, const uint8_t *mac) {
 #if NET_ARP_LEARN_FROM_IP
   struct arp_entry *e = arp_last;
   if (e != NULL && e->state == ARP_STATE_VALID && e->ip == ip && arp_mac_eq(e->mac, mac)) {

@@ -23,25 +23,18 @@
 
 /* ---- Byte order: network (big-endian) fields at any alignment ---------- */
 
-static inline uint16_t net_get16(const uint8_t *p)
-{
-  return (uint16_t)(((uint16_t)p[0] << 8) | p[1]);
+static inline uint16_t net_get16(const uint8_t *p) { return (uint16_t)(((uint16_t)p[0] << 8) | p[1]); }
+
+static inline uint32_t net_get32(const uint8_t *p) {
+  return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];
 }
 
-static inline uint32_t net_get32(const uint8_t *p)
-{
-  return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) |
-         ((uint32_t)p[2] << 8) | (uint32_t)p[3];
-}
-
-static inline void net_put16(uint8_t *p, uint16_t v)
-{
+static inline void net_put16(uint8_t *p, uint16_t v) {
   p[0] = (uint8_t)(v >> 8);
   p[1] = (uint8_t)v;
 }
 
-static inline void net_put32(uint8_t *p, uint32_t v)
-{
+static inline void net_put32(uint8_t *p, uint32_t v) {
   p[0] = (uint8_t)(v >> 24);
   p[1] = (uint8_t)(v >> 16);
   p[2] = (uint8_t)(v >> 8);
@@ -49,10 +42,7 @@ static inline void net_put32(uint8_t *p, uint32_t v)
 }
 
 /** Swap the two bytes of a 16-bit value. */
-static inline uint16_t net_swap16(uint16_t v)
-{
-  return (uint16_t)((v << 8) | (v >> 8));
-}
+static inline uint16_t net_swap16(uint16_t v) { return (uint16_t)((v << 8) | (v >> 8)); }
 
 /* ---- Aligned wide access (fast paths only) ----------------------------- */
 /* For the few per-frame paths that write a header as whole words: every
@@ -76,8 +66,7 @@ typedef uint64_t net_u64a __attribute__((may_alias, aligned(8)));
 /* On SPARC the loads are asm (with the memory as an input, so that GCC
  * still schedules them): GCC otherwise merges an aligned branch with its
  * bytewise twin into the bytewise code (ip_input()). */
-static inline uint32_t net_ld32a(const uint8_t *p)
-{
+static inline uint32_t net_ld32a(const uint8_t *p) {
 #if defined(__sparc__)
   uint32_t v;
   __asm__("ld %1, %0" : "=r"(v) : "m"(*(const net_u32a *)(const void *)p));
@@ -87,8 +76,7 @@ static inline uint32_t net_ld32a(const uint8_t *p)
 #endif
 }
 
-static inline uint16_t net_ld16a(const uint8_t *p)
-{
+static inline uint16_t net_ld16a(const uint8_t *p) {
 #if defined(__sparc__)
   uint32_t v;
   __asm__("lduh %1, %0" : "=r"(v) : "m"(*(const net_u16a *)(const void *)p));
@@ -98,20 +86,13 @@ static inline uint16_t net_ld16a(const uint8_t *p)
 #endif
 }
 
-static inline void net_st16a(uint8_t *p, uint16_t v)
-{
-  *(net_u16a *)(void *)p = (uint16_t)NET_BE16(v);
-}
+static inline void net_st16a(uint8_t *p, uint16_t v) { *(net_u16a *)(void *)p = (uint16_t)NET_BE16(v); }
 
-static inline void net_st32a(uint8_t *p, uint32_t v)
-{
-  *(net_u32a *)(void *)p = NET_BE32(v);
-}
+static inline void net_st32a(uint8_t *p, uint32_t v) { *(net_u32a *)(void *)p = NET_BE32(v); }
 
 /** Bytes p[0..3] = hi, p[4..7] = lo (network order); p 8-aligned: one
  *  doubleword store (SPARC std). */
-static inline void net_st64a(uint8_t *p, uint32_t hi, uint32_t lo)
-{
+static inline void net_st64a(uint8_t *p, uint32_t hi, uint32_t lo) {
 #if defined(__sparc__)
   /* GCC splits a 64-bit store into two st; std wants an even/odd register
    * pair, which a 64-bit operand gets (%0 even, %R0 odd). */
@@ -132,13 +113,13 @@ static inline void net_st64a(uint8_t *p, uint32_t hi, uint32_t lo)
  * "return NET_ERR_ARG"). Compiled out with NET_ARG_CHECK 0.
  */
 #if NET_ARG_CHECK
-#define NET_ERROR(msg, cond, action)                                          \
-  do {                                                                        \
-    if (!(cond)) {                                                            \
-      NET_DIAG(msg);                                                          \
-      net_stats.err_arg++;                                                    \
-      action;                                                                 \
-    }                                                                         \
+#define NET_ERROR(msg, cond, action) \
+  do {                               \
+    if (!(cond)) {                   \
+      NET_DIAG(msg);                 \
+      net_stats.err_arg++;           \
+      action;                        \
+    }                                \
   } while (0)
 #else
 #define NET_ERROR(msg, cond, action) ((void)0)

@@ -13,16 +13,14 @@
 #include "net_chksum.h"
 
 /* Fold a 32-bit accumulator to 16 bits with end-around carries. */
-static uint16_t chksum_fold32(uint32_t acc)
-{
+static uint16_t chksum_fold32(uint32_t acc) {
   acc = (acc & 0xffffu) + (acc >> 16);
   acc = (acc & 0xffffu) + (acc >> 16);
   return (uint16_t)acc;
 }
 
 /*--------------------------------------------------------------------------*/
-uint16_t net_chksum_generic8(uint16_t sum, const void *data, unsigned len)
-{
+uint16_t net_chksum_generic8(uint16_t sum, const void *data, unsigned len) {
   const uint8_t *p = (const uint8_t *)data;
   uint16_t word;
 
@@ -46,8 +44,7 @@ uint16_t net_chksum_generic8(uint16_t sum, const void *data, unsigned len)
 }
 
 /*--------------------------------------------------------------------------*/
-uint16_t net_chksum_word32(uint16_t sum, const void *data, unsigned len)
-{
+uint16_t net_chksum_word32(uint16_t sum, const void *data, unsigned len) {
   const uint8_t *p = (const uint8_t *)data;
   uint32_t acc = sum;
 
@@ -79,85 +76,83 @@ typedef uint16_t chksum_u16_alias __attribute__((may_alias));
  * addcc/addxcc chain (each word is used two instructions after its load,
  * so no load-use interlock), then an addx that folds the last carry back
  * in. 17 instructions, one cycle each on LEON3 when the data is cached. */
-static inline uint32_t chksum_add32(uint32_t acc, const uint8_t *p)
-{
+static inline uint32_t chksum_add32(uint32_t acc, const uint8_t *p) {
   uint32_t t0, t1, t2, t3;
-  __asm__("ld [%5], %1\n\t"
-          "ld [%5 + 4], %2\n\t"
-          "ld [%5 + 8], %3\n\t"
-          "addcc %0, %1, %0\n\t"
-          "ld [%5 + 12], %4\n\t"
-          "addxcc %0, %2, %0\n\t"
-          "ld [%5 + 16], %1\n\t"
-          "addxcc %0, %3, %0\n\t"
-          "ld [%5 + 20], %2\n\t"
-          "addxcc %0, %4, %0\n\t"
-          "ld [%5 + 24], %3\n\t"
-          "addxcc %0, %1, %0\n\t"
-          "ld [%5 + 28], %4\n\t"
-          "addxcc %0, %2, %0\n\t"
-          "addxcc %0, %3, %0\n\t"
-          "addxcc %0, %4, %0\n\t"
-          "addx %0, 0, %0"
-          : "+r"(acc), "=&r"(t0), "=&r"(t1), "=&r"(t2), "=&r"(t3)
-          : "r"(p)
-          : "cc", "memory");
+  __asm__(
+      "ld [%5], %1\n\t"
+      "ld [%5 + 4], %2\n\t"
+      "ld [%5 + 8], %3\n\t"
+      "addcc %0, %1, %0\n\t"
+      "ld [%5 + 12], %4\n\t"
+      "addxcc %0, %2, %0\n\t"
+      "ld [%5 + 16], %1\n\t"
+      "addxcc %0, %3, %0\n\t"
+      "ld [%5 + 20], %2\n\t"
+      "addxcc %0, %4, %0\n\t"
+      "ld [%5 + 24], %3\n\t"
+      "addxcc %0, %1, %0\n\t"
+      "ld [%5 + 28], %4\n\t"
+      "addxcc %0, %2, %0\n\t"
+      "addxcc %0, %3, %0\n\t"
+      "addxcc %0, %4, %0\n\t"
+      "addx %0, 0, %0"
+      : "+r"(acc), "=&r"(t0), "=&r"(t1), "=&r"(t2), "=&r"(t3)
+      : "r"(p)
+      : "cc", "memory");
   return acc;
 }
 
 /* Sum 16 bytes at the 4-aligned p into acc: four ld, an addcc/addxcc chain
  * and a final addx that folds the last carry back in. */
-static inline uint32_t chksum_add16(uint32_t acc, const uint8_t *p)
-{
+static inline uint32_t chksum_add16(uint32_t acc, const uint8_t *p) {
   uint32_t t0, t1, t2, t3;
-  __asm__("ld [%5], %1\n\t"
-          "ld [%5 + 4], %2\n\t"
-          "ld [%5 + 8], %3\n\t"
-          "ld [%5 + 12], %4\n\t"
-          "addcc %0, %1, %0\n\t"
-          "addxcc %0, %2, %0\n\t"
-          "addxcc %0, %3, %0\n\t"
-          "addxcc %0, %4, %0\n\t"
-          "addx %0, 0, %0"
-          : "+r"(acc), "=&r"(t0), "=&r"(t1), "=&r"(t2), "=&r"(t3)
-          : "r"(p)
-          : "cc", "memory");
+  __asm__(
+      "ld [%5], %1\n\t"
+      "ld [%5 + 4], %2\n\t"
+      "ld [%5 + 8], %3\n\t"
+      "ld [%5 + 12], %4\n\t"
+      "addcc %0, %1, %0\n\t"
+      "addxcc %0, %2, %0\n\t"
+      "addxcc %0, %3, %0\n\t"
+      "addxcc %0, %4, %0\n\t"
+      "addx %0, 0, %0"
+      : "+r"(acc), "=&r"(t0), "=&r"(t1), "=&r"(t2), "=&r"(t3)
+      : "r"(p)
+      : "cc", "memory");
   return acc;
 }
 
 /* acc + w with the carry added back in (addcc, addx). */
-static inline uint32_t chksum_addc(uint32_t acc, uint32_t w)
-{
-  __asm__("addcc %0, %1, %0\n\t"
-          "addx %0, 0, %0"
-          : "+r"(acc)
-          : "r"(w)
-          : "cc");
+static inline uint32_t chksum_addc(uint32_t acc, uint32_t w) {
+  __asm__(
+      "addcc %0, %1, %0\n\t"
+      "addx %0, 0, %0"
+      : "+r"(acc)
+      : "r"(w)
+      : "cc");
   return acc;
 }
 
-static inline uint32_t chksum_add4(uint32_t acc, const uint8_t *p)
-{
+static inline uint32_t chksum_add4(uint32_t acc, const uint8_t *p) {
   uint32_t t0;
-  __asm__("ld [%2], %1\n\t"
-          "addcc %0, %1, %0\n\t"
-          "addx %0, 0, %0"
-          : "+r"(acc), "=&r"(t0)
-          : "r"(p)
-          : "cc", "memory");
+  __asm__(
+      "ld [%2], %1\n\t"
+      "addcc %0, %1, %0\n\t"
+      "addx %0, 0, %0"
+      : "+r"(acc), "=&r"(t0)
+      : "r"(p)
+      : "cc", "memory");
   return acc;
 }
 #else
 /* Portable equivalent: 32-bit add, then add the carry back (what addxcc
  * followed by addx does). */
-static inline uint32_t chksum_addc(uint32_t acc, uint32_t w)
-{
+static inline uint32_t chksum_addc(uint32_t acc, uint32_t w) {
   acc += w;
   return acc + (acc < w);
 }
 
-static inline uint32_t chksum_add16(uint32_t acc, const uint8_t *p)
-{
+static inline uint32_t chksum_add16(uint32_t acc, const uint8_t *p) {
   const chksum_u32_alias *w = (const chksum_u32_alias *)(const void *)p;
   acc = chksum_addc(acc, w[0]);
   acc = chksum_addc(acc, w[1]);
@@ -166,13 +161,11 @@ static inline uint32_t chksum_add16(uint32_t acc, const uint8_t *p)
   return acc;
 }
 
-static inline uint32_t chksum_add4(uint32_t acc, const uint8_t *p)
-{
+static inline uint32_t chksum_add4(uint32_t acc, const uint8_t *p) {
   return chksum_addc(acc, *(const chksum_u32_alias *)(const void *)p);
 }
 
-static inline uint32_t chksum_add32(uint32_t acc, const uint8_t *p)
-{
+static inline uint32_t chksum_add32(uint32_t acc, const uint8_t *p) {
   return chksum_add16(chksum_add16(acc, p), p + 16);
 }
 #endif
@@ -182,9 +175,8 @@ static inline uint32_t chksum_add32(uint32_t acc, const uint8_t *p)
  * endian sum on a big-endian host, the byte-swapped one on a little-endian
  * host. The tail (a halfword, a byte) goes into the same accumulator, so
  * the caller folds once. */
-static inline __attribute__((always_inline)) uint32_t
-chksum_fast_even(uint32_t acc, const uint8_t *p, unsigned len)
-{
+static inline __attribute__((always_inline)) uint32_t chksum_fast_even(uint32_t acc, const uint8_t *p,
+                                                                       unsigned len) {
   const uint16_t one = 1;
   int little = *(const uint8_t *)&one == 1;
 
@@ -221,9 +213,7 @@ chksum_fast_even(uint32_t acc, const uint8_t *p, unsigned len)
 
 /* The odd-address case: the rest is summed by net_chksum_fast itself at
  * the even address p + 1 (one copy of the inlined loop, not two). */
-static __attribute__((noinline)) uint16_t chksum_fast_odd(uint16_t sum, const uint8_t *p,
-                                                          unsigned len)
-{
+static __attribute__((noinline)) uint16_t chksum_fast_odd(uint16_t sum, const uint8_t *p, unsigned len) {
   uint32_t acc = sum;
 
   acc += (uint32_t)p[0] << 8;
@@ -236,8 +226,8 @@ static __attribute__((noinline)) uint16_t chksum_fast_odd(uint16_t sum, const ui
 #if defined(__GNUC__) && !defined(__clang__)
 __attribute__((optimize("no-partial-inlining")))
 #endif
-uint16_t net_chksum_fast(uint16_t sum, const void *data, unsigned len)
-{
+uint16_t
+net_chksum_fast(uint16_t sum, const void *data, unsigned len) {
   const uint8_t *p = (const uint8_t *)data;
   const uint16_t one = 1;
   uint16_t r;
@@ -272,23 +262,23 @@ uint16_t net_chksum_fast(uint16_t sum, const void *data, unsigned len)
  * 5), so this halves the bus time of the copy, its real limit. The loads
  * stay word loads (s is only 4-aligned: its alignment mod 8 is the
  * caller's). */
-static inline uint32_t chksum_copy16d(uint32_t acc, uint8_t *d, const uint8_t *s)
-{
+static inline uint32_t chksum_copy16d(uint32_t acc, uint8_t *d, const uint8_t *s) {
   uint64_t p0, p1; /* register pairs: %N = even (stored at d), %RN = odd */
-  __asm__ volatile("ld [%4], %1\n\t"
-                   "ld [%4 + 4], %R1\n\t"
-                   "ld [%4 + 8], %2\n\t"
-                   "addcc %0, %1, %0\n\t"
-                   "ld [%4 + 12], %R2\n\t"
-                   "addxcc %0, %R1, %0\n\t"
-                   "std %1, [%3]\n\t"
-                   "addxcc %0, %2, %0\n\t"
-                   "addxcc %0, %R2, %0\n\t"
-                   "std %2, [%3 + 8]\n\t"
-                   "addx %0, 0, %0"
-                   : "+r"(acc), "=&r"(p0), "=&r"(p1)
-                   : "r"(d), "r"(s)
-                   : "cc", "memory");
+  __asm__ volatile(
+      "ld [%4], %1\n\t"
+      "ld [%4 + 4], %R1\n\t"
+      "ld [%4 + 8], %2\n\t"
+      "addcc %0, %1, %0\n\t"
+      "ld [%4 + 12], %R2\n\t"
+      "addxcc %0, %R1, %0\n\t"
+      "std %1, [%3]\n\t"
+      "addxcc %0, %2, %0\n\t"
+      "addxcc %0, %R2, %0\n\t"
+      "std %2, [%3 + 8]\n\t"
+      "addx %0, 0, %0"
+      : "+r"(acc), "=&r"(p0), "=&r"(p1)
+      : "r"(d), "r"(s)
+      : "cc", "memory");
   return acc;
 }
 /* The bulk of a copy: 32 bytes per pass while s < end (end - s a positive
@@ -299,47 +289,46 @@ static inline uint32_t chksum_copy16d(uint32_t acc, uint8_t *d, const uint8_t *s
  * against 2 x 21 for two chksum_copy16d with their stalls). The carry is
  * folded into acc (addx) before the cmp that ends the pass. */
 static inline uint32_t chksum_copy32_loop(uint32_t acc, uint8_t **dp, const uint8_t **sp,
-                                          const uint8_t *end)
-{
+                                          const uint8_t *end) {
   uint64_t p0, p1, p2, p3; /* register pairs: %N even, %RN odd */
   uint8_t *d = *dp;
   const uint8_t *s = *sp;
-  __asm__ volatile("1:\n\t"
-                   "ld [%6], %1\n\t"
-                   "ld [%6 + 4], %R1\n\t"
-                   "ld [%6 + 8], %2\n\t"
-                   "addcc %0, %1, %0\n\t"
-                   "ld [%6 + 12], %R2\n\t"
-                   "addxcc %0, %R1, %0\n\t"
-                   "std %1, [%5]\n\t"
-                   "addxcc %0, %2, %0\n\t"
-                   "ld [%6 + 16], %3\n\t"
-                   "addxcc %0, %R2, %0\n\t"
-                   "ld [%6 + 20], %R3\n\t"
-                   "ld [%6 + 24], %4\n\t"
-                   "std %2, [%5 + 8]\n\t"
-                   "addxcc %0, %3, %0\n\t"
-                   "ld [%6 + 28], %R4\n\t"
-                   "addxcc %0, %R3, %0\n\t"
-                   "addxcc %0, %4, %0\n\t"
-                   "add %6, 32, %6\n\t"
-                   "std %3, [%5 + 16]\n\t"
-                   "addxcc %0, %R4, %0\n\t"
-                   "addx %0, 0, %0\n\t"
-                   "cmp %6, %7\n\t"
-                   "std %4, [%5 + 24]\n\t"
-                   "bne 1b\n\t"
-                   " add %5, 32, %5"
-                   : "+r"(acc), "=&r"(p0), "=&r"(p1), "=&r"(p2), "=&r"(p3), "+r"(d), "+r"(s)
-                   : "r"(end)
-                   : "cc", "memory");
+  __asm__ volatile(
+      "1:\n\t"
+      "ld [%6], %1\n\t"
+      "ld [%6 + 4], %R1\n\t"
+      "ld [%6 + 8], %2\n\t"
+      "addcc %0, %1, %0\n\t"
+      "ld [%6 + 12], %R2\n\t"
+      "addxcc %0, %R1, %0\n\t"
+      "std %1, [%5]\n\t"
+      "addxcc %0, %2, %0\n\t"
+      "ld [%6 + 16], %3\n\t"
+      "addxcc %0, %R2, %0\n\t"
+      "ld [%6 + 20], %R3\n\t"
+      "ld [%6 + 24], %4\n\t"
+      "std %2, [%5 + 8]\n\t"
+      "addxcc %0, %3, %0\n\t"
+      "ld [%6 + 28], %R4\n\t"
+      "addxcc %0, %R3, %0\n\t"
+      "addxcc %0, %4, %0\n\t"
+      "add %6, 32, %6\n\t"
+      "std %3, [%5 + 16]\n\t"
+      "addxcc %0, %R4, %0\n\t"
+      "addx %0, 0, %0\n\t"
+      "cmp %6, %7\n\t"
+      "std %4, [%5 + 24]\n\t"
+      "bne 1b\n\t"
+      " add %5, 32, %5"
+      : "+r"(acc), "=&r"(p0), "=&r"(p1), "=&r"(p2), "=&r"(p3), "+r"(d), "+r"(s)
+      : "r"(end)
+      : "cc", "memory");
   *dp = d;
   *sp = s;
   return acc;
 }
 #else
-static inline uint32_t chksum_copy16d(uint32_t acc, uint8_t *d, const uint8_t *s)
-{
+static inline uint32_t chksum_copy16d(uint32_t acc, uint8_t *d, const uint8_t *s) {
   unsigned i;
   for (i = 0; i < 16; i += 4) {
     uint32_t w = *(const chksum_u32_alias *)(const void *)(s + i);
@@ -351,8 +340,7 @@ static inline uint32_t chksum_copy16d(uint32_t acc, uint8_t *d, const uint8_t *s
 
 /* The 32-byte passes as two 16-byte ones (no write buffer to schedule for). */
 static inline uint32_t chksum_copy32_loop(uint32_t acc, uint8_t **dp, const uint8_t **sp,
-                                          const uint8_t *end)
-{
+                                          const uint8_t *end) {
   for (; *sp != end; *sp += 16, *dp += 16) {
     acc = chksum_copy16d(acc, *dp, *sp);
   }
@@ -360,8 +348,7 @@ static inline uint32_t chksum_copy32_loop(uint32_t acc, uint8_t **dp, const uint
 }
 #endif
 
-uint16_t net_chksum_copy(uint16_t sum, void *dst, const void *src, unsigned len)
-{
+uint16_t net_chksum_copy(uint16_t sum, void *dst, const void *src, unsigned len) {
   uint8_t *d = (uint8_t *)dst;
   const uint8_t *s = (const uint8_t *)src;
   uint32_t acc = 0;
@@ -424,8 +411,7 @@ uint16_t net_chksum_copy(uint16_t sum, void *dst, const void *src, unsigned len)
     acc += little ? (uint32_t)s[0] : (uint32_t)s[0] << 8;
   }
   acc = chksum_fold32(acc);
-  if (little)
-    acc = net_swap16((uint16_t)acc);
+  if (little) acc = net_swap16((uint16_t)acc);
   return chksum_fold32(acc + sum);
 }
 
@@ -452,42 +438,31 @@ static unsigned chksum_active = NET_CHECKSUM; /* NET_CHECKSUM_* value */
 net_chksum_fn net_chksum_active = CHKSUM_DEFAULT_FN;
 #endif
 
-int net_chksum_select(unsigned which)
-{
-  if (which == 0)
-    which = NET_CHECKSUM;
-  if (which < NET_CHECKSUM_GENERIC8 || which > NET_CHECKSUM_HW)
-    return -1;
+int net_chksum_select(unsigned which) {
+  if (which == 0) which = NET_CHECKSUM;
+  if (which < NET_CHECKSUM_GENERIC8 || which > NET_CHECKSUM_HW) return -1;
 #if NET_CHECKSUM_RUNTIME
   net_chksum_active = net_chksum_variants[which - NET_CHECKSUM_GENERIC8].fn;
 #else
-  if (which != NET_CHECKSUM)
-    return -1;
+  if (which != NET_CHECKSUM) return -1;
 #endif
   chksum_active = which;
   return 0;
 }
 
-int net_chksum_active_is_fast(void)
-{
-  return chksum_active == NET_CHECKSUM_FAST;
-}
+int net_chksum_active_is_fast(void) { return chksum_active == NET_CHECKSUM_FAST; }
 
-const char *net_chksum_active_name(void)
-{
+const char *net_chksum_active_name(void) {
   return net_chksum_variants[chksum_active - NET_CHECKSUM_GENERIC8].name;
 }
 
 /*--------------------------------------------------------------------------*/
-uint16_t net_chksum_pseudo(uint32_t src, uint32_t dst, uint8_t proto,
-                           const uint8_t *data, unsigned len)
-{
+uint16_t net_chksum_pseudo(uint32_t src, uint32_t dst, uint8_t proto, const uint8_t *data, unsigned len) {
   /* The pseudo-header's 16-bit words summed in a register and folded (at
    * most six words of 0xffff: no overflow), then one call of the active
    * variant over the data with that as the start: the same sum as summing
    * a 12-byte pseudo-header in memory, without building it and without a
    * second call. */
-  uint32_t acc = (src >> 16) + (src & 0xffffu) + (dst >> 16) + (dst & 0xffffu) +
-                 proto + (len & 0xffffu);
+  uint32_t acc = (src >> 16) + (src & 0xffffu) + (dst >> 16) + (dst & 0xffffu) + proto + (len & 0xffffu);
   return net_chksum(chksum_fold32(acc), data, len);
 }

@@ -40,8 +40,7 @@ uint16_t net_chksum_hw(uint16_t sum, const void *data, unsigned len);
 /** The port's engine call: sums `len` bytes at `data` starting from `sum`
  *  into *out; returns 0, or nonzero when the engine failed (the caller
  *  falls back to software). */
-typedef int (*net_chksum_engine_fn)(uint16_t sum, const void *data, unsigned len,
-                                    uint16_t *out);
+typedef int (*net_chksum_engine_fn)(uint16_t sum, const void *data, unsigned len, uint16_t *out);
 /** Installs the engine (NULL: none, every hw call falls back) and the
  *  shortest length it gets (0: NET_CHECKSUM_HW_MIN). */
 void net_chksum_set_engine(net_chksum_engine_fn fn, unsigned min_len);
@@ -67,9 +66,9 @@ extern const struct net_chksum_variant net_chksum_variants[NET_CHKSUM_NVARIANTS]
 
 /* The implementation the stack uses: NET_CHECKSUM (netopts.h) at start;
  * with NET_CHECKSUM_RUNTIME it can be changed by net_chksum_select(). */
-#if !defined(NET_CHECKSUM) || (NET_CHECKSUM != NET_CHECKSUM_GENERIC8 && \
-    NET_CHECKSUM != NET_CHECKSUM_WORD32 && NET_CHECKSUM != NET_CHECKSUM_FAST && \
-    NET_CHECKSUM != NET_CHECKSUM_HW)
+#if !defined(NET_CHECKSUM) ||                                                        \
+    (NET_CHECKSUM != NET_CHECKSUM_GENERIC8 && NET_CHECKSUM != NET_CHECKSUM_WORD32 && \
+     NET_CHECKSUM != NET_CHECKSUM_FAST && NET_CHECKSUM != NET_CHECKSUM_HW)
 #error "NET_CHECKSUM must be NET_CHECKSUM_GENERIC8, _WORD32, _FAST or _HW"
 #endif
 
@@ -85,8 +84,7 @@ const char *net_chksum_active_name(void);
 
 #if NET_CHECKSUM_RUNTIME
 extern net_chksum_fn net_chksum_active;
-static inline uint16_t net_chksum(uint16_t sum, const void *data, unsigned len)
-{
+static inline uint16_t net_chksum(uint16_t sum, const void *data, unsigned len) {
   return net_chksum_active(sum, data, len);
 }
 #elif NET_CHECKSUM == NET_CHECKSUM_GENERIC8
@@ -108,7 +106,6 @@ extern const char *const net_chksum_selected;
  * Addresses are in host order. Returns the folded sum, not complemented:
  * a received segment is valid when the result is 0xffff.
  */
-uint16_t net_chksum_pseudo(uint32_t src, uint32_t dst, uint8_t proto,
-                           const uint8_t *data, unsigned len);
+uint16_t net_chksum_pseudo(uint32_t src, uint32_t dst, uint8_t proto, const uint8_t *data, unsigned len);
 
 #endif /* NET_CHKSUM_H */

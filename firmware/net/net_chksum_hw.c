@@ -22,28 +22,24 @@ static net_chksum_engine_fn chksum_engine;
 static unsigned chksum_engine_min = NET_CHECKSUM_HW_MIN;
 static int chksum_probed; /* the probe ran or set_engine was called */
 
-void net_chksum_set_engine(net_chksum_engine_fn fn, unsigned min_len)
-{
+void net_chksum_set_engine(net_chksum_engine_fn fn, unsigned min_len) {
   chksum_probed = 1;
   chksum_engine = fn;
   chksum_engine_min = min_len ? min_len : NET_CHECKSUM_HW_MIN;
 }
 
-uint16_t net_chksum_hw(uint16_t sum, const void *data, unsigned len)
-{
+uint16_t net_chksum_hw(uint16_t sum, const void *data, unsigned len) {
   uint16_t out;
   if (!chksum_probed) {
     chksum_probed = 1;
-    if (net_chksum_hw_probe)
-      net_chksum_hw_probe(); /* installs the engine if there is one */
+    if (net_chksum_hw_probe) net_chksum_hw_probe(); /* installs the engine if there is one */
   }
   if (!chksum_engine) {
     net_chksum_hw_counts.absent++;
   } else if (len < chksum_engine_min) {
     net_chksum_hw_counts.short_len++;
-  } else if (len > 0xffffu) {  /* LEN is 16 bits: split at an even length */
-    return net_chksum_hw(net_chksum_hw(sum, data, 0xfffeu),
-                         (const uint8_t *)data + 0xfffeu, len - 0xfffeu);
+  } else if (len > 0xffffu) { /* LEN is 16 bits: split at an even length */
+    return net_chksum_hw(net_chksum_hw(sum, data, 0xfffeu), (const uint8_t *)data + 0xfffeu, len - 0xfffeu);
   } else if (chksum_engine(sum, data, len, &out) == 0) {
     net_chksum_hw_counts.engine++;
     return out;
@@ -55,9 +51,8 @@ uint16_t net_chksum_hw(uint16_t sum, const void *data, unsigned len)
 
 /*--------------------------------------------------------------------------*/
 const struct net_chksum_variant net_chksum_variants[NET_CHKSUM_NVARIANTS] = {
-  { "generic8", net_chksum_generic8 },
-  { "word32", net_chksum_word32 },
-  { "fast", net_chksum_fast },
-  { "hw", net_chksum_hw },
+    {"generic8", net_chksum_generic8},
+    {"word32", net_chksum_word32},
+    {"fast", net_chksum_fast},
+    {"hw", net_chksum_hw},
 };
-

@@ -4,8 +4,7 @@
  */
 #include "net_phase.h"
 
-const char *const net_phase_names[NET_PH_N] = {
-    "driver", "copy", "ipchk", "l4chk", "proto", "appcopy", "app"};
+const char *const net_phase_names[NET_PH_N] = {"driver", "copy", "ipchk", "l4chk", "proto", "appcopy", "app"};
 
 #if NET_PHASES
 #include "region.h"
@@ -30,8 +29,7 @@ static struct {
   uint8_t stack[NET_PH_DEPTH];
 } ph;
 
-void net_phase_start(const volatile uint32_t *clock, uint32_t tick_hz)
-{
+void net_phase_start(const volatile uint32_t *clock, uint32_t tick_hz) {
   unsigned i;
 
   for (i = 0; i < NET_PH_N; i++) {
@@ -47,23 +45,19 @@ void net_phase_start(const volatile uint32_t *clock, uint32_t tick_hz)
 
 uint32_t net_phase_tick_hz(void) { return ph.tick_hz; }
 
-#define MARK_BEGIN(id) \
-  (*(volatile uint32_t *)(REGION_MARKER_BASE + REGION_BEGIN_OFF) = (id))
-#define MARK_END(id) \
-  (*(volatile uint32_t *)(REGION_MARKER_BASE + REGION_END_OFF) = (id))
+#define MARK_BEGIN(id) (*(volatile uint32_t *)(REGION_MARKER_BASE + REGION_BEGIN_OFF) = (id))
+#define MARK_END(id) (*(volatile uint32_t *)(REGION_MARKER_BASE + REGION_END_OFF) = (id))
 
 /* The timer read sits right between the marker stores of a transition
  * (END of the phase that stops, read, BEGIN of the phase that starts), so
  * the firmware's intervals and the simulator's regions differ only by
  * those few instructions at each end. */
-void net_phase_enter(unsigned p)
-{
+void net_phase_enter(unsigned p) {
   const volatile uint32_t *clock = ph.clock;
   unsigned depth = ph.depth;
   uint32_t now;
 
-  if (!clock)
-    return;
+  if (!clock) return;
   if (depth == NET_PH_DEPTH) {
     net_phases.overflow++;
     return;
@@ -84,18 +78,15 @@ void net_phase_enter(unsigned p)
   net_phases.count[p]++;
 }
 
-void net_phase_leave(unsigned p)
-{
+void net_phase_leave(unsigned p) {
   const volatile uint32_t *clock = ph.clock;
   unsigned depth = ph.depth;
   uint32_t now;
 
-  if (!clock)
-    return;
+  if (!clock) return;
   if (depth == 0 || ph.stack[depth - 1] != p) {
     /* An enter that overflowed, or unbalanced hooks: keep the stack. */
-    if (net_phases.overflow == 0 || depth != NET_PH_DEPTH)
-      net_phases.mismatch++;
+    if (net_phases.overflow == 0 || depth != NET_PH_DEPTH) net_phases.mismatch++;
     return;
   }
   MARK_END(NET_PH_REGION(p));

@@ -35,10 +35,11 @@
 /* ---- Checksum ---------------------------------------------------------- */
 
 #define NET_CHECKSUM_GENERIC8 1 /**< byte pairs, carry check per add */
-#define NET_CHECKSUM_WORD32   2 /**< 16-bit adds into 32 bits, one fold */
-#define NET_CHECKSUM_FAST     3 /**< 32-bit loads, addxcc chain, unrolled */
-#define NET_CHECKSUM_HW       4 /**< the checksum engine (rtl/chksum), fast
-                                     below NET_CHECKSUM_HW_MIN or without it */
+#define NET_CHECKSUM_WORD32 2   /**< 16-bit adds into 32 bits, one fold */
+#define NET_CHECKSUM_FAST 3     /**< 32-bit loads, addxcc chain, unrolled */
+#define NET_CHECKSUM_HW                         \
+  4 /**< the checksum engine (rtl/chksum), fast \
+         below NET_CHECKSUM_HW_MIN or without it */
 
 /** Which implementation net_chksum() uses. All three are always compiled
  *  (net_chksum_generic8/word32/fast) so they can be compared. */

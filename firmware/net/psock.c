@@ -4,10 +4,8 @@
 #include "net.h"
 #include "psock.h"
 
-void psock_init(struct psock *ps, struct tcp_conn *conn, uint8_t *buf,
-                unsigned bufsize)
-{
-  NET_ERROR("psock_init: ps == NULL", ps != NULL, return);
+void psock_init(struct psock *ps, struct tcp_conn *conn, uint8_t *buf, unsigned bufsize) {
+  NET_ERROR("psock_init: ps == NULL", ps != NULL, return );
   memset(ps, 0, sizeof *ps);
   PT_INIT(&ps->pt);
   ps->conn = conn;
@@ -15,8 +13,7 @@ void psock_init(struct psock *ps, struct tcp_conn *conn, uint8_t *buf,
   ps->bufsize = (uint16_t)(bufsize > 0xffffu ? 0xffffu : bufsize);
 }
 
-void psock_feed(struct psock *ps, unsigned events)
-{
+void psock_feed(struct psock *ps, unsigned events) {
   ps->discarded += ps->inleft; /* last callback's data is gone */
   ps->events = events;
   if (events & NET_EV_NEWDATA) {
@@ -29,8 +26,7 @@ void psock_feed(struct psock *ps, unsigned events)
 }
 
 /*--------------------------------------------------------------------------*/
-int psock_readto_step(struct psock *ps, uint8_t delim)
-{
+int psock_readto_step(struct psock *ps, uint8_t delim) {
   if (!ps->reading) {
     ps->reading = 1;
     ps->readlen = 0;
@@ -54,8 +50,7 @@ int psock_readto_step(struct psock *ps, uint8_t delim)
 /* The stack copies into its send buffer: the send completes when all the
  * data is in it (the caller's buffer is free again); more room comes with
  * NET_EV_ACKED. */
-int psock_send_step(struct psock *ps, const void *data, unsigned len)
-{
+int psock_send_step(struct psock *ps, const void *data, unsigned len) {
   int n;
   if (!ps->sending) {
     ps->sending = 1;
@@ -78,8 +73,7 @@ int psock_send_step(struct psock *ps, const void *data, unsigned len)
   return 0;
 }
 #else
-int psock_send_step(struct psock *ps, const void *data, unsigned len)
-{
+int psock_send_step(struct psock *ps, const void *data, unsigned len) {
   if (!ps->sending) {
     ps->sending = 1;
     ps->out = (const uint8_t *)data;

@@ -31,23 +31,22 @@
 struct psock {
   struct pt pt;
   struct tcp_conn *conn;
-  unsigned events;        /* events of the current callback */
-  uint8_t *buf;           /* read buffer */
+  unsigned events; /* events of the current callback */
+  uint8_t *buf;    /* read buffer */
   uint16_t bufsize;
-  uint16_t readlen;       /* bytes in buf from the last completed read */
+  uint16_t readlen; /* bytes in buf from the last completed read */
   uint8_t reading;
   uint8_t sending;
-  const uint8_t *in;      /* unread input of the current callback */
+  const uint8_t *in; /* unread input of the current callback */
   uint16_t inleft;
-  const uint8_t *out;     /* unsent/unacknowledged part of a PSOCK_SEND */
+  const uint8_t *out; /* unsent/unacknowledged part of a PSOCK_SEND */
   uint16_t outleft;
-  uint16_t outchunk;      /* bytes of it in flight */
-  uint32_t discarded;     /* input bytes dropped (see above) */
+  uint16_t outchunk;  /* bytes of it in flight */
+  uint32_t discarded; /* input bytes dropped (see above) */
 };
 
 /** Bind a protosocket to a connection with a read buffer. */
-void psock_init(struct psock *ps, struct tcp_conn *conn, uint8_t *buf,
-                unsigned bufsize);
+void psock_init(struct psock *ps, struct tcp_conn *conn, uint8_t *buf, unsigned bufsize);
 
 /** Give the protosocket the events (and data) of the current callback. */
 void psock_feed(struct psock *ps, unsigned events);
@@ -67,21 +66,19 @@ int psock_send_step(struct psock *ps, const void *data, unsigned len);
 /** Send `len` bytes: default build, until all of them are in the stack's
  *  send buffer; NET_TCP_UIP_SEND, in MSS/window-sized segments until they
  *  are acknowledged (the data must stay valid until then). */
-#define PSOCK_SEND(ps, data, len)                                             \
-  PT_WAIT_UNTIL(&(ps)->pt, psock_send_step(ps, data, len))
+#define PSOCK_SEND(ps, data, len) PT_WAIT_UNTIL(&(ps)->pt, psock_send_step(ps, data, len))
 
 /** Send a NUL-terminated string. */
-#define PSOCK_SEND_STR(ps, str)                                               \
-  PT_WAIT_UNTIL(&(ps)->pt, psock_send_step(ps, str, (unsigned)strlen(str)))
+#define PSOCK_SEND_STR(ps, str) PT_WAIT_UNTIL(&(ps)->pt, psock_send_step(ps, str, (unsigned)strlen(str)))
 
 /** Close the connection (FIN once everything sent is acknowledged). */
 #define PSOCK_CLOSE(ps) tcp_close((ps)->conn)
 
 /** Close and leave the thread. */
-#define PSOCK_CLOSE_EXIT(ps)                                                  \
-  do {                                                                        \
-    PSOCK_CLOSE(ps);                                                          \
-    PSOCK_EXIT(ps);                                                           \
+#define PSOCK_CLOSE_EXIT(ps) \
+  do {                       \
+    PSOCK_CLOSE(ps);         \
+    PSOCK_EXIT(ps);          \
   } while (0)
 
 /** Bytes read by the last PSOCK_READTO. */
@@ -93,7 +90,6 @@ int psock_send_step(struct psock *ps, const void *data, unsigned len);
 #define PSOCK_WAIT_UNTIL(ps, cond) PT_WAIT_UNTIL(&(ps)->pt, cond)
 
 /** True if the connection ended (peer FIN, reset or timeout). */
-#define PSOCK_PEER_GONE(ps)                                                   \
-  (((ps)->events & (NET_EV_CLOSED | NET_EV_ABORTED | NET_EV_TIMEDOUT)) != 0)
+#define PSOCK_PEER_GONE(ps) (((ps)->events & (NET_EV_CLOSED | NET_EV_ABORTED | NET_EV_TIMEDOUT)) != 0)
 
 #endif /* NET_PSOCK_H */

@@ -35,30 +35,30 @@ struct pt {
 /** (Re)start the thread from the top on its next call. */
 #define PT_INIT(p) ((p)->resume = 0)
 
-#define PT_BEGIN(p)                                                           \
-  {                                                                           \
-    char pt_yielding_ = 1;                                                    \
-    (void)pt_yielding_;                                                       \
-    switch ((p)->resume) {                                                    \
-    case 0:
+#define PT_BEGIN(p)        \
+  {                        \
+    char pt_yielding_ = 1; \
+    (void)pt_yielding_;    \
+    switch ((p)->resume) { \
+      case 0:
 
-#define PT_END(p)                                                             \
-    default:                                                                  \
-      break;                                                                  \
-    }                                                                         \
-    PT_INIT(p);                                                               \
-    return PT_ENDED;                                                          \
-  }
+#define PT_END(p)    \
+  default:           \
+    break;           \
+    }                \
+    PT_INIT(p);      \
+    return PT_ENDED; \
+    }
 
 /** Block until cond is true (evaluated on every call). */
-#define PT_WAIT_UNTIL(p, cond)                                                \
-  do {                                                                        \
-    (p)->resume = __LINE__;                                                   \
-    /* FALLTHROUGH */                                                         \
-    case __LINE__:                                                            \
-      if (!(cond)) {                                                          \
-        return PT_WAITING;                                                    \
-      }                                                                       \
+#define PT_WAIT_UNTIL(p, cond) \
+  do {                         \
+    (p)->resume = __LINE__;    \
+    /* FALLTHROUGH */          \
+    case __LINE__:             \
+      if (!(cond)) {           \
+        return PT_WAITING;     \
+      }                        \
   } while (0)
 
 #define PT_WAIT_WHILE(p, cond) PT_WAIT_UNTIL(p, !(cond))
@@ -67,36 +67,36 @@ struct pt {
 #define PT_WAIT_THREAD(p, thread) PT_WAIT_WHILE(p, PT_SCHEDULE(thread))
 
 /** Initialise a child and wait for it. */
-#define PT_SPAWN(p, child, thread)                                            \
-  do {                                                                        \
-    PT_INIT(child);                                                           \
-    PT_WAIT_THREAD(p, thread);                                                \
+#define PT_SPAWN(p, child, thread) \
+  do {                             \
+    PT_INIT(child);                \
+    PT_WAIT_THREAD(p, thread);     \
   } while (0)
 
 /** Return once, continue here on the next call. */
-#define PT_YIELD(p)                                                           \
-  do {                                                                        \
-    pt_yielding_ = 0;                                                         \
-    (p)->resume = __LINE__;                                                   \
-    /* FALLTHROUGH */                                                         \
-    case __LINE__:                                                            \
-      if (pt_yielding_ == 0) {                                                \
-        return PT_YIELDED;                                                    \
-      }                                                                       \
+#define PT_YIELD(p)            \
+  do {                         \
+    pt_yielding_ = 0;          \
+    (p)->resume = __LINE__;    \
+    /* FALLTHROUGH */          \
+    case __LINE__:             \
+      if (pt_yielding_ == 0) { \
+        return PT_YIELDED;     \
+      }                        \
   } while (0)
 
 /** Leave the thread; the next call starts it from the top. */
-#define PT_EXIT(p)                                                            \
-  do {                                                                        \
-    PT_INIT(p);                                                               \
-    return PT_EXITED;                                                         \
+#define PT_EXIT(p)    \
+  do {                \
+    PT_INIT(p);       \
+    return PT_EXITED; \
   } while (0)
 
 /** Start over from the top on the next call. */
-#define PT_RESTART(p)                                                         \
-  do {                                                                        \
-    PT_INIT(p);                                                               \
-    return PT_WAITING;                                                        \
+#define PT_RESTART(p)  \
+  do {                 \
+    PT_INIT(p);        \
+    return PT_WAITING; \
   } while (0)
 
 /** Call a thread; true while it is still running (waiting or yielded). */

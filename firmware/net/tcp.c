@@ -36,8 +36,7 @@
  * The same 4-tuple later gets an ISN advanced by the clock (so a new
  * incarnation starts above the old one); other 4-tuples get unrelated
  * ISNs, which nobody can compute without the secret. */
-static uint32_t tcp_new_isn(uint32_t rip, uint16_t lport, uint16_t rport)
-{
+static uint32_t tcp_new_isn(uint32_t rip, uint16_t lport, uint16_t rport) {
   uint8_t t[12];
   net_put32(t, net_netif->ipaddr);
   net_put16(t + 4, lport);
@@ -47,8 +46,7 @@ static uint32_t tcp_new_isn(uint32_t rip, uint16_t lport, uint16_t rport)
 }
 
 /*--------------------------------------------------------------------------*/
-void tcp_init(uint32_t seed)
-{
+void tcp_init(uint32_t seed) {
   memset(tcp_conns, 0, sizeof tcp_conns);
   memset(tcp_listeners, 0, sizeof tcp_listeners);
   tcp_rcv_wnd_cur = NET_TCP_RCV_WND;
@@ -65,10 +63,7 @@ void tcp_init(uint32_t seed)
 #endif
 }
 
-void tcp_set_rcv_wnd(uint16_t wnd)
-{
-  tcp_rcv_wnd_cur = wnd == 0 ? 1 : wnd;
-}
+void tcp_set_rcv_wnd(uint16_t wnd) { tcp_rcv_wnd_cur = wnd == 0 ? 1 : wnd; }
 
 /* The receive window of c may have grown (the application's room, a
  * hold buffer given back). Window update (RFC 1122 4.2.3.3, receiver SWS
@@ -76,11 +71,9 @@ void tcp_set_rcv_wnd(uint16_t wnd)
  * edge moves by at least min(2 MSS, half the configured window), or a
  * closed window opens (the peer would otherwise only learn of it from its
  * next window probe); smaller increases wait for the next ACK. */
-static void tcp_wnd_grown(struct tcp_conn *c)
-{
+static void tcp_wnd_grown(struct tcp_conn *c) {
   uint32_t opened, max;
-  if (c->state != TCP_ESTABLISHED && c->state != TCP_FIN_WAIT_1 &&
-      c->state != TCP_FIN_WAIT_2) {
+  if (c->state != TCP_ESTABLISHED && c->state != TCP_FIN_WAIT_1 && c->state != TCP_FIN_WAIT_2) {
     return;
   }
   opened = c->rcv_nxt + tcp_wnd_of(c) - c->rcv_adv;
@@ -91,19 +84,14 @@ static void tcp_wnd_grown(struct tcp_conn *c)
   }
 }
 
-void tcp_set_rcv_space(struct tcp_conn *c, uint16_t space)
-{
+void tcp_set_rcv_space(struct tcp_conn *c, uint16_t space) {
   c->rcv_space = space;
   tcp_wnd_grown(c);
 }
 
-uint16_t tcp_get_rcv_wnd(void)
-{
-  return tcp_rcv_wnd_cur;
-}
+uint16_t tcp_get_rcv_wnd(void) { return tcp_rcv_wnd_cur; }
 
-int tcp_all_closed(void)
-{
+int tcp_all_closed(void) {
   unsigned i;
   for (i = 0; i < NET_TCP_CONNS; i++) {
     if (tcp_conns[i].state != TCP_CLOSED && tcp_conns[i].state != TCP_TIME_WAIT) {
@@ -113,24 +101,17 @@ int tcp_all_closed(void)
   return 1;
 }
 
-const char *tcp_state_name(uint8_t state)
-{
-  static const char *const names[] = {
-    "CLOSED", "SYN_SENT", "SYN_RCVD", "ESTABLISHED", "FIN_WAIT_1",
-    "FIN_WAIT_2", "CLOSING", "TIME_WAIT", "CLOSE_WAIT", "LAST_ACK"
-  };
+const char *tcp_state_name(uint8_t state) {
+  static const char *const names[] = {"CLOSED",     "SYN_SENT", "SYN_RCVD",  "ESTABLISHED", "FIN_WAIT_1",
+                                      "FIN_WAIT_2", "CLOSING",  "TIME_WAIT", "CLOSE_WAIT",  "LAST_ACK"};
   return state < sizeof names / sizeof names[0] ? names[state] : "?";
 }
 
-static int tcp_time_reached(uint32_t deadline)
-{
-  return (int32_t)(net_now - deadline) >= 0;
-}
+static int tcp_time_reached(uint32_t deadline) { return (int32_t)(net_now - deadline) >= 0; }
 
 /*--------------------------------------------------------------------------*/
 /* The connection of a segment from rip:rport to lport (NULL: none). */
-static inline struct tcp_conn *tcp_find(uint32_t rip, uint16_t lport, uint16_t rport)
-{
+static inline struct tcp_conn *tcp_find(uint32_t rip, uint16_t lport, uint16_t rport) {
   struct tcp_conn *c;
   for (c = tcp_conns; c != tcp_conns + NET_TCP_CONNS; c++) {
     if (c->state != TCP_CLOSED && c->rip == rip && c->lport == lport && c->rport == rport) {
@@ -142,8 +123,7 @@ static inline struct tcp_conn *tcp_find(uint32_t rip, uint16_t lport, uint16_t r
 
 /* A slot for the connection (rip, lport, rport): a free one, else the
  * oldest TIME-WAIT one; NULL if none. */
-static struct tcp_conn *tcp_alloc(uint32_t rip, uint16_t lport, uint16_t rport)
-{
+static struct tcp_conn *tcp_alloc(uint32_t rip, uint16_t lport, uint16_t rport) {
   struct tcp_conn *tw = NULL;
   unsigned i;
   for (i = 0; i < NET_TCP_CONNS; i++) {
@@ -152,8 +132,7 @@ static struct tcp_conn *tcp_alloc(uint32_t rip, uint16_t lport, uint16_t rport)
       tw = c;
       break;
     }
-    if (c->state == TCP_TIME_WAIT &&
-        (tw == NULL || (int32_t)(c->timer - tw->timer) < 0)) {
+    if (c->state == TCP_TIME_WAIT && (tw == NULL || (int32_t)(c->timer - tw->timer) < 0)) {
       tw = c; /* the oldest TIME-WAIT connection, if nothing is free */
     }
   }
@@ -179,8 +158,7 @@ static struct tcp_conn *tcp_alloc(uint32_t rip, uint16_t lport, uint16_t rport)
   return tw;
 }
 
-static void tcp_free(struct tcp_conn *c)
-{
+static void tcp_free(struct tcp_conn *c) {
 #if TCP_HOLD
   if (tcp_nheld) {
     tcp_held_release_conn(c);
@@ -191,8 +169,7 @@ static void tcp_free(struct tcp_conn *c)
 }
 
 /* Call the application; its send/close/abort requests are recorded. */
-static void tcp_appcall(struct tcp_conn *c, unsigned ev)
-{
+static void tcp_appcall(struct tcp_conn *c, unsigned ev) {
   c->app_data = NULL;
   c->app_len = 0;
   if (!(ev & NET_EV_NEWDATA)) {
@@ -209,12 +186,11 @@ static void tcp_appcall(struct tcp_conn *c, unsigned ev)
   NET_PHASE_ENTER(NET_PH_APP);
   c->appcall(c, ev);
   NET_PHASE_LEAVE(NET_PH_APP);
-  c->flags &= (uint8_t)~(TCPF_IN_CB | TCPF_REXMIT_CB);
+  c->flags &= (uint8_t) ~(TCPF_IN_CB | TCPF_REXMIT_CB);
 }
 
 /* Final event: tell the application (if it knows the connection), free. */
-static void tcp_finish(struct tcp_conn *c, unsigned ev)
-{
+static void tcp_finish(struct tcp_conn *c, unsigned ev) {
   tcp_appcall_fn fn = c->appcall;
   int knows = (c->flags & TCPF_APP_KNOWS) != 0;
   tcp_free(c);
@@ -228,8 +204,7 @@ static void tcp_finish(struct tcp_conn *c, unsigned ev)
 }
 
 /*--------------------------------------------------------------------------*/
-net_err_t tcp_listen(uint16_t port, tcp_appcall_fn fn, void *arg)
-{
+net_err_t tcp_listen(uint16_t port, tcp_appcall_fn fn, void *arg) {
   struct tcp_listener *free_l = NULL;
   unsigned i;
   NET_ERROR("tcp_listen: port 0", port != 0, return NET_ERR_ARG);
@@ -251,8 +226,7 @@ net_err_t tcp_listen(uint16_t port, tcp_appcall_fn fn, void *arg)
   return NET_OK;
 }
 
-void tcp_unlisten(uint16_t port)
-{
+void tcp_unlisten(uint16_t port) {
   unsigned i;
   for (i = 0; i < NET_TCP_LISTENERS; i++) {
     if (tcp_listeners[i].port == port) {
@@ -262,8 +236,7 @@ void tcp_unlisten(uint16_t port)
   }
 }
 
-static int tcp_port_used(uint16_t port)
-{
+static int tcp_port_used(uint16_t port) {
   unsigned i;
   for (i = 0; i < NET_TCP_LISTENERS; i++) {
     if (tcp_listeners[i].port == port) {
@@ -279,12 +252,9 @@ static int tcp_port_used(uint16_t port)
 }
 
 /*--------------------------------------------------------------------------*/
-struct tcp_conn *tcp_connect(uint32_t rip, uint16_t rport, tcp_appcall_fn fn,
-                             void *arg)
-{
+struct tcp_conn *tcp_connect(uint32_t rip, uint16_t rport, tcp_appcall_fn fn, void *arg) {
   struct tcp_conn *c;
-  NET_ERROR("tcp_connect: bad address", rip != 0 && net_ip_is_ours(rip) == 0,
-            return NULL);
+  NET_ERROR("tcp_connect: bad address", rip != 0 && net_ip_is_ours(rip) == 0, return NULL);
   NET_ERROR("tcp_connect: port 0", rport != 0, return NULL);
   NET_ERROR("tcp_connect: fn == NULL", fn != NULL, return NULL);
   do {
@@ -307,9 +277,8 @@ struct tcp_conn *tcp_connect(uint32_t rip, uint16_t rport, tcp_appcall_fn fn,
   return c;
 }
 
-void tcp_close(struct tcp_conn *c)
-{
-  NET_ERROR("tcp_close: c == NULL", c != NULL, return);
+void tcp_close(struct tcp_conn *c) {
+  NET_ERROR("tcp_close: c == NULL", c != NULL, return );
   if (c->state == TCP_CLOSED) {
     return;
   }
@@ -323,9 +292,8 @@ void tcp_close(struct tcp_conn *c)
   }
 }
 
-void tcp_abort(struct tcp_conn *c)
-{
-  NET_ERROR("tcp_abort: c == NULL", c != NULL, return);
+void tcp_abort(struct tcp_conn *c) {
+  NET_ERROR("tcp_abort: c == NULL", c != NULL, return );
   if (c->state == TCP_CLOSED) {
     return;
   }
@@ -335,10 +303,9 @@ void tcp_abort(struct tcp_conn *c)
   }
 }
 
-void tcp_poll(struct tcp_conn *c)
-{
-  NET_ERROR("tcp_poll: c == NULL", c != NULL, return);
-  NET_ERROR("tcp_poll: inside a callback", !(c->flags & TCPF_IN_CB), return);
+void tcp_poll(struct tcp_conn *c) {
+  NET_ERROR("tcp_poll: c == NULL", c != NULL, return );
+  NET_ERROR("tcp_poll: inside a callback", !(c->flags & TCPF_IN_CB), return );
   if (c->state != TCP_ESTABLISHED && c->state != TCP_CLOSE_WAIT) {
     return;
   }

@@ -43,10 +43,12 @@
 #define NET_EV_REXMIT 0x08    /**< uIP mode: send the unacknowledged data again */
 #define NET_EV_POLL 0x10      /**< idle connection: may send */
 #define NET_EV_CLOSED 0x20    /**< the peer closed its side (FIN received) */
-#define NET_EV_ABORTED 0x40   /**< reset by the peer, or evicted for a new
-                                   peer (tcp_listen_limit); connection gone */
-#define NET_EV_TIMEDOUT 0x80  /**< retry, persist, keep-alive or idle limit
-                                   reached; connection gone */
+#define NET_EV_ABORTED                              \
+  0x40 /**< reset by the peer, or evicted for a new \
+            peer (tcp_listen_limit); connection gone */
+#define NET_EV_TIMEDOUT                              \
+  0x80 /**< retry, persist, keep-alive or idle limit \
+            reached; connection gone */
 
 /* Sequence number comparisons, correct across wrap-around (RFC 793 3.3). */
 #define TCP_SEQ_LT(a, b) ((int32_t)((uint32_t)(a) - (uint32_t)(b)) < 0)
@@ -65,45 +67,45 @@ typedef void (*tcp_appcall_fn)(struct tcp_conn *c, unsigned events);
 
 struct tcp_conn {
   uint8_t state;
-  uint8_t flags;      /* TCPF_* (tcp_priv.h) */
-  uint8_t nrtx;       /* retransmissions of the segment in flight */
-  uint8_t rtx_ctl;    /* SYN/FIN carried by the segment in flight */
+  uint8_t flags;   /* TCPF_* (tcp_priv.h) */
+  uint8_t nrtx;    /* retransmissions of the segment in flight */
+  uint8_t rtx_ctl; /* SYN/FIN carried by the segment in flight */
   uint16_t lport, rport;
   uint32_t rip;
-  uint32_t iss;       /* initial send sequence number */
-  uint32_t snd_una;   /* oldest unacknowledged sequence number */
-  uint32_t snd_nxt;   /* next sequence number to send */
+  uint32_t iss;              /* initial send sequence number */
+  uint32_t snd_una;          /* oldest unacknowledged sequence number */
+  uint32_t snd_nxt;          /* next sequence number to send */
   uint32_t snd_wl1, snd_wl2; /* segment seq/ack of the last window update */
-  uint16_t snd_wnd;   /* peer's window */
-  uint16_t mss;       /* send MSS: min(peer's MSS option, NET_TCP_MSS) */
-  uint16_t snd_datalen; /* data bytes in flight */
-  uint16_t rcv_wnd;   /* window advertised in our last segment */
-  uint32_t rcv_adv;   /* ... and its right edge (rcv_nxt + rcv_wnd then) */
-  uint16_t rcv_space; /* application's free receive space (tcp_set_rcv_space),
-                         0xffff = no limit */
-  uint32_t rcv_nxt;   /* next sequence number expected */
-  uint32_t timer;     /* retransmission / TIME-WAIT deadline (net_now) */
-  uint32_t ack_deadline; /* delayed ACK deadline */
-  uint32_t poll_time; /* next NET_EV_POLL */
-  uint32_t rtt_seq;   /* RTT measurement: ends when this is acked */
+  uint16_t snd_wnd;          /* peer's window */
+  uint16_t mss;              /* send MSS: min(peer's MSS option, NET_TCP_MSS) */
+  uint16_t snd_datalen;      /* data bytes in flight */
+  uint16_t rcv_wnd;          /* window advertised in our last segment */
+  uint32_t rcv_adv;          /* ... and its right edge (rcv_nxt + rcv_wnd then) */
+  uint16_t rcv_space;        /* application's free receive space (tcp_set_rcv_space),
+                                0xffff = no limit */
+  uint32_t rcv_nxt;          /* next sequence number expected */
+  uint32_t timer;            /* retransmission / TIME-WAIT deadline (net_now) */
+  uint32_t ack_deadline;     /* delayed ACK deadline */
+  uint32_t poll_time;        /* next NET_EV_POLL */
+  uint32_t rtt_seq;          /* RTT measurement: ends when this is acked */
   uint32_t rtt_start;
-  int32_t srtt8;      /* smoothed RTT * 8 (ms) */
-  int32_t rttvar4;    /* RTT variation * 4 (ms) */
-  uint32_t rto;       /* current retransmission timeout (ms) */
+  int32_t srtt8;   /* smoothed RTT * 8 (ms) */
+  int32_t rttvar4; /* RTT variation * 4 (ms) */
+  uint32_t rto;    /* current retransmission timeout (ms) */
 #if !NET_TCP_UIP_SEND
   /* Send side with a send buffer (tcp_send_buf.c). The ring holds
    * snd_buf_len bytes starting at snd_una; the byte of sequence number s is
    * at (s - iss - 1) mod NET_TCP_SNDBUF. */
-  uint32_t snd_max;   /* highest sequence number sent + 1 */
+  uint32_t snd_max;     /* highest sequence number sent + 1 */
   uint32_t snd_buf_len; /* data bytes buffered (unacknowledged + unsent) */
-  uint32_t cwnd;      /* congestion window (bytes), 0 until established */
-  uint32_t ssthresh;  /* slow-start threshold */
-  uint32_t recover;   /* fast recovery ends when this is acknowledged */
+  uint32_t cwnd;        /* congestion window (bytes), 0 until established */
+  uint32_t ssthresh;    /* slow-start threshold */
+  uint32_t recover;     /* fast recovery ends when this is acknowledged */
   uint16_t snd_wnd_max; /* largest window the peer offered (SWS, RFC 5961) */
-  uint8_t dupacks;    /* duplicate ACKs in a row */
-  uint8_t sflags;     /* TCPS_* (tcp_send_buf.h) */
-  uint8_t nprobe;     /* zero-window probes sent without the window opening;
-                         a loss probe sent since SND.UNA last advanced */
+  uint8_t dupacks;      /* duplicate ACKs in a row */
+  uint8_t sflags;       /* TCPS_* (tcp_send_buf.h) */
+  uint8_t nprobe;       /* zero-window probes sent without the window opening;
+                           a loss probe sent since SND.UNA last advanced */
 #if NET_TCP_SNDREFS
   /* tcp_send_ref(): the buffered bytes are those of ref_n references (a
    * ring of NET_TCP_SNDREFS in tcp_send_buf.h) from index ref_head, whose first
@@ -113,19 +115,19 @@ struct tcp_conn {
 #endif
 #endif
   tcp_appcall_fn appcall;
-  void *arg;          /**< for the application */
+  void *arg;               /**< for the application */
   const uint8_t *app_data; /* tcp_send() during a callback */
   uint16_t app_len;
   /* Slot policy (tcp_slots.c): idle time, keep-alive, eviction;
    * kept by the slow timer (every NET_TCP_SLOW_MS), not per segment. */
-  uint8_t pflags;     /* TCPP_* (tcp_priv.h) */
-  uint8_t ka_sent;    /* keep-alive probes sent without an answer */
-  uint32_t act_seq;   /* rcv_nxt + snd_una when act_time was set */
-  uint32_t act_time;  /* when data last moved either way (slow timer's view) */
-  uint32_t heard;     /* when the peer last showed life: act_time or a
-                         keep-alive answer */
-  uint32_t ka_time;   /* when the last keep-alive probe was sent */
-  uint32_t zw_since;  /* persist: when the first zero-window probe went */
+  uint8_t pflags;    /* TCPP_* (tcp_priv.h) */
+  uint8_t ka_sent;   /* keep-alive probes sent without an answer */
+  uint32_t act_seq;  /* rcv_nxt + snd_una when act_time was set */
+  uint32_t act_time; /* when data last moved either way (slow timer's view) */
+  uint32_t heard;    /* when the peer last showed life: act_time or a
+                        keep-alive answer */
+  uint32_t ka_time;  /* when the last keep-alive probe was sent */
+  uint32_t zw_since; /* persist: when the first zero-window probe went */
 };
 
 extern struct tcp_conn tcp_conns[NET_TCP_CONNS];
@@ -161,19 +163,19 @@ net_err_t tcp_listen_limit(uint16_t port, unsigned max);
 /** Run-time policy against slot exhaustion (README "Slot policy"); all
  *  times in ms, 0 = off (never) unless said otherwise. */
 struct tcp_policy {
-  uint32_t idle_ms;        /**< passively opened connections with no data
-                                received and none acknowledged for this
-                                long are reset (NET_EV_TIMEDOUT,
-                                tcp.idle_timeouts) */
-  uint32_t keepalive_ms;   /**< keep-alive (RFC 1122 4.2.3.6): first probe
-                                after this long without a sign of life */
+  uint32_t idle_ms;            /**< passively opened connections with no data
+                                    received and none acknowledged for this
+                                    long are reset (NET_EV_TIMEDOUT,
+                                    tcp.idle_timeouts) */
+  uint32_t keepalive_ms;       /**< keep-alive (RFC 1122 4.2.3.6): first probe
+                                    after this long without a sign of life */
   uint32_t keepalive_intvl_ms; /**< between unanswered probes (> 0) */
   uint32_t keepalive_probes;   /**< unanswered probes before the connection
                                     is reset (NET_EV_TIMEDOUT, tcp.ka_dropped; > 0) */
-  uint32_t persist_max_ms; /**< zero peer window: reset this long after the
-                                first window probe (> 0; default build only) */
-  uint32_t evict_idle_ms;  /**< a full listener (tcp_listen_limit) or table
-                                evicts a passive connection idle this long */
+  uint32_t persist_max_ms;     /**< zero peer window: reset this long after the
+                                    first window probe (> 0; default build only) */
+  uint32_t evict_idle_ms;      /**< a full listener (tcp_listen_limit) or table
+                                    evicts a passive connection idle this long */
 };
 
 /** Set the policy (NULL: the netopts.h defaults, also after tcp_init).
@@ -191,8 +193,7 @@ uint32_t tcp_idle_ms(struct tcp_conn *c);
  * @return the connection (NET_EV_CONNECTED, _ABORTED or _TIMEDOUT follows)
  *         or NULL when the table is full or an argument is invalid
  */
-struct tcp_conn *tcp_connect(uint32_t rip, uint16_t rport, tcp_appcall_fn fn,
-                             void *arg);
+struct tcp_conn *tcp_connect(uint32_t rip, uint16_t rport, tcp_appcall_fn fn, void *arg);
 
 /**
  * Send data; only during a callback.
@@ -293,8 +294,7 @@ int tcp_all_closed(void);
 const char *tcp_state_name(uint8_t state);
 
 /* Internal. */
-void tcp_input(uint32_t src, uint32_t dst, int dst_kind, const uint8_t *seg,
-               unsigned len);
+void tcp_input(uint32_t src, uint32_t dst, int dst_kind, const uint8_t *seg, unsigned len);
 void tcp_timer(void);
 
 #endif /* NET_TCP_H */

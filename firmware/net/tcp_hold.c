@@ -19,13 +19,11 @@
  * callback per segment) and the buffer is given back. */
 
 /* 1 if entry h holds a segment of connection number ci. */
-static inline int tcp_held_by(const struct tcp_held *h, uint8_t ci)
-{
+static inline int tcp_held_by(const struct tcp_held *h, uint8_t ci) {
   return h->buf != NULL && h->conn == ci;
 }
 
-static void tcp_held_release(struct tcp_held *h)
-{
+static void tcp_held_release(struct tcp_held *h) {
   net_netif->rx_unhold(net_netif, h->buf);
   h->buf = NULL;
   if (h->conn == TCP_HELD_APP) {
@@ -38,8 +36,7 @@ static void tcp_held_release(struct tcp_held *h)
 /* A free entry holding the frame being processed (rx_hold, up to `end`),
  * its data pointer set to where `data` stays; the caller fills the rest
  * and counts it. NULL: no free entry or the netif cannot hold now. */
-TCP_COLD static struct tcp_held *tcp_held_new(const uint8_t *data, const uint8_t *end)
-{
+TCP_COLD static struct tcp_held *tcp_held_new(const uint8_t *data, const uint8_t *end) {
   struct tcp_held *h;
   const uint8_t *buf;
   for (h = tcp_held; h != tcp_held + NET_TCP_RX_HOLD && h->buf != NULL; h++) {
@@ -56,8 +53,7 @@ TCP_COLD static struct tcp_held *tcp_held_new(const uint8_t *data, const uint8_t
   return h;
 }
 
-TCP_COLD static void tcp_held_release_conn(const struct tcp_conn *c)
-{
+TCP_COLD static void tcp_held_release_conn(const struct tcp_conn *c) {
   unsigned i;
   for (i = 0; i < NET_TCP_RX_HOLD; i++) {
     if (tcp_held_by(&tcp_held[i], (uint8_t)(c - tcp_conns))) {
@@ -67,8 +63,7 @@ TCP_COLD static void tcp_held_release_conn(const struct tcp_conn *c)
 }
 
 /* Bytes from rcv_nxt to the end of the highest data held for c (0: none). */
-static uint32_t tcp_held_span(const struct tcp_conn *c)
-{
+static uint32_t tcp_held_span(const struct tcp_conn *c) {
   uint32_t span = 0;
   unsigned i;
   if (tcp_nheld == 0) {
@@ -87,8 +82,7 @@ static uint32_t tcp_held_span(const struct tcp_conn *c)
 }
 
 /* Keep segment s (after a gap) if it brings data not held yet. */
-TCP_COLD static void tcp_ooo_hold(struct tcp_conn *c, const struct tcp_seg *s)
-{
+TCP_COLD static void tcp_ooo_hold(struct tcp_conn *c, const struct tcp_seg *s) {
   uint8_t ci = (uint8_t)(c - tcp_conns);
   uint32_t seq = s->seq;
   const uint8_t *data = s->data;
@@ -108,8 +102,7 @@ TCP_COLD static void tcp_ooo_hold(struct tcp_conn *c, const struct tcp_seg *s)
    * most one at each end, since they do not overlap). */
   for (i = 0; i < NET_TCP_RX_HOLD; i++) {
     struct tcp_held *h = &tcp_held[i];
-    if (tcp_held_by(h, ci) && TCP_SEQ_LEQ(h->seq, seq) &&
-        TCP_SEQ_GEQ(h->seq + h->len, seq + len)) {
+    if (tcp_held_by(h, ci) && TCP_SEQ_LEQ(h->seq, seq) && TCP_SEQ_GEQ(h->seq + h->len, seq + len)) {
       net_stats.tcp.ooo_dup++;
       h->fin |= fin && h->seq + h->len == seq + len;
       return;
@@ -117,8 +110,7 @@ TCP_COLD static void tcp_ooo_hold(struct tcp_conn *c, const struct tcp_seg *s)
   }
   for (i = 0; i < NET_TCP_RX_HOLD; i++) {
     struct tcp_held *h = &tcp_held[i];
-    if (tcp_held_by(h, ci) && TCP_SEQ_GEQ(h->seq, seq) &&
-        TCP_SEQ_LEQ(h->seq + h->len, seq + len)) {
+    if (tcp_held_by(h, ci) && TCP_SEQ_GEQ(h->seq, seq) && TCP_SEQ_LEQ(h->seq + h->len, seq + len)) {
       fin |= h->fin && h->seq + h->len == seq + len;
       tcp_held_release(h);
       net_stats.tcp.ooo_dup++;
@@ -167,8 +159,7 @@ TCP_COLD static void tcp_ooo_hold(struct tcp_conn *c, const struct tcp_seg *s)
 /* In-order data (event `ev`, tcp_appdata) just arrived: if held segments
  * follow it, deliver it and them now, one callback each, and release
  * their buffers. @return 1 if the application was called. */
-TCP_COLD static int tcp_ooo_deliver(struct tcp_conn *c, unsigned ev)
-{
+TCP_COLD static int tcp_ooo_deliver(struct tcp_conn *c, unsigned ev) {
   uint8_t ci = (uint8_t)(c - tcp_conns);
   int called = 0;
   unsigned i;
@@ -180,8 +171,7 @@ TCP_COLD static int tcp_ooo_deliver(struct tcp_conn *c, unsigned ev)
       continue;
     }
     off = c->rcv_nxt - h->seq;
-    if (off > h->len || (off == h->len && !h->fin) ||
-        (ev & NET_EV_CLOSED) || (c->flags & TCPF_ABORT_REQ)) {
+    if (off > h->len || (off == h->len && !h->fin) || (ev & NET_EV_CLOSED) || (c->flags & TCPF_ABORT_REQ)) {
       tcp_held_release(h); /* already delivered (or nothing to deliver to) */
       continue;
     }
@@ -223,8 +213,7 @@ TCP_COLD static int tcp_ooo_deliver(struct tcp_conn *c, unsigned ev)
  * narrows every connection's window (tcp_wnd_of) until tcp_recv_done. */
 #if TCP_HOLD
 /* The entry of a handle the application keeps, else NULL. */
-static struct tcp_held *tcp_kept_entry(int handle)
-{
+static struct tcp_held *tcp_kept_entry(int handle) {
   struct tcp_held *h;
   if (handle < 1 || handle > NET_TCP_RX_HOLD) {
     return NULL;
@@ -234,15 +223,13 @@ static struct tcp_held *tcp_kept_entry(int handle)
 }
 #endif
 
-TCP_COLD int tcp_recv_hold(struct tcp_conn *c)
-{
+TCP_COLD int tcp_recv_hold(struct tcp_conn *c) {
 #if TCP_HOLD
   struct tcp_held *h = tcp_app_from;
   int k;
 
-  if (c == NULL || c < tcp_conns || c >= tcp_conns + NET_TCP_CONNS ||
-      !(c->flags & TCPF_IN_CB) || tcp_appdata == NULL || tcp_applen == 0 ||
-      net_netif->rx_hold == NULL) {
+  if (c == NULL || c < tcp_conns || c >= tcp_conns + NET_TCP_CONNS || !(c->flags & TCPF_IN_CB) ||
+      tcp_appdata == NULL || tcp_applen == 0 || net_netif->rx_hold == NULL) {
     return 0; /* not in a NET_EV_NEWDATA callback of c */
   }
   for (k = 1; k <= NET_TCP_RX_HOLD; k++) { /* kept already in this callback */
@@ -279,8 +266,7 @@ TCP_COLD int tcp_recv_hold(struct tcp_conn *c)
 #endif
 }
 
-const uint8_t *tcp_recv_kept(int handle, uint16_t *len)
-{
+const uint8_t *tcp_recv_kept(int handle, uint16_t *len) {
 #if TCP_HOLD
   const struct tcp_held *h = tcp_kept_entry(handle);
   if (h != NULL) {
@@ -298,8 +284,7 @@ const uint8_t *tcp_recv_kept(int handle, uint16_t *len)
   return NULL;
 }
 
-TCP_COLD net_err_t tcp_recv_done(int handle)
-{
+TCP_COLD net_err_t tcp_recv_done(int handle) {
 #if TCP_HOLD
   struct tcp_held *h = tcp_kept_entry(handle);
   unsigned i;

@@ -11,8 +11,7 @@
 /*--------------------------------------------------------------------------*/
 /* Parse and validate the header. @return 0 if the segment must be dropped
  * (counted). */
-static int tcp_parse(const uint8_t *seg, unsigned len, struct tcp_seg *s)
-{
+static int tcp_parse(const uint8_t *seg, unsigned len, struct tcp_seg *s) {
   unsigned doff, i;
 
   doff = (seg[12] >> 4) * 4u;
@@ -60,15 +59,13 @@ static int tcp_parse(const uint8_t *seg, unsigned len, struct tcp_seg *s)
   return 1;
 }
 
-static uint16_t tcp_peer_mss(const struct tcp_seg *s)
-{
+static uint16_t tcp_peer_mss(const struct tcp_seg *s) {
   unsigned m = s->mss ? s->mss : NET_TCP_DEFAULT_MSS;
   return (uint16_t)(m < NET_TCP_MSS ? m : NET_TCP_MSS);
 }
 
 /* Answer a segment that belongs to no connection (RFC 793 p. 65). */
-static void tcp_reset_reply(uint32_t src, const struct tcp_seg *s)
-{
+static void tcp_reset_reply(uint32_t src, const struct tcp_seg *s) {
   if (s->ctl & TCP_RST) {
     return;
   }
@@ -76,14 +73,12 @@ static void tcp_reset_reply(uint32_t src, const struct tcp_seg *s)
     tcp_emit(src, s->dport, s->sport, s->ack, 0, TCP_RST, 0, NULL, 0);
   } else {
     uint32_t seglen = s->len + !!(s->ctl & TCP_SYN) + !!(s->ctl & TCP_FIN);
-    tcp_emit(src, s->dport, s->sport, 0, s->seq + seglen, TCP_RST | TCP_ACK,
-             0, NULL, 0);
+    tcp_emit(src, s->dport, s->sport, 0, s->seq + seglen, TCP_RST | TCP_ACK, 0, NULL, 0);
   }
 }
 
 /* Segment for no connection: passive open or reset. */
-TCP_COLD static void tcp_input_closed(uint32_t src, const struct tcp_seg *s)
-{
+TCP_COLD static void tcp_input_closed(uint32_t src, const struct tcp_seg *s) {
   unsigned i;
   struct tcp_conn *c;
 
@@ -133,10 +128,8 @@ TCP_COLD static void tcp_input_closed(uint32_t src, const struct tcp_seg *s)
 }
 
 /*--------------------------------------------------------------------------*/
-TCP_COLD static void tcp_input_syn_sent(struct tcp_conn *c, const struct tcp_seg *s)
-{
-  if ((s->ctl & TCP_ACK) &&
-      (TCP_SEQ_LEQ(s->ack, c->iss) || TCP_SEQ_GT(s->ack, c->snd_nxt))) {
+TCP_COLD static void tcp_input_syn_sent(struct tcp_conn *c, const struct tcp_seg *s) {
+  if ((s->ctl & TCP_ACK) && (TCP_SEQ_LEQ(s->ack, c->iss) || TCP_SEQ_GT(s->ack, c->snd_nxt))) {
     net_stats.tcp.drop_bad_ack++;
     if (!(s->ctl & TCP_RST)) {
       tcp_emit(c->rip, c->lport, c->rport, s->ack, 0, TCP_RST, 0, NULL, 0);
@@ -177,9 +170,7 @@ TCP_COLD static void tcp_input_syn_sent(struct tcp_conn *c, const struct tcp_seg
  * (tcp_set_rcv_space 0) counts as one byte wide here, so a segment at
  * rcv_nxt is still processed for its ACK, RST and FIN (RFC 793's "special
  * allowance"); its data is trimmed to the window later. */
-static int tcp_seq_ok(const struct tcp_conn *c, const struct tcp_seg *s,
-                      uint32_t seglen)
-{
+static int tcp_seq_ok(const struct tcp_conn *c, const struct tcp_seg *s, uint32_t seglen) {
   uint32_t wnd = c->rcv_wnd ? c->rcv_wnd : 1;
   uint32_t start = s->seq - c->rcv_nxt;
   if (seglen == 0) {
@@ -196,8 +187,7 @@ static int tcp_seq_ok(const struct tcp_conn *c, const struct tcp_seg *s,
  * whether his spoofed segments hit another connection's window
  * (CVE-2016-5696). A slot's budget starts afresh with each connection
  * (another ISS). */
-TCP_COLD static int tcp_challenge_budget(struct tcp_conn *c)
-{
+TCP_COLD static int tcp_challenge_budget(struct tcp_conn *c) {
   struct tcp_chal *b = &tcp_chal[c - tcp_conns];
   if (b->iss != c->iss || net_now - b->start >= 1000u) {
     b->iss = c->iss;
@@ -211,8 +201,7 @@ TCP_COLD static int tcp_challenge_budget(struct tcp_conn *c)
   return 1;
 }
 
-TCP_COLD static void tcp_challenge_ack(struct tcp_conn *c)
-{
+TCP_COLD static void tcp_challenge_ack(struct tcp_conn *c) {
   net_stats.tcp.drop_challenge++;
   if (!tcp_challenge_budget(c)) {
     net_stats.tcp.challenge_limited++;
@@ -224,8 +213,7 @@ TCP_COLD static void tcp_challenge_ack(struct tcp_conn *c)
 /* Our FIN is acknowledged: the state that follows it (RFC 793 p. 73).
  * @return 1 if the connection was freed (LAST_ACK: the application has
  * closed, so no event). */
-static int tcp_our_fin_acked(struct tcp_conn *c)
-{
+static int tcp_our_fin_acked(struct tcp_conn *c) {
   if (c->state == TCP_FIN_WAIT_1) {
     c->state = TCP_FIN_WAIT_2;
   } else if (c->state == TCP_CLOSING) {
@@ -241,8 +229,7 @@ static int tcp_our_fin_acked(struct tcp_conn *c)
 /*--------------------------------------------------------------------------*/
 /* The peer's FIN arrived in order (rcv_nxt is at it): the state that
  * follows (RFC 793 p. 75). @return the event for the application. */
-TCP_COLD static unsigned tcp_fin_in(struct tcp_conn *c)
-{
+TCP_COLD static unsigned tcp_fin_in(struct tcp_conn *c) {
   c->rcv_nxt++;
   if (c->state == TCP_ESTABLISHED) {
     c->state = TCP_CLOSE_WAIT;
@@ -262,12 +249,10 @@ TCP_COLD static unsigned tcp_fin_in(struct tcp_conn *c)
  * it on a short, straight path (a bulk receiver's every segment; the hot
  * code exceeds the I-cache, so fewer lines touched per segment count).
  * @return 1 if the segment was handled. */
-static int tcp_fast_data(struct tcp_conn *c, const struct tcp_seg *s)
-{
+static int tcp_fast_data(struct tcp_conn *c, const struct tcp_seg *s) {
   uint32_t out = tcp_snd_max(c);
-  if (c->state != TCP_ESTABLISHED || (s->ctl & ~TCP_PSH) != TCP_ACK ||
-      s->seq != c->rcv_nxt || s->len == 0 || s->ack != c->snd_una ||
-      out != c->snd_una || s->wnd != c->snd_wnd || s->len > tcp_wnd_of(c)) {
+  if (c->state != TCP_ESTABLISHED || (s->ctl & ~TCP_PSH) != TCP_ACK || s->seq != c->rcv_nxt || s->len == 0 ||
+      s->ack != c->snd_una || out != c->snd_una || s->wnd != c->snd_wnd || s->len > tcp_wnd_of(c)) {
     return 0;
   }
 #if TCP_HOLD
@@ -287,8 +272,7 @@ static int tcp_fast_data(struct tcp_conn *c, const struct tcp_seg *s)
   return 1;
 }
 
-static void tcp_process(struct tcp_conn *c, const struct tcp_seg *s)
-{
+static void tcp_process(struct tcp_conn *c, const struct tcp_seg *s) {
   uint32_t seglen = s->len + !!(s->ctl & TCP_SYN) + !!(s->ctl & TCP_FIN);
   unsigned ev = 0;
   int ack_mode = ACK_NONE;
@@ -301,8 +285,7 @@ static void tcp_process(struct tcp_conn *c, const struct tcp_seg *s)
     return;
   }
   /* The peer did not get our SYN-ACK and sent its SYN again. */
-  if (c->state == TCP_SYN_RCVD &&
-      (s->ctl & (TCP_SYN | TCP_ACK | TCP_RST)) == TCP_SYN &&
+  if (c->state == TCP_SYN_RCVD && (s->ctl & (TCP_SYN | TCP_ACK | TCP_RST)) == TCP_SYN &&
       s->seq + 1 == c->rcv_nxt) {
     net_stats.tcp.dup++;
     tcp_emit_conn(c, c->iss, TCP_SYN | TCP_ACK, NULL, 0);
@@ -340,16 +323,16 @@ static void tcp_process(struct tcp_conn *c, const struct tcp_seg *s)
   if (s->ctl & TCP_RST) {
     net_stats.tcp.rst_rx++;
     switch (c->state) {
-    case TCP_SYN_RCVD:       /* passive: back to LISTEN; active: refused */
-    case TCP_ESTABLISHED:
-    case TCP_FIN_WAIT_1:
-    case TCP_FIN_WAIT_2:
-    case TCP_CLOSE_WAIT:
-      tcp_finish(c, NET_EV_ABORTED);
-      break;
-    default: /* CLOSING, LAST_ACK, TIME_WAIT: the application is done */
-      tcp_free(c);
-      break;
+      case TCP_SYN_RCVD: /* passive: back to LISTEN; active: refused */
+      case TCP_ESTABLISHED:
+      case TCP_FIN_WAIT_1:
+      case TCP_FIN_WAIT_2:
+      case TCP_CLOSE_WAIT:
+        tcp_finish(c, NET_EV_ABORTED);
+        break;
+      default: /* CLOSING, LAST_ACK, TIME_WAIT: the application is done */
+        tcp_free(c);
+        break;
     }
     return;
   }
@@ -382,8 +365,7 @@ static void tcp_process(struct tcp_conn *c, const struct tcp_seg *s)
     }
   } else {
     TCP_SND_ACK(c, s, ev); /* returns if dropped or freed */
-    if (TCP_SEQ_LT(c->snd_wl1, s->seq) ||
-        (c->snd_wl1 == s->seq && TCP_SEQ_LEQ(c->snd_wl2, s->ack))) {
+    if (TCP_SEQ_LT(c->snd_wl1, s->seq) || (c->snd_wl1 == s->seq && TCP_SEQ_LEQ(c->snd_wl2, s->ack))) {
       c->snd_wnd = s->wnd;
       c->snd_wl1 = s->seq;
       c->snd_wl2 = s->ack;
@@ -398,8 +380,7 @@ static void tcp_process(struct tcp_conn *c, const struct tcp_seg *s)
 
   /* Seventh: data; eighth: FIN. */
   if (s->len > 0 || (s->ctl & TCP_FIN)) {
-    if (c->state == TCP_ESTABLISHED || c->state == TCP_FIN_WAIT_1 ||
-        c->state == TCP_FIN_WAIT_2) {
+    if (c->state == TCP_ESTABLISHED || c->state == TCP_FIN_WAIT_1 || c->state == TCP_FIN_WAIT_2) {
       if (TCP_SEQ_GT(s->seq, c->rcv_nxt)) { /* gap before it */
 #if TCP_HOLD
         tcp_ooo_hold(c, s);
@@ -464,9 +445,7 @@ static void tcp_process(struct tcp_conn *c, const struct tcp_seg *s)
 
 /* Every segment but tcp_pure_ack()'s, after the checksum. Not inlined:
  * tcp_input() stays a few cache lines. */
-static __attribute__((noinline)) void tcp_input_general(uint32_t src, const uint8_t *seg,
-                                                        unsigned len)
-{
+static __attribute__((noinline)) void tcp_input_general(uint32_t src, const uint8_t *seg, unsigned len) {
   struct tcp_seg s;
   struct tcp_conn *c;
 
@@ -481,9 +460,7 @@ static __attribute__((noinline)) void tcp_input_general(uint32_t src, const uint
   }
 }
 
-void tcp_input(uint32_t src, uint32_t dst, int dst_kind, const uint8_t *seg,
-               unsigned len)
-{
+void tcp_input(uint32_t src, uint32_t dst, int dst_kind, const uint8_t *seg, unsigned len) {
   unsigned i;
 
   net_stats.tcp.rx++;
@@ -506,8 +483,8 @@ void tcp_input(uint32_t src, uint32_t dst, int dst_kind, const uint8_t *seg,
       return;
     }
   }
-  if (len == NET_TCP_HLEN && seg[12] == (NET_TCP_HLEN / 4) << 4 &&
-      (seg[13] & 0x3f) == TCP_ACK && tcp_snd_pure_ack(src, seg)) {
+  if (len == NET_TCP_HLEN && seg[12] == (NET_TCP_HLEN / 4) << 4 && (seg[13] & 0x3f) == TCP_ACK &&
+      tcp_snd_pure_ack(src, seg)) {
     return;
   }
   tcp_input_general(src, seg, len);

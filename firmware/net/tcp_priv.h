@@ -39,18 +39,18 @@
 #include "net_chksum.h"
 
 /* tcp_conn.flags */
-#define TCPF_TIMER 0x01     /* retransmission timer running */
-#define TCPF_RTT 0x02       /* timing a segment (never a retransmitted one) */
+#define TCPF_TIMER 0x01       /* retransmission timer running */
+#define TCPF_RTT 0x02         /* timing a segment (never a retransmitted one) */
 #define TCPF_ACK_PENDING 0x04 /* delayed ACK owed */
-#define TCPF_CLOSE_REQ 0x08 /* application called tcp_close() */
-#define TCPF_ABORT_REQ 0x10 /* application called tcp_abort() */
-#define TCPF_IN_CB 0x20     /* inside the application callback */
-#define TCPF_REXMIT_CB 0x40 /* ... for NET_EV_REXMIT */
-#define TCPF_APP_KNOWS 0x80 /* the application has seen the connection */
+#define TCPF_CLOSE_REQ 0x08   /* application called tcp_close() */
+#define TCPF_ABORT_REQ 0x10   /* application called tcp_abort() */
+#define TCPF_IN_CB 0x20       /* inside the application callback */
+#define TCPF_REXMIT_CB 0x40   /* ... for NET_EV_REXMIT */
+#define TCPF_APP_KNOWS 0x80   /* the application has seen the connection */
 
 /* tcp_conn.pflags (slot policy) */
-#define TCPP_PASSIVE 0x01  /* opened by a listener */
-#define TCPP_SEEN 0x02     /* act_seq/act_time/heard are set (slow timer) */
+#define TCPP_PASSIVE 0x01 /* opened by a listener */
+#define TCPP_SEEN 0x02    /* act_seq/act_time/heard are set (slow timer) */
 
 /* Out-of-order segments are held (in the frames the netif keeps) only in
  * zero-copy builds: in the copy build the segment is in net_buf, which the
@@ -99,9 +99,9 @@ struct tcp_seg {
   uint32_t seq, ack;
   uint8_t ctl;
   uint16_t wnd;
-  uint16_t mss;      /* MSS option, 0 if absent */
+  uint16_t mss; /* MSS option, 0 if absent */
   const uint8_t *data;
-  unsigned len;      /* data bytes */
+  unsigned len; /* data bytes */
 };
 
 /* The send model's interface (tcp_send_buf.c, tcp_send_uip.c): inlined
@@ -154,20 +154,16 @@ TCP_COLD static void tcp_policy_init(void);
 static int tcp_evict_half_open(void);
 TCP_COLD static int tcp_listen_full(const struct tcp_listener *l);
 TCP_COLD static int tcp_listen_room(struct tcp_conn *c);
-TCP_COLD static struct tcp_conn *tcp_alloc_evict(uint32_t rip, uint16_t lport,
-                                                 uint16_t rport);
+TCP_COLD static struct tcp_conn *tcp_alloc_evict(uint32_t rip, uint16_t lport, uint16_t rport);
 /* tcp_out.c */
-static net_err_t tcp_emit_frame(uint8_t *frame, uint32_t rip, uint16_t lport,
-                                uint16_t rport, uint32_t seq, uint32_t ack,
-                                uint8_t ctl, uint16_t wnd, const uint8_t *data,
-                                unsigned len, int32_t psum);
-static net_err_t tcp_emit(uint32_t rip, uint16_t lport, uint16_t rport,
-                          uint32_t seq, uint32_t ack, uint8_t ctl, uint16_t wnd,
-                          const uint8_t *data, unsigned len);
+static net_err_t tcp_emit_frame(uint8_t *frame, uint32_t rip, uint16_t lport, uint16_t rport, uint32_t seq,
+                                uint32_t ack, uint8_t ctl, uint16_t wnd, const uint8_t *data, unsigned len,
+                                int32_t psum);
+static net_err_t tcp_emit(uint32_t rip, uint16_t lport, uint16_t rport, uint32_t seq, uint32_t ack,
+                          uint8_t ctl, uint16_t wnd, const uint8_t *data, unsigned len);
 static uint16_t tcp_wnd_of(const struct tcp_conn *c);
 static uint16_t tcp_adv_wnd(struct tcp_conn *c);
-static void tcp_emit_conn(struct tcp_conn *c, uint32_t seq, uint8_t ctl,
-                          const uint8_t *data, unsigned len);
+static void tcp_emit_conn(struct tcp_conn *c, uint32_t seq, uint8_t ctl, const uint8_t *data, unsigned len);
 static void tcp_start_timers(struct tcp_conn *c, uint32_t end);
 static void tcp_rtt_sample(struct tcp_conn *c, uint32_t r);
 static void tcp_all_acked(struct tcp_conn *c, uint32_t ack);

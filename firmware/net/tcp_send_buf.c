@@ -17,8 +17,7 @@
 /*--------------------------------------------------------------------------*/
 /* Send buffer. */
 /* 1 if buffered data is tcp_send_ref()'s (not the ring's). */
-static int tcp_has_refs(const struct tcp_conn *c)
-{
+static int tcp_has_refs(const struct tcp_conn *c) {
 #if NET_TCP_SNDREFS
   return c->ref_n != 0;
 #else
@@ -27,19 +26,15 @@ static int tcp_has_refs(const struct tcp_conn *c)
 #endif
 }
 
-unsigned tcp_sndmax(const struct tcp_conn *c)
-{
-  if ((c->state != TCP_ESTABLISHED && c->state != TCP_CLOSE_WAIT) ||
-      (c->flags & TCPF_CLOSE_REQ) || tcp_has_refs(c)) {
+unsigned tcp_sndmax(const struct tcp_conn *c) {
+  if ((c->state != TCP_ESTABLISHED && c->state != TCP_CLOSE_WAIT) || (c->flags & TCPF_CLOSE_REQ) ||
+      tcp_has_refs(c)) {
     return 0;
   }
   return NET_TCP_SNDBUF - c->snd_buf_len;
 }
 
-unsigned tcp_unacked(const struct tcp_conn *c)
-{
-  return c->snd_buf_len;
-}
+unsigned tcp_unacked(const struct tcp_conn *c) { return c->snd_buf_len; }
 
 /* Ring offset of sequence number `seq` (data starts at ISS + 1). */
 /* Stream byte n lives at ring offset n + TCP_RING_BIAS (mod the size): a
@@ -48,23 +43,19 @@ unsigned tcp_unacked(const struct tcp_conn *c)
  * the copy into the frame and net_chksum_copy() run on aligned words. */
 #define TCP_RING_BIAS ((NET_ETH_HLEN + NET_IP_HLEN + NET_TCP_HLEN) & 3u)
 
-static unsigned tcp_ring_off(const struct tcp_conn *c, uint32_t seq)
-{
+static unsigned tcp_ring_off(const struct tcp_conn *c, uint32_t seq) {
   return (unsigned)(seq - c->iss - 1u + TCP_RING_BIAS) & (NET_TCP_SNDBUF - 1u);
 }
 
-int tcp_send(struct tcp_conn *c, const void *data, unsigned len)
-{
+int tcp_send(struct tcp_conn *c, const void *data, unsigned len) {
   unsigned room, off, first;
   uint8_t *ring;
 
   NET_ERROR("tcp_send: c == NULL", c != NULL, return NET_ERR_ARG);
-  NET_ERROR("tcp_send: data == NULL", data != NULL || len == 0,
-            return NET_ERR_ARG);
-  NET_ERROR("tcp_send: outside a callback", (c->flags & TCPF_IN_CB) != 0,
-            return NET_ERR_STATE);
-  if ((c->state != TCP_ESTABLISHED && c->state != TCP_CLOSE_WAIT) ||
-      (c->flags & TCPF_CLOSE_REQ) || tcp_has_refs(c)) {
+  NET_ERROR("tcp_send: data == NULL", data != NULL || len == 0, return NET_ERR_ARG);
+  NET_ERROR("tcp_send: outside a callback", (c->flags & TCPF_IN_CB) != 0, return NET_ERR_STATE);
+  if ((c->state != TCP_ESTABLISHED && c->state != TCP_CLOSE_WAIT) || (c->flags & TCPF_CLOSE_REQ) ||
+      tcp_has_refs(c)) {
     return NET_ERR_STATE;
   }
   room = NET_TCP_SNDBUF - c->snd_buf_len;
@@ -86,18 +77,15 @@ int tcp_send(struct tcp_conn *c, const void *data, unsigned len)
 }
 
 #if NET_TCP_SNDREFS
-int tcp_send_ref(struct tcp_conn *c, const void *data, unsigned len)
-{
+int tcp_send_ref(struct tcp_conn *c, const void *data, unsigned len) {
   struct tcp_sref *r;
 
   NET_ERROR("tcp_send_ref: c == NULL", c != NULL, return NET_ERR_ARG);
   NET_ERROR("tcp_send_ref: data == NULL", data != NULL, return NET_ERR_ARG);
-  NET_ERROR("tcp_send_ref: len not 1..65535", len - 1u < 0xffffu,
-            return NET_ERR_ARG);
-  NET_ERROR("tcp_send_ref: outside a callback", (c->flags & TCPF_IN_CB) != 0,
-            return NET_ERR_STATE);
-  if ((c->state != TCP_ESTABLISHED && c->state != TCP_CLOSE_WAIT) ||
-      (c->flags & TCPF_CLOSE_REQ) || (c->ref_n == 0 && c->snd_buf_len != 0)) {
+  NET_ERROR("tcp_send_ref: len not 1..65535", len - 1u < 0xffffu, return NET_ERR_ARG);
+  NET_ERROR("tcp_send_ref: outside a callback", (c->flags & TCPF_IN_CB) != 0, return NET_ERR_STATE);
+  if ((c->state != TCP_ESTABLISHED && c->state != TCP_CLOSE_WAIT) || (c->flags & TCPF_CLOSE_REQ) ||
+      (c->ref_n == 0 && c->snd_buf_len != 0)) {
     return NET_ERR_STATE; /* closing, or tcp_send()'s data is in the ring */
   }
   if (c->ref_n == NET_TCP_SNDREFS) {
@@ -112,8 +100,7 @@ int tcp_send_ref(struct tcp_conn *c, const void *data, unsigned len)
 }
 
 /* `acked` buffered bytes were acknowledged: drop the references they end. */
-static void tcp_refs_acked(struct tcp_conn *c, uint32_t acked)
-{
+static void tcp_refs_acked(struct tcp_conn *c, uint32_t acked) {
   const struct tcp_sref *refs = tcp_srefs[c - tcp_conns];
   uint32_t off = c->ref_off + acked;
 
@@ -129,8 +116,7 @@ static void tcp_refs_acked(struct tcp_conn *c, uint32_t acked)
 /* The buffered bytes from sequence number `seq` on that lie one after the
  * other in memory: *p = the first; @return how many (at least 1 while
  * `seq` is buffered). */
-static unsigned tcp_piece(const struct tcp_conn *c, uint32_t seq, const uint8_t **p)
-{
+static unsigned tcp_piece(const struct tcp_conn *c, uint32_t seq, const uint8_t **p) {
   unsigned off;
 #if NET_TCP_SNDREFS
   if (c->ref_n) {
@@ -156,9 +142,7 @@ static unsigned tcp_piece(const struct tcp_conn *c, uint32_t seq, const uint8_t 
  * ring straight behind the header, and the driver sends it in place. With
  * the fast checksum the copy also sums the payload (net_chksum_copy); the
  * other variants keep their own pass, so comparing them stays meaningful. */
-static void tcp_emit_buf(struct tcp_conn *c, uint32_t seq, unsigned len,
-                         uint8_t ctl)
-{
+static void tcp_emit_buf(struct tcp_conn *c, uint32_t seq, unsigned len, uint8_t ctl) {
   uint8_t *frame = net_tx_frame();
   int32_t psum = -1;
 
@@ -200,32 +184,25 @@ static void tcp_emit_buf(struct tcp_conn *c, uint32_t seq, unsigned len,
   }
   tcp_adv_wnd(c);
   c->flags &= (uint8_t)~TCPF_ACK_PENDING;
-  tcp_emit_frame(frame, c->rip, c->lport, c->rport, seq, c->rcv_nxt, ctl,
-                 c->rcv_wnd, NULL, len, psum);
+  tcp_emit_frame(frame, c->rip, c->lport, c->rport, seq, c->rcv_nxt, ctl, c->rcv_wnd, NULL, len, psum);
 }
 
 /* Initial window, RFC 5681 3.1. */
-static uint32_t tcp_iw(const struct tcp_conn *c)
-{
+static uint32_t tcp_iw(const struct tcp_conn *c) {
   return c->mss > 2190 ? 2u * c->mss : c->mss > 1095 ? 3u * c->mss : 4u * c->mss;
 }
 
 /* Bytes in flight (FlightSize of RFC 5681). */
-static uint32_t tcp_flight(const struct tcp_conn *c)
-{
-  return c->snd_max - c->snd_una;
-}
+static uint32_t tcp_flight(const struct tcp_conn *c) { return c->snd_max - c->snd_una; }
 
 /* ssthresh after a loss, RFC 5681 equation (4). */
-static void tcp_set_ssthresh(struct tcp_conn *c)
-{
+static void tcp_set_ssthresh(struct tcp_conn *c) {
   uint32_t half = tcp_flight(c) / 2;
   c->ssthresh = half > 2u * c->mss ? half : 2u * c->mss;
 }
 
 /* Resend one segment from SND.UNA (fast retransmit, partial ACK). */
-static void tcp_resend_first(struct tcp_conn *c)
-{
+static void tcp_resend_first(struct tcp_conn *c) {
   uint32_t n = c->snd_max - c->snd_una;
   uint8_t ctl = TCP_ACK;
   if (n > c->snd_buf_len) { /* the FIN is in flight */
@@ -243,13 +220,11 @@ static void tcp_resend_first(struct tcp_conn *c)
 }
 
 /* Send what the windows allow: new data from SND.NXT, then the FIN. */
-static void tcp_output(struct tcp_conn *c)
-{
+static void tcp_output(struct tcp_conn *c) {
   uint32_t end, wnd, smss;
 
-  if (c->state != TCP_ESTABLISHED && c->state != TCP_CLOSE_WAIT &&
-      c->state != TCP_FIN_WAIT_1 && c->state != TCP_LAST_ACK &&
-      c->state != TCP_CLOSING) {
+  if (c->state != TCP_ESTABLISHED && c->state != TCP_CLOSE_WAIT && c->state != TCP_FIN_WAIT_1 &&
+      c->state != TCP_LAST_ACK && c->state != TCP_CLOSING) {
     return;
   }
   if (c->cwnd == 0) { /* first send: the handshake told us the MSS */
@@ -291,8 +266,7 @@ static void tcp_output(struct tcp_conn *c)
        * is left, at least half the largest window the peer offered, or
        * nothing in flight (a peer that shrank its window for good would
        * otherwise stall the connection; this replaces the override timer). */
-      if (n == 0 || (n < smss && n < unsent && n < c->snd_wnd_max / 2u &&
-                     inflight != 0)) {
+      if (n == 0 || (n < smss && n < unsent && n < c->snd_wnd_max / 2u && inflight != 0)) {
         break;
       }
       ctl |= TCP_PSH * (n == unsent);
@@ -321,8 +295,7 @@ static void tcp_output(struct tcp_conn *c)
   }
   /* Data waiting, nothing in flight, the peer's window closed: persist. */
   if (c->snd_una == c->snd_max && c->snd_wnd == 0 &&
-      (TCP_SEQ_LT(c->snd_nxt, end) || (c->sflags & TCPS_FIN)) &&
-      !(c->sflags & TCPS_PERSIST)) {
+      (TCP_SEQ_LT(c->snd_nxt, end) || (c->sflags & TCPS_FIN)) && !(c->sflags & TCPS_PERSIST)) {
     c->sflags |= TCPS_PERSIST;
     c->flags &= (uint8_t)~TCPF_TIMER;
     c->timer = net_now + c->rto;
@@ -332,9 +305,7 @@ static void tcp_output(struct tcp_conn *c)
 /* Acknowledgment processing of the send side (RFC 5681, RFC 6582 partial
  * ACKs, RFC 6298 timer). @return NET_EV_ACKED if buffered data was
  * acknowledged; *fin_acked set if our FIN was. */
-static unsigned tcp_ack_sent(struct tcp_conn *c, const struct tcp_seg *s,
-                             int *fin_acked)
-{
+static unsigned tcp_ack_sent(struct tcp_conn *c, const struct tcp_seg *s, int *fin_acked) {
   uint32_t acked = s->ack - c->snd_una;
   uint32_t data = acked;
   unsigned ev = 0;
@@ -342,8 +313,8 @@ static unsigned tcp_ack_sent(struct tcp_conn *c, const struct tcp_seg *s,
   if (TCP_SEQ_LEQ(s->ack, c->snd_una)) {
     /* Duplicate ACK (RFC 5681 section 2): data outstanding, no data, no
      * SYN/FIN, same ACK number, window unchanged. */
-    if (s->ack == c->snd_una && c->snd_max != c->snd_una && s->len == 0 &&
-        !(s->ctl & (TCP_SYN | TCP_FIN)) && s->wnd == c->snd_wnd) {
+    if (s->ack == c->snd_una && c->snd_max != c->snd_una && s->len == 0 && !(s->ctl & (TCP_SYN | TCP_FIN)) &&
+        s->wnd == c->snd_wnd) {
       net_stats.tcp.dupacks++;
       if (++c->dupacks == 3 && !(c->sflags & TCPS_RECOVERY)) {
         tcp_set_ssthresh(c);
@@ -416,8 +387,7 @@ static unsigned tcp_ack_sent(struct tcp_conn *c, const struct tcp_seg *s,
  * window update (always due: SEG.SEQ = RCV.NXT and SEG.ACK > SND.UNA >=
  * SND.WL2), the application, then tcp_after_app() without an ACK of its
  * own. @return 0 if the segment is not such an ACK (tcp_process() takes it). */
-static int tcp_snd_pure_ack(uint32_t src, const uint8_t *seg)
-{
+static int tcp_snd_pure_ack(uint32_t src, const uint8_t *seg) {
   struct tcp_seg s;
   struct tcp_conn *c;
   unsigned ev;
@@ -428,9 +398,8 @@ static int tcp_snd_pure_ack(uint32_t src, const uint8_t *seg)
   s.seq = net_get32(seg + 4);
   s.ack = net_get32(seg + 8);
   c = tcp_find(src, s.dport, s.sport);
-  if (c == NULL || c->state != TCP_ESTABLISHED || s.seq != c->rcv_nxt ||
-      !TCP_SEQ_LT(c->snd_una, s.ack) || TCP_SEQ_GT(s.ack, c->snd_max) ||
-      (c->sflags & (TCPS_RECOVERY | TCPS_PERSIST))) {
+  if (c == NULL || c->state != TCP_ESTABLISHED || s.seq != c->rcv_nxt || !TCP_SEQ_LT(c->snd_una, s.ack) ||
+      TCP_SEQ_GT(s.ack, c->snd_max) || (c->sflags & (TCPS_RECOVERY | TCPS_PERSIST))) {
     return 0;
   }
   s.ctl = TCP_ACK;
@@ -458,8 +427,7 @@ static int tcp_snd_pure_ack(uint32_t src, const uint8_t *seg)
  * window), back off, give up persist_max_ms after the first probe (the
  * timer is set to that moment at the latest). Not inlined: rare work, kept
  * out of tcp_timer_conns(). */
-TCP_COLD static void tcp_persist(struct tcp_conn *c)
-{
+TCP_COLD static void tcp_persist(struct tcp_conn *c) {
   uint32_t iv, left;
   if (c->nprobe == 0) {
     c->zw_since = net_now;
@@ -499,13 +467,11 @@ TCP_COLD static void tcp_persist(struct tcp_conn *c)
  * 7.4 needs DSACK). Not inlined, like tcp_retransmit(): rare work, kept out
  * of tcp_timer_conns(), whose size the hot-code layout depends on.
  * @return 1 if a probe was sent */
-static __attribute__((noinline)) int tcp_loss_probe(struct tcp_conn *c)
-{
+static __attribute__((noinline)) int tcp_loss_probe(struct tcp_conn *c) {
   uint32_t end, dend, n, pto;
   uint8_t ctl = TCP_ACK;
-  if ((c->sflags & (TCPS_RECOVERY | TCPS_PERSIST)) || c->nrtx != 0 ||
-      c->nprobe != 0 || c->srtt8 < 0 || c->snd_nxt != c->snd_max ||
-      c->snd_una == c->snd_max) {
+  if ((c->sflags & (TCPS_RECOVERY | TCPS_PERSIST)) || c->nrtx != 0 || c->nprobe != 0 || c->srtt8 < 0 ||
+      c->snd_nxt != c->snd_max || c->snd_una == c->snd_max) {
     return 0;
   }
   pto = (uint32_t)c->srtt8 / 4u + NET_TCP_PTO_MIN_MS;
@@ -533,38 +499,21 @@ static __attribute__((noinline)) int tcp_loss_probe(struct tcp_conn *c)
 
 /*--------------------------------------------------------------------------*/
 /* The send model's interface (tcp_priv.h). */
-TCP_SND void tcp_snd_init(struct tcp_conn *c)
-{
-  c->snd_max = c->snd_nxt;
-}
+TCP_SND void tcp_snd_init(struct tcp_conn *c) { c->snd_max = c->snd_nxt; }
 
-TCP_SND uint32_t tcp_snd_max(const struct tcp_conn *c)
-{
-  return c->snd_max;
-}
+TCP_SND uint32_t tcp_snd_max(const struct tcp_conn *c) { return c->snd_max; }
 
-TCP_SND int tcp_snd_quiet(const struct tcp_conn *c)
-{
+TCP_SND int tcp_snd_quiet(const struct tcp_conn *c) {
   return c->snd_max == c->snd_una && !(c->sflags & TCPS_PERSIST);
 }
 
-TCP_SND unsigned tcp_snd_wnd_max(const struct tcp_conn *c)
-{
-  return c->snd_wnd_max;
-}
+TCP_SND unsigned tcp_snd_wnd_max(const struct tcp_conn *c) { return c->snd_wnd_max; }
 
-TCP_SND void tcp_snd_set_wnd_max(struct tcp_conn *c, uint16_t wnd)
-{
-  c->snd_wnd_max = wnd;
-}
+TCP_SND void tcp_snd_set_wnd_max(struct tcp_conn *c, uint16_t wnd) { c->snd_wnd_max = wnd; }
 
-TCP_SND unsigned tcp_snd_dupacks(const struct tcp_conn *c)
-{
-  return c->dupacks;
-}
+TCP_SND unsigned tcp_snd_dupacks(const struct tcp_conn *c) { return c->dupacks; }
 
-TCP_SND int tcp_snd_loss_probe(struct tcp_conn *c)
-{
+TCP_SND int tcp_snd_loss_probe(struct tcp_conn *c) {
 #if NET_TCP_LOSS_PROBE
   return tcp_loss_probe(c);
 #else
@@ -573,24 +522,16 @@ TCP_SND int tcp_snd_loss_probe(struct tcp_conn *c)
 #endif
 }
 
-TCP_SND unsigned tcp_snd_persisting(const struct tcp_conn *c)
-{
-  return c->sflags & TCPS_PERSIST;
-}
+TCP_SND unsigned tcp_snd_persisting(const struct tcp_conn *c) { return c->sflags & TCPS_PERSIST; }
 
-TCP_SND void tcp_snd_persist(struct tcp_conn *c)
-{
-  tcp_persist(c);
-}
+TCP_SND void tcp_snd_persist(struct tcp_conn *c) { tcp_persist(c); }
 
-TCP_SND void tcp_snd_persist_end(struct tcp_conn *c)
-{
+TCP_SND void tcp_snd_persist_end(struct tcp_conn *c) {
   c->sflags &= (uint8_t)~TCPS_PERSIST;
   c->nprobe = 0;
 }
 
-TCP_SND int tcp_snd_poll_probe(const struct tcp_conn *c)
-{
+TCP_SND int tcp_snd_poll_probe(const struct tcp_conn *c) {
   (void)c; /* the persist timer probes */
   return 0;
 }

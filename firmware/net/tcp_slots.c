@@ -12,8 +12,7 @@
  * NET_TCP_SYN_EVICT_MS old: a younger one may be a real peer whose ACK is
  * still on its way (or waiting behind this SYN in the receive ring).
  * @return 1 if one was freed. */
-static int tcp_evict_half_open(void)
-{
+static int tcp_evict_half_open(void) {
   struct tcp_conn *old = NULL;
   unsigned i;
   for (i = 0; i < NET_TCP_CONNS; i++) {
@@ -23,8 +22,7 @@ static int tcp_evict_half_open(void)
       old = c;
     }
   }
-  if (old == NULL ||
-      !tcp_time_reached(old->poll_time - NET_TCP_SYN_RCVD_MS + NET_TCP_SYN_EVICT_MS)) {
+  if (old == NULL || !tcp_time_reached(old->poll_time - NET_TCP_SYN_RCVD_MS + NET_TCP_SYN_EVICT_MS)) {
     return 0;
   }
   net_stats.tcp.syn_evicted++;
@@ -41,18 +39,15 @@ static int tcp_evict_half_open(void)
  * connections, keep-alive probes, and eviction of the connection idle
  * longest when a new peer finds no room. */
 
-TCP_COLD static void tcp_policy_init(void)
-{
+TCP_COLD static void tcp_policy_init(void) {
   tcp_set_policy(NULL);
   tcp_slow_last = net_now;
 }
 
-void tcp_set_policy(const struct tcp_policy *p)
-{
+void tcp_set_policy(const struct tcp_policy *p) {
   static const struct tcp_policy dflt = {
-    NET_TCP_IDLE_MS, NET_TCP_KEEPALIVE_MS, NET_TCP_KEEPALIVE_INTVL_MS,
-    NET_TCP_KEEPALIVE_PROBES, NET_TCP_PERSIST_MAX_MS, NET_TCP_EVICT_IDLE_MS
-  };
+      NET_TCP_IDLE_MS,          NET_TCP_KEEPALIVE_MS,   NET_TCP_KEEPALIVE_INTVL_MS,
+      NET_TCP_KEEPALIVE_PROBES, NET_TCP_PERSIST_MAX_MS, NET_TCP_EVICT_IDLE_MS};
   tcp_pol = p != NULL ? *p : dflt;
   if (tcp_pol.keepalive_intvl_ms == 0) {
     tcp_pol.keepalive_intvl_ms = dflt.keepalive_intvl_ms;
@@ -68,13 +63,9 @@ void tcp_set_policy(const struct tcp_policy *p)
   }
 }
 
-void tcp_get_policy(struct tcp_policy *p)
-{
-  *p = tcp_pol;
-}
+void tcp_get_policy(struct tcp_policy *p) { *p = tcp_pol; }
 
-uint32_t tcp_idle_ms(struct tcp_conn *c)
-{
+uint32_t tcp_idle_ms(struct tcp_conn *c) {
   uint32_t sum = c->rcv_nxt + c->snd_una;
   if (!(c->pflags & TCPP_SEEN) || sum != c->act_seq) {
     c->pflags |= TCPP_SEEN; /* new, or data moved: active now */
@@ -91,21 +82,17 @@ uint32_t tcp_idle_ms(struct tcp_conn *c)
  * (ESTABLISHED, CLOSE_WAIT), else any synchronised one but TIME-WAIT; *n =
  * how many candidates there are. @return it if it has been idle at least
  * evict_idle_ms, else NULL. */
-TCP_COLD static struct tcp_conn *tcp_idlest(uint16_t port, const struct tcp_conn *skip,
-                                            unsigned *n)
-{
+TCP_COLD static struct tcp_conn *tcp_idlest(uint16_t port, const struct tcp_conn *skip, unsigned *n) {
   struct tcp_conn *best = NULL;
   uint32_t best_idle = 0;
   unsigned i, k = 0;
   for (i = 0; i < NET_TCP_CONNS; i++) {
     struct tcp_conn *c = &tcp_conns[i];
     uint32_t idle;
-    if (c == skip || !(c->pflags & TCPP_PASSIVE) || c->state < TCP_ESTABLISHED ||
-        c->state == TCP_TIME_WAIT) {
+    if (c == skip || !(c->pflags & TCPP_PASSIVE) || c->state < TCP_ESTABLISHED || c->state == TCP_TIME_WAIT) {
       continue;
     }
-    if (port != 0 && (c->lport != port ||
-                      (c->state != TCP_ESTABLISHED && c->state != TCP_CLOSE_WAIT))) {
+    if (port != 0 && (c->lport != port || (c->state != TCP_ESTABLISHED && c->state != TCP_CLOSE_WAIT))) {
       continue;
     }
     k++;
@@ -123,15 +110,13 @@ TCP_COLD static struct tcp_conn *tcp_idlest(uint16_t port, const struct tcp_conn
 }
 
 /* Reset c to make room for a new peer; the application gets ABORTED. */
-TCP_COLD static void tcp_evict(struct tcp_conn *c)
-{
+TCP_COLD static void tcp_evict(struct tcp_conn *c) {
   net_stats.tcp.idle_evicted++;
   tcp_emit_conn(c, c->snd_nxt, TCP_RST | TCP_ACK, NULL, 0);
   tcp_finish(c, NET_EV_ABORTED);
 }
 
-net_err_t tcp_listen_limit(uint16_t port, unsigned max)
-{
+net_err_t tcp_listen_limit(uint16_t port, unsigned max) {
   unsigned i;
   for (i = 0; i < NET_TCP_LISTENERS; i++) {
     if (port != 0 && tcp_listeners[i].port == port) {
@@ -146,8 +131,7 @@ net_err_t tcp_listen_limit(uint16_t port, unsigned max)
  * connections is idle enough to make room; the SYN is then dropped and
  * the peer retries. Nothing is evicted for a SYN, which may be forged:
  * that waits until the handshake completes (tcp_listen_room). */
-TCP_COLD static int tcp_listen_full(const struct tcp_listener *l)
-{
+TCP_COLD static int tcp_listen_full(const struct tcp_listener *l) {
   unsigned n;
   if (l->max == 0 || tcp_idlest(l->port, NULL, &n) != NULL || n < l->max) {
     return 0;
@@ -159,8 +143,7 @@ TCP_COLD static int tcp_listen_full(const struct tcp_listener *l)
 /* The handshake of c completes: room under its listener's limit, evicting
  * the listener's connection idle longest if need be. @return 0 if there is
  * none: c was reset and freed (the application never saw it). */
-TCP_COLD static int tcp_listen_room(struct tcp_conn *c)
-{
+TCP_COLD static int tcp_listen_room(struct tcp_conn *c) {
   struct tcp_conn *v;
   unsigned i, n;
   if (!(c->pflags & TCPP_PASSIVE)) {
@@ -189,9 +172,7 @@ TCP_COLD static int tcp_listen_room(struct tcp_conn *c)
  * was taken already (tcp_alloc), so an old half-open one, else a passive
  * connection idle at least evict_idle_ms (unlike the listener limit, this
  * may be for a forged SYN: only connections that idle are at risk). */
-TCP_COLD static struct tcp_conn *tcp_alloc_evict(uint32_t rip, uint16_t lport,
-                                                 uint16_t rport)
-{
+TCP_COLD static struct tcp_conn *tcp_alloc_evict(uint32_t rip, uint16_t lport, uint16_t rport) {
   unsigned n;
   struct tcp_conn *v;
   if (!tcp_evict_half_open()) {

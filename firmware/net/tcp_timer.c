@@ -12,11 +12,9 @@
  * the retransmission or persist timer watches the peer), in ESTABLISHED,
  * CLOSE_WAIT or FIN_WAIT_2. A probe is an ACK one below SND.NXT without
  * data, which a live peer answers with an ACK (tcp_process: ka_sent 0). */
-TCP_COLD static void tcp_keepalive(struct tcp_conn *c)
-{
+TCP_COLD static void tcp_keepalive(struct tcp_conn *c) {
   int quiet = tcp_snd_quiet(c);
-  if (!quiet || (c->state != TCP_ESTABLISHED && c->state != TCP_CLOSE_WAIT &&
-                 c->state != TCP_FIN_WAIT_2)) {
+  if (!quiet || (c->state != TCP_ESTABLISHED && c->state != TCP_CLOSE_WAIT && c->state != TCP_FIN_WAIT_2)) {
     return;
   }
   if (c->ka_sent == 0) {
@@ -39,8 +37,7 @@ TCP_COLD static void tcp_keepalive(struct tcp_conn *c)
 
 /* Every NET_TCP_SLOW_MS (tcp_timer_conns): the idle timeout of passive
  * connections and keep-alive, for every synchronised connection. */
-TCP_COLD static void tcp_slow_timer(void)
-{
+TCP_COLD static void tcp_slow_timer(void) {
   unsigned i;
   tcp_slow_last = net_now;
   for (i = 0; i < NET_TCP_CONNS; i++) {
@@ -63,11 +60,9 @@ TCP_COLD static void tcp_slow_timer(void)
 /*--------------------------------------------------------------------------*/
 /* Not inlined: rare work, kept out of tcp_timer_conns() (the hot-code
  * layout, firmware/net/port/fw-layout.ld, depends on its size). */
-static __attribute__((noinline)) void tcp_retransmit(struct tcp_conn *c)
-{
-  unsigned limit = (c->state == TCP_SYN_SENT || c->state == TCP_SYN_RCVD)
-                       ? NET_TCP_SYN_RETRIES
-                       : NET_TCP_MAX_RETRIES;
+static __attribute__((noinline)) void tcp_retransmit(struct tcp_conn *c) {
+  unsigned limit =
+      (c->state == TCP_SYN_SENT || c->state == TCP_SYN_RCVD) ? NET_TCP_SYN_RETRIES : NET_TCP_MAX_RETRIES;
   if (c->nrtx >= limit) {
     net_stats.tcp.timeouts++;
     if (c->state != TCP_SYN_SENT) {
@@ -95,8 +90,7 @@ static __attribute__((noinline)) void tcp_retransmit(struct tcp_conn *c)
  * few lines of tcp_timer() below, which leon3.ld places with the other hot
  * code, and not the inlined retransmission and output code in here
  * (docs/firmware.md "Speed: before and after (issue 15)"). */
-static __attribute__((noinline)) void tcp_timer_conns(void)
-{
+static __attribute__((noinline)) void tcp_timer_conns(void) {
   unsigned i;
   if (net_now - tcp_slow_last >= NET_TCP_SLOW_MS) {
     tcp_slow_timer(); /* idle time, keep-alive */
@@ -112,8 +106,7 @@ static __attribute__((noinline)) void tcp_timer_conns(void)
       }
       continue;
     }
-    if (c->state == TCP_SYN_RCVD && !(c->flags & TCPF_APP_KNOWS) &&
-        tcp_time_reached(c->poll_time)) {
+    if (c->state == TCP_SYN_RCVD && !(c->flags & TCPF_APP_KNOWS) && tcp_time_reached(c->poll_time)) {
       net_stats.tcp.syn_expired++; /* half-open too long: forget it */
       tcp_free(c);
       continue;
@@ -132,8 +125,8 @@ static __attribute__((noinline)) void tcp_timer_conns(void)
     if ((c->flags & TCPF_ACK_PENDING) && tcp_time_reached(c->ack_deadline)) {
       tcp_emit_conn(c, c->snd_nxt, TCP_ACK, NULL, 0);
     }
-    if ((c->state == TCP_ESTABLISHED || c->state == TCP_CLOSE_WAIT) &&
-        TCP_SND_IDLE(c) && tcp_time_reached(c->poll_time)) {
+    if ((c->state == TCP_ESTABLISHED || c->state == TCP_CLOSE_WAIT) && TCP_SND_IDLE(c) &&
+        tcp_time_reached(c->poll_time)) {
       c->poll_time = net_now + NET_TCP_POLL_MS;
       if (tcp_snd_poll_probe(c)) {
         /* Zero window: probe with an old sequence number, which the peer
@@ -147,8 +140,7 @@ static __attribute__((noinline)) void tcp_timer_conns(void)
   }
 }
 
-void tcp_timer(void)
-{
+void tcp_timer(void) {
   unsigned i;
   for (i = 0; i < NET_TCP_CONNS; i++) {
     if (tcp_conns[i].state != TCP_CLOSED) {

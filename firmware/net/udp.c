@@ -14,15 +14,10 @@
 
 static struct udp_ep udp_eps[NET_UDP_ENDPOINTS];
 
-void udp_init(void)
-{
-  memset(udp_eps, 0, sizeof udp_eps);
-}
+void udp_init(void) { memset(udp_eps, 0, sizeof udp_eps); }
 
 /*--------------------------------------------------------------------------*/
-struct udp_ep *udp_bind(uint16_t lport, udp_recv_fn recv, void *arg,
-                        net_err_t *err)
-{
+struct udp_ep *udp_bind(uint16_t lport, udp_recv_fn recv, void *arg, net_err_t *err) {
   struct udp_ep *free_ep = NULL;
   unsigned i;
 
@@ -57,16 +52,13 @@ struct udp_ep *udp_bind(uint16_t lport, udp_recv_fn recv, void *arg,
   return free_ep;
 }
 
-void udp_unbind(struct udp_ep *ep)
-{
-  NET_ERROR("udp_unbind: ep == NULL", ep != NULL, return);
+void udp_unbind(struct udp_ep *ep) {
+  NET_ERROR("udp_unbind: ep == NULL", ep != NULL, return );
   ep->lport = 0;
 }
 
 /*--------------------------------------------------------------------------*/
-void udp_input(uint32_t src, uint32_t dst, int dst_kind, const uint8_t *seg,
-               unsigned len)
-{
+void udp_input(uint32_t src, uint32_t dst, int dst_kind, const uint8_t *seg, unsigned len) {
   unsigned ulen, i;
   uint16_t dport, sum;
 
@@ -96,8 +88,7 @@ void udp_input(uint32_t src, uint32_t dst, int dst_kind, const uint8_t *seg,
   for (i = 0; i < NET_UDP_ENDPOINTS; i++) {
     if (udp_eps[i].lport == dport && dport != 0) {
       NET_PHASE_ENTER(NET_PH_APP);
-      udp_eps[i].recv(&udp_eps[i], src, net_get16(seg), seg + NET_UDP_HLEN,
-                      ulen - NET_UDP_HLEN);
+      udp_eps[i].recv(&udp_eps[i], src, net_get16(seg), seg + NET_UDP_HLEN, ulen - NET_UDP_HLEN);
       NET_PHASE_LEAVE(NET_PH_APP);
       return;
     }
@@ -106,18 +97,14 @@ void udp_input(uint32_t src, uint32_t dst, int dst_kind, const uint8_t *seg,
 }
 
 /*--------------------------------------------------------------------------*/
-net_err_t udp_sendto(struct udp_ep *ep, uint32_t dst, uint16_t dport,
-                     const void *data, unsigned len)
-{
+net_err_t udp_sendto(struct udp_ep *ep, uint32_t dst, uint16_t dport, const void *data, unsigned len) {
   uint8_t *u = NET_IP_PAYLOAD;
   unsigned ulen = len + NET_UDP_HLEN;
   net_err_t err;
 
-  NET_ERROR("udp_sendto: bad endpoint", ep != NULL && ep->lport != 0,
-            return NET_ERR_ARG);
+  NET_ERROR("udp_sendto: bad endpoint", ep != NULL && ep->lport != 0, return NET_ERR_ARG);
   NET_ERROR("udp_sendto: port 0", dport != 0, return NET_ERR_ARG);
-  NET_ERROR("udp_sendto: data == NULL", data != NULL || len == 0,
-            return NET_ERR_ARG);
+  NET_ERROR("udp_sendto: data == NULL", data != NULL || len == 0, return NET_ERR_ARG);
   if (len > NET_IP_MAX_PAYLOAD - NET_UDP_HLEN) {
     net_stats.ip.drop_too_big++;
     return NET_ERR_BUF;
@@ -136,8 +123,7 @@ net_err_t udp_sendto(struct udp_ep *ep, uint32_t dst, uint16_t dport,
   {
     uint16_t c;
     NET_PHASE_ENTER(NET_PH_L4CHK);
-    c = (uint16_t)~net_chksum_pseudo(net_netif->ipaddr, dst, NET_IPPROTO_UDP,
-                                     u, ulen);
+    c = (uint16_t)~net_chksum_pseudo(net_netif->ipaddr, dst, NET_IPPROTO_UDP, u, ulen);
     NET_PHASE_LEAVE(NET_PH_L4CHK);
     net_put16(u + 6, c == 0 ? 0xffff : c);
   }

@@ -24,13 +24,9 @@ volatile struct fw_params fw_params __attribute__((section(".params"), aligned(8
 
 static uint32_t or_default(uint32_t v, uint32_t d) { return v ? v : d; }
 
-static int mac_is_zero(const uint8_t *mac)
-{
-  return !(mac[0] | mac[1] | mac[2] | mac[3] | mac[4] | mac[5]);
-}
+static int mac_is_zero(const uint8_t *mac) { return !(mac[0] | mac[1] | mac[2] | mac[3] | mac[4] | mac[5]); }
 
-void fw_params_load(struct fw_params *out, const struct fw_params *d)
-{
+void fw_params_load(struct fw_params *out, const struct fw_params *d) {
   static const uint8_t board_mac[6] = {0x02, 0, 0, 0, 0, 0x53};
   struct fw_params p;
   unsigned i;
@@ -40,16 +36,13 @@ void fw_params_load(struct fw_params *out, const struct fw_params *d)
     /* bytewise: the block is volatile (written by the simulator) */
     const volatile uint8_t *src = (const volatile uint8_t *)&fw_params;
     uint8_t *dst = (uint8_t *)&p;
-    for (i = 0; i < sizeof(p); i++)
-      dst[i] = src[i];
+    for (i = 0; i < sizeof(p); i++) dst[i] = src[i];
   }
   p.board_ip = or_default(p.board_ip, or_default(d->board_ip, FW_PARAMS_DEFAULT_IP));
   p.netmask = or_default(p.netmask, or_default(d->netmask, FW_PARAMS_DEFAULT_MASK));
   p.peer_ip = or_default(p.peer_ip, or_default(d->peer_ip, FW_PARAMS_DEFAULT_PEER));
-  if (mac_is_zero(p.mac))
-    memcpy(p.mac, mac_is_zero(d->mac) ? board_mac : d->mac, 6);
-  if (!p.port)
-    p.port = d->port;
+  if (mac_is_zero(p.mac)) memcpy(p.mac, mac_is_zero(d->mac) ? board_mac : d->mac, 6);
+  if (!p.port) p.port = d->port;
   p.window = or_default(p.window, d->window);
   p.count = or_default(p.count, d->count);
   p.bytes = or_default(p.bytes, d->bytes);

@@ -22,10 +22,10 @@
 
 /* Names of the regions above for the tools: invoke once, at file scope, in
  * the port's netif glue (needs region.h). */
-#define NET_REGION_NAMES()                                                              \
-  REGION_NAME(REGION_NET_RX, "net_rx");                                                 \
-  REGION_NAME(REGION_NET_TX, "net_tx");                                                 \
-  REGION_NAME(REGION_NET_TIMER, "net_timer");                                           \
+#define NET_REGION_NAMES()                    \
+  REGION_NAME(REGION_NET_RX, "net_rx");       \
+  REGION_NAME(REGION_NET_TX, "net_tx");       \
+  REGION_NAME(REGION_NET_TIMER, "net_timer"); \
   REGION_NAME(REGION_NET_RXFRAME, "net_rxframe")
 
 #endif /* L3VP_NET_REGIONS_H */

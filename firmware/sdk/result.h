@@ -24,12 +24,12 @@
 /* The "app" of every following line (default "fw"). */
 void result_app(const char *name);
 void result_begin(const char *type);
-void result_u(const char *key, uint32_t v);          /* ,"key":v */
-void result_s(const char *key, const char *v);       /* ,"key":"v" (no escaping) */
-void result_ip(const char *key, uint32_t ip);        /* ,"key":"a.b.c.d" (host order) */
+void result_u(const char *key, uint32_t v);    /* ,"key":v */
+void result_s(const char *key, const char *v); /* ,"key":"v" (no escaping) */
+void result_ip(const char *key, uint32_t ip);  /* ,"key":"a.b.c.d" (host order) */
 /* ,"key":v with one decimal of v/10 (e.g. microseconds from 0.1 us ticks) */
 void result_tenths(const char *key, uint32_t tenths);
-void result_end(void);                               /* }\n */
+void result_end(void); /* }\n */
 
 /* A uint32_t counter of a struct, printed under `key`: a table of these
  * prints a struct of counters as one line, so adding a counter is a row. */

@@ -29,12 +29,8 @@ extern struct gptimer gpt;
 extern int tick_have_us_timer;
 /* Timer 2's raw down-counter at TICK_HZ (for entropy), or the ms count.
  * Inline: the network programs' main loop calls it. */
-static inline uint32_t tick_raw(void)
-{
-  return tick_have_us_timer ? gptimer_value(&gpt, 2) : tick_ms();
-}
+static inline uint32_t tick_raw(void) { return tick_have_us_timer ? gptimer_value(&gpt, 2) : tick_ms(); }
 /* Timer 2's counter register (0 with one timer): a phase clock. */
 const volatile uint32_t *tick_counter_reg(void);
-
 
 #endif /* L3VP_TICK_H */

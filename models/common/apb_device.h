@@ -95,8 +95,10 @@ class ApbDevice : public sc_core::sc_module {
   void pulse_irq(unsigned line) { pulse_irq(line, now()); }
   void pulse_irq(unsigned line, const sc_core::sc_time& t) {
     if (!irq_sink_ || line == 0) return;
-    if (timed_sink_) timed_sink_->irq_pulse_at(line, t);
-    else irq_sink_->irq_pulse(line);
+    if (timed_sink_)
+      timed_sink_->irq_pulse_at(line, t);
+    else
+      irq_sink_->irq_pulse(line);
   }
 
   // Debug read of the register at `word`: the default serves it from the
@@ -140,18 +142,25 @@ class ApbDevice : public sc_core::sc_module {
     bool ok = true;
     if (gp.is_read()) {
       uint32_t v = 0;
-      if constexpr (kDebug) debug_read(word, v);
-      else if (!regs_.read(word, v)) unmapped("read of", word);
+      if constexpr (kDebug)
+        debug_read(word, v);
+      else if (!regs_.read(word, v))
+        unmapped("read of", word);
       uint8_t tmp[4];
       put_be32(tmp, v);
       std::memcpy(d, tmp + (addr & 3), len);
     } else if (gp.is_write()) {
       uint32_t v;
-      if (len == 4) v = be32(d);
-      else if (len == 2) v = 0x00010001u * be16(d);
-      else v = 0x01010101u * d[0];
-      if constexpr (kDebug) ok = regs_.write(word, v, true);
-      else if (!regs_.write(word, v)) unmapped("write to", word);
+      if (len == 4)
+        v = be32(d);
+      else if (len == 2)
+        v = 0x00010001u * be16(d);
+      else
+        v = 0x01010101u * d[0];
+      if constexpr (kDebug)
+        ok = regs_.write(word, v, true);
+      else if (!regs_.write(word, v))
+        unmapped("write to", word);
     }
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     return ok;

@@ -47,7 +47,8 @@ int open_checked(const std::string& path, uint64_t max_bytes, const std::string&
   }
   if (size > max_bytes) {
     ::close(fd);
-    bad(noun, path, "too large (" + std::to_string(size) + " bytes; at most " + format_bytes(max_bytes) + ")");
+    bad(noun, path,
+        "too large (" + std::to_string(size) + " bytes; at most " + format_bytes(max_bytes) + ")");
   }
   return fd;
 }

@@ -27,9 +27,7 @@ class Log {
   static void guest_error(const std::string& who, const std::string& text) {
     msg(LogCat::GuestError, who, text);
   }
-  static void unimp(const std::string& who, const std::string& text) {
-    msg(LogCat::Unimp, who, text);
-  }
+  static void unimp(const std::string& who, const std::string& text) { msg(LogCat::Unimp, who, text); }
   static uint64_t count(LogCat cat);
   // Messages of an enabled category that were counted but not printed.
   static uint64_t suppressed(LogCat cat);

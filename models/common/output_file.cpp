@@ -44,7 +44,8 @@ std::string finish_output(std::ofstream& f) {
 }
 
 std::string output_failure(const std::string& option, const std::string& path, const std::string& reason) {
-  return option + ": write to " + (path == "-" ? std::string("stdout") : "'" + path + "'") + " failed: " + reason;
+  return option + ": write to " + (path == "-" ? std::string("stdout") : "'" + path + "'") +
+         " failed: " + reason;
 }
 
 }  // namespace l3vp

@@ -9,8 +9,8 @@
 
 namespace l3vp {
 
-inline void set_burst(tlm::tlm_generic_payload& gp, tlm::tlm_command cmd, uint64_t addr,
-                      uint8_t* data, unsigned len) {
+inline void set_burst(tlm::tlm_generic_payload& gp, tlm::tlm_command cmd, uint64_t addr, uint8_t* data,
+                      unsigned len) {
   gp.set_command(cmd);
   gp.set_address(addr);
   gp.set_data_ptr(data);

@@ -25,8 +25,7 @@ constexpr uint32_t pnp_id(uint32_t vendor, uint32_t device, uint32_t version, ui
 }
 
 // BAR word: addr[31:20] p[17] c[16] mask[15:4] type[3:0]
-constexpr uint32_t pnp_bar(uint32_t addr12, uint32_t mask12, bool prefetch, bool cacheable,
-                           uint32_t type) {
+constexpr uint32_t pnp_bar(uint32_t addr12, uint32_t mask12, bool prefetch, bool cacheable, uint32_t type) {
   return ((addr12 & 0xFFF) << 20) | (prefetch ? 1u << 17 : 0) | (cacheable ? 1u << 16 : 0) |
          ((mask12 & 0xFFF) << 4) | (type & 0xF);
 }

@@ -66,8 +66,13 @@ class Reg {
 
   // `wmask`: the writable bits; the others are read-only (ro = ~wmask).
   Reg(std::string owner, std::string name, uint32_t offset, uint32_t reset, uint32_t wmask)
-      : owner_(std::move(owner)), name_(std::move(name)), offset_(offset), reset_(reset),
-        ro_(~wmask), own_(reset), store_(&own_) {}
+      : owner_(std::move(owner)),
+        name_(std::move(name)),
+        offset_(offset),
+        reset_(reset),
+        ro_(~wmask),
+        own_(reset),
+        store_(&own_) {}
 
   // --- declaration (chainable) ---
   Reg& reset_value(uint32_t v) {
@@ -75,8 +80,15 @@ class Reg {
     *store_ = v & ~rsvd_;
     return *this;
   }
-  Reg& ro(uint32_t m) { ro_ |= m; return normalise(); }
-  Reg& w1c(uint32_t m) { w1c_ |= m; ro_ &= ~m; return normalise(); }
+  Reg& ro(uint32_t m) {
+    ro_ |= m;
+    return normalise();
+  }
+  Reg& w1c(uint32_t m) {
+    w1c_ |= m;
+    ro_ &= ~m;
+    return normalise();
+  }
   Reg& rsvd(uint32_t m) {
     rsvd_ |= m;
     *store_ &= ~m;
@@ -89,20 +101,41 @@ class Reg {
     unimp_what_ += (unimp_what_.empty() ? "" : ", ") + what;
     return normalise();
   }
-  Reg& no_reset(uint32_t m) { keep_ |= m; return *this; }
+  Reg& no_reset(uint32_t m) {
+    keep_ |= m;
+    return *this;
+  }
   // Storage is the model's member (its power-on value becomes the reset value).
   Reg& bind(uint32_t& member) {
     store_ = &member;
     member = reset_ & ~rsvd_;
     return *this;
   }
-  Reg& no_store() { nostore_ = true; return *this; }
+  Reg& no_store() {
+    nostore_ = true;
+    return *this;
+  }
   Reg& sync(const SyncFn& f) { return before_read(f).before_write(f); }
-  Reg& before_read(SyncFn f) { sync_rd_ = std::move(f); return *this; }
-  Reg& before_write(SyncFn f) { sync_wr_ = std::move(f); return *this; }
-  Reg& read_value(ValueFn f) { value_ = std::move(f); return *this; }
-  Reg& on_read(ReadFx f) { read_fx_ = std::move(f); return *this; }
-  Reg& on_write(WriteFx f) { write_fx_ = std::move(f); return *this; }
+  Reg& before_read(SyncFn f) {
+    sync_rd_ = std::move(f);
+    return *this;
+  }
+  Reg& before_write(SyncFn f) {
+    sync_wr_ = std::move(f);
+    return *this;
+  }
+  Reg& read_value(ValueFn f) {
+    value_ = std::move(f);
+    return *this;
+  }
+  Reg& on_read(ReadFx f) {
+    read_fx_ = std::move(f);
+    return *this;
+  }
+  Reg& on_write(WriteFx f) {
+    write_fx_ = std::move(f);
+    return *this;
+  }
   Reg& on_write(std::function<void(uint32_t)> f) {
     write_fx_ = [f = std::move(f)](uint32_t v, uint32_t) { f(v); };
     return *this;
@@ -143,8 +176,8 @@ class Reg {
     if (sync_wr_) sync_wr_();
     if ((v & unimp_) && !unimp_logged_) {
       unimp_logged_ = true;
-      Log::unimp(owner_, name_ + ": write sets unmodelled bits " + hex(v & unimp_) + " (" +
-                             unimp_what_ + ")");
+      Log::unimp(owner_,
+                 name_ + ": write sets unmodelled bits " + hex(v & unimp_) + " (" + unimp_what_ + ")");
     }
     const uint32_t old = *store_;
     if (!nostore_) *store_ = ((old & ~wmask()) | (v & wmask())) & ~(v & w1c_) & ~rsvd_;
@@ -169,8 +202,8 @@ class Reg {
   std::string owner_, name_;
   uint32_t offset_, reset_;
   uint32_t ro_ = 0, w1c_ = 0, rsvd_ = 0, unimp_ = 0, keep_ = 0;
-  uint32_t own_;      // storage when not bound
-  uint32_t* store_;   // &own_ or the model's member
+  uint32_t own_;     // storage when not bound
+  uint32_t* store_;  // &own_ or the model's member
   bool nostore_ = false;
   bool unimp_logged_ = false;
   std::string unimp_what_;
@@ -190,8 +223,7 @@ class RegBank {
 
   void set_owner(const std::string& owner) { owner_ = owner; }
 
-  Reg& add(const std::string& name, uint32_t offset, uint32_t reset = 0,
-           uint32_t wmask = 0xFFFFFFFFu) {
+  Reg& add(const std::string& name, uint32_t offset, uint32_t reset = 0, uint32_t wmask = 0xFFFFFFFFu) {
     regs_.emplace_back(owner_, name, offset, reset, wmask);
     map_.at((offset % span_) / 4) = static_cast<int>(regs_.size() - 1);
     return regs_.back();

@@ -8,21 +8,36 @@ namespace l3vp {
 
 const char* stat_unit_name(StatUnit u) {
   switch (u) {
-    case StatUnit::Count: return "count";
-    case StatUnit::Cycles: return "cycles";
-    case StatUnit::Ps: return "ps";
-    case StatUnit::Ns: return "ns";
-    case StatUnit::Bytes: return "bytes";
-    case StatUnit::Ratio: return "ratio";
-    case StatUnit::Hz: return "Hz";
-    case StatUnit::Seconds: return "s (host)";
-    case StatUnit::Mips: return "MIPS (host)";
-    case StatUnit::Id: return "id";
-    case StatUnit::Flag: return "flag";
-    case StatUnit::Text: return "text";
-    case StatUnit::Object: return "-";
-    case StatUnit::Fj: return "fJ";
-    case StatUnit::Mw: return "mW";
+    case StatUnit::Count:
+      return "count";
+    case StatUnit::Cycles:
+      return "cycles";
+    case StatUnit::Ps:
+      return "ps";
+    case StatUnit::Ns:
+      return "ns";
+    case StatUnit::Bytes:
+      return "bytes";
+    case StatUnit::Ratio:
+      return "ratio";
+    case StatUnit::Hz:
+      return "Hz";
+    case StatUnit::Seconds:
+      return "s (host)";
+    case StatUnit::Mips:
+      return "MIPS (host)";
+    case StatUnit::Id:
+      return "id";
+    case StatUnit::Flag:
+      return "flag";
+    case StatUnit::Text:
+      return "text";
+    case StatUnit::Object:
+      return "-";
+    case StatUnit::Fj:
+      return "fJ";
+    case StatUnit::Mw:
+      return "mW";
   }
   return "?";
 }
@@ -110,15 +125,13 @@ void StatsGroup::prepare(std::function<void()> fn) const { reg_->add_prepare(std
 StatDecl StatsGroup::counter(const std::string& name, const uint64_t* c, StatUnit unit, StatInv inv,
                              const char* desc) const {
   value(name, "int", unit, inv, desc, [c] { return nlohmann::json(*c); });
-  return StatDecl(*reg_, path(name),
-                  RegionFigure{{}, {}, unit, inv, {}, [c](unsigned) { return *c; }});
+  return StatDecl(*reg_, path(name), RegionFigure{{}, {}, unit, inv, {}, [c](unsigned) { return *c; }});
 }
 
 StatDecl StatsGroup::counter(const std::string& name, std::function<uint128()> get, StatUnit unit,
                              StatInv inv, const char* desc) const {
   value(name, "int", unit, inv, desc, [get] { return wide_json(get()); });
-  return StatDecl(*reg_, path(name),
-                  RegionFigure{{}, {}, unit, inv, {}, [get](unsigned) { return get(); }});
+  return StatDecl(*reg_, path(name), RegionFigure{{}, {}, unit, inv, {}, [get](unsigned) { return get(); }});
 }
 
 void StatsGroup::value(const std::string& name, const char* type, StatUnit unit, StatInv inv,
@@ -131,9 +144,8 @@ void StatsGroup::value(const std::string& name, const char* type, StatUnit unit,
   reg_->add(std::move(e));
 }
 
-StatDecl StatsGroup::vector(const std::string& name, const std::vector<std::string>& names,
-                            StatUnit unit, StatInv inv, const char* desc,
-                            std::function<uint128(unsigned)> get) const {
+StatDecl StatsGroup::vector(const std::string& name, const std::vector<std::string>& names, StatUnit unit,
+                            StatInv inv, const char* desc, std::function<uint128(unsigned)> get) const {
   RegionFigure f{{}, names, unit, inv, {}, get};
   stats_detail::Entry e;
   e.info = StatInfo{stats_detail::vector_path(path(name), names), "int", unit, inv, desc};
@@ -240,8 +252,8 @@ std::string StatsRegistry::markdown() const {
   std::string s = "| Key | Type | Unit | Inv | Meaning |\n|---|---|---|---|---|\n";
   for (const StatInfo& r : schema())
     s += "| `" + cell(r.path) + "` | " + cell(r.type) + (r.optional ? " (optional)" : "") + " | " +
-         stat_unit_name(r.unit) + " | " +
-         (r.inv == StatInv::Yes ? "**inv**" : "") + " | " + cell(r.desc) + " |\n";
+         stat_unit_name(r.unit) + " | " + (r.inv == StatInv::Yes ? "**inv**" : "") + " | " + cell(r.desc) +
+         " |\n";
   return s;
 }
 

@@ -54,12 +54,12 @@ std::string stats_text(const nlohmann::json& j, int indent);
 
 // What a value measures (the schema's "Unit" column).
 enum class StatUnit {
-  Count,    // events
-  Cycles,   // CPU/AMBA clock cycles
-  Ps,       // simulated picoseconds
-  Ns,       // simulated nanoseconds
+  Count,   // events
+  Cycles,  // CPU/AMBA clock cycles
+  Ps,      // simulated picoseconds
+  Ns,      // simulated nanoseconds
   Bytes,
-  Ratio,    // a quotient of two counts (e.g. CPI)
+  Ratio,  // a quotient of two counts (e.g. CPI)
   Hz,
   Seconds,  // host wall-clock seconds
   Mips,     // host speed, million instructions per second
@@ -107,8 +107,8 @@ struct Entry {
   StatInfo info;
   std::vector<std::string> keys;  // path split at the dots (relative to the row in a table)
   std::function<nlohmann::json(const void* row)> get;
-  std::vector<StatCond> conds;    // all must hold for the value to be written
-  std::shared_ptr<TableBase> table;      // set for a table (get unused)
+  std::vector<StatCond> conds;       // all must hold for the value to be written
+  std::shared_ptr<TableBase> table;  // set for a table (get unused)
 };
 struct TableBase {
   virtual ~TableBase() = default;
@@ -129,8 +129,8 @@ class StatTable : public stats_detail::TableBase {
   explicit StatTable(Rows rows) : rows_(std::move(rows)) {}
 
   // A field of each row; `name` may be dotted ("stalls.load_use").
-  StatTable& field(const std::string& name, const char* type, StatUnit unit, StatInv inv,
-                   const char* desc, std::function<nlohmann::json(const Row&)> get) {
+  StatTable& field(const std::string& name, const char* type, StatUnit unit, StatInv inv, const char* desc,
+                   std::function<nlohmann::json(const Row&)> get) {
     stats_detail::Entry e;
     e.info = StatInfo{name, type, unit, inv, desc};
     e.keys = stats_detail::split_path(name);
@@ -146,7 +146,8 @@ class StatTable : public stats_detail::TableBase {
     e.keys = stats_detail::split_path(name);
     e.get = [names, get = std::move(get)](const void* r) {
       nlohmann::json o = nlohmann::json::object();
-      for (unsigned i = 0; i < names.size(); ++i) o[names[i]] = wide_json(get(*static_cast<const Row*>(r), i));
+      for (unsigned i = 0; i < names.size(); ++i)
+        o[names[i]] = wide_json(get(*static_cast<const Row*>(r), i));
       return o;
     };
     fields.push_back(std::move(e));
@@ -204,14 +205,14 @@ class StatsGroup {
                    const char* desc) const;
   // A counter read through a getter (kept elsewhere, e.g. the core's cycles;
   // 128 bits wide for energies).
-  StatDecl counter(const std::string& name, std::function<uint128()> get, StatUnit unit,
-                   StatInv inv, const char* desc) const;
+  StatDecl counter(const std::string& name, std::function<uint128()> get, StatUnit unit, StatInv inv,
+                   const char* desc) const;
   // A derived value: `get` returns what goes into the JSON.
   void value(const std::string& name, const char* type, StatUnit unit, StatInv inv, const char* desc,
              std::function<nlohmann::json()> get) const;
   // A counter array with named elements: object {names[i]: get(i)}.
-  StatDecl vector(const std::string& name, const std::vector<std::string>& names, StatUnit unit,
-                  StatInv inv, const char* desc, std::function<uint128(unsigned)> get) const;
+  StatDecl vector(const std::string& name, const std::vector<std::string>& names, StatUnit unit, StatInv inv,
+                  const char* desc, std::function<uint128(unsigned)> get) const;
   // An array of records; add its fields to the returned table.
   template <class Row>
   StatTable<Row>& table(const std::string& name, StatInv inv, const char* desc,

@@ -123,14 +123,24 @@ uint64_t parse_size_bytes(const std::string& s) {
     const char* name;
     uint64_t bytes;
   } kUnits[] = {{"", 1},
-                {"K", 1ull << 10}, {"M", 1ull << 20}, {"G", 1ull << 30}, {"T", 1ull << 40},
-                {"KiB", 1ull << 10}, {"MiB", 1ull << 20}, {"GiB", 1ull << 30}, {"TiB", 1ull << 40},
-                {"kB", 1000ull}, {"KB", 1000ull}, {"MB", 1000000ull}, {"GB", 1000000000ull},
+                {"K", 1ull << 10},
+                {"M", 1ull << 20},
+                {"G", 1ull << 30},
+                {"T", 1ull << 40},
+                {"KiB", 1ull << 10},
+                {"MiB", 1ull << 20},
+                {"GiB", 1ull << 30},
+                {"TiB", 1ull << 40},
+                {"kB", 1000ull},
+                {"KB", 1000ull},
+                {"MB", 1000000ull},
+                {"GB", 1000000000ull},
                 {"TB", 1000000000000ull}};
   size_t i = 0;
   u128 n = 0;
   while (i < s.size() && is_digit(s[i]) && n <= (u128(1) << 62)) n = n * 10 + unsigned(s[i++] - '0');
-  if (i == 0) throw UnitsError("'" + s + "' is not a size: expected <digits>[K|M|G|T|kB|MB|GB|TB], e.g. 100M, 2G");
+  if (i == 0)
+    throw UnitsError("'" + s + "' is not a size: expected <digits>[K|M|G|T|kB|MB|GB|TB], e.g. 100M, 2G");
   if (i < s.size() && is_digit(s[i])) throw UnitsError("'" + s + "' is too large (at most 2^62 bytes)");
   const std::string unit = s.substr(i);
   for (const auto& u : kUnits)

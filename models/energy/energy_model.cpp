@@ -30,8 +30,8 @@ EnergyModel::EnergyModel(Profile p, CoreView core, BusView bus)
       names += (names.empty() ? "" : ", ") + n;
     }
     if (!found)
-      throw ProfileError(p_.origin + ": ahb_transfer_pj." + name + ": no AHB master of that name (masters: " +
-                         names + ", or \"default\")");
+      throw ProfileError(p_.origin + ": ahb_transfer_pj." + name +
+                         ": no AHB master of that name (masters: " + names + ", or \"default\")");
   }
   if (p_.fine()) pair_count_.assign(kClasses * kClasses, 0);
 }
@@ -104,8 +104,10 @@ uint128 EnergyModel::component(unsigned c, const std::vector<MasterCounts>& ms) 
       for (unsigned k = 0; k < kClasses; ++k) e += class_energy(k);
       return e;
     }
-    case ICache: return uint128(core_.tctr().ic_misses) * p_.icache_miss_fj;
-    case DCache: return uint128(core_.tctr().dc_read_misses) * p_.dcache_miss_fj;
+    case ICache:
+      return uint128(core_.tctr().ic_misses) * p_.icache_miss_fj;
+    case DCache:
+      return uint128(core_.tctr().dc_read_misses) * p_.dcache_miss_fj;
     case Ahb:
     case Apb:
     case Sdram: {
@@ -118,15 +120,18 @@ uint128 EnergyModel::component(unsigned c, const std::vector<MasterCounts>& ms) 
         }
       return 0;
     }
-    case Static: return static_energy(core_.cycles());
-    case Idle: return uint128(core_.ctr().idle_cycles) * p_.idle_cycle_fj;
+    case Static:
+      return static_energy(core_.cycles());
+    case Idle:
+      return uint128(core_.ctr().idle_cycles) * p_.idle_cycle_fj;
     case GrethDma: {
       uint128 e = 0;
       for (const MasterCounts& m : ms)
         if (m.hindex != bus_.cpu_master) e += master_energy(m);
       return e;
     }
-    default: return 0;
+    default:
+      return 0;
   }
 }
 
@@ -158,35 +163,42 @@ void EnergyModel::register_stats(const StatsGroup& g) {
             const std::string s = p_.json.dump();
             return hex64(fnv1a64(s.data(), s.size()));
           });
-  g.value("fine", "bool", StatUnit::Flag, Y,
-          "Fine-grain mode: the profile has `pair_pj` (inter-instruction overheads; needs the observed loop).",
-          [this] { return p_.fine(); });
-  g.counter("total_fj", [this] { return total(); }, StatUnit::Fj, Y,
-            "Energy of the run: the sum of `by_component`.");
-  g.counter("cpu_fj", [this] { return cpu_total(); }, StatUnit::Fj, Y,
-            "Energy caused by the CPU: every component but `greth_dma` (what `regions[].energy_fj` and "
-            "`profile.functions[].energy_fj` measure).");
+  g.value(
+      "fine", "bool", StatUnit::Flag, Y,
+      "Fine-grain mode: the profile has `pair_pj` (inter-instruction overheads; needs the observed loop).",
+      [this] { return p_.fine(); });
+  g.counter(
+      "total_fj", [this] { return total(); }, StatUnit::Fj, Y,
+      "Energy of the run: the sum of `by_component`.");
+  g.counter(
+      "cpu_fj", [this] { return cpu_total(); }, StatUnit::Fj, Y,
+      "Energy caused by the CPU: every component but `greth_dma` (what `regions[].energy_fj` and "
+      "`profile.functions[].energy_fj` measure).");
   g.value("average_power_mw", "number", StatUnit::Mw, Y,
-          "`total_fj` over the CPU's elapsed time (`cycles` / `clock_hz`); 0 before the first cycle.", [this] {
+          "`total_fj` over the CPU's elapsed time (`cycles` / `clock_hz`); 0 before the first cycle.",
+          [this] {
             const uint64_t cyc = core_.cycles();
             return cyc ? double(total()) * double(core_.clock_hz) / double(cyc) * 1e-12 : 0.0;
           });
   std::vector<std::string> comps(kCompNames.begin(), kCompNames.end());
-  g.vector("by_component", comps, StatUnit::Fj, Y,
-           "Energy by component: `core` (instruction base energies, pair overheads, stall cycles), "
-           "`icache`/`dcache` (miss energies), `ahb`/`apb`/`sdram` (the CPU master's AHB beats, APB accesses, "
-           "SDRAM words), `static` (leakage over the CPU's cycles), `idle` (powered-down cycles), `greth_dma` "
-           "(every other AHB master: beats, SDRAM words).",
-           [this](unsigned i) { return component(i); });
+  g.vector(
+      "by_component", comps, StatUnit::Fj, Y,
+      "Energy by component: `core` (instruction base energies, pair overheads, stall cycles), "
+      "`icache`/`dcache` (miss energies), `ahb`/`apb`/`sdram` (the CPU master's AHB beats, APB accesses, "
+      "SDRAM words), `static` (leakage over the CPU's cycles), `idle` (powered-down cycles), `greth_dma` "
+      "(every other AHB master: beats, SDRAM words).",
+      [this](unsigned i) { return component(i); });
   std::vector<std::string> classes(kClassNames.begin(), kClassNames.end());
   g.vector("by_class", classes, StatUnit::Fj, Y,
            "Instruction energy by class: retired instructions x base energy, plus the pair overheads "
            "ending in the class (part of `by_component.core`).",
            [this](unsigned i) { return class_energy(i); });
-  g.counter("pairs_fj", [this] { return pairs_energy(); }, StatUnit::Fj, Y,
-            "Inter-instruction overheads (fine mode; 0 otherwise), included in `by_class`.");
-  g.counter("stall_cycles", [this] { return stall_cycles(); }, StatUnit::Cycles, Y,
-            "Cycles charged at `stall_cycle_pj`: annulled slots, trap entry and every `timing.stalls.*`.");
+  g.counter(
+      "pairs_fj", [this] { return pairs_energy(); }, StatUnit::Fj, Y,
+      "Inter-instruction overheads (fine mode; 0 otherwise), included in `by_class`.");
+  g.counter(
+      "stall_cycles", [this] { return stall_cycles(); }, StatUnit::Cycles, Y,
+      "Cycles charged at `stall_cycle_pj`: annulled slots, trap entry and every `timing.stalls.*`.");
   using R = const MasterCounts*;
   auto& t = g.table<R>("by_master", Y, "Per AHB master: its bus activity and the energy it costs.", [this] {
     std::vector<R> rows;

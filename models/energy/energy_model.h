@@ -107,10 +107,10 @@ class EnergyModel {
   uint128 component(unsigned c) const;
   uint128 class_energy(unsigned c) const;  // base energy + pair overheads ending in class c
   uint128 pairs_energy() const;
-  uint128 cpu_total() const;               // the kCpuComps components
-  uint128 total() const;                   // every component
+  uint128 cpu_total() const;  // the kCpuComps components
+  uint128 total() const;      // every component
   uint64_t stall_cycles() const;
-  uint128 static_energy(uint64_t cycles) const;  // floor(P * cycles / clock)
+  uint128 static_energy(uint64_t cycles) const;      // floor(P * cycles / clock)
   const std::vector<MasterCounts>& masters() const;  // read now
   const Profile& profile() const { return p_; }
 
@@ -128,8 +128,8 @@ class EnergyModel {
   CoreView core_;
   BusView bus_;
   mutable std::vector<MasterCounts> masters_;  // refreshed by masters()
-  std::vector<uint64_t> pair_count_;        // fine mode: [prev * kClasses + cur]
-  unsigned prev_class_ = kClasses;          // class of the last retired instruction
+  std::vector<uint64_t> pair_count_;           // fine mode: [prev * kClasses + cur]
+  unsigned prev_class_ = kClasses;             // class of the last retired instruction
   leon3::Core* core_probe_ = nullptr;
   Probe<leon3::StepRecord>::Id step_id_ = 0;
 };

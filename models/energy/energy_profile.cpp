@@ -10,8 +10,8 @@
 
 namespace l3vp::energy {
 
-const std::array<const char*, kClasses> kClassNames = {
-    "alu", "load", "store", "branch", "call_jmpl", "mul", "div", "save_restore", "trap", "other"};
+const std::array<const char*, kClasses> kClassNames = {"alu", "load", "store",        "branch", "call_jmpl",
+                                                       "mul", "div",  "save_restore", "trap",   "other"};
 
 // The shipped profiles (generated from profiles/*.json by CMake).
 struct ShippedProfile {
@@ -32,20 +32,22 @@ constexpr uint64_t kMaxMw = 1000000;  // 1 kW
 
 // A non-negative number with at most `decimals` decimals, as an integer of
 // 10^-decimals units, at most max * 10^decimals.
-uint64_t fixed(const nlohmann::json& v, const std::string& origin, const std::string& key,
-               unsigned decimals, uint64_t max, const char* unit) {
+uint64_t fixed(const nlohmann::json& v, const std::string& origin, const std::string& key, unsigned decimals,
+               uint64_t max, const char* unit) {
   if (!v.is_number()) fail(origin, key, "expected a number (" + std::string(unit) + "), got " + v.dump());
   uint64_t scale = 1;
   for (unsigned i = 0; i < decimals; ++i) scale *= 10;
   if (v.is_number_unsigned() || v.is_number_integer()) {
     if (v.is_number_integer() && v.get<int64_t>() < 0) fail(origin, key, "negative value " + v.dump());
     const uint64_t u = v.get<uint64_t>();
-    if (u > max) fail(origin, key, v.dump() + " " + unit + " is out of range (at most " + std::to_string(max) + ")");
+    if (u > max)
+      fail(origin, key, v.dump() + " " + unit + " is out of range (at most " + std::to_string(max) + ")");
     return u * scale;
   }
   const double d = v.get<double>();
   if (!std::isfinite(d) || d < 0) fail(origin, key, "negative or invalid value " + v.dump());
-  if (d > double(max)) fail(origin, key, v.dump() + " " + unit + " is out of range (at most " + std::to_string(max) + ")");
+  if (d > double(max))
+    fail(origin, key, v.dump() + " " + unit + " is out of range (at most " + std::to_string(max) + ")");
   const double scaled = d * double(scale);
   const double r = std::nearbyint(scaled);
   if (std::fabs(scaled - r) > 1e-6 * std::max(1.0, r))
@@ -81,14 +83,26 @@ const nlohmann::json& object_at(const nlohmann::json& j, const std::string& orig
 
 Profile parse_profile(const nlohmann::json& j, const std::string& origin) {
   if (!j.is_object()) throw ProfileError(origin + ": expected a JSON object");
-  static const std::set<std::string> kKeys = {
-      "format",         "name",           "description",   "sources",         "instruction_pj",
-      "pair_pj",        "icache_miss_pj", "dcache_miss_pj", "stall_cycle_pj", "idle_cycle_pj",
-      "static_mw",      "ahb_transfer_pj", "apb_access_pj", "sdram_read_word_pj", "sdram_write_word_pj"};
+  static const std::set<std::string> kKeys = {"format",
+                                              "name",
+                                              "description",
+                                              "sources",
+                                              "instruction_pj",
+                                              "pair_pj",
+                                              "icache_miss_pj",
+                                              "dcache_miss_pj",
+                                              "stall_cycle_pj",
+                                              "idle_cycle_pj",
+                                              "static_mw",
+                                              "ahb_transfer_pj",
+                                              "apb_access_pj",
+                                              "sdram_read_word_pj",
+                                              "sdram_write_word_pj"};
   for (const auto& [k, v] : j.items())
     if (!kKeys.count(k)) fail(origin, k, "unknown key");
   if (!j.contains("format")) fail(origin, "format", "missing (1)");
-  if (j.at("format") != 1) fail(origin, "format", "unsupported format " + j.at("format").dump() + " (expected 1)");
+  if (j.at("format") != 1)
+    fail(origin, "format", "unsupported format " + j.at("format").dump() + " (expected 1)");
   Profile p;
   p.origin = origin;
   p.json = j;
@@ -106,7 +120,8 @@ Profile parse_profile(const nlohmann::json& j, const std::string& origin) {
   }
   const nlohmann::json& ins = object_at(j, origin, "instruction_pj");
   for (const auto& [k, v] : ins.items())
-    if (class_index(k) < 0) fail(origin, "instruction_pj." + k, "unknown class (classes: " + class_list() + ")");
+    if (class_index(k) < 0)
+      fail(origin, "instruction_pj." + k, "unknown class (classes: " + class_list() + ")");
   for (unsigned c = 0; c < kClasses; ++c)
     p.insn_fj[c] = pj(ins, origin, kClassNames[c], "instruction_pj." + std::string(kClassNames[c]));
   if (j.contains("pair_pj")) {

@@ -27,10 +27,10 @@ struct ProfileError : std::runtime_error {
 };
 
 struct Profile {
-  std::string name;         // "name" of the file
-  std::string origin;       // "shipped:<name>" or the path it was read from
-  nlohmann::json json;      // the file as read (echoed into --stats)
-  std::array<uint64_t, kClasses> insn_fj{};   // per retired instruction, cache-hit case
+  std::string name;                          // "name" of the file
+  std::string origin;                        // "shipped:<name>" or the path it was read from
+  nlohmann::json json;                       // the file as read (echoed into --stats)
+  std::array<uint64_t, kClasses> insn_fj{};  // per retired instruction, cache-hit case
   // Inter-instruction overhead per (previous class, class), row-major
   // [prev * kClasses + cur]; empty when the profile has no "pair_pj" (the
   // coarse mode: no step listener, no observed loop).
@@ -38,7 +38,7 @@ struct Profile {
   uint64_t icache_miss_fj = 0, dcache_miss_fj = 0;
   uint64_t stall_cycle_fj = 0, idle_cycle_fj = 0;
   uint64_t static_nw = 0;
-  uint64_t ahb_default_fj = 0;                  // per 32-bit AHB beat, masters not named
+  uint64_t ahb_default_fj = 0;                    // per 32-bit AHB beat, masters not named
   std::map<std::string, uint64_t> ahb_master_fj;  // per beat, by AHB master name
   uint64_t apb_access_fj = 0;
   uint64_t sdram_read_word_fj = 0, sdram_write_word_fj = 0;

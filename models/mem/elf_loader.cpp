@@ -17,7 +17,6 @@
 namespace l3vp {
 namespace {
 
-
 struct ElfCloser {
   void operator()(Elf* e) const { elf_end(e); }
 };
@@ -76,10 +75,10 @@ void parse_region_names(ElfFile& f, Elf* e, ElfImage& img) {
       std::string name;
       size_t k = 4;
       while (k < kRegionNameRecord && r[k] != 0) name += char(r[k++]);
-      const bool ok = k < kRegionNameRecord && !name.empty() &&
-                      std::all_of(name.begin(), name.end(), [](char c) {
-                        return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-';
-                      });
+      const bool ok =
+          k < kRegionNameRecord && !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+            return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-';
+          });
       if (!ok)
         f.fail(where + ": bad region name in the record at offset " + std::to_string(at) +
                " (1..59 characters of A-Za-z0-9_.-, NUL-terminated)");

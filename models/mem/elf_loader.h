@@ -1,6 +1,6 @@
 // ELF loader for firmware images: validates an ELF32 big-endian EM_SPARC
-// executable (ET_EXEC, or ET_DYN: see ElfImage::position_independent), copies every PT_LOAD segment into the memory that holds it
-// (zero-filling memsz > filesz) and returns the entry point and symbol table.
+// executable (ET_EXEC, or ET_DYN: see ElfImage::position_independent), copies every PT_LOAD segment into the
+// memory that holds it (zero-filling memsz > filesz) and returns the entry point and symbol table.
 //
 // Segments are placed at their physical (load) address p_paddr: with the MMU
 // off after reset that is the address the CPU sees, and it is what the linker

@@ -22,8 +22,8 @@ struct EthFrame {
   // broken sender); the link pads every other short frame. Set only by the
   // simulated host's raw-frame injection (docs/network.md "Raw frames").
   bool no_pad = false;
-  uint64_t seq = 0;           // link: submission number per direction, from 1 (0 = injected by hand)
-  bool duplicate = false;     // link: the second copy of a duplicated frame
+  uint64_t seq = 0;        // link: submission number per direction, from 1 (0 = injected by hand)
+  bool duplicate = false;  // link: the second copy of a duplicated frame
   // Filled in by the link (all zero for frames injected by hand):
   sc_core::sc_time tx_start;   // first preamble bit leaves the sender
   sc_core::sc_time rx_start;   // first preamble bit reaches the receiver
@@ -59,11 +59,11 @@ class EthTx {
 // IEEE 802.3 framing constants and wire times (all exact, integer sc_time).
 namespace eth {
 
-constexpr unsigned kPreamble = 8;   // 7 preamble bytes + SFD
-constexpr unsigned kMinData = 60;   // minimum frame without FCS (short frames are padded)
+constexpr unsigned kPreamble = 8;  // 7 preamble bytes + SFD
+constexpr unsigned kMinData = 60;  // minimum frame without FCS (short frames are padded)
 constexpr unsigned kFcs = 4;
-constexpr unsigned kIfg = 12;       // inter-frame gap, in byte times
-constexpr unsigned kMaxData = 1514; // untagged maximum without FCS
+constexpr unsigned kIfg = 12;        // inter-frame gap, in byte times
+constexpr unsigned kMaxData = 1514;  // untagged maximum without FCS
 constexpr uint16_t kTypeMacControl = 0x8808;
 
 // Time of one byte (8 bit times) at `mbps` Mbit/s: 800 ns at 10, 80 ns at 100.
@@ -73,9 +73,7 @@ inline sc_core::sc_time byte_time(unsigned mbps) {
 }
 // Bytes a frame of `len` data bytes occupies on the wire: preamble+SFD,
 // data padded to 60, FCS (the inter-frame gap is not included).
-inline uint64_t wire_bytes(size_t len) {
-  return kPreamble + std::max<uint64_t>(len, kMinData) + kFcs;
-}
+inline uint64_t wire_bytes(size_t len) { return kPreamble + std::max<uint64_t>(len, kMinData) + kFcs; }
 // n byte times (integer arithmetic on the sc_time value, no floating point).
 inline sc_core::sc_time bytes_time(uint64_t n, unsigned mbps) {
   return sc_core::sc_time::from_value(byte_time(mbps).value() * n);

@@ -95,9 +95,9 @@ EthTx::Times EthLink::submit(unsigned d, const EthFrame& in) {
   ready += im.extra_delay + jit;
   const bool delayed = im.extra_delay + jit != sc_core::SC_ZERO_TIME;
   if (delayed) ++x.st.delayed;
-  const uint8_t imp = uint8_t((lost ? kEthLost : 0) | (corrupt ? kEthCorrupted : 0) |
-                              (dup ? kEthDuplicated : 0) | (reorder ? kEthReordered : 0) |
-                              (delayed ? kEthDelayed : 0));
+  const uint8_t imp =
+      uint8_t((lost ? kEthLost : 0) | (corrupt ? kEthCorrupted : 0) | (dup ? kEthDuplicated : 0) |
+              (reorder ? kEthReordered : 0) | (delayed ? kEthDelayed : 0));
   // The frame as the sender puts it on the wire (before any corruption).
   if (on_send.has_listeners())
     on_send.notify(EthWireEvent{d, f, start, start + wire, unsigned(f.data.size()), imp, false, false});

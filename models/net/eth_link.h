@@ -56,9 +56,9 @@ struct EthImpairments {
 };
 
 struct EthLinkParams {
-  unsigned mbps = 100;  // 10, 100 (or 1000)
-  sc_core::sc_time prop_delay = sc_core::SC_ZERO_TIME;  // per cable segment
-  bool switch_hop = false;  // store-and-forward switch between the ends
+  unsigned mbps = 100;                                      // 10, 100 (or 1000)
+  sc_core::sc_time prop_delay = sc_core::SC_ZERO_TIME;      // per cable segment
+  bool switch_hop = false;                                  // store-and-forward switch between the ends
   sc_core::sc_time switch_latency = sc_core::SC_ZERO_TIME;  // after full reception, before re-sending
   // A held-back (reordered) frame is released at the latest this long after
   // it would have left, if no later frame overtakes it first.

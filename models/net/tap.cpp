@@ -45,7 +45,8 @@ std::string TapEndpoint::unavailable_reason() {
   __user_cap_data_struct d[2];
   std::memset(d, 0, sizeof d);
   if (::syscall(SYS_capget, &h, d) != 0) return err("capget");
-  if (!(d[0].effective & (1u << CAP_NET_ADMIN))) return "no CAP_NET_ADMIN (run as root or grant cap_net_admin)";
+  if (!(d[0].effective & (1u << CAP_NET_ADMIN)))
+    return "no CAP_NET_ADMIN (run as root or grant cap_net_admin)";
   return "";
 }
 
@@ -125,8 +126,8 @@ void TapEndpoint::poll() {
     } else {
       static const uint64_t per_ns = sc_core::sc_time(1, sc_core::SC_NS).value();
       const uint64_t sim_ns = (sc_core::sc_time_stamp() - sim0_).value() / per_ns;
-      const auto wall_ns = static_cast<uint64_t>(
-          std::chrono::duration_cast<std::chrono::nanoseconds>(wall - wall0_).count());
+      const auto wall_ns =
+          static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(wall - wall0_).count());
       if (sim_ns > wall_ns) {
         ++st_.sleeps;
         std::this_thread::sleep_for(std::chrono::nanoseconds(sim_ns - wall_ns));
@@ -136,7 +137,7 @@ void TapEndpoint::poll() {
   std::vector<uint8_t> buf(65536);
   for (unsigned i = 0; i < p_.max_frames_per_poll; ++i) {
     const ssize_t r = ::read(fd_, buf.data(), buf.size());
-    if (r <= 0) break;  // EAGAIN: nothing more now
+    if (r <= 0) break;                             // EAGAIN: nothing more now
     if (static_cast<size_t>(r) > eth::kMaxData) {  // no jumbo frames on this link
       ++st_.oversize;
       continue;
@@ -161,12 +162,15 @@ void TapEndpoint::register_stats(const StatsGroup& gr, const TapEndpoint* tap) {
   auto field = [&](const char* name, StatUnit unit, const char* desc, uint64_t TapStats::*m) {
     g.value(name, "int", unit, N, desc, [tap, m] { return nlohmann::json(tap->st_.*m); });
   };
-  field("from_tap", StatUnit::Count, "Only with --tap: frames read from the TAP device.", &TapStats::from_tap);
+  field("from_tap", StatUnit::Count, "Only with --tap: frames read from the TAP device.",
+        &TapStats::from_tap);
   field("to_tap", StatUnit::Count, "Only with --tap: frames written to the TAP device.", &TapStats::to_tap);
   field("from_tap_bytes", StatUnit::Bytes, "Only with --tap: their bytes (read).", &TapStats::from_tap_bytes);
   field("to_tap_bytes", StatUnit::Bytes, "Only with --tap: their bytes (written).", &TapStats::to_tap_bytes);
-  field("dropped_crc", StatUnit::Count, "Only with --tap: frames dropped for a bad FCS.", &TapStats::dropped_crc);
-  field("write_errors", StatUnit::Count, "Only with --tap: failed writes to the device.", &TapStats::write_errors);
+  field("dropped_crc", StatUnit::Count, "Only with --tap: frames dropped for a bad FCS.",
+        &TapStats::dropped_crc);
+  field("write_errors", StatUnit::Count, "Only with --tap: failed writes to the device.",
+        &TapStats::write_errors);
   field("oversize", StatUnit::Count, "Only with --tap: frames too long for the link.", &TapStats::oversize);
   field("polls", StatUnit::Count, "Only with --tap: device polls.", &TapStats::polls);
   field("sleeps", StatUnit::Count, "Only with --tap: real-time pacing sleeps.", &TapStats::sleeps);

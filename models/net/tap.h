@@ -40,7 +40,7 @@ struct TapParams {
 };
 
 struct TapStats {
-  uint64_t from_tap = 0, to_tap = 0;       // frames
+  uint64_t from_tap = 0, to_tap = 0;  // frames
   uint64_t from_tap_bytes = 0, to_tap_bytes = 0;
   uint64_t dropped_crc = 0, write_errors = 0, oversize = 0;
   uint64_t polls = 0, sleeps = 0;

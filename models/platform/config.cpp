@@ -19,12 +19,12 @@ using PC = PlatformConfig;
 // ---------------------------------------------------------------- the table
 
 using param::Check;
+using param::kNoMax;
+using param::kOneSecondNs;
 using param::Ref;
 using param::Show;
 using param::Spec;
 using param::Type;
-using param::kNoMax;
-using param::kOneSecondNs;
 
 #define AT(member) [](PC& c) -> Ref { return &c.member; }
 #define AT_ENUM(member) [](PC& c) -> Ref { return param::enum_ref(&c.member); }

@@ -76,9 +76,11 @@ struct FlagName {
   const char* name;
   uint32_t bit;
 };
-const FlagName kFlagNames[] = {
-    {"polled", kFwPfPolled}, {"verbose", kFwPfVerbose}, {"verify", kFwPfVerify}, {"hold", kFwPfHold},
-    {"simcheck", kFwPfSimcheck}};
+const FlagName kFlagNames[] = {{"polled", kFwPfPolled},
+                               {"verbose", kFwPfVerbose},
+                               {"verify", kFwPfVerify},
+                               {"hold", kFwPfHold},
+                               {"simcheck", kFwPfSimcheck}};
 
 // "polled" SEP "verbose" SEP ... for error messages.
 std::string flag_names(const char* sep) {
@@ -109,7 +111,8 @@ std::vector<uint8_t> encode(const FwParamField& f, const std::string& v) {
     }
     case Kind::Flags: {
       if (!v.empty() && std::isdigit(static_cast<unsigned char>(v[0]))) {
-        if (!parse_uint(v, 0xFFFFFFFFu, n)) fail(what + "is not a number or " + flag_names("|") + " joined by '+'");
+        if (!parse_uint(v, 0xFFFFFFFFu, n))
+          fail(what + "is not a number or " + flag_names("|") + " joined by '+'");
         return be(n, 4);
       }
       for (const std::string& p : split(v, "+,")) {
@@ -129,7 +132,8 @@ std::vector<uint8_t> encode(const FwParamField& f, const std::string& v) {
     case Kind::Chksum: {
       for (uint64_t i = 0; i < 5; ++i)
         if (v == kChksumNames[i]) return be(i, 4);
-      if (!parse_uint(v, 4, n)) fail(what + "is not a checksum variant (default, generic8, word32, fast, hw or 0..4)");
+      if (!parse_uint(v, 4, n))
+        fail(what + "is not a checksum variant (default, generic8, word32, fast, hw or 0..4)");
       return be(n, 4);
     }
   }
@@ -160,8 +164,10 @@ void check_value(const FwParamField& f, const std::string& v, const std::vector<
   if (name == "window" && (n == 0 || n > 0xFFFF))
     fail(what + "is not an integer in [1, 65535] (leave the key out for the program's default)");
   if (name == "board_ip" && n == 0) fail(what + "is not a usable board address (0.0.0.0 is 'this host')");
-  if (name == "netmask" && (~n & (~n + 1)) != 0) fail(what + "is not a contiguous netmask (ones, then zeros)");
-  if (name == "mac" && (b[0] & 1)) fail(what + "is a multicast MAC address (the first byte's low bit is set)");
+  if (name == "netmask" && (~n & (~n + 1)) != 0)
+    fail(what + "is not a contiguous netmask (ones, then zeros)");
+  if (name == "mac" && (b[0] & 1))
+    fail(what + "is a multicast MAC address (the first byte's low bit is set)");
   if (f.kind == Kind::Ms) check_ms(name, what, n);
 }
 
@@ -174,20 +180,22 @@ uint32_t ip_or(const std::map<std::string, std::vector<uint8_t>>& m, const char*
 }
 
 std::string dotted(uint32_t ip) {
-  return std::to_string(ip >> 24) + "." + std::to_string(ip >> 16 & 0xff) + "." + std::to_string(ip >> 8 & 0xff) +
-         "." + std::to_string(ip & 0xff);
+  return std::to_string(ip >> 24) + "." + std::to_string(ip >> 16 & 0xff) + "." +
+         std::to_string(ip >> 8 & 0xff) + "." + std::to_string(ip & 0xff);
 }
 
 }  // namespace
 
 const std::vector<FwParamField>& fw_param_fields() {
   static const std::vector<FwParamField> f = {
-      {"board_ip", 12, 4, Kind::Ip4}, {"netmask", 16, 4, Kind::Ip4}, {"peer_ip", 20, 4, Kind::Ip4},
-      {"mac", 24, 6, Kind::Mac},      {"port", 30, 2, Kind::U16},    {"window", 32, 4, Kind::U32},
-      {"count", 36, 4, Kind::U32},    {"bytes", 40, 4, Kind::U32},   {"idle_ms", 44, 4, Kind::U32},
-      {"max_ms", 48, 4, Kind::U32},   {"flags", 52, 4, Kind::Flags},  {"chksum", 56, 4, Kind::Chksum},
-      {"seed", 60, 4, Kind::U32},     {"gateway", 64, 4, Kind::Ip4},  // version 3
-      {"conn_idle_ms", 68, 4, Kind::Ms}, {"keepalive_ms", 72, 4, Kind::Ms},  // version 4
+      {"board_ip", 12, 4, Kind::Ip4},      {"netmask", 16, 4, Kind::Ip4},
+      {"peer_ip", 20, 4, Kind::Ip4},       {"mac", 24, 6, Kind::Mac},
+      {"port", 30, 2, Kind::U16},          {"window", 32, 4, Kind::U32},
+      {"count", 36, 4, Kind::U32},         {"bytes", 40, 4, Kind::U32},
+      {"idle_ms", 44, 4, Kind::U32},       {"max_ms", 48, 4, Kind::U32},
+      {"flags", 52, 4, Kind::Flags},       {"chksum", 56, 4, Kind::Chksum},
+      {"seed", 60, 4, Kind::U32},          {"gateway", 64, 4, Kind::Ip4},      // version 3
+      {"conn_idle_ms", 68, 4, Kind::Ms},   {"keepalive_ms", 72, 4, Kind::Ms},  // version 4
       {"persist_max_ms", 76, 4, Kind::Ms}, {"evict_idle_ms", 80, 4, Kind::Ms},
   };
   return f;
@@ -211,11 +219,13 @@ void FwParams::check() const {
   if (!bytes_.count("gateway")) return;
   const uint32_t gw = get_be32(bytes_.at("gateway").data());
   if (gw == 0) return;  // none
-  const uint32_t ip = ip_or(bytes_, "board_ip", kFwDefaultBoardIp), mask = ip_or(bytes_, "netmask", kFwDefaultNetmask);
+  const uint32_t ip = ip_or(bytes_, "board_ip", kFwDefaultBoardIp),
+                 mask = ip_or(bytes_, "netmask", kFwDefaultNetmask);
   const std::string what = "fw_params gateway: '" + dotted(gw) + "' ";
   if (gw == ip) fail(what + "is the board's own address (board_ip)");
   if (gw == 0xFFFFFFFFu) fail(what + "is the limited broadcast address");
-  if (gw == (ip | ~mask)) fail(what + "is the broadcast address of the board's subnet " + dotted(ip & mask) + "/" + dotted(mask));
+  if (gw == (ip | ~mask))
+    fail(what + "is the broadcast address of the board's subnet " + dotted(ip & mask) + "/" + dotted(mask));
 }
 
 void FwParams::set_arg(const std::string& kv) {
@@ -283,22 +293,23 @@ void FwParams::apply(uint8_t* block, uint64_t len) const {
     fail("fw_params: block is " + std::to_string(len) + " bytes, expected " + std::to_string(kFwParamsSize));
   const uint32_t magic = get_be32(block), version = get_be32(block + 4), size = get_be32(block + 8);
   if (magic != kFwParamsMagic)
-    fail("fw_params: bad magic " + hex(magic, 8) + " in the loaded image (expected " + hex(kFwParamsMagic, 8) +
-         " \"NETP\")");
+    fail("fw_params: bad magic " + hex(magic, 8) + " in the loaded image (expected " +
+         hex(kFwParamsMagic, 8) + " \"NETP\")");
   const uint32_t want = size_of_version(version);
   if (want == 0)
-    fail("fw_params: version " + std::to_string(version) + " in the loaded image, leon3vp knows versions 2 to " +
-         std::to_string(kFwParamsVersion));
+    fail("fw_params: version " + std::to_string(version) +
+         " in the loaded image, leon3vp knows versions 2 to " + std::to_string(kFwParamsVersion));
   if (size != want)
-    fail("fw_params: size field " + std::to_string(size) + " in the loaded image, expected " + std::to_string(want) +
-         " for version " + std::to_string(version));
+    fail("fw_params: size field " + std::to_string(size) + " in the loaded image, expected " +
+         std::to_string(want) + " for version " + std::to_string(version));
   if (len < size)
     fail("fw_params: block is " + std::to_string(len) + " bytes, expected " + std::to_string(size));
   for (const auto& [name, b] : bytes_) {
     const FwParamField* f = field(name);
     if (f->offset + f->size > size)
       fail("fw_params: '" + name + "' needs version " + std::to_string(version_of_field(*f)) +
-           " of the block; the loaded image has version " + std::to_string(version) + " (rebuild the firmware)");
+           " of the block; the loaded image has version " + std::to_string(version) +
+           " (rebuild the firmware)");
   }
   for (const auto& [name, b] : bytes_) {
     const FwParamField* f = field(name);
@@ -311,11 +322,13 @@ void write_fw_params(const ElfImage& img, const std::vector<LoadRegion>& regions
   for (const ElfSymbol& s : img.symbols)
     if (s.name == kFwParamsSymbol) sym = &s;
   if (!sym)
-    fail("fw_params: the firmware has no 'fw_params' symbol (it takes no per-run parameters, or is stripped)");
-  if (sym->size != 0 && sym->size != kFwParamsSize && sym->size != kFwParamsSizeV3 && sym->size != kFwParamsSizeV2)
-    fail("fw_params: symbol is " + std::to_string(sym->size) + " bytes, expected " + std::to_string(kFwParamsSize) +
-         " (or " + std::to_string(kFwParamsSizeV3) + " and " + std::to_string(kFwParamsSizeV2) +
-         " for versions 3 and 2)");
+    fail(
+        "fw_params: the firmware has no 'fw_params' symbol (it takes no per-run parameters, or is stripped)");
+  if (sym->size != 0 && sym->size != kFwParamsSize && sym->size != kFwParamsSizeV3 &&
+      sym->size != kFwParamsSizeV2)
+    fail("fw_params: symbol is " + std::to_string(sym->size) + " bytes, expected " +
+         std::to_string(kFwParamsSize) + " (or " + std::to_string(kFwParamsSizeV3) + " and " +
+         std::to_string(kFwParamsSizeV2) + " for versions 3 and 2)");
   // Without a symbol size, the block's own size field says (apply() checks it).
   uint32_t n = sym->size ? uint32_t(sym->size) : kFwParamsSizeV2;
   for (int pass = 0; pass < 2; ++pass) {
@@ -323,7 +336,9 @@ void write_fw_params(const ElfImage& img, const std::vector<LoadRegion>& regions
     const ElfSegment* seg = nullptr;
     for (const ElfSegment& s : img.segments)
       if (sym->value >= s.vaddr && uint64_t(sym->value) + n <= uint64_t(s.vaddr) + s.filesz) seg = &s;
-    if (!seg) fail("fw_params: block at " + hex(sym->value, 8) + " is not in the initialised data of a loaded segment");
+    if (!seg)
+      fail("fw_params: block at " + hex(sym->value, 8) +
+           " is not in the initialised data of a loaded segment");
     const uint32_t addr = seg->paddr + (sym->value - seg->vaddr);
     const LoadRegion* reg = nullptr;
     for (const LoadRegion& r : regions)

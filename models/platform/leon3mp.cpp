@@ -24,8 +24,8 @@ std::map<std::string, std::map<std::string, ApbDeviceFactory>>& slot_variants() 
 // The model names a slot's configuration key may take.
 void check_slot_model(const std::string& slot, const std::string& model) {
   if (model != "tlm" && !SlotVariants::find(slot, model))
-    throw ConfigError("key '" + slot + ".model': unknown model \"" + model + "\" (known: " +
-                      SlotVariants::names(slot) + ")");
+    throw ConfigError("key '" + slot + ".model': unknown model \"" + model +
+                      "\" (known: " + SlotVariants::names(slot) + ")");
 }
 }  // namespace
 
@@ -128,7 +128,6 @@ Leon3mp::Leon3mp(sc_core::sc_module_name name, const PlatformConfig& cfg)
       greth("greth", greth_params(cfg)),
       link("eth", link_params(cfg)),
       cfg_(cfg) {
-
   // --- LEON3: AHB master 0 --------------------------------------------------
   AhbPnp leon3;
   leon3.id = pnp_id(VENDOR_GAISLER, DEV_LEON3, 3, 0);  // 0x01003060
@@ -136,8 +135,10 @@ Leon3mp::Leon3mp(sc_core::sc_module_name name, const PlatformConfig& cfg)
   cpu.set_intack_sink(&irqmp);
   cpu.on_halt.listen([this](const Leon3::HaltEvent& e) {
     halt_ = Halt{true, e.tt, e.pc, e.o0};
-    if (on_halt_) on_halt_(*this);
-    else sc_core::sc_stop();
+    if (on_halt_)
+      on_halt_(*this);
+    else
+      sc_core::sc_stop();
   });
 
   // --- MCTRL: AHB slave 0 (PROM / I/O / RAM bars), APB slot 0 ---------------
@@ -160,8 +161,7 @@ Leon3mp::Leon3mp(sc_core::sc_module_name name, const PlatformConfig& cfg)
     uart.set_tx_sink(nullptr);
   } else if (up.out != "-") {
     uart_file_ = std::fopen(up.out.c_str(), "wb");
-    if (!uart_file_)
-      throw ConfigError("uart.out: cannot open '" + up.out + "': " + std::strerror(errno));
+    if (!uart_file_) throw ConfigError("uart.out: cannot open '" + up.out + "': " + std::strerror(errno));
     uart.set_tx_file(uart_file_);
   }  // "-": the model's default sink, stdout
   if (up.in == "-") {
@@ -259,9 +259,8 @@ Leon3mp::Leon3mp(sc_core::sc_module_name name, const PlatformConfig& cfg)
       cpu.set_arbiter([this](const sc_core::sc_time& start, const sc_core::sc_time& dur) {
         return ahb.arbitrate_dmi(0, start, dur);
       });
-      ahb.set_interval_source(0, [this](sc_core::sc_time& s, sc_core::sc_time& e) {
-        return cpu.take_bus_interval(s, e);
-      });
+      ahb.set_interval_source(
+          0, [this](sc_core::sc_time& s, sc_core::sc_time& e) { return cpu.take_bus_interval(s, e); });
     }
     prom.set_latency(clk * double(cfg.prom_ws.read_ws), clk * double(cfg.prom_ws.write_ws));
     sdram.set_latency(clk * double(cfg.sdram_ws.read_ws), clk * double(cfg.sdram_ws.write_ws));
@@ -272,8 +271,9 @@ Leon3mp::Leon3mp(sc_core::sc_module_name name, const PlatformConfig& cfg)
   cfg.fill("energy", energy::EnergyParams::rows(), ep);
   if (!ep.profile.empty()) {
     if (!cfg.timed())
-      throw energy::ProfileError("the energy model needs timed mode (mode=timed): functional mode has no "
-                                 "cache or stall figures");
+      throw energy::ProfileError(
+          "the energy model needs timed mode (mode=timed): functional mode has no "
+          "cache or stall figures");
     energy::EnergyModel::CoreView cv;
     cv.ctr = [this]() -> const leon3::CoreCounters& { return cpu.core().counters(); };
     cv.tctr = [this]() -> const leon3::CoreTimingCounters& { return cpu.core().timing_counters(); };
@@ -325,8 +325,8 @@ void Leon3mp::set_trace(std::FILE* f) {
   if (trace_listener_) core.probes().execute.unlisten(trace_listener_);
   trace_listener_ = 0;
   if (f)
-    trace_listener_ =
-        core.probes().execute.listen([&core, f](const leon3::ExecuteEvent&) { leon3::write_trace_line(core, f); });
+    trace_listener_ = core.probes().execute.listen(
+        [&core, f](const leon3::ExecuteEvent&) { leon3::write_trace_line(core, f); });
 }
 
 void Leon3mp::register_probes() {
@@ -398,8 +398,8 @@ void Leon3mp::boot_loader(uint32_t entry) {
   c.reset();  // caches invalid, CWP 0, registers 0
   c.set_pc(entry, entry + 4);
   c.set_psr(kPsrS | kPsrPS);  // ET = 0 (traps off until the program installs its table), PIL 0, CWP 0
-  c.set_wim(1u << 1);                  // window 1 (above window 0) invalid
-  c.set_tbr(0);                        // the PROM: no handler unless the program sets one
+  c.set_wim(1u << 1);         // window 1 (above window 0) invalid
+  c.set_tbr(0);               // the PROM: no handler unless the program sets one
   const uint32_t top = static_cast<uint32_t>(kSdramBase + cfg_.sdram_size);
   c.set_reg(30, top);           // %fp (%i6)
   c.set_reg(14, top - kFrame);  // %sp (%o6)
@@ -417,7 +417,7 @@ void Leon3mp::boot_loader(uint32_t entry) {
   const uint32_t pmax = tp.sbits >= 32 ? 0xFFFFFFFFu : (1u << tp.sbits) - 1;
   ApbDevice& t = timer_slot();
   t.regs().write(0x04, reload_for(div_round(cfg_.clock_hz, 1000000), tp.ntimers, pmax));
-  t.regs().write(0x14, 0xFFFFFFFFu);                               // TRLDVAL1
+  t.regs().write(0x14, 0xFFFFFFFFu);                                       // TRLDVAL1
   t.regs().write(0x18, Gptimer::TC_EN | Gptimer::TC_RS | Gptimer::TC_LD);  // TCTRL1
   // IRQMP: nothing pending, forced, enabled; every level 0.
   irqmp.regs().write(0x00, 0);       // ILEVEL (not reset by hardware)
@@ -446,8 +446,8 @@ std::string Leon3mp::trap_handler_note(unsigned tt, uint32_t pc) {
     const std::string why = empty(pc);
     if (!why.empty()) {
       const unsigned first = (pc - tba) >> 4;
-      return "no trap handler for tt=" + hex(first, 2) + " (" + trap_name(first) + "): TBR.TBA=" + hex(tba, 8) +
-             " points at " + why;
+      return "no trap handler for tt=" + hex(first, 2) + " (" + trap_name(first) +
+             "): TBR.TBA=" + hex(tba, 8) + " points at " + why;
     }
   }
   const std::string why = empty(tba + tt * 16);
@@ -499,9 +499,7 @@ void Leon3mp::register_stats() {
   profiler_.register_stats(root.sub("profile").only_if([this] { return profiling_; }));
 }
 
-nlohmann::json Leon3mp::stats() {
-  return stats_.to_json();
-}
+nlohmann::json Leon3mp::stats() { return stats_.to_json(); }
 
 namespace {
 // " %14s" of an energy in nJ with three decimals, rounded to the pJ with
@@ -531,7 +529,8 @@ std::string Leon3mp::profile_report() {
   char line[256];
   const auto& c = cpu.core().counters();
   const uint64_t cyc = cpu.cycles();
-  std::snprintf(line, sizeof line, "leon3vp profile (%s mode): %llu cycles (%llu idle), %llu instructions, CPI %.3f\n",
+  std::snprintf(line, sizeof line,
+                "leon3vp profile (%s mode): %llu cycles (%llu idle), %llu instructions, CPI %.3f\n",
                 PlatformConfig::mode_name(cfg_.mode), (unsigned long long)cyc,
                 (unsigned long long)c.idle_cycles, (unsigned long long)c.instructions,
                 c.instructions ? double(cyc - c.idle_cycles) / double(c.instructions) : 0.0);
@@ -559,23 +558,24 @@ std::string Leon3mp::profile_report() {
   if (!regions_.regions().empty()) {
     s += "\nRegions (REGION_BEGIN .. REGION_END, firmware/bsp/region.h):\n";
     const bool en = energy_ != nullptr;
-    std::snprintf(line, sizeof line, "%10s %8s %12s %12s %7s %8s %8s %10s %10s %10s%s  %s\n", "region", "entries",
-                  "cycles", "instrs", "CPI", "I-miss", "D-miss", "stall-mem", "stall-pipe", "idle",
+    std::snprintf(line, sizeof line, "%10s %8s %12s %12s %7s %8s %8s %10s %10s %10s%s  %s\n", "region",
+                  "entries", "cycles", "instrs", "CPI", "I-miss", "D-miss", "stall-mem", "stall-pipe", "idle",
                   en ? "      energy-nJ" : "", "name");
     s += line;
     for (const auto& [id, r] : regions_.regions()) {
       auto x = [&, &r = r](const char* key) { return regions_.sum(r, key); };
-      const uint64_t mem = x("stalls.icache_miss") + x("stalls.dcache_miss") + x("stalls.write_buffer") +
-                           x("stalls.bus");
+      const uint64_t mem =
+          x("stalls.icache_miss") + x("stalls.dcache_miss") + x("stalls.write_buffer") + x("stalls.bus");
       const uint64_t pipe = x("stalls.load_use") + x("stalls.branch") + x("stalls.muldiv");
       const uint64_t cycles = x("cycles"), idle = x("idle_cycles"), instrs = x("instructions");
       const std::string energy = en ? nj_column(x("energy_fj")) : "";
-      std::snprintf(line, sizeof line, "0x%08x %8llu %12llu %12llu %7.3f %8llu %8llu %10llu %10llu %10llu%s  %s%s\n", id,
-                    (unsigned long long)r.entries, (unsigned long long)cycles, (unsigned long long)instrs,
-                    instrs ? double(cycles - idle) / double(instrs) : 0.0,
-                    (unsigned long long)x("icache_misses"), (unsigned long long)x("dcache_misses"),
-                    (unsigned long long)mem, (unsigned long long)pipe, (unsigned long long)idle, energy.c_str(),
-                    region_label(image().region_names, id).c_str(), r.open || r.unbalanced ? "  (unbalanced markers)" : "");
+      std::snprintf(
+          line, sizeof line, "0x%08x %8llu %12llu %12llu %7.3f %8llu %8llu %10llu %10llu %10llu%s  %s%s\n",
+          id, (unsigned long long)r.entries, (unsigned long long)cycles, (unsigned long long)instrs,
+          instrs ? double(cycles - idle) / double(instrs) : 0.0, (unsigned long long)x("icache_misses"),
+          (unsigned long long)x("dcache_misses"), (unsigned long long)mem, (unsigned long long)pipe,
+          (unsigned long long)idle, energy.c_str(), region_label(image().region_names, id).c_str(),
+          r.open || r.unbalanced ? "  (unbalanced markers)" : "");
       s += line;
     }
   }

@@ -187,7 +187,7 @@ class Leon3mp : public sc_core::sc_module {
   RegionMarker marker;
   StreamCheck stream_check;  // APB slot 11, hidden: checks received data (stream_check.h)
   Greth greth;
-  EthLink link;  // end 0 = greth, end 1 = free for the PC side
+  EthLink link;           // end 0 = greth, end 1 = free for the PC side
   Turnaround turnaround;  // frame received -> TX kick, at the GRETH (turnaround.h)
   // The GPTIMER slot (APB slot 3, IRQ 8 and 9): the model gptimer.model
   // chose. gptimer() is the built-in TLM model, or null when a variant sits

@@ -166,9 +166,10 @@ void Regions::mark(bool begin, uint32_t id) {
   if (it == regions_.end()) {
     if (regions_.size() >= kMaxRegions) {
       if (dropped_marks_++ == 0)
-        Log::guest_error("regions", "more than " + std::to_string(kMaxRegions) +
-                                        " distinct region ids: marks of further ids (first: " + std::to_string(id) +
-                                        ") are not accounted, only counted (--stats region_marks_dropped)");
+        Log::guest_error("regions",
+                         "more than " + std::to_string(kMaxRegions) +
+                             " distinct region ids: marks of further ids (first: " + std::to_string(id) +
+                             ") are not accounted, only counted (--stats region_marks_dropped)");
       return;
     }
     it = regions_.emplace(id, Region{}).first;
@@ -204,15 +205,17 @@ void Profiler::register_stats(const StatsGroup& g) const {
   const auto U = StatUnit::Count;
   const auto C = StatUnit::Cycles;
   const auto Y = StatInv::Yes;
-  g.counter("cycles", &total_.cycles, C, Y,
-            "Only with --profile, --profile-out or --profile-pc: profiled cycles (= `cycles − idle_cycles`).");
+  g.counter(
+      "cycles", &total_.cycles, C, Y,
+      "Only with --profile, --profile-out or --profile-pc: profiled cycles (= `cycles − idle_cycles`).");
   g.counter("instructions", &total_.instructions, U, Y, "Profiled instructions (= `instructions.total`).");
   using R = Row;
   auto& t = g.table<R>("functions", Y, "Per function with at least one step, most cycles first.",
                        [this] { return functions(); });
   t.field("name", "string", StatUnit::Text, Y, "ELF symbol.", [](const R& r) { return r.name; });
   t.field("addr", "int", StatUnit::Id, Y, "Symbol value.", [](const R& r) { return r.addr; });
-  t.field("size", "int", StatUnit::Bytes, Y, "Symbol size (0 for a label).", [](const R& r) { return r.size; });
+  t.field("size", "int", StatUnit::Bytes, Y, "Symbol size (0 for a label).",
+          [](const R& r) { return r.size; });
   t.field("cycles", "int", C, Y, "Cycles (stalls, misses and trap entry included).",
           [](const R& r) { return r.c.cycles; });
   t.field("instructions", "int", U, Y, "Instructions retired.", [](const R& r) { return r.c.instructions; });
@@ -222,11 +225,13 @@ void Profiler::register_stats(const StatsGroup& g) const {
     t.field("energy_fj", "int", StatUnit::Fj, Y,
             "With --energy: energy caused by the function's steps (growth of `energy.cpu_fj` over them).",
             [](const R& r) { return wide_json(r.c.energy_fj); });
-    g.counter("energy_fj", [this] { return total_.energy_fj; }, StatUnit::Fj, Y,
-              "With --energy: energy of all profiled steps (the sum of `functions[].energy_fj`).");
-    g.counter("energy_unattributed_fj", [this] { return energy_unattributed(); }, StatUnit::Fj, Y,
-              "With --energy: CPU energy outside any step (power-down: idle cycles and their static "
-              "energy); `energy_fj` + this = `energy.cpu_fj`.");
+    g.counter(
+        "energy_fj", [this] { return total_.energy_fj; }, StatUnit::Fj, Y,
+        "With --energy: energy of all profiled steps (the sum of `functions[].energy_fj`).");
+    g.counter(
+        "energy_unattributed_fj", [this] { return energy_unattributed(); }, StatUnit::Fj, Y,
+        "With --energy: CPU energy outside any step (power-down: idle cycles and their static "
+        "energy); `energy_fj` + this = `energy.cpu_fj`.");
   }
 }
 
@@ -247,8 +252,8 @@ void Regions::register_stats(const StatsGroup& g) {
   for (const char* fixed : {"id", "entries", "unbalanced", "open", "cpi"})
     for (const RegionFigure& f : figures_)
       if (stats_detail::split_path(f.name)[0] == fixed)
-        throw std::logic_error(std::string("stats: per-region '") + f.name +
-                               "' collides with regions[]." + fixed);
+        throw std::logic_error(std::string("stats: per-region '") + f.name + "' collides with regions[]." +
+                               fixed);
 
   const auto Y = StatInv::Yes;
   g.counter("region_marks_dropped", &dropped_marks_, StatUnit::Count, Y,
@@ -273,9 +278,7 @@ void Regions::register_stats(const StatsGroup& g) {
   for (size_t i = 0; i < figures_.size(); ++i) {
     const RegionFigure& f = figures_[i];
     const unsigned at = first[i];
-    auto elem = [at](R r, unsigned i) -> uint128 {
-      return at + i < r->sum.size() ? r->sum[at + i] : 0;
-    };
+    auto elem = [at](R r, unsigned i) -> uint128 { return at + i < r->sum.size() ? r->sum[at + i] : 0; };
     if (f.names.empty())
       t.field(f.name, "int", f.unit, f.inv, f.desc.c_str(), [elem](R r) { return wide_json(elem(r, 0)); });
     else

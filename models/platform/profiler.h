@@ -99,12 +99,12 @@ class Regions {
  public:
   struct Region {
     uint32_t id = 0;
-    uint64_t entries = 0;          // completed BEGIN..END pairs
-    uint64_t unbalanced = 0;       // BEGIN while open (restarts) + END while closed (ignored)
+    uint64_t entries = 0;     // completed BEGIN..END pairs
+    uint64_t unbalanced = 0;  // BEGIN while open (restarts) + END while closed (ignored)
     // Figures are 128 bits wide (energies; stats.h RegionFigure).
-    std::vector<uint128> sum;      // per figure element: accumulated END - BEGIN (see sum())
+    std::vector<uint128> sum;  // per figure element: accumulated END - BEGIN (see sum())
     bool open = false;
-    std::vector<uint128> begin;    // the figures at the open BEGIN
+    std::vector<uint128> begin;  // the figures at the open BEGIN
   };
 
   // Captures the figures the registry of `g` marks per region (counters

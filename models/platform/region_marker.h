@@ -30,9 +30,9 @@ namespace l3vp {
 
 // One marker store (REGION_BEGIN or REGION_END of firmware/bsp/region.h).
 struct RegionMark {
-  uint32_t id = 0;       // region id (the stored value)
-  bool begin = false;    // BEGIN (+0x0) or END (+0x4)
-  sc_core::sc_time t;    // exact simulated time of the store
+  uint32_t id = 0;     // region id (the stored value)
+  bool begin = false;  // BEGIN (+0x0) or END (+0x4)
+  sc_core::sc_time t;  // exact simulated time of the store
 };
 // Text line of leon3vp --probe (probe_text.h).
 inline void probe_text(ProbeText& o, const RegionMark& e) {
@@ -55,7 +55,9 @@ class RegionMarker : public sc_core::sc_module {
 
   uint64_t marks() const { return marks_; }
   // <prefix>.mark (probe_registry.h).
-  void register_probes(ProbeRegistry& r, const std::string& prefix) { r.add(prefix, "mark", on_mark, "id begin"); }
+  void register_probes(ProbeRegistry& r, const std::string& prefix) {
+    r.add(prefix, "mark", on_mark, "id begin");
+  }
 
  private:
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {

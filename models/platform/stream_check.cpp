@@ -60,8 +60,9 @@ void StreamCheck::check(uint32_t addr, uint32_t len) {
     ++t_.rejected;
     bad = len;
     first = int64_t(s.offset);
-    Log::guest_error(name(), "stream " + hex(sel_) + ": piece of " + std::to_string(len) + " bytes (more than " +
-                                 std::to_string(kMaxPiece) + ") not read, counted as bad");
+    Log::guest_error(name(), "stream " + hex(sel_) + ": piece of " + std::to_string(len) +
+                                 " bytes (more than " + std::to_string(kMaxPiece) +
+                                 ") not read, counted as bad");
   } else {
     buf_.assign(len, 0);
     const unsigned got = len ? read_(addr, buf_.data(), len) : 0;
@@ -99,8 +100,9 @@ void StreamCheck::register_stats(const StatsGroup& g) {
   const auto Y = StatInv::Yes;
   g.counter("pieces", &t_.pieces, U, Y, "Pieces the firmware handed to the stream checker (LEN stores).");
   g.counter("bytes", &t_.bytes, B, Y, "Their bytes.");
-  g.counter("bad_bytes", &t_.bad_bytes, B, Y,
-            "Bytes that differed from the stream pattern (or could not be read, or were in a rejected piece).");
+  g.counter(
+      "bad_bytes", &t_.bad_bytes, B, Y,
+      "Bytes that differed from the stream pattern (or could not be read, or were in a rejected piece).");
   g.counter("bad_pieces", &t_.bad_pieces, U, Y, "Pieces with at least one bad byte.");
   g.counter("rejected", &t_.rejected, U, Y,
             "Pieces not read: longer than 65535 bytes, or of a stream beyond the first 4096.");
@@ -112,7 +114,8 @@ void StreamCheck::register_stats(const StatsGroup& g) {
     return rows;
   });
   t.field("id", "int", StatUnit::Id, Y, "Stream id.", [](R r) { return r->id; });
-  t.field("bytes", "int", B, Y, "Bytes checked (= the stream offset reached).", [](R r) { return r->offset; });
+  t.field("bytes", "int", B, Y, "Bytes checked (= the stream offset reached).",
+          [](R r) { return r->offset; });
   t.field("pieces", "int", U, Y, "Pieces checked.", [](R r) { return r->pieces; });
   t.field("bad_bytes", "int", B, Y, "Bad bytes.", [](R r) { return r->bad_bytes; });
   t.field("first_bad", "int", B, Y, "Stream offset of the first bad byte, -1 if none.",

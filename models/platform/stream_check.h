@@ -44,10 +44,10 @@ class StatsGroup;
 // One stream (a connection, as the firmware numbers it).
 struct StreamCheckStream {
   uint32_t id = 0;
-  uint64_t offset = 0;       // next expected stream offset = bytes checked
-  uint64_t pieces = 0;       // pieces checked
-  uint64_t bad_bytes = 0;    // bytes that differed from the pattern (or could not be read)
-  int64_t first_bad = -1;    // stream offset of the first bad byte, -1 if none
+  uint64_t offset = 0;     // next expected stream offset = bytes checked
+  uint64_t pieces = 0;     // pieces checked
+  uint64_t bad_bytes = 0;  // bytes that differed from the pattern (or could not be read)
+  int64_t first_bad = -1;  // stream offset of the first bad byte, -1 if none
 };
 
 class StreamCheck : public sc_core::sc_module {

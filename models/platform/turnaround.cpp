@@ -24,9 +24,8 @@ void Turnaround::feed(const Ev& e, const sc_core::sc_time& horizon) {
 // order, write-backs before kicks of the same time.
 void Turnaround::settle(const sc_core::sc_time* horizon) {
   if (held_.empty()) return;
-  std::stable_sort(held_.begin(), held_.end(), [](const Ev& a, const Ev& b) {
-    return a.t != b.t ? a.t < b.t : (!a.kick && b.kick);
-  });
+  std::stable_sort(held_.begin(), held_.end(),
+                   [](const Ev& a, const Ev& b) { return a.t != b.t ? a.t < b.t : (!a.kick && b.kick); });
   size_t n = 0;
   while (n < held_.size() && (!horizon || held_[n].t < *horizon)) take(held_[n++]);
   held_.erase(held_.begin(), held_.begin() + long(n));
@@ -73,7 +72,8 @@ void Turnaround::register_stats(const StatsGroup& g) {
   const auto C = StatUnit::Count;
   auto get = [this](uint64_t Totals::*f) { return [this, f] { return totals().*f; }; };
   g.counter("count", get(&Totals::count), C, Y,
-            "Turnarounds: a received frame (RX descriptor written back) followed by a TX kick (CTRL write with TE).");
+            "Turnarounds: a received frame (RX descriptor written back) followed by a TX kick (CTRL write "
+            "with TE).");
   g.counter("total_ps", get(&Totals::total_ps), P, Y, "Their sum.");
   g.value("mean_ps", "int", P, Y, "Their mean, rounded down (0 when none).", [this] {
     const Totals& t = totals();

@@ -35,11 +35,11 @@ class StatsGroup;
 class Turnaround {
  public:
   struct Totals {
-    uint64_t count = 0;             // turnarounds measured
-    uint64_t total_ps = 0;          // their sum
+    uint64_t count = 0;     // turnarounds measured
+    uint64_t total_ps = 0;  // their sum
     uint64_t min_ps = 0, max_ps = 0, last_ps = 0;
-    uint64_t rx_frames = 0;         // RX descriptors written back
-    uint64_t tx_kicks_unpaired = 0; // TX kicks with no frame waiting
+    uint64_t rx_frames = 0;          // RX descriptors written back
+    uint64_t tx_kicks_unpaired = 0;  // TX kicks with no frame waiting
   };
 
   // Feeds: the end of an RX descriptor write-back; a CTRL write with TE.

@@ -23,7 +23,8 @@ constexpr uint8_t kOkay = 0, kError = 1;
 
 ChksumRtl::ChksumRtl(sc_core::sc_module_name name, const Params& p, const BusCost& cost)
     : ApbDevice(name, 256), isock("isock"), p_(p), cost_(cost) {
-  if (p_.maxburst != kMaxBurst) throw std::invalid_argument("ChksumRtl: the netlist is built for maxburst=16");
+  if (p_.maxburst != kMaxBurst)
+    throw std::invalid_argument("ChksumRtl: the netlist is built for maxburst=16");
   if (p_.pirq > 31) throw std::invalid_argument("ChksumRtl: pirq out of range");
   if (p_.clk_period == sc_core::SC_ZERO_TIME) throw std::invalid_argument("ChksumRtl: zero clock period");
   clk_ps_ = p_.clk_period.value();
@@ -59,8 +60,10 @@ ChksumRtl::ChksumRtl(sc_core::sc_module_name name, const Params& p, const BusCos
         })
         .read_value([this, w] { return pin_read(w); })
         .on_write([this, w](uint32_t v) {
-          if (in_eval_) Log::guest_error(this->name(), "write while the engine is being evaluated (re-entrant): ignored");
-          else write_word(w, v);
+          if (in_eval_)
+            Log::guest_error(this->name(), "write while the engine is being evaluated (re-entrant): ignored");
+          else
+            write_word(w, v);
         });
   }
 
@@ -221,9 +224,12 @@ void ChksumRtl::start_data_phase(cyc_t e) {
   d_err_ = !b_ok_;
   const uint8_t* b = &b_data_[4 * d_index_];
   d_data_ = uint32_t(b[0]) << 24 | uint32_t(b[1]) << 16 | uint32_t(b[2]) << 8 | b[3];
-  if (d_err_) d_ready_ = e + 2 + b_wait0_;  // HREADY low at e+1+wait, high at e+2+wait
-  else if (htrans_ == kNonseq || !planned) d_ready_ = e + 1 + b_wait0_;
-  else d_ready_ = e + std::max<unsigned>(1, cost_.burst_cycles_per_word);
+  if (d_err_)
+    d_ready_ = e + 2 + b_wait0_;  // HREADY low at e+1+wait, high at e+2+wait
+  else if (htrans_ == kNonseq || !planned)
+    d_ready_ = e + 1 + b_wait0_;
+  else
+    d_ready_ = e + std::max<unsigned>(1, cost_.burst_cycles_per_word);
 }
 
 void ChksumRtl::op_done(cyc_t e) {
@@ -231,10 +237,13 @@ void ChksumRtl::op_done(cyc_t e) {
   busy_ = false;
   const bool err = pin_read(1) & Chksum::ST_ERR;
   ++st_.ops;
-  if (err) ++st_.errors;
-  else st_.bytes += op_len_;
+  if (err)
+    ++st_.errors;
+  else
+    st_.bytes += op_len_;
   if (err && op_wraps_ && !op_bus_error_)
-    Log::guest_error(name(), "DMA buffer runs past 0xFFFFFFFF: stopped at the top (ERR)");  // as the TLM model
+    Log::guest_error(name(),
+                     "DMA buffer runs past 0xFFFFFFFF: stopped at the top (ERR)");  // as the TLM model
   st_.busy_cycles += uint64_t(e - op_start_);
 }
 
@@ -243,8 +252,10 @@ void ChksumRtl::issue(uint32_t addr, unsigned words, cyc_t e) {
   // inside a CPU access that runs ahead it is a later time, annotated.
   const sc_core::sc_time at = cyc_time(e), stamp = sc_core::sc_time_stamp();
   sc_core::sc_time d = sc_core::SC_ZERO_TIME;
-  if (at > stamp) d = at - stamp;
-  else if (at < stamp) ++late_issues_;
+  if (at > stamp)
+    d = at - stamp;
+  else if (at < stamp)
+    ++late_issues_;
   b_data_.assign(4 * words, 0);
   tlm::tlm_generic_payload gp;
   set_burst(gp, tlm::TLM_READ_COMMAND, addr, b_data_.data(), 4 * words);

@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "apb_device.h"
-#include "chksum.h"  // ChksumParams, ChksumStats, the register map
+#include "chksum.h"   // ChksumParams, ChksumStats, the register map
 #include "leon3mp.h"  // AhbMasterSlot
 
 class Vchksum;
@@ -96,9 +96,9 @@ class ChksumRtl : public ApbDevice, public AhbMasterSlot {
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<Vchksum> m_model_;
 
-  cyc_t m_ = 0;         // the model holds the state after edge m_
-  bool busy_ = false;   // an operation runs (START seen, DONE not yet)
-  bool irq_hi_ = false; // the irq output is high (cleared by the next edge)
+  cyc_t m_ = 0;          // the model holds the state after edge m_
+  bool busy_ = false;    // an operation runs (START seen, DONE not yet)
+  bool irq_hi_ = false;  // the irq output is high (cleared by the next edge)
   // The operation (read through the pins at START).
   cyc_t op_start_ = 0;
   uint32_t op_len_ = 0, op_last_word_ = 0;

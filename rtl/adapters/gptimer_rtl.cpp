@@ -45,9 +45,12 @@ class CheckedVcdFile final : public VerilatedVcdFile {
     ssize_t done = 0;
     while (error_.empty() && done < len) {
       const ssize_t n = ::write(fd_, p + done, size_t(len - done));
-      if (n > 0) done += n;
-      else if (n < 0 && errno == EINTR) continue;
-      else error_ = n < 0 ? std::strerror(errno) : "write error";
+      if (n > 0)
+        done += n;
+      else if (n < 0 && errno == EINTR)
+        continue;
+      else
+        error_ = n < 0 ? std::strerror(errno) : "write error";
     }
     return len;  // written or dropped: never an error for Verilator
   }
@@ -79,7 +82,7 @@ constexpr unsigned kNtimers = 2, kSbits = 8, kNbits = 32, kPirq = 8, kSepirq = 1
 // A wake-up at the end of a chunk is one SystemC event (one CPU sync).
 constexpr int64_t kScanMin = int64_t(1) << 12;       // 102 us at 40 MHz
 constexpr int64_t kScanAfterIrq = int64_t(1) << 10;  // 26 us
-constexpr int64_t kScanMax = int64_t(1) << 24;  // 0.42 s at 40 MHz
+constexpr int64_t kScanMax = int64_t(1) << 24;       // 0.42 s at 40 MHz
 
 // Verilator serialisation into memory: the state of the small netlist is a
 // few hundred bytes, copied between the main and the scout instance.
@@ -183,8 +186,10 @@ GptimerRtl::GptimerRtl(sc_core::sc_module_name name, const Params& p) : ApbDevic
         })
         .read_value([this, w] { return pin_read(*main_, w); })
         .on_write([this, w](uint32_t v) {
-          if (in_eval_) Log::guest_error(this->name(), "write while the timer is being evaluated (re-entrant): ignored");
-          else write_word(w, v);
+          if (in_eval_)
+            Log::guest_error(this->name(), "write while the timer is being evaluated (re-entrant): ignored");
+          else
+            write_word(w, v);
         });
   }
 
@@ -372,8 +377,10 @@ void GptimerRtl::reschedule() {
         break;
       }
     }
-    if (hit) gap_ = scout_c_ - scout_start_;
-    else scan_ = std::min(std::max(scan_ * 2, gap_ + gap_ / 8), kScanMax);
+    if (hit)
+      gap_ = scout_c_ - scout_start_;
+    else
+      scan_ = std::min(std::max(scan_ * 2, gap_ + gap_ / 8), kScanMax);
   }
   // Wake up at the scout's edge (an IRQ edge, or the end of the chunk where
   // the look-ahead goes on).
@@ -415,8 +422,9 @@ void GptimerRtl::reset() {
 
 void GptimerRtl::register_stats(const StatsGroup& g) {
   g.value("irq_pulses", "[int, int]", StatUnit::Count, StatInv::Yes,
-          "RTL GPTIMER: interrupt pulses of timer 1 and timer 2 delivered so far.",
-          [this] { return nlohmann::json::array({pulses_[1], pulses_[2]}); });
+          "RTL GPTIMER: interrupt pulses of timer 1 and timer 2 delivered so far.", [this] {
+            return nlohmann::json::array({pulses_[1], pulses_[2]});
+          });
   g.counter("rtl_edges", &main_edges_, StatUnit::Count, StatInv::No,
             "RTL GPTIMER: clock edges evaluated by the main Verilator instance (host work).");
   g.counter("rtl_scout_edges", &scout_edges_, StatUnit::Count, StatInv::No,

@@ -116,13 +116,13 @@ class GptimerRtl : public ApbDevice {
   uint64_t last_dump_ = 0;
   bool dumped_ = false;
 
-  cyc_t m_ = 0;              // the main instance holds the state after edge m_
-  bool scout_valid_ = false; // the scout holds the state the main one reaches at edge scout_c_
+  cyc_t m_ = 0;               // the main instance holds the state after edge m_
+  bool scout_valid_ = false;  // the scout holds the state the main one reaches at edge scout_c_
   cyc_t scout_c_ = 0;
-  cyc_t scout_start_ = 0;    // cycle of the scout's last copy from the main instance
-  cyc_t scan_ = 0;           // current look-ahead chunk (cycles), see reschedule()
-  cyc_t gap_ = 0;            // last IRQ edge found, in cycles after the scout's copy
-  std::vector<uint8_t> buf_; // serialised model state
+  cyc_t scout_start_ = 0;     // cycle of the scout's last copy from the main instance
+  cyc_t scan_ = 0;            // current look-ahead chunk (cycles), see reschedule()
+  cyc_t gap_ = 0;             // last IRQ edge found, in cycles after the scout's copy
+  std::vector<uint8_t> buf_;  // serialised model state
 
   // The main instance is being evaluated (a step, a write's edge, a wake-up:
   // each may pulse an interrupt, which calls out): accesses do not step it

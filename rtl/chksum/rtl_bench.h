@@ -53,9 +53,9 @@ struct BusConfig {
 
 struct RunResult {
   uint32_t status = 0, sum = 0;
-  uint64_t start_edge = 0;   // edge that took the START write
-  uint64_t done_edge = 0;    // edge at which DONE (and the IRQ pulse) rose
-  uint64_t last_beat = 0;    // edge at which the last data beat completed
+  uint64_t start_edge = 0;  // edge that took the START write
+  uint64_t done_edge = 0;   // edge at which DONE (and the IRQ pulse) rose
+  uint64_t last_beat = 0;   // edge at which the last data beat completed
   unsigned beats = 0, bursts = 0, max_burst = 0, irq_pulses = 0, irq_width_bad = 0;
   std::vector<std::string> violations;
 };
@@ -176,8 +176,8 @@ class ChksumBench {
     if (a >= kTopBase) return top_word(a);
     uint32_t off = a - kMemBase;
     if (off + 4 > kMemSize) return 0xDEADBEEF;
-    return (uint32_t(mem_[off]) << 24) | (uint32_t(mem_[off + 1]) << 16) |
-           (uint32_t(mem_[off + 2]) << 8) | mem_[off + 3];
+    return (uint32_t(mem_[off]) << 24) | (uint32_t(mem_[off + 1]) << 16) | (uint32_t(mem_[off + 2]) << 8) |
+           mem_[off + 3];
   }
 
   void slave_edge(uint8_t htrans, uint32_t haddr, bool hready) {

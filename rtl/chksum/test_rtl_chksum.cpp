@@ -49,8 +49,8 @@ uint32_t covering_words(uint32_t addr, uint32_t len) {
 
 // Checks one run; returns false (after recording the failure) when wrong.
 bool check_run(const Case& c, const RunResult& r, const BusConfig& bus, unsigned wait_fixed) {
-  const std::string what = "addr " + std::to_string(c.addr) + " len " + std::to_string(c.len) +
-                           " init " + std::to_string(c.init);
+  const std::string what =
+      "addr " + std::to_string(c.addr) + " len " + std::to_string(c.len) + " init " + std::to_string(c.init);
   bool ok = true;
   auto expect = [&](bool cond, const std::string& msg) {
     if (!cond) {
@@ -60,8 +60,8 @@ bool check_run(const Case& c, const RunResult& r, const BusConfig& bus, unsigned
   };
   for (const auto& v : r.violations) expect(false, "bus rule: " + v);
   expect(r.status == 0x2, "STATUS " + std::to_string(r.status));
-  expect((r.sum & 0xFFFF) == c.expect, "SUM " + std::to_string(r.sum & 0xFFFF) + ", expected " +
-                                           std::to_string(c.expect));
+  expect((r.sum & 0xFFFF) == c.expect,
+         "SUM " + std::to_string(r.sum & 0xFFFF) + ", expected " + std::to_string(c.expect));
   expect((r.sum >> 16) == uint16_t(~c.expect), "SUM[31:16] is not the complement");
   const uint32_t n = covering_words(c.addr, c.len);
   expect(r.beats == n, "read " + std::to_string(r.beats) + " words, not " + std::to_string(n));
@@ -72,15 +72,14 @@ bool check_run(const Case& c, const RunResult& r, const BusConfig& bus, unsigned
     expect(r.done_edge == r.last_beat + 1, "DONE not one clock after the last data beat");
     if (bus.parked_grant) {
       const unsigned bursts = ref_bursts(c.addr, n);
-      expect(r.bursts == bursts, "bursts " + std::to_string(r.bursts) + ", expected " +
-                                     std::to_string(bursts));
+      expect(r.bursts == bursts,
+             "bursts " + std::to_string(r.bursts) + ", expected " + std::to_string(bursts));
       if (bus.wait_min == bus.wait_max) {
         // the timing contract: request at START+1, one idle clock between
         // bursts, DONE one clock after the last beat
         const uint64_t t = r.start_edge + 2 + bursts + uint64_t(n) * (1 + wait_fixed);
         expect(r.done_edge == t, "DONE at START+" + std::to_string(r.done_edge - r.start_edge) +
-                                     ", contract says START+" +
-                                     std::to_string(t - r.start_edge));
+                                     ", contract says START+" + std::to_string(t - r.start_edge));
       }
     }
   }
@@ -105,10 +104,8 @@ void sweep(const BusConfig& bus, uint64_t seed, const char* label) {
   }
   EXPECT_EQ(runs, (kMaxLen + 1) * 4);
   EXPECT_EQ(max_burst, 16u);
-  const double s =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::printf("%s: %u runs, %llu clocks, %.2f s\n", label, runs,
-              (unsigned long long)(b.edges() - e0), s);
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::printf("%s: %u runs, %llu clocks, %.2f s\n", label, runs, (unsigned long long)(b.edges() - e0), s);
 }
 
 }  // namespace
@@ -170,8 +167,9 @@ TEST(random, error_anywhere) {
 TEST(random, past_the_top) {
   ChksumBench b(6);
   std::vector<std::pair<uint32_t, uint32_t>> cases = {
-      {0xFFFFFFF6u, 20}, {0xFFFFFFFFu, 2}, {0xFFFFFFFFu, 1}, {0xFFFFFFF0u, 16}, {0xFFFFFFF1u, 16},
-      {0xFFFFFC00u, 0x800}, {0xFFFFFF01u, 0xFFFF}, {0xFFFF0000u, 0xFFFF}, {0xFFFF0001u, 0xFFFF}};
+      {0xFFFFFFF6u, 20},     {0xFFFFFFFFu, 2},      {0xFFFFFFFFu, 1},
+      {0xFFFFFFF0u, 16},     {0xFFFFFFF1u, 16},     {0xFFFFFC00u, 0x800},
+      {0xFFFFFF01u, 0xFFFF}, {0xFFFF0000u, 0xFFFF}, {0xFFFF0001u, 0xFFFF}};
   for (int i = 0; i < 300; ++i)
     cases.emplace_back(0xFFFFFFFFu - uint32_t(b.rng()() % 3000), uint32_t(b.rng()() % 4000));
   unsigned wrapped = 0;
@@ -224,8 +222,7 @@ TEST(random, registers) {
   while (b.apb_read(0x04) & 1u) {
   }
   EXPECT_EQ(b.apb_read(0x04), 2u);
-  EXPECT_EQ(b.apb_read(0x10) & 0xFFFF,
-            ref_checksum(b.mem().data(), 1024, 1));
+  EXPECT_EQ(b.apb_read(0x10) & 0xFFFF, ref_checksum(b.mem().data(), 1024, 1));
   b.apb_write(0x04, 2);
   EXPECT_EQ(b.apb_read(0x04), 0u);
 }

@@ -45,7 +45,7 @@ const sc_core::sc_time kClk(25, sc_core::SC_NS);
 struct Case {
   uint32_t off, len;
   uint16_t init;
-  bool err = false;  // crosses the end of memory (an ERROR response there)
+  bool err = false;            // crosses the end of memory (an ERROR response there)
   std::vector<uint8_t> bytes;  // the covering words and a margin, from off & ~3
 };
 
@@ -183,8 +183,7 @@ TEST(tlm_vs_rtl, every_length_alignment) {
   const auto t0 = std::chrono::steady_clock::now();
   sc_core::sc_start();
   ASSERT_TRUE(g_tlm->finished);
-  const double t_tlm =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double t_tlm = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   ChksumBench rtl(14);
   unsigned failures = 0, equal_time[2] = {0, 0};
@@ -201,18 +200,16 @@ TEST(tlm_vs_rtl, every_length_alignment) {
     const uint64_t rtl_clocks = r.done_edge - r.start_edge;
     const uint32_t n = c.len ? ((c.off + c.len - 1) >> 2) - (c.off >> 2) + 1 : 0;
     const unsigned bursts = ref_bursts(kBase + c.off, n);
-    const std::string what = "len " + std::to_string(c.len) + " align " +
-                             std::to_string(c.off & 3);
-    bool ok = r.violations.empty() && (r.sum & 0xFFFF) == ref && r.irq_pulses == 1 &&
-              r.status == (c.err ? 6u : 2u);
+    const std::string what = "len " + std::to_string(c.len) + " align " + std::to_string(c.off & 3);
+    bool ok =
+        r.violations.empty() && (r.sum & 0xFFFF) == ref && r.irq_pulses == 1 && r.status == (c.err ? 6u : 2u);
     EXPECT_TRUE(ok) << "RTL wrong: " << what;
     for (int cfg = 0; cfg < 2; ++cfg) {
       const Outcome& o = g_tlm->out[cfg][i];
       const bool same = o.status == r.status && o.sum == r.sum && o.irqs == r.irq_pulses;
-      EXPECT_TRUE(same) << what << " cfg " << cfg << ": TLM status " << o.status << " sum "
-                        << std::hex << o.sum << std::dec << " irqs " << o.irqs << ", RTL status "
-                        << r.status << " sum " << std::hex << r.sum << std::dec << " irqs "
-                        << r.irq_pulses;
+      EXPECT_TRUE(same) << what << " cfg " << cfg << ": TLM status " << o.status << " sum " << std::hex
+                        << o.sum << std::dec << " irqs " << o.irqs << ", RTL status " << r.status << " sum "
+                        << std::hex << r.sum << std::dec << " irqs " << r.irq_pulses;
       ok = ok && same;
       // Completion: equal with transfer_cycles 2; B clocks apart with 1.
       if (c.err) {
@@ -230,30 +227,29 @@ TEST(tlm_vs_rtl, every_length_alignment) {
         continue;
       }
       const uint64_t expect_tlm = cfg == 1 ? rtl_clocks : rtl_clocks - bursts;
-      EXPECT_EQ(o.clocks, expect_tlm) << what << " cfg " << cfg << ": TLM " << o.clocks
-                                      << " clocks, RTL " << rtl_clocks << ", bursts " << bursts;
+      EXPECT_EQ(o.clocks, expect_tlm) << what << " cfg " << cfg << ": TLM " << o.clocks << " clocks, RTL "
+                                      << rtl_clocks << ", bursts " << bursts;
       ok = ok && o.clocks == expect_tlm;
       if (o.clocks == rtl_clocks) ++equal_time[cfg];
       if (cfg == 0) diff_sum += rtl_clocks - o.clocks;
     }
     if (!ok) ++failures;
   }
-  const double t_all =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double t_all = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf(
       "%zu operations; error-free ones complete equal to the clock: %u with transfer_cycles 2, %u with the "
       "default 1 (RTL later by %llu clocks in all = the bursts' NONSEQ address phases); "
       "TLM %.2f s, all %.2f s\n",
-      g_cases->size(), equal_time[1], equal_time[0], (unsigned long long)diff_sum, t_tlm,
-      t_all);
+      g_cases->size(), equal_time[1], equal_time[0], (unsigned long long)diff_sum, t_tlm, t_all);
   unsigned n_err = 0, err_equal = 0;
   for (const auto& [d, k] : err_diff[1]) {
     n_err += k;
     if (d == 0) err_equal += k;
   }
-  std::printf("%u ERROR operations: SUM, STATUS, IRQ equal; completion equal in %u (burst of 2 "
-              "words), otherwise the TLM model later by (burst words - 2) clocks\n",
-              n_err, err_equal);
+  std::printf(
+      "%u ERROR operations: SUM, STATUS, IRQ equal; completion equal in %u (burst of 2 "
+      "words), otherwise the TLM model later by (burst words - 2) clocks\n",
+      n_err, err_equal);
   EXPECT_EQ(equal_time[1], g_cases->size() - n_err);
   EXPECT_EQ(n_err, 400u);
 }

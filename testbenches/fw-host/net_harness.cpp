@@ -114,8 +114,8 @@ Bytes tcp_segment(uint32_t src, uint32_t dst, const TcpSeg& s) {
   return t;
 }
 
-Bytes udp_datagram(uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport,
-                   const Bytes& data, bool checksum) {
+Bytes udp_datagram(uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport, const Bytes& data,
+                   bool checksum) {
   Bytes u(8, 0);
   put16(u, 0, sport);
   put16(u, 2, dport);
@@ -184,7 +184,10 @@ Pkt parse(const Bytes& f) {
     unsigned doff = (l4[12] >> 4) * 4u;
     for (unsigned i = 20; i + 1 < doff && i < l4.size();) {
       if (l4[i] == 0) break;
-      if (l4[i] == 1) { i++; continue; }
+      if (l4[i] == 1) {
+        i++;
+        continue;
+      }
       if (l4[i] == 2 && l4[i + 1] == 4) p.mss = get16(l4, i + 2);
       i += std::max<unsigned>(2, l4[i + 1]);
     }
@@ -192,8 +195,8 @@ Pkt parse(const Bytes& f) {
   } else if (p.proto == 17 && l4.size() >= 8) {
     p.sport = get16(l4, 0);
     p.dport = get16(l4, 2);
-    p.l4_ok = get16(l4, 4) == l4.size() &&
-              (get16(l4, 6) == 0 || ref_pseudo_sum(p.src, p.dst, 17, l4) == 0xffff);
+    p.l4_ok =
+        get16(l4, 4) == l4.size() && (get16(l4, 6) == 0 || ref_pseudo_sum(p.src, p.dst, 17, l4) == 0xffff);
     p.data.assign(l4.begin() + 8, l4.end());
   } else if (p.proto == 1 && l4.size() >= 8) {
     p.l4_ok = ref_sum(l4.data(), l4.size()) == 0xffff;
@@ -341,7 +344,7 @@ void NetTest::TearDown() {
       EXPECT_GT(c.snd_buf_len, 0u);
     } else
 #endif
-    EXPECT_LE(c.snd_buf_len, (uint32_t)NET_TCP_SNDBUF);
+      EXPECT_LE(c.snd_buf_len, (uint32_t)NET_TCP_SNDBUF);
     EXPECT_LE(c.snd_max - c.snd_una, c.snd_buf_len + 1u);  // only buffered data (+ FIN) in flight
 #endif
     EXPECT_LE(c.mss, NET_TCP_MSS);

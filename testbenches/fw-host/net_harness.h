@@ -47,16 +47,15 @@ uint32_t get32(const Bytes& b, size_t off);
 Bytes eth_frame(const uint8_t* dst, const uint8_t* src, uint16_t type, const Bytes& payload);
 
 struct IpOpt {
-  Bytes options;          // appended after the 20-byte header (multiple of 4)
-  uint16_t frag = 0;      // flags + fragment offset field
-  int total_len = -1;     // override the total length field
-  int ihl = -1;           // override IHL (in words)
+  Bytes options;       // appended after the 20-byte header (multiple of 4)
+  uint16_t frag = 0;   // flags + fragment offset field
+  int total_len = -1;  // override the total length field
+  int ihl = -1;        // override IHL (in words)
   int version = 4;
   bool bad_checksum = false;
   uint8_t ttl = 64;
 };
-Bytes ip_packet(uint32_t src, uint32_t dst, uint8_t proto, const Bytes& payload,
-                const IpOpt& o = IpOpt());
+Bytes ip_packet(uint32_t src, uint32_t dst, uint8_t proto, const Bytes& payload, const IpOpt& o = IpOpt());
 
 struct TcpSeg {
   uint16_t sport = 40000, dport = 80;
@@ -66,36 +65,36 @@ struct TcpSeg {
   uint16_t urp = 0;
   Bytes options;
   Bytes data;
-  int doff = -1;          // override the data offset (words)
+  int doff = -1;  // override the data offset (words)
   bool bad_checksum = false;
 };
 Bytes tcp_segment(uint32_t src, uint32_t dst, const TcpSeg& s);
-Bytes udp_datagram(uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport,
-                   const Bytes& data, bool checksum = true);
+Bytes udp_datagram(uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport, const Bytes& data,
+                   bool checksum = true);
 Bytes icmp_echo(uint8_t type, uint16_t id, uint16_t seq, const Bytes& data);
 // ARP packet (Ethernet/IPv4, RFC 826): operation, sender and target addresses.
 Bytes arp_pkt(uint16_t op, const uint8_t* sha, uint32_t spa, const uint8_t* tha, uint32_t tpa);
 
 // Complete frame from the peer to us.
-Bytes peer_ip_frame(uint8_t proto, const Bytes& payload, const IpOpt& o = IpOpt(),
-                    uint32_t src = kPeerIp, uint32_t dst = kOurIp);
+Bytes peer_ip_frame(uint8_t proto, const Bytes& payload, const IpOpt& o = IpOpt(), uint32_t src = kPeerIp,
+                    uint32_t dst = kOurIp);
 
 // A transmitted frame, decoded and checked.
 struct Pkt {
   Bytes raw;
   uint16_t ethtype = 0;
-  bool ip_ok = false;        // IPv4 header valid (checksum, lengths)
+  bool ip_ok = false;  // IPv4 header valid (checksum, lengths)
   uint32_t src = 0, dst = 0;
   uint8_t proto = 0;
-  Bytes payload;             // IP payload
-  bool l4_ok = false;        // TCP/UDP/ICMP checksum valid
+  Bytes payload;       // IP payload
+  bool l4_ok = false;  // TCP/UDP/ICMP checksum valid
   // TCP
   uint16_t sport = 0, dport = 0;
   uint32_t seq = 0, ack = 0;
   uint8_t flags = 0;
   uint16_t wnd = 0;
-  int mss = -1;              // MSS option or -1
-  Bytes data;                // TCP/UDP/ICMP data
+  int mss = -1;  // MSS option or -1
+  Bytes data;    // TCP/UDP/ICMP data
 };
 Pkt parse(const Bytes& frame);
 
@@ -116,24 +115,24 @@ inline void inject_checked(const Bytes& f, unsigned checked) { inject_at(f, 0, c
 struct App {
   std::vector<unsigned> events;
   Bytes rx;
-  Bytes to_send;      // sent in chunks of tcp_sndmax()
-  Bytes inflight;     // uIP mode: last chunk, resent on NET_EV_REXMIT
-  Bytes sent;         // everything handed to tcp_send (first transmissions)
+  Bytes to_send;   // sent in chunks of tcp_sndmax()
+  Bytes inflight;  // uIP mode: last chunk, resent on NET_EV_REXMIT
+  Bytes sent;      // everything handed to tcp_send (first transmissions)
   bool echo = false;
-  bool close_when_done = false;   // tcp_close() once to_send is empty
+  bool close_when_done = false;  // tcp_close() once to_send is empty
   bool close_on_peer_close = false;
   bool abort_on_data = false;
   bool ignore_rexmit = false;
   unsigned rexmits = 0;
-  size_t chunk = 0;   // default build: at most this many bytes per tcp_send (0: no limit)
+  size_t chunk = 0;  // default build: at most this many bytes per tcp_send (0: no limit)
   // tcp_send_ref (NET_TCP_SNDREFS): queue ref_data[ref_next..ref_len) in
   // references of ref_chunk bytes, as many as the stack takes, on every
   // event; the buffer stays the test's (the stack reads it when it sends).
   const uint8_t* ref_data = nullptr;
   size_t ref_len = 0, ref_next = 0, ref_chunk = 1000;
-  unsigned ref_full = 0;  // tcp_send_ref answers NET_ERR_BUF
+  unsigned ref_full = 0;                                 // tcp_send_ref answers NET_ERR_BUF
   std::function<void(struct tcp_conn*, unsigned)> hook;  // called first
-  unsigned all = 0;   // OR of every event
+  unsigned all = 0;                                      // OR of every event
 };
 extern App apps[NET_TCP_CONNS];
 void app_call(struct tcp_conn* c, unsigned ev);
@@ -159,5 +158,5 @@ class NetTest : public ::testing::Test {
   void advance(uint32_t ms, uint32_t step = 10);
   // Teach the stack the peer's MAC (an ARP request from the peer), clear tx.
   void prime_arp(uint32_t ip = nh::kPeerIp, const uint8_t* mac = nh::kPeerMac);
-  std::vector<nh::Pkt> take();   // parse and clear the captured frames
+  std::vector<nh::Pkt> take();  // parse and clear the captured frames
 };

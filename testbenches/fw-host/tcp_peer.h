@@ -8,9 +8,9 @@ namespace nh {
 struct Peer {
   uint32_t ip = kPeerIp;
   uint16_t port = 40000;
-  uint16_t lport = 80;   // our (the stack's) port
-  uint32_t snd = 1000;   // the peer's next sequence number
-  uint32_t rcv = 0;      // what the peer expects next from us
+  uint16_t lport = 80;  // our (the stack's) port
+  uint32_t snd = 1000;  // the peer's next sequence number
+  uint32_t rcv = 0;     // what the peer expects next from us
   uint16_t wnd = 8192;
 
   void send(uint8_t flags, const Bytes& data = {}, Bytes options = {}) {

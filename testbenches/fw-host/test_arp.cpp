@@ -16,11 +16,11 @@ TEST_F(Arp, RequestForUsIsAnsweredAndSenderLearned) {
   ASSERT_EQ(1u, tx.size());
   const Bytes& r = tx[0];
   ASSERT_GE(r.size(), 42u);
-  EXPECT_TRUE(std::equal(kPeerMac, kPeerMac + 6, r.begin()));       // eth dst
-  EXPECT_TRUE(std::equal(kOurMac, kOurMac + 6, r.begin() + 6));     // eth src
+  EXPECT_TRUE(std::equal(kPeerMac, kPeerMac + 6, r.begin()));    // eth dst
+  EXPECT_TRUE(std::equal(kOurMac, kOurMac + 6, r.begin() + 6));  // eth src
   EXPECT_EQ(0x0806, get16(r, 12));
-  EXPECT_EQ(2, get16(r, 14 + 6));                                   // reply
-  EXPECT_TRUE(std::equal(kOurMac, kOurMac + 6, r.begin() + 14 + 8)); // sha
+  EXPECT_EQ(2, get16(r, 14 + 6));                                     // reply
+  EXPECT_TRUE(std::equal(kOurMac, kOurMac + 6, r.begin() + 14 + 8));  // sha
   EXPECT_EQ(kOurIp, get32(r, 14 + 14));
   EXPECT_TRUE(std::equal(kPeerMac, kPeerMac + 6, r.begin() + 14 + 18));
   EXPECT_EQ(kPeerIp, get32(r, 14 + 24));
@@ -31,8 +31,8 @@ TEST_F(Arp, RequestForUsIsAnsweredAndSenderLearned) {
 }
 
 TEST_F(Arp, RequestForSomeoneElseIsIgnoredAndNotLearned) {
-  inject(eth_frame(kBcastMac, kPeerMac, 0x0806,
-                   arp_pkt(1, kPeerMac, kPeerIp, kZeroMac, NET_IP4(10, 0, 0, 77))));
+  inject(
+      eth_frame(kBcastMac, kPeerMac, 0x0806, arp_pkt(1, kPeerMac, kPeerIp, kZeroMac, NET_IP4(10, 0, 0, 77))));
   EXPECT_TRUE(tx.empty());
   EXPECT_EQ(nullptr, arp_lookup(kPeerIp));
   EXPECT_EQ(1u, net_stats.arp.drop_not_for_us);
@@ -43,8 +43,8 @@ TEST_F(Arp, KnownSenderIsRefreshedByAnyArp) {
   advance(NET_ARP_MAXAGE_MS - 1000, 1000);
   // The peer announces its (unchanged) MAC in a request for another host:
   // the entry is refreshed, nothing is sent.
-  inject(eth_frame(kBcastMac, kPeerMac, 0x0806,
-                   arp_pkt(1, kPeerMac, kPeerIp, kZeroMac, NET_IP4(10, 0, 0, 77))));
+  inject(
+      eth_frame(kBcastMac, kPeerMac, 0x0806, arp_pkt(1, kPeerMac, kPeerIp, kZeroMac, NET_IP4(10, 0, 0, 77))));
   EXPECT_TRUE(tx.empty());
   advance(2000, 1000);
   ASSERT_NE(nullptr, arp_lookup(kPeerIp));
@@ -88,7 +88,8 @@ TEST_F(Arp, TimerScansOnlyWhenAnEntryIsDue) {
 TEST_F(Arp, EarlierDeadlineWakesTheTimer) {
   prime_arp();
   advance(10, 1);
-  struct udp_ep* ep = udp_bind(5000, [](struct udp_ep*, uint32_t, uint16_t, const uint8_t*, unsigned) {}, nullptr, nullptr);
+  struct udp_ep* ep = udp_bind(
+      5000, [](struct udp_ep*, uint32_t, uint16_t, const uint8_t*, unsigned) {}, nullptr, nullptr);
   udp_sendto(ep, NET_IP4(10, 0, 0, 3), 7, "a", 1);
   EXPECT_EQ(1u, net_stats.arp.req_tx);
   advance(NET_ARP_REQUEST_MS, 1);
@@ -140,7 +141,8 @@ TEST_F(Arp, LearnsAndAddressesFromFrameAtOddAddress) {
 }
 
 TEST_F(Arp, PacketQueuedWhileResolvingAndSentOnReply) {
-  struct udp_ep* ep = udp_bind(5000, [](struct udp_ep*, uint32_t, uint16_t, const uint8_t*, unsigned) {}, nullptr, nullptr);
+  struct udp_ep* ep = udp_bind(
+      5000, [](struct udp_ep*, uint32_t, uint16_t, const uint8_t*, unsigned) {}, nullptr, nullptr);
   ASSERT_NE(nullptr, ep);
   Bytes msg = pattern(100);
   EXPECT_EQ(NET_ERR_ARP, udp_sendto(ep, kPeerIp, 7, msg.data(), (unsigned)msg.size()));
@@ -162,14 +164,16 @@ TEST_F(Arp, PacketQueuedWhileResolvingAndSentOnReply) {
 }
 
 TEST_F(Arp, OffLinkDestinationResolvesGateway) {
-  struct udp_ep* ep = udp_bind(5000, [](struct udp_ep*, uint32_t, uint16_t, const uint8_t*, unsigned) {}, nullptr, nullptr);
+  struct udp_ep* ep = udp_bind(
+      5000, [](struct udp_ep*, uint32_t, uint16_t, const uint8_t*, unsigned) {}, nullptr, nullptr);
   udp_sendto(ep, NET_IP4(192, 168, 9, 9), 7, "x", 1);
   ASSERT_EQ(1u, tx.size());
   EXPECT_EQ(kGwIp, get32(tx[0], 14 + 24));
 }
 
 TEST_F(Arp, SecondPacketToOtherHostWhileQueueBusyIsDroppedAndCounted) {
-  struct udp_ep* ep = udp_bind(5000, [](struct udp_ep*, uint32_t, uint16_t, const uint8_t*, unsigned) {}, nullptr, nullptr);
+  struct udp_ep* ep = udp_bind(
+      5000, [](struct udp_ep*, uint32_t, uint16_t, const uint8_t*, unsigned) {}, nullptr, nullptr);
   udp_sendto(ep, kPeerIp, 7, "a", 1);
   udp_sendto(ep, NET_IP4(10, 0, 0, 3), 7, "b", 1);
   EXPECT_EQ(1u, net_stats.arp.queued);
@@ -178,7 +182,8 @@ TEST_F(Arp, SecondPacketToOtherHostWhileQueueBusyIsDroppedAndCounted) {
 }
 
 TEST_F(Arp, RequestsRetriedThenGivenUp) {
-  struct udp_ep* ep = udp_bind(5000, [](struct udp_ep*, uint32_t, uint16_t, const uint8_t*, unsigned) {}, nullptr, nullptr);
+  struct udp_ep* ep = udp_bind(
+      5000, [](struct udp_ep*, uint32_t, uint16_t, const uint8_t*, unsigned) {}, nullptr, nullptr);
   udp_sendto(ep, kPeerIp, 7, "a", 1);
   EXPECT_EQ(1u, net_stats.arp.req_tx);
   advance(NET_ARP_REQUEST_MS - 10);

@@ -46,8 +46,8 @@ TEST(Checksum, CopyAndSumMatchesCopyThenSum) {
         std::fill(dst.begin(), dst.end(), 0x5a);
         uint16_t init = (uint16_t)rng();
         uint16_t got = net_chksum_copy(init, dbase + da, sbase + sa, len);
-        SCOPED_TRACE("src align " + std::to_string(sa) + " dst align " + std::to_string(da) +
-                     " len " + std::to_string(len));
+        SCOPED_TRACE("src align " + std::to_string(sa) + " dst align " + std::to_string(da) + " len " +
+                     std::to_string(len));
         ASSERT_EQ(net_chksum(init, sbase + sa, len), got);
         ASSERT_EQ(0, memcmp(dbase + da, sbase + sa, len));
         for (size_t i = 0; i < dst.size(); i++) {
@@ -159,7 +159,8 @@ TEST_F(ChecksumHw, ThresholdSendsOnlyLongBuffersToTheEngine) {
             net_chksum_hw(7, d.data() + 1, NET_CHECKSUM_HW_MIN - 1));
   EXPECT_EQ(0u, FakeEngine::calls);
   EXPECT_EQ(net_chksum_hw_counts.short_len - c0.short_len, 1u);
-  EXPECT_EQ(nh::ref_sum(d.data() + 1, NET_CHECKSUM_HW_MIN, 7), net_chksum_hw(7, d.data() + 1, NET_CHECKSUM_HW_MIN));
+  EXPECT_EQ(nh::ref_sum(d.data() + 1, NET_CHECKSUM_HW_MIN, 7),
+            net_chksum_hw(7, d.data() + 1, NET_CHECKSUM_HW_MIN));
   EXPECT_EQ(1u, FakeEngine::calls);
   EXPECT_EQ(unsigned(NET_CHECKSUM_HW_MIN), FakeEngine::last_len);
   EXPECT_EQ(net_chksum_hw_counts.engine - c0.engine, 1u);
@@ -209,8 +210,8 @@ TEST(Checksum, PseudoHeaderMatchesReference) {
 // before the data: addresses whose halfwords carry (all ones), every
 // variant, odd and even lengths.
 TEST(Checksum, PseudoHeaderCarriesEveryVariant) {
-  const uint32_t addrs[][2] = {{0xffffffffu, 0xffffffffu}, {0xffff0001u, 0xfffeffffu},
-                               {nh::kOurIp, nh::kPeerIp}, {0, 0}};
+  const uint32_t addrs[][2] = {
+      {0xffffffffu, 0xffffffffu}, {0xffff0001u, 0xfffeffffu}, {nh::kOurIp, nh::kPeerIp}, {0, 0}};
   for (const auto& var : net_chksum_variants) {
     if (var.fn == net_chksum_hw) continue;  // no engine here: it is the fast variant
     SCOPED_TRACE(var.name);

@@ -93,7 +93,7 @@ TEST_F(Harden, IsnDependsOnSeedAndMacAndIsReproducible) {
   reinit(2);
   EXPECT_NE(a, first_isn());  // another seed parameter
   reinit(1);
-  net_add_entropy(0x1234);    // timer jitter
+  net_add_entropy(0x1234);  // timer jitter
   EXPECT_NE(a, first_isn());
   // Another board (MAC) with the same seed has another secret.
   const uint8_t other_board[6] = {0x02, 0, 0, 0, 0, 0x99};
@@ -433,15 +433,14 @@ TEST_F(Harden, LandAttackAndImpossibleSourcesDropped) {
   inject(peer_ip_frame(1, icmp_echo(8, 1, 1, {}), IpOpt(), kOurIp));
   EXPECT_EQ(2u, net_stats.ip.drop_land);
   // 0.0.0.0, loopback, limited and directed broadcast, multicast, class E.
-  for (uint32_t src : {0u, NET_IP4(127, 0, 0, 1), 0xffffffffu, NET_IP4(10, 0, 0, 255),
-                       NET_IP4(224, 0, 0, 1), NET_IP4(240, 0, 0, 1)}) {
+  for (uint32_t src : {0u, NET_IP4(127, 0, 0, 1), 0xffffffffu, NET_IP4(10, 0, 0, 255), NET_IP4(224, 0, 0, 1),
+                       NET_IP4(240, 0, 0, 1)}) {
     inject(peer_ip_frame(1, icmp_echo(8, 1, 1, {}), IpOpt(), src));
   }
   EXPECT_EQ(6u, net_stats.ip.drop_src);
   // A group bit in the Ethernet source (broadcast or multicast MAC).
   const uint8_t mcast[6] = {0x01, 0x00, 0x5e, 0, 0, 1};
-  inject(eth_frame(kOurMac, kBcastMac, 0x0800,
-                   ip_packet(kPeerIp, kOurIp, 1, icmp_echo(8, 1, 1, {}))));
+  inject(eth_frame(kOurMac, kBcastMac, 0x0800, ip_packet(kPeerIp, kOurIp, 1, icmp_echo(8, 1, 1, {}))));
   inject(eth_frame(kOurMac, mcast, 0x0806, arp_pkt(1, kPeerMac, kPeerIp, kZeroMac, kOurIp)));
   EXPECT_EQ(2u, net_stats.eth.drop_bad_src);
   EXPECT_TRUE(tx.empty());
@@ -476,8 +475,7 @@ TEST_F(Harden, ArpClaimingOurOwnAddressIsDroppedAndCounted) {
 
 TEST_F(Harden, GratuitousArpDoesNotReplaceAnEntryWhoseOwnerAnswers) {
   // Someone announces another MAC for the peer's address.
-  inject(eth_frame(kBcastMac, kOtherMac, 0x0806,
-                   arp_pkt(1, kOtherMac, kPeerIp, kZeroMac, kPeerIp)));
+  inject(eth_frame(kBcastMac, kOtherMac, 0x0806, arp_pkt(1, kOtherMac, kPeerIp, kZeroMac, kPeerIp)));
   ASSERT_NE(nullptr, arp_lookup(kPeerIp));
   EXPECT_EQ(0, memcmp(arp_lookup(kPeerIp), kPeerMac, 6));  // kept
   EXPECT_EQ(1u, net_stats.arp.conflict);
@@ -489,8 +487,7 @@ TEST_F(Harden, GratuitousArpDoesNotReplaceAnEntryWhoseOwnerAnswers) {
   EXPECT_EQ(kPeerIp, get32(tx[0], 14 + 24));
   tx.clear();
   // The same claim again (also by an IPv4 frame) sends nothing more.
-  inject(eth_frame(kBcastMac, kOtherMac, 0x0806,
-                   arp_pkt(2, kOtherMac, kPeerIp, kZeroMac, kOurIp)));
+  inject(eth_frame(kBcastMac, kOtherMac, 0x0806, arp_pkt(2, kOtherMac, kPeerIp, kZeroMac, kOurIp)));
   inject(eth_frame(kOurMac, kOtherMac, 0x0800,
                    ip_packet(kPeerIp, kOurIp, 17, udp_datagram(kPeerIp, kOurIp, 1, 9, {1}))));
   advance(10);
@@ -506,16 +503,15 @@ TEST_F(Harden, GratuitousArpDoesNotReplaceAnEntryWhoseOwnerAnswers) {
 }
 
 TEST_F(Harden, ArpEntryOfASilentOwnerIsDroppedAndResolvedAfresh) {
-  inject(eth_frame(kBcastMac, kOtherMac, 0x0806,
-                   arp_pkt(2, kOtherMac, kPeerIp, kZeroMac, kOurIp)));
+  inject(eth_frame(kBcastMac, kOtherMac, 0x0806, arp_pkt(2, kOtherMac, kPeerIp, kZeroMac, kOurIp)));
   advance(10);
   tx.clear();  // the probe
   advance(NET_ARP_REQUEST_MS);
   EXPECT_EQ(nullptr, arp_lookup(kPeerIp));
   EXPECT_EQ(1u, net_stats.arp.conflict_dropped);
   // The next datagram asks by broadcast; the answer is believed.
-  struct udp_ep* ep = udp_bind(5000, [](struct udp_ep*, uint32_t, uint16_t, const uint8_t*, unsigned) {},
-                               nullptr, nullptr);
+  struct udp_ep* ep = udp_bind(
+      5000, [](struct udp_ep*, uint32_t, uint16_t, const uint8_t*, unsigned) {}, nullptr, nullptr);
   EXPECT_EQ(NET_ERR_ARP, udp_sendto(ep, kPeerIp, 7, "x", 1));
   ASSERT_EQ(1u, tx.size());
   EXPECT_TRUE(std::equal(kBcastMac, kBcastMac + 6, tx[0].begin()));
@@ -530,8 +526,8 @@ TEST_F(Harden, ArpEntryOfASilentOwnerIsDroppedAndResolvedAfresh) {
 TEST_F(Harden, OffLinkGoesToTheGatewayAndFailsWithoutOne) {
   const uint8_t gw_mac[6] = {0x02, 0, 0, 0, 0, 0xfe};
   prime_arp(kGwIp, gw_mac);
-  struct udp_ep* ep = udp_bind(5000, [](struct udp_ep*, uint32_t, uint16_t, const uint8_t*, unsigned) {},
-                               nullptr, nullptr);
+  struct udp_ep* ep = udp_bind(
+      5000, [](struct udp_ep*, uint32_t, uint16_t, const uint8_t*, unsigned) {}, nullptr, nullptr);
   // A ping from off-link arrives through the router; the reply goes back
   // to the gateway's MAC, with no ARP for the off-link address.
   const uint32_t far = NET_IP4(192, 168, 9, 9);

@@ -74,8 +74,8 @@ TEST_F(IpIcmp, InPlaceReplyIsTheGeneralPathsFrame) {
     EXPECT_TRUE(std::equal(kPeerMac, kPeerMac + 6, got[0].begin()));
     EXPECT_TRUE(std::equal(kOurMac, kOurMac + 6, got[0].begin() + 6));
     EXPECT_EQ(0x4500, get16(got[0], 14));
-    EXPECT_EQ(0x4000, get16(got[0], 20));   // DF
-    EXPECT_EQ(64, got[0][22]);              // TTL
+    EXPECT_EQ(0x4000, get16(got[0], 20));  // DF
+    EXPECT_EQ(64, got[0][22]);             // TTL
   }
 }
 
@@ -152,7 +152,7 @@ TEST_F(IpIcmp, OtherIcmpTypesAndUnknownProtocolCounted) {
   inject(peer_ip_frame(1, icmp_echo(0, 1, 1, {1})));   // echo reply
   inject(peer_ip_frame(1, icmp_echo(13, 1, 1, {1})));  // timestamp
   EXPECT_EQ(2u, net_stats.icmp.drop_type);
-  inject(peer_ip_frame(47, Bytes(20, 0)));              // GRE
+  inject(peer_ip_frame(47, Bytes(20, 0)));  // GRE
   EXPECT_EQ(1u, net_stats.ip.drop_proto);
   EXPECT_TRUE(tx.empty());
 }

@@ -209,10 +209,17 @@ void fix_checksums(Bytes& f) {
   size_t ck;
   uint16_t sum;
   switch (f[23]) {
-    case 6: ck = 16; break;
-    case 17: ck = 6; break;
-    case 1: ck = 2; break;
-    default: return;
+    case 6:
+      ck = 16;
+      break;
+    case 17:
+      ck = 6;
+      break;
+    case 1:
+      ck = 2;
+      break;
+    default:
+      return;
   }
   if (l4.size() < ck + 2) return;
   put16(l4, ck, 0);
@@ -243,9 +250,12 @@ TEST_F(Fuzz, MutatedFramesNeverCrashOrOverflow) {
     fin.urp = 60000;
     fin.data = pattern(30);
     seeds.push_back(peer_ip_frame(6, tcp_segment(kPeerIp, kOurIp, fin)));
-    udp_bind(7, [](struct udp_ep* ep, uint32_t src, uint16_t sport, const uint8_t* d, unsigned n) {
-      udp_sendto(ep, src, sport, d, n);
-    }, nullptr, nullptr);
+    udp_bind(
+        7,
+        [](struct udp_ep* ep, uint32_t src, uint16_t sport, const uint8_t* d, unsigned n) {
+          udp_sendto(ep, src, sport, d, n);
+        },
+        nullptr, nullptr);
     seeds.push_back(peer_ip_frame(17, udp_datagram(kPeerIp, kOurIp, 9, 7, pattern(100))));
     IpOpt o;
     o.options = {1, 1, 1, 0};
@@ -294,9 +304,9 @@ TEST_F(Fuzz, MutatedFramesNeverCrashOrOverflow) {
   EXPECT_GT(net_stats.udp.rx, 2000u);
   EXPECT_GT(net_stats.icmp.echo_rx, 500u);
   EXPECT_GT(net_stats.arp.rx, 2000u);
-  for (uint32_t c : {net_stats.ip.drop_hl, net_stats.ip.drop_len, net_stats.ip.drop_chksum,
-                     net_stats.tcp.drop_offset, net_stats.tcp.drop_opt, net_stats.tcp.drop_chksum,
-                     net_stats.udp.drop_len, net_stats.tcp.drop_seq}) {
+  for (uint32_t c :
+       {net_stats.ip.drop_hl, net_stats.ip.drop_len, net_stats.ip.drop_chksum, net_stats.tcp.drop_offset,
+        net_stats.tcp.drop_opt, net_stats.tcp.drop_chksum, net_stats.udp.drop_len, net_stats.tcp.drop_seq}) {
     EXPECT_GT(c, 0u);
   }
 }

@@ -27,8 +27,8 @@ class Slots : public NetTest {
       ASSERT_NE(nullptr, accept_peer(ps[i]));
     }
   }
-  void policy(uint32_t idle, uint32_t ka = 0, uint32_t intvl = 0, uint32_t probes = 0,
-              uint32_t persist = 0, uint32_t evict = NET_TCP_EVICT_IDLE_MS) {
+  void policy(uint32_t idle, uint32_t ka = 0, uint32_t intvl = 0, uint32_t probes = 0, uint32_t persist = 0,
+              uint32_t evict = NET_TCP_EVICT_IDLE_MS) {
     struct tcp_policy p = {idle, ka, intvl, probes, persist, evict};
     tcp_set_policy(&p);
   }
@@ -317,8 +317,7 @@ TEST_F(Slots, KeepAliveAnsweredKeepsTheConnection) {
   EXPECT_EQ(0u, net_stats.tcp.ka_dropped);
   // Answered probes: the next one 5 s after the answer; unanswered: 1 s.
   ASSERT_GE(probes.size(), 6u);
-  for (size_t i = 1; i < probes.size(); i++)
-    EXPECT_EQ(i % 2 ? 5000u : 1000u, probes[i] - probes[i - 1]) << i;
+  for (size_t i = 1; i < probes.size(); i++) EXPECT_EQ(i % 2 ? 5000u : 1000u, probes[i] - probes[i - 1]) << i;
 }
 
 TEST_F(Slots, KeepAliveIsOffByDefault) {

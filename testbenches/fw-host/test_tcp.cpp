@@ -395,7 +395,7 @@ TEST_F(Tcp, RetransmissionBackoffTimingAndAbort) {
 #if NET_TCP_UIP_SEND
   EXPECT_EQ((unsigned)NET_TCP_MAX_RETRIES, apps[idx].rexmits);
 #else
-  EXPECT_EQ(0u, apps[idx].rexmits);  // the stack resends from its buffer
+  EXPECT_EQ(0u, apps[idx].rexmits);                    // the stack resends from its buffer
 #endif
   EXPECT_EQ(1u, net_stats.tcp.timeouts);
 }
@@ -497,7 +497,7 @@ TEST_F(Tcp, CloseFromUsThenPeer) {
   EXPECT_EQ(TCP_FIN | TCP_ACK, s[0].flags);
   EXPECT_EQ(p.rcv, s[0].seq);
 #else
-  EXPECT_TRUE(s[0].flags & TCP_FIN);  // the FIN rides on the last data
+  EXPECT_TRUE(s[0].flags & TCP_FIN);                   // the FIN rides on the last data
   p.rcv += 50;
 #endif
   EXPECT_EQ(TCP_FIN_WAIT_1, c->state);

@@ -115,14 +115,14 @@ TEST_F(TcpRx, DuplicateOutOfOrderSegmentNotHeldTwice) {
 }
 
 TEST_F(TcpRx, OverlapsAreTrimmed) {
-  seg(1000, 500);   // held [1000,1500)
-  seg(1200, 600);   // head overlaps: [1500,1800) held
-  seg(1900, 100);   // held [1900,2000)
-  seg(1850, 200);   // covers [1900,2000), which goes: [1850,2050) held
-  seg(700, 400);    // tail overlaps: [700,1000) held
+  seg(1000, 500);  // held [1000,1500)
+  seg(1200, 600);  // head overlaps: [1500,1800) held
+  seg(1900, 100);  // held [1900,2000)
+  seg(1850, 200);  // covers [1900,2000), which goes: [1850,2050) held
+  seg(700, 400);   // tail overlaps: [700,1000) held
   EXPECT_EQ(4u, held.size());
   take_tcp();
-  seg(0, 800);      // fills [0,800): overlaps the held [700,1000)
+  seg(0, 800);                       // fills [0,800): overlaps the held [700,1000)
   EXPECT_EQ(s0 + 1800, c->rcv_nxt);  // up to the gap at 1800
   seg(1800, 50);
   EXPECT_EQ(s0 + 2050, c->rcv_nxt);
@@ -287,8 +287,8 @@ TEST_F(TcpRx, WindowUpdateOnlyForALargeOpening) {
 
 TEST_F(TcpRx, ReorderedStreamIsDeliveredIntact) {
   // A deterministic shuffle with duplicates of 20 segments.
-  std::vector<uint32_t> order = {1, 0, 3, 2, 2, 5, 4, 7, 9, 8, 6, 6, 11, 10, 13, 12,
-                                 15, 14, 14, 17, 16, 19, 18, 18};
+  std::vector<uint32_t> order = {1,  0,  3,  2,  2,  5,  4,  7,  9,  8,  6,  6,
+                                 11, 10, 13, 12, 15, 14, 14, 17, 16, 19, 18, 18};
   for (uint32_t i : order) seg(i * kMss, kMss);
   EXPECT_EQ(s0 + 20 * kMss, c->rcv_nxt);
   EXPECT_EQ(stream, app_of(c).rx);
@@ -373,7 +373,7 @@ TEST_F(TcpRxKeep, DataStaysValidUntilGivenBack) {
 TEST_F(TcpRxKeep, HeldOutOfOrderSegmentChangesHands) {
   seg(kMss, kMss);  // held by the stack
   EXPECT_EQ(1u, held.size());
-  seg(0, kMss);     // fills the gap: both delivered and both kept
+  seg(0, kMss);  // fills the gap: both delivered and both kept
   ASSERT_EQ(2u, kept.size());
   EXPECT_EQ(2u, held.size());  // the stack's buffer went to the application: no copy
   EXPECT_EQ(1u, net_stats.tcp.ooo_delivered);

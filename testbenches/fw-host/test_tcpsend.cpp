@@ -383,8 +383,6 @@ TEST_F(TcpSend, SegmentsAreBuiltInTheDriverTransmitBuffer) {
   EXPECT_GE(tx_buffers_out - out0, segs);
 }
 
-
-
 // tcp_pure_ack() (header prediction) must end where tcp_process() ends: the
 // same ACK sequence as pure ACKs (fast path) and with PSH set (which the
 // fast path leaves to the general one) gives the same state and segments.
@@ -579,7 +577,7 @@ TEST_F(TcpSend, SendRefQueueLimitAndNoMixingWithTheRing) {
     r.push_back(tcp_send_ref(k, bytes, 10));  // the queue is full
     r.push_back(tcp_send(k, bytes, 10));      // references pending: no copy
     r.push_back((int)tcp_sndmax(k));
-    r.push_back(tcp_send_ref(k, bytes, 0));   // bad lengths
+    r.push_back(tcp_send_ref(k, bytes, 0));  // bad lengths
     r.push_back(tcp_send_ref(k, bytes, 65536));
     app_of(k).hook = nullptr;
   };

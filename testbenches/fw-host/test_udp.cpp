@@ -121,7 +121,8 @@ TEST_F(Udp, BindRules) {
   EXPECT_EQ(nullptr, udp_bind(0, on_udp, nullptr, &err));
   EXPECT_EQ(NET_ERR_ARG, err);
   expected_arg_errors_ = 1;
-  for (unsigned i = 1; i < NET_UDP_ENDPOINTS; i++) EXPECT_NE(nullptr, udp_bind((uint16_t)(100 + i), on_udp, nullptr, nullptr));
+  for (unsigned i = 1; i < NET_UDP_ENDPOINTS; i++)
+    EXPECT_NE(nullptr, udp_bind((uint16_t)(100 + i), on_udp, nullptr, nullptr));
   EXPECT_EQ(nullptr, udp_bind(200, on_udp, nullptr, &err));
   EXPECT_EQ(NET_ERR_MEM, err);
   udp_unbind(ep_);
@@ -129,9 +130,9 @@ TEST_F(Udp, BindRules) {
 }
 
 TEST_F(Udp, BroadcastDatagramAccepted) {
-  inject(eth_frame(kBcastMac, kPeerMac, 0x0800,
-                   ip_packet(kPeerIp, NET_IP4_BROADCAST, 17,
-                             udp_datagram(kPeerIp, NET_IP4_BROADCAST, 68, 7, {1, 2}))));
+  inject(eth_frame(
+      kBcastMac, kPeerMac, 0x0800,
+      ip_packet(kPeerIp, NET_IP4_BROADCAST, 17, udp_datagram(kPeerIp, NET_IP4_BROADCAST, 68, 7, {1, 2}))));
   ASSERT_EQ(1u, g_rx.size());
 }
 

@@ -159,8 +159,9 @@ class Bench : public sc_core::sc_module {
         while (sc_core::sc_pending_activity_at_current_time()) sc_core::wait(sc_core::SC_ZERO_TIME);
         const bool busy_t = tlm.access(false, 0x04, 0) & 1, busy_r = rtl.access(false, 0x04, 0) & 1;
         if (g_tc == 2)
-          EXPECT_EQ(busy_t, busy_r) << "STATUS.BUSY at clock " << n << " of op " << tlm.out.size() << " (ADDR "
-                                    << std::hex << addr_of(o) << std::dec << " LEN " << o.len << ")";
+          EXPECT_EQ(busy_t, busy_r) << "STATUS.BUSY at clock " << n << " of op " << tlm.out.size()
+                                    << " (ADDR " << std::hex << addr_of(o) << std::dec << " LEN " << o.len
+                                    << ")";
         if (!busy_t && !busy_r) break;
         if (n > 100000) {
           ADD_FAILURE() << "no DONE";
@@ -243,10 +244,11 @@ TEST(adapter, random_operations) {
     EXPECT_EQ(stat(*g_bench->tlm.dev, "busy_cycles"), stat(*g_bench->rtl.dev, "busy_cycles"));
   }
   EXPECT_EQ(stat(*g_bench->rtl.dev, "rtl_unplanned_beats"), 0u);
-  std::printf("%zu operations (%u ERROR), transfer_cycles %u: busy_cycles TLM %llu, RTL %llu; %llu RTL edges\n",
-              t.size(), errors, g_tc, (unsigned long long)stat(*g_bench->tlm.dev, "busy_cycles"),
-              (unsigned long long)stat(*g_bench->rtl.dev, "busy_cycles"),
-              (unsigned long long)stat(*g_bench->rtl.dev, "rtl_edges"));
+  std::printf(
+      "%zu operations (%u ERROR), transfer_cycles %u: busy_cycles TLM %llu, RTL %llu; %llu RTL edges\n",
+      t.size(), errors, g_tc, (unsigned long long)stat(*g_bench->tlm.dev, "busy_cycles"),
+      (unsigned long long)stat(*g_bench->rtl.dev, "busy_cycles"),
+      (unsigned long long)stat(*g_bench->rtl.dev, "rtl_edges"));
 }
 
 }  // namespace

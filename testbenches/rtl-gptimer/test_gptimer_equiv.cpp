@@ -32,7 +32,8 @@ struct Bench : sc_core::sc_module {
   GptimerRtl rtl;
   TestInitiator i_tlm, i_rtl;
   TimedRecorder r_tlm, r_rtl;
-  explicit Bench(sc_core::sc_module_name n) : sc_module(n), tlm("tlm"), rtl("rtl"), i_tlm("i_tlm"), i_rtl("i_rtl") {
+  explicit Bench(sc_core::sc_module_name n)
+      : sc_module(n), tlm("tlm"), rtl("rtl"), i_tlm("i_tlm"), i_rtl("i_rtl") {
     i_tlm.isock.bind(tlm.tsock);
     i_rtl.isock.bind(rtl.tsock);
     tlm.connect_irq(&r_tlm);
@@ -89,14 +90,26 @@ void run_seed(unsigned seed, unsigned steps) {
     } else {
       uint32_t v;
       switch (off) {
-        case 0x00: v = pick(14); break;
-        case 0x04: v = pick(14); break;  // SRELOAD < ntimers too: lost ticks
-        case 0x08: v = (1u << (15 + timer)) | (pick(2) << 9); break;  // enable, DF
+        case 0x00:
+          v = pick(14);
+          break;
+        case 0x04:
+          v = pick(14);
+          break;  // SRELOAD < ntimers too: lost ticks
+        case 0x08:
+          v = (1u << (15 + timer)) | (pick(2) << 9);
+          break;  // enable, DF
         default:
           switch (off & 0xF) {
-            case 0x4: v = pick(25); break;
-            case 0x8: v = pick(64); break;  // EN RS LD IE IP CH
-            default: v = pick(30); break;
+            case 0x4:
+              v = pick(25);
+              break;
+            case 0x8:
+              v = pick(64);
+              break;  // EN RS LD IE IP CH
+            default:
+              v = pick(30);
+              break;
           }
       }
       b.i_tlm.wr32_at(off, v, d);
@@ -133,10 +146,10 @@ TEST(GptimerRtlEquivalence, LongPeriods) {
   b.r_rtl.pulses.clear();
   const uint64_t p0 = b.rtl.irq_pulses(2);
   for (TestInitiator* i : {&b.i_tlm, &b.i_rtl}) {
-    i->wr32_at(0x04, 39, sc_core::SC_ZERO_TIME);           // 1 MHz tick
-    i->wr32_at(0x14, 0xFFFFFFFF, sc_core::SC_ZERO_TIME);   // timer 1 free-running
+    i->wr32_at(0x04, 39, sc_core::SC_ZERO_TIME);          // 1 MHz tick
+    i->wr32_at(0x14, 0xFFFFFFFF, sc_core::SC_ZERO_TIME);  // timer 1 free-running
     i->wr32_at(0x18, 0x7, sc_core::SC_ZERO_TIME);
-    i->wr32_at(0x24, 99999, sc_core::SC_ZERO_TIME);        // timer 2: 100 ms
+    i->wr32_at(0x24, 99999, sc_core::SC_ZERO_TIME);  // timer 2: 100 ms
     i->wr32_at(0x28, 0xF, sc_core::SC_ZERO_TIME);
   }
   for (int k = 0; k < 5; ++k) {

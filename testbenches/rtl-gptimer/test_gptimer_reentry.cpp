@@ -25,7 +25,6 @@ namespace {
 const sc_core::sc_time kClk(25, sc_core::SC_NS);
 constexpr uint32_t kReload = 9;  // timer 1 reload: an interrupt every 10 ticks
 
-
 // The sink that calls back into the timer from its own pulse.
 struct Reenter : TimedIrqLineSink {
   TestInitiator* init = nullptr;

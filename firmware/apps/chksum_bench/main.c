@@ -39,7 +39,7 @@
   (0x43530000u | ((uint32_t)(v) << 12) | ((uint32_t)(si) << 8) | ((uint32_t)(a) << 4) | (kind))
 #define MC_REGION(c, kind) (0x4d430000u | ((uint32_t)(c) << 4) | (kind))
 
-static const unsigned SIZES[] = { 64, 256, 512, 1024, 1472, 1500 };
+static const unsigned SIZES[] = {64, 256, 512, 1024, 1472, 1500};
 #define NSIZES (sizeof SIZES / sizeof SIZES[0])
 #ifdef CHKSUM_BENCH_HW
 /* chksum_hw_bench (firmware/apps/chksum_hw_bench): the same program with the
@@ -48,8 +48,7 @@ static const unsigned SIZES[] = { 64, 256, 512, 1024, 1472, 1500 };
 #include "chksum.h"
 #define NVARIANTS 4u
 static struct chksum_dev engine;
-static int engine_sum(uint16_t sum, const void *p, unsigned len, uint16_t *out)
-{
+static int engine_sum(uint16_t sum, const void *p, unsigned len, uint16_t *out) {
   return chksum_sum(&engine, sum, p, len, out);
 }
 #else
@@ -59,7 +58,7 @@ static int engine_sum(uint16_t sum, const void *p, unsigned len, uint16_t *out)
 /* memcpy cases: 1460 bytes (a TCP MSS) with these (dst, src) offsets from
  * 8-aligned buffers; offset 2 is where frame payloads usually sit. */
 #define MC_LEN 1460u
-static const unsigned MC_CASES[][2] = { { 2, 2 }, { 0, 0 }, { 4, 0 }, { 0, 2 }, { 1, 3 } };
+static const unsigned MC_CASES[][2] = {{2, 2}, {0, 0}, {4, 0}, {0, 2}, {1, 3}};
 #define NMC (sizeof MC_CASES / sizeof MC_CASES[0])
 
 static uint8_t data[1600 + 16] __attribute__((aligned(32)));
@@ -71,19 +70,12 @@ static struct gptimer tim;
 
 /* Flush the whole D-cache (ASI 0x11, hw-reference 7.5); the I-cache keeps
  * the code of the function measured next. */
-static inline void dcache_flush(void)
-{
-  __asm__ volatile("sta %%g0, [%%g0] 0x11" ::: "memory");
-}
+static inline void dcache_flush(void) { __asm__ volatile("sta %%g0, [%%g0] 0x11" ::: "memory"); }
 
-static inline uint32_t now(void)
-{
-  return gptimer_value(&tim, 1);
-}
+static inline uint32_t now(void) { return gptimer_value(&tim, 1); }
 
 /* RFC 1071 reference: big-endian 16-bit words, odd byte padded, folded. */
-static uint16_t ref_sum(const uint8_t *p, unsigned n, uint32_t acc)
-{
+static uint16_t ref_sum(const uint8_t *p, unsigned n, uint32_t acc) {
   unsigned i;
   for (i = 0; i + 1 < n; i += 2) {
     acc += ((uint32_t)p[i] << 8) | p[i + 1];
@@ -98,13 +90,9 @@ static uint16_t ref_sum(const uint8_t *p, unsigned n, uint32_t acc)
 }
 
 static uint32_t rng_state = 0x2545f491u;
-static uint32_t rng(void)
-{
-  return fw_xorshift32(&rng_state);
-}
+static uint32_t rng(void) { return fw_xorshift32(&rng_state); }
 
-static void print_array(const char *key, const uint32_t *v, unsigned n)
-{
+static void print_array(const char *key, const uint32_t *v, unsigned n) {
   unsigned i;
   printf(",\"%s\":[", key);
   for (i = 0; i < n; i++) {
@@ -113,8 +101,7 @@ static void print_array(const char *key, const uint32_t *v, unsigned n)
   putchar(']');
 }
 
-static int bench_chksum(void)
-{
+static int bench_chksum(void) {
   unsigned v, si, a;
   int bad = 0;
 
@@ -146,13 +133,14 @@ static int bench_chksum(void)
         warm_tc[a] = (t1 - t2) * TICK_CLOCKS;
         if (r0 != want || r1 != want) {
           ok = 0;
-          printf("chksum_bench: MISMATCH %s len %u align %u: %x %x want %x\n",
-                 net_chksum_variants[v].name, n, a, r0, r1, want);
+          printf("chksum_bench: MISMATCH %s len %u align %u: %x %x want %x\n", net_chksum_variants[v].name, n,
+                 a, r0, r1, want);
         }
       }
-      printf("{\"app\":\"chksum_bench\",\"type\":\"chksum\",\"variant\":\"%s\",\"v\":%u,"
-             "\"size\":%u,\"si\":%u,\"ok\":%d",
-             net_chksum_variants[v].name, v, n, si, ok);
+      printf(
+          "{\"app\":\"chksum_bench\",\"type\":\"chksum\",\"variant\":\"%s\",\"v\":%u,"
+          "\"size\":%u,\"si\":%u,\"ok\":%d",
+          net_chksum_variants[v].name, v, n, si, ok);
       print_array("cold_tc", cold_tc, 4);
       print_array("warm_tc", warm_tc, 4);
       printf("}\n");
@@ -162,8 +150,7 @@ static int bench_chksum(void)
   return bad;
 }
 
-static int bench_memcpy(void)
-{
+static int bench_memcpy(void) {
   unsigned c, i;
   int bad = 0;
 
@@ -195,17 +182,17 @@ static int bench_memcpy(void)
         ok = 0;
       }
     }
-    printf("{\"app\":\"chksum_bench\",\"type\":\"memcpy\",\"case\":%u,\"len\":%u,"
-           "\"dst_off\":%u,\"src_off\":%u,\"ok\":%d,\"cold_tc\":%u,\"warm_tc\":%u}\n",
-           c, MC_LEN, MC_CASES[c][0], MC_CASES[c][1], ok,
-           (unsigned)((t0 - t1) * TICK_CLOCKS), (unsigned)((t1 - t2) * TICK_CLOCKS));
+    printf(
+        "{\"app\":\"chksum_bench\",\"type\":\"memcpy\",\"case\":%u,\"len\":%u,"
+        "\"dst_off\":%u,\"src_off\":%u,\"ok\":%d,\"cold_tc\":%u,\"warm_tc\":%u}\n",
+        c, MC_LEN, MC_CASES[c][0], MC_CASES[c][1], ok, (unsigned)((t0 - t1) * TICK_CLOCKS),
+        (unsigned)((t1 - t2) * TICK_CLOCKS));
     bad += !ok;
   }
   return bad;
 }
 
-int main(void)
-{
+int main(void) {
   unsigned i;
   int bad;
 
@@ -224,9 +211,10 @@ int main(void)
   for (i = 0; i < sizeof data; i++) {
     data[i] = (uint8_t)rng();
   }
-  printf("{\"app\":\"chksum_bench\",\"type\":\"start\",\"variants\":%u,\"sizes\":%u,"
-         "\"tick_clocks\":%u,\"selected\":\"%s\"}\n",
-         (unsigned)NVARIANTS, (unsigned)NSIZES, TICK_CLOCKS, net_chksum_selected);
+  printf(
+      "{\"app\":\"chksum_bench\",\"type\":\"start\",\"variants\":%u,\"sizes\":%u,"
+      "\"tick_clocks\":%u,\"selected\":\"%s\"}\n",
+      (unsigned)NVARIANTS, (unsigned)NSIZES, TICK_CLOCKS, net_chksum_selected);
   bad = bench_chksum();
   bad += bench_memcpy();
   printf("{\"app\":\"chksum_bench\",\"type\":\"result\",\"failed\":%d}\n", bad);

@@ -14,7 +14,7 @@
 #include "vectors.h"
 
 #ifndef ISA_STRICT
-#define ISA_STRICT 0    /* 1: also check what QEMU 7.2 gets wrong */
+#define ISA_STRICT 0 /* 1: also check what QEMU 7.2 gets wrong */
 #endif
 
 /* ---------------------------------------------------------------- */
@@ -25,45 +25,40 @@ static char detail[160];
 static int group_bad;
 
 static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void fail(const char *fmt, ...)
-{
-    va_list ap;
+static void fail(const char *fmt, ...) {
+  va_list ap;
 
-    if (group_bad++)    /* keep the first failure's details */
-        return;
-    va_start(ap, fmt);
-    vsnprintf(detail, sizeof(detail), fmt, ap);
-    va_end(ap);
+  if (group_bad++) /* keep the first failure's details */
+    return;
+  va_start(ap, fmt);
+  vsnprintf(detail, sizeof(detail), fmt, ap);
+  va_end(ap);
 }
 
 #define CHECK(cond, ...)            \
-    do {                            \
-        if (!(cond))                \
-            fail(__VA_ARGS__);      \
-    } while (0)
+  do {                              \
+    if (!(cond)) fail(__VA_ARGS__); \
+  } while (0)
 
-#define CHECK_EQ(what, got, want)                                               \
-    do {                                                                        \
-        uint32_t g_ = (uint32_t)(got), w_ = (uint32_t)(want);                   \
-        if (g_ != w_)                                                           \
-            fail("%s: got 0x%08x, expected 0x%08x", what, g_, w_);              \
-    } while (0)
+#define CHECK_EQ(what, got, want)                                        \
+  do {                                                                   \
+    uint32_t g_ = (uint32_t)(got), w_ = (uint32_t)(want);                \
+    if (g_ != w_) fail("%s: got 0x%08x, expected 0x%08x", what, g_, w_); \
+  } while (0)
 
-static void group_begin(void)
-{
-    group_bad = 0;
-    detail[0] = '\0';
+static void group_begin(void) {
+  group_bad = 0;
+  detail[0] = '\0';
 }
 
-static void group_end(const char *name)
-{
-    if (group_bad) {
-        printf("FAIL %s (%s)\n", name, detail);
-        groups_failed++;
-    } else {
-        printf("PASS %s\n", name);
-        groups_passed++;
-    }
+static void group_end(const char *name) {
+  if (group_bad) {
+    printf("FAIL %s (%s)\n", name, detail);
+    groups_failed++;
+  } else {
+    printf("PASS %s\n", name);
+    groups_passed++;
+  }
 }
 
 /* ---------------------------------------------------------------- */
@@ -72,46 +67,41 @@ static void group_end(const char *name)
 static volatile uint32_t trap_count, trap_tt, trap_pc, trap_mask;
 
 /* Record the trap and continue after the trapping instruction. */
-static void skip_handler(struct trap_frame *tf)
-{
-    trap_count++;
-    trap_tt = tf->tt;
-    trap_pc = tf->pc;
-    if (tf->tt >= 0xa0 && tf->tt < 0xb0)
-        trap_mask |= 1u << (tf->tt - 0xa0);
-    trap_skip(tf);
+static void skip_handler(struct trap_frame *tf) {
+  trap_count++;
+  trap_tt = tf->tt;
+  trap_pc = tf->pc;
+  if (tf->tt >= 0xa0 && tf->tt < 0xb0) trap_mask |= 1u << (tf->tt - 0xa0);
+  trap_skip(tf);
 }
 
-static void trap_reset(void)
-{
-    trap_count = 0;
-    trap_tt = 0;
-    trap_pc = 0;
-    trap_mask = 0;
+static void trap_reset(void) {
+  trap_count = 0;
+  trap_tt = 0;
+  trap_pc = 0;
+  trap_mask = 0;
 }
 
 static const unsigned handled_tts[] = {
     TT_ILLEGAL_INSTRUCTION, TT_PRIVILEGED_INSTRUCTION, TT_FP_DISABLED, TT_MEM_ADDRESS_NOT_ALIGNED,
-    TT_TAG_OVERFLOW, TT_DIVISION_BY_ZERO, TT_CP_DISABLED,
+    TT_TAG_OVERFLOW,        TT_DIVISION_BY_ZERO,       TT_CP_DISABLED,
 };
 
-static void install_handlers(void)
-{
-    unsigned i;
+static void install_handlers(void) {
+  unsigned i;
 
-    for (i = 0; i < sizeof(handled_tts) / sizeof(handled_tts[0]); i++)
-        trap_set_handler(handled_tts[i], skip_handler);
-    for (i = 0x80; i < 0x100; i++)
-        if (i != 0x80)  /* "ta 0" stays the default (and exit uses it with ET=0) */
-            trap_set_handler(i, skip_handler);
+  for (i = 0; i < sizeof(handled_tts) / sizeof(handled_tts[0]); i++)
+    trap_set_handler(handled_tts[i], skip_handler);
+  for (i = 0x80; i < 0x100; i++)
+    if (i != 0x80) /* "ta 0" stays the default (and exit uses it with ET=0) */
+      trap_set_handler(i, skip_handler);
 }
 
 /* Check that exactly one trap of type tt happened at address pc. */
-static void expect_trap(const char *what, uint32_t tt, uint32_t pc)
-{
-    if (trap_count != 1 || trap_tt != tt || trap_pc != pc)
-        fail("%s: %u traps, tt 0x%02x at 0x%08x, expected 1, tt 0x%02x at 0x%08x", what,
-             trap_count, trap_tt, trap_pc, tt, pc);
+static void expect_trap(const char *what, uint32_t tt, uint32_t pc) {
+  if (trap_count != 1 || trap_tt != tt || trap_pc != pc)
+    fail("%s: %u traps, tt 0x%02x at 0x%08x, expected 1, tt 0x%02x at 0x%08x", what, trap_count, trap_tt,
+         trap_pc, tt, pc);
 }
 
 /* Address of local label 1 inside the asm statement. */
@@ -121,32 +111,31 @@ static void expect_trap(const char *what, uint32_t tt, uint32_t pc)
 /* Table-driven groups                                                */
 
 struct vec_out {
-    uint32_t r, icc, y;
+  uint32_t r, icc, y;
 };
 
-#define X(op, group, text)                                                          \
-    static void run_##op(const struct vec *v, struct vec_out *o)                    \
-    {                                                                               \
-        uint32_t r = 0xdeadbeef, psr, y, t1, t2;                                    \
-        __asm__ volatile("wr %[yin], %%y\n\t"                                       \
-                         "rd %%psr, %[t1]\n\t"                                      \
-                         "sethi %%hi(0x00f00000), %[t2]\n\t"                        \
-                         "andn %[t1], %[t2], %[t1]\n\t"                             \
-                         "or %[t1], %[iccin], %[t1]\n\t"                            \
-                         "wr %[t1], %%psr\n\t"                                      \
-                         "nop\n\tnop\n\tnop\n\t"                                    \
-                         text "\n\t"                                                \
-                         "rd %%psr, %[psr]\n\t"                                     \
-                         "rd %%y, %[y]\n\t"                                         \
-                         : [r] "+&r"(r), [psr] "=&r"(psr), [y] "=&r"(y),            \
-                           [t1] "=&r"(t1), [t2] "=&r"(t2)                           \
-                         : [a] "r"(v->a), [b] "r"(v->b), [yin] "r"(v->y_in),        \
-                           [iccin] "r"((uint32_t)v->icc_in << PSR_ICC_SHIFT)        \
-                         : "cc");                                                   \
-        o->r = r;                                                                   \
-        o->icc = (psr & PSR_ICC_MASK) >> PSR_ICC_SHIFT;                             \
-        o->y = y;                                                                   \
-    }
+#define X(op, group, text)                                                                                  \
+  static void run_##op(const struct vec *v, struct vec_out *o) {                                            \
+    uint32_t r = 0xdeadbeef, psr, y, t1, t2;                                                                \
+    __asm__ volatile(                                                                                       \
+        "wr %[yin], %%y\n\t"                                                                                \
+        "rd %%psr, %[t1]\n\t"                                                                               \
+        "sethi %%hi(0x00f00000), %[t2]\n\t"                                                                 \
+        "andn %[t1], %[t2], %[t1]\n\t"                                                                      \
+        "or %[t1], %[iccin], %[t1]\n\t"                                                                     \
+        "wr %[t1], %%psr\n\t"                                                                               \
+        "nop\n\tnop\n\tnop\n\t" text                                                                        \
+        "\n\t"                                                                                              \
+        "rd %%psr, %[psr]\n\t"                                                                              \
+        "rd %%y, %[y]\n\t"                                                                                  \
+        : [r] "+&r"(r), [psr] "=&r"(psr), [y] "=&r"(y), [t1] "=&r"(t1), [t2] "=&r"(t2)                      \
+        :                                                                                                   \
+        [a] "r"(v->a), [b] "r"(v->b), [yin] "r"(v->y_in), [iccin] "r"((uint32_t)v->icc_in << PSR_ICC_SHIFT) \
+        : "cc");                                                                                            \
+    o->r = r;                                                                                               \
+    o->icc = (psr & PSR_ICC_MASK) >> PSR_ICC_SHIFT;                                                         \
+    o->y = y;                                                                                               \
+  }
 ISA_OPS(X)
 #undef X
 
@@ -169,274 +158,277 @@ static const char *const op_text[OP_COUNT] = {
 static unsigned vec_bad[G_COUNT];
 static char vec_detail[G_COUNT][160];
 
-static void run_vectors(void)
-{
-    unsigned i;
+static void run_vectors(void) {
+  unsigned i;
 
-    for (i = 0; i < sizeof(vectors) / sizeof(vectors[0]); i++) {
-        const struct vec *v = &vectors[i];
-        struct vec_out o;
-        unsigned g = op_groups[v->op];
+  for (i = 0; i < sizeof(vectors) / sizeof(vectors[0]); i++) {
+    const struct vec *v = &vectors[i];
+    struct vec_out o;
+    unsigned g = op_groups[v->op];
 
-        trap_reset();
-        op_runners[v->op](v, &o);
-        if (o.r != v->r || o.icc != v->icc_out || o.y != v->y_out || trap_count) {
-            if (!vec_bad[g]++)
-                snprintf(vec_detail[g], sizeof(vec_detail[g]),
-                         "%s a=%08x b=%08x icc=%x y=%08x: r=%08x icc=%x y=%08x traps=%u, expected r=%08x icc=%x y=%08x",
-                         op_text[v->op], v->a, v->b, v->icc_in, v->y_in, o.r, o.icc, o.y, trap_count,
-                         v->r, v->icc_out, v->y_out);
-        }
+    trap_reset();
+    op_runners[v->op](v, &o);
+    if (o.r != v->r || o.icc != v->icc_out || o.y != v->y_out || trap_count) {
+      if (!vec_bad[g]++)
+        snprintf(
+            vec_detail[g], sizeof(vec_detail[g]),
+            "%s a=%08x b=%08x icc=%x y=%08x: r=%08x icc=%x y=%08x traps=%u, expected r=%08x icc=%x y=%08x",
+            op_text[v->op], v->a, v->b, v->icc_in, v->y_in, o.r, o.icc, o.y, trap_count, v->r, v->icc_out,
+            v->y_out);
     }
+  }
 }
 
 /* Report a table group, plus extra hand-written checks (may be NULL). */
-static void table_group(unsigned g, void (*extra)(void))
-{
-    group_begin();
-    if (vec_bad[g])
-        fail("%u vectors failed, first: %s", vec_bad[g], vec_detail[g]);
-    if (extra)
-        extra();
-    group_end(vec_group_names[g]);
+static void table_group(unsigned g, void (*extra)(void)) {
+  group_begin();
+  if (vec_bad[g]) fail("%u vectors failed, first: %s", vec_bad[g], vec_detail[g]);
+  if (extra) extra();
+  group_end(vec_group_names[g]);
 }
 
 /* ---------------------------------------------------------------- */
 /* Extra checks for table groups                                      */
 
-static void alu_extra(void)
-{
-    uint32_t r;
+static void alu_extra(void) {
+  uint32_t r;
 
-    /* Writes to %g0 are discarded. */
-    __asm__ volatile("add %%g0, 5, %%g0\n\tmov %%g0, %0" : "=r"(r));
-    CHECK_EQ("add to %g0", r, 0);
+  /* Writes to %g0 are discarded. */
+  __asm__ volatile("add %%g0, 5, %%g0\n\tmov %%g0, %0" : "=r"(r));
+  CHECK_EQ("add to %g0", r, 0);
 }
 
-static void tagged_extra(void)
-{
-    static const struct { uint32_t a, b; int sub; } cases[] = {
-        { 1, 4, 0 },                /* tag bits in rs1 */
-        { 4, 2, 0 },                /* tag bits in operand 2 */
-        { 0x7ffffffc, 4, 0 },       /* arithmetic overflow */
-        { 5, 4, 1 },
-        { 0x80000000, 4, 1 },       /* subtract overflow */
-    };
-    unsigned i;
+static void tagged_extra(void) {
+  static const struct {
+    uint32_t a, b;
+    int sub;
+  } cases[] = {
+      {1, 4, 0},                              /* tag bits in rs1 */
+      {4, 2, 0},                              /* tag bits in operand 2 */
+      {0x7ffffffc, 4, 0},                     /* arithmetic overflow */
+      {5, 4, 1},          {0x80000000, 4, 1}, /* subtract overflow */
+  };
+  unsigned i;
 
-    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        uint32_t r = 0x5555aaaa, pc, psr_before, psr_after;
-
-        trap_reset();
-        if (!cases[i].sub)
-            __asm__ volatile("rd %%psr, %[pb]\n\t" LABEL_ADDR
-                             "1: taddcctv %[a], %[b], %[r]\n\t"
-                             "rd %%psr, %[pa]"
-                             : [r] "+r"(r), [pc] "=&r"(pc), [pb] "=&r"(psr_before), [pa] "=r"(psr_after)
-                             : [a] "r"(cases[i].a), [b] "r"(cases[i].b) : "cc");
-        else
-            __asm__ volatile("rd %%psr, %[pb]\n\t" LABEL_ADDR
-                             "1: tsubcctv %[a], %[b], %[r]\n\t"
-                             "rd %%psr, %[pa]"
-                             : [r] "+r"(r), [pc] "=&r"(pc), [pb] "=&r"(psr_before), [pa] "=r"(psr_after)
-                             : [a] "r"(cases[i].a), [b] "r"(cases[i].b) : "cc");
-        expect_trap(cases[i].sub ? "tsubcctv" : "taddcctv", TT_TAG_OVERFLOW, pc);
-        CHECK_EQ("tagged trap: rd unchanged", r, 0x5555aaaa);
-        CHECK_EQ("tagged trap: icc unchanged", psr_after & PSR_ICC_MASK, psr_before & PSR_ICC_MASK);
-    }
-}
-
-static void div_extra(void)
-{
-    uint32_t r = 0x12121212, pc;
+  for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    uint32_t r = 0x5555aaaa, pc, psr_before, psr_after;
 
     trap_reset();
-    __asm__ volatile("wr %%g0, %%y\n\tnop\n\tnop\n\tnop\n\t" LABEL_ADDR
-                     "1: udiv %[a], %%g0, %[r]"
-                     : [r] "+r"(r), [pc] "=&r"(pc) : [a] "r"(100));
-    expect_trap("udiv by 0", TT_DIVISION_BY_ZERO, pc);
-    CHECK_EQ("udiv by 0: rd unchanged", r, 0x12121212);
-
-    trap_reset();
-    __asm__ volatile(LABEL_ADDR "1: sdivcc %[a], 0, %[r]"
-                     : [r] "+r"(r), [pc] "=&r"(pc) : [a] "r"(100) : "cc");
-    expect_trap("sdivcc by 0", TT_DIVISION_BY_ZERO, pc);
-    CHECK_EQ("sdivcc by 0: rd unchanged", r, 0x12121212);
+    if (!cases[i].sub)
+      __asm__ volatile("rd %%psr, %[pb]\n\t" LABEL_ADDR
+                       "1: taddcctv %[a], %[b], %[r]\n\t"
+                       "rd %%psr, %[pa]"
+                       : [r] "+r"(r), [pc] "=&r"(pc), [pb] "=&r"(psr_before), [pa] "=r"(psr_after)
+                       : [a] "r"(cases[i].a), [b] "r"(cases[i].b)
+                       : "cc");
+    else
+      __asm__ volatile("rd %%psr, %[pb]\n\t" LABEL_ADDR
+                       "1: tsubcctv %[a], %[b], %[r]\n\t"
+                       "rd %%psr, %[pa]"
+                       : [r] "+r"(r), [pc] "=&r"(pc), [pb] "=&r"(psr_before), [pa] "=r"(psr_after)
+                       : [a] "r"(cases[i].a), [b] "r"(cases[i].b)
+                       : "cc");
+    expect_trap(cases[i].sub ? "tsubcctv" : "taddcctv", TT_TAG_OVERFLOW, pc);
+    CHECK_EQ("tagged trap: rd unchanged", r, 0x5555aaaa);
+    CHECK_EQ("tagged trap: icc unchanged", psr_after & PSR_ICC_MASK, psr_before & PSR_ICC_MASK);
+  }
 }
 
-static void mulscc_extra(void)
-{
-    /* The classic 32-step multiply: 32 MULSCC + a final shift step give
-     * the 64-bit product of two non-negative 31-bit numbers. */
-    uint32_t a = 0x12345, b = 0x6789a, lo, hi;
+static void div_extra(void) {
+  uint32_t r = 0x12121212, pc;
 
-    __asm__ volatile("wr %[b], %%y\n\t"
-                     "andcc %%g0, %%g0, %[hi]\n\t"  /* N = V = 0, partial = 0 */
-                     "nop\n\tnop\n\t"
-                     ".rept 32\n\tmulscc %[hi], %[a], %[hi]\n\t.endr\n\t"
-                     "mulscc %[hi], %%g0, %[hi]\n\t"
-                     "rd %%y, %[lo]"
-                     : [hi] "=&r"(hi), [lo] "=&r"(lo) : [a] "r"(a), [b] "r"(b) : "cc");
-    /* 0x12345 * 0x6789a = 0x7_5cd58f82 */
-    CHECK_EQ("mulscc x32 high", hi, 0x00000007);
-    CHECK_EQ("mulscc x32 low", lo, 0x5cd58f82);
+  trap_reset();
+  __asm__ volatile("wr %%g0, %%y\n\tnop\n\tnop\n\tnop\n\t" LABEL_ADDR "1: udiv %[a], %%g0, %[r]"
+                   : [r] "+r"(r), [pc] "=&r"(pc)
+                   : [a] "r"(100));
+  expect_trap("udiv by 0", TT_DIVISION_BY_ZERO, pc);
+  CHECK_EQ("udiv by 0: rd unchanged", r, 0x12121212);
+
+  trap_reset();
+  __asm__ volatile(LABEL_ADDR "1: sdivcc %[a], 0, %[r]" : [r] "+r"(r), [pc] "=&r"(pc) : [a] "r"(100) : "cc");
+  expect_trap("sdivcc by 0", TT_DIVISION_BY_ZERO, pc);
+  CHECK_EQ("sdivcc by 0: rd unchanged", r, 0x12121212);
+}
+
+static void mulscc_extra(void) {
+  /* The classic 32-step multiply: 32 MULSCC + a final shift step give
+   * the 64-bit product of two non-negative 31-bit numbers. */
+  uint32_t a = 0x12345, b = 0x6789a, lo, hi;
+
+  __asm__ volatile(
+      "wr %[b], %%y\n\t"
+      "andcc %%g0, %%g0, %[hi]\n\t" /* N = V = 0, partial = 0 */
+      "nop\n\tnop\n\t"
+      ".rept 32\n\tmulscc %[hi], %[a], %[hi]\n\t.endr\n\t"
+      "mulscc %[hi], %%g0, %[hi]\n\t"
+      "rd %%y, %[lo]"
+      : [hi] "=&r"(hi), [lo] "=&r"(lo)
+      : [a] "r"(a), [b] "r"(b)
+      : "cc");
+  /* 0x12345 * 0x6789a = 0x7_5cd58f82 */
+  CHECK_EQ("mulscc x32 high", hi, 0x00000007);
+  CHECK_EQ("mulscc x32 low", lo, 0x5cd58f82);
 }
 
 /* ---------------------------------------------------------------- */
 /* SETHI                                                              */
 
-static void test_sethi(void)
-{
-    uint32_t a, b, c, d;
+static void test_sethi(void) {
+  uint32_t a, b, c, d;
 
-    __asm__ volatile("sethi %%hi(0x12345400), %0\n\t"
-                     "sethi %%hi(0xfffffc00), %1\n\t"
-                     "sethi 0, %2\n\t"
-                     "mov -1, %3\n\t"
-                     "sethi %%hi(0x80000000), %3"
-                     : "=r"(a), "=r"(b), "=r"(c), "=&r"(d));
-    CHECK_EQ("sethi 0x12345400", a, 0x12345400);
-    CHECK_EQ("sethi 0xfffffc00", b, 0xfffffc00);
-    CHECK_EQ("sethi 0", c, 0);
-    CHECK_EQ("sethi clears low bits", d, 0x80000000);
+  __asm__ volatile(
+      "sethi %%hi(0x12345400), %0\n\t"
+      "sethi %%hi(0xfffffc00), %1\n\t"
+      "sethi 0, %2\n\t"
+      "mov -1, %3\n\t"
+      "sethi %%hi(0x80000000), %3"
+      : "=r"(a), "=r"(b), "=r"(c), "=&r"(d));
+  CHECK_EQ("sethi 0x12345400", a, 0x12345400);
+  CHECK_EQ("sethi 0xfffffc00", b, 0xfffffc00);
+  CHECK_EQ("sethi 0", c, 0);
+  CHECK_EQ("sethi clears low bits", d, 0x80000000);
 }
 
 /* ---------------------------------------------------------------- */
 /* Loads and stores                                                   */
 
 static const uint8_t ldmem[16] __attribute__((aligned(8))) = {
-    0x80, 0x7f, 0xff, 0x01, 0x12, 0x34, 0x56, 0x78,
-    0xfe, 0xdc, 0xba, 0x98, 0x00, 0x80, 0x00, 0x01,
+    0x80, 0x7f, 0xff, 0x01, 0x12, 0x34, 0x56, 0x78, 0xfe, 0xdc, 0xba, 0x98, 0x00, 0x80, 0x00, 0x01,
 };
 
-#define LOAD(insn, base, off)                                                       \
-    ({                                                                              \
-        uint32_t v_;                                                                \
-        __asm__ volatile(insn " [%1 + %2], %0" : "=r"(v_) : "r"(base), "i"(off));   \
-        v_;                                                                         \
-    })
+#define LOAD(insn, base, off)                                                 \
+  ({                                                                          \
+    uint32_t v_;                                                              \
+    __asm__ volatile(insn " [%1 + %2], %0" : "=r"(v_) : "r"(base), "i"(off)); \
+    v_;                                                                       \
+  })
 
-static void test_loads(void)
-{
-    const uint8_t *m = ldmem;
-    uint32_t v, off = 12;
+static void test_loads(void) {
+  const uint8_t *m = ldmem;
+  uint32_t v, off = 12;
 
-    CHECK_EQ("ldub [0]", LOAD("ldub", m, 0), 0x80);
-    CHECK_EQ("ldsb [0]", LOAD("ldsb", m, 0), 0xffffff80);
-    CHECK_EQ("ldsb [1]", LOAD("ldsb", m, 1), 0x7f);
-    CHECK_EQ("ldub [2]", LOAD("ldub", m, 2), 0xff);
-    CHECK_EQ("ldsb [2]", LOAD("ldsb", m, 2), 0xffffffff);
-    CHECK_EQ("lduh [0]", LOAD("lduh", m, 0), 0x807f);
-    CHECK_EQ("ldsh [0]", LOAD("ldsh", m, 0), 0xffff807f);
-    CHECK_EQ("lduh [2]", LOAD("lduh", m, 2), 0xff01);
-    CHECK_EQ("ldsh [4]", LOAD("ldsh", m, 4), 0x1234);
-    CHECK_EQ("ldsh [8]", LOAD("ldsh", m, 8), 0xfffffedc);
-    CHECK_EQ("ldsh [12]", LOAD("ldsh", m, 12), 0x0080);
-    CHECK_EQ("ld [4]", LOAD("ld", m, 4), 0x12345678);
-    CHECK_EQ("ld [8]", LOAD("ld", m, 8), 0xfedcba98);
-    __asm__ volatile("ld [%1 + %2], %0" : "=r"(v) : "r"(m), "r"(off));
-    CHECK_EQ("ld [reg+reg]", v, 0x00800001);
-    __asm__ volatile("ldub [%1 - 1], %0" : "=r"(v) : "r"(m + 8));
-    CHECK_EQ("ldub [reg-1]", v, 0x78);
+  CHECK_EQ("ldub [0]", LOAD("ldub", m, 0), 0x80);
+  CHECK_EQ("ldsb [0]", LOAD("ldsb", m, 0), 0xffffff80);
+  CHECK_EQ("ldsb [1]", LOAD("ldsb", m, 1), 0x7f);
+  CHECK_EQ("ldub [2]", LOAD("ldub", m, 2), 0xff);
+  CHECK_EQ("ldsb [2]", LOAD("ldsb", m, 2), 0xffffffff);
+  CHECK_EQ("lduh [0]", LOAD("lduh", m, 0), 0x807f);
+  CHECK_EQ("ldsh [0]", LOAD("ldsh", m, 0), 0xffff807f);
+  CHECK_EQ("lduh [2]", LOAD("lduh", m, 2), 0xff01);
+  CHECK_EQ("ldsh [4]", LOAD("ldsh", m, 4), 0x1234);
+  CHECK_EQ("ldsh [8]", LOAD("ldsh", m, 8), 0xfffffedc);
+  CHECK_EQ("ldsh [12]", LOAD("ldsh", m, 12), 0x0080);
+  CHECK_EQ("ld [4]", LOAD("ld", m, 4), 0x12345678);
+  CHECK_EQ("ld [8]", LOAD("ld", m, 8), 0xfedcba98);
+  __asm__ volatile("ld [%1 + %2], %0" : "=r"(v) : "r"(m), "r"(off));
+  CHECK_EQ("ld [reg+reg]", v, 0x00800001);
+  __asm__ volatile("ldub [%1 - 1], %0" : "=r"(v) : "r"(m + 8));
+  CHECK_EQ("ldub [reg-1]", v, 0x78);
 }
 
-static void test_stores(void)
-{
-    static uint8_t buf[16] __attribute__((aligned(8)));
-    static const uint8_t want[16] = {
-        0xaa, 0x67, 0xcd, 0xef, 0x01, 0x23, 0x45, 0x67,
-        0xaa, 0xaa, 0xaa, 0xaa, 0x00, 0x00, 0x00, 0x00,
-    };
-    unsigned i;
+static void test_stores(void) {
+  static uint8_t buf[16] __attribute__((aligned(8)));
+  static const uint8_t want[16] = {
+      0xaa, 0x67, 0xcd, 0xef, 0x01, 0x23, 0x45, 0x67, 0xaa, 0xaa, 0xaa, 0xaa, 0x00, 0x00, 0x00, 0x00,
+  };
+  unsigned i;
 
-    memset(buf, 0xaa, sizeof(buf));
-    __asm__ volatile("stb %1, [%0 + 1]\n\t"
-                     "sth %2, [%0 + 2]\n\t"
-                     "st %3, [%0 + 4]\n\t"
-                     "st %%g0, [%0 + 12]"
-                     : : "r"(buf), "r"(0x1234567), "r"(0x89abcdef), "r"(0x01234567) : "memory");
-    for (i = 0; i < 16; i++) {
-        if (buf[i] != want[i]) {
-            fail("byte %u: got 0x%02x, expected 0x%02x", i, buf[i], want[i]);
-            break;
-        }
+  memset(buf, 0xaa, sizeof(buf));
+  __asm__ volatile(
+      "stb %1, [%0 + 1]\n\t"
+      "sth %2, [%0 + 2]\n\t"
+      "st %3, [%0 + 4]\n\t"
+      "st %%g0, [%0 + 12]"
+      :
+      : "r"(buf), "r"(0x1234567), "r"(0x89abcdef), "r"(0x01234567)
+      : "memory");
+  for (i = 0; i < 16; i++) {
+    if (buf[i] != want[i]) {
+      fail("byte %u: got 0x%02x, expected 0x%02x", i, buf[i], want[i]);
+      break;
     }
+  }
 }
 
-static void test_ldd_std(void)
-{
-    static uint32_t buf[4] __attribute__((aligned(8)));
-    uint32_t hi, lo;
+static void test_ldd_std(void) {
+  static uint32_t buf[4] __attribute__((aligned(8)));
+  uint32_t hi, lo;
 
-    __asm__ volatile("ldd [%2 + 8], %%o4\n\t"
-                     "mov %%o4, %0\n\t"
-                     "mov %%o5, %1"
-                     : "=r"(hi), "=r"(lo) : "r"(ldmem) : "o4", "o5");
-    CHECK_EQ("ldd even word", hi, 0xfedcba98);
-    CHECK_EQ("ldd odd word", lo, 0x00800001);
+  __asm__ volatile(
+      "ldd [%2 + 8], %%o4\n\t"
+      "mov %%o4, %0\n\t"
+      "mov %%o5, %1"
+      : "=r"(hi), "=r"(lo)
+      : "r"(ldmem)
+      : "o4", "o5");
+  CHECK_EQ("ldd even word", hi, 0xfedcba98);
+  CHECK_EQ("ldd odd word", lo, 0x00800001);
 
-    buf[0] = buf[1] = buf[2] = buf[3] = 0;
-    __asm__ volatile("mov %1, %%o4\n\t"
-                     "mov %2, %%o5\n\t"
-                     "std %%o4, [%0 + 8]"
-                     : : "r"(buf), "r"(0xcafef00d), "r"(0x8badf00d) : "o4", "o5", "memory");
-    CHECK_EQ("std [8]", buf[2], 0xcafef00d);
-    CHECK_EQ("std [12]", buf[3], 0x8badf00d);
-    CHECK_EQ("std leaves [0]", buf[0], 0);
+  buf[0] = buf[1] = buf[2] = buf[3] = 0;
+  __asm__ volatile(
+      "mov %1, %%o4\n\t"
+      "mov %2, %%o5\n\t"
+      "std %%o4, [%0 + 8]"
+      :
+      : "r"(buf), "r"(0xcafef00d), "r"(0x8badf00d)
+      : "o4", "o5", "memory");
+  CHECK_EQ("std [8]", buf[2], 0xcafef00d);
+  CHECK_EQ("std [12]", buf[3], 0x8badf00d);
+  CHECK_EQ("std leaves [0]", buf[0], 0);
 }
 
-static void test_ldstub_swap(void)
-{
-    static volatile uint32_t word;
-    uint32_t a, b, r;
+static void test_ldstub_swap(void) {
+  static volatile uint32_t word;
+  uint32_t a, b, r;
 
-    word = 0x5a000000;
-    __asm__ volatile("ldstub [%2], %0\n\tldstub [%2], %1" : "=&r"(a), "=r"(b) : "r"(&word) : "memory");
-    CHECK_EQ("ldstub first", a, 0x5a);
-    CHECK_EQ("ldstub second", b, 0xff);
-    CHECK_EQ("ldstub memory", word, 0xff000000);
+  word = 0x5a000000;
+  __asm__ volatile("ldstub [%2], %0\n\tldstub [%2], %1" : "=&r"(a), "=r"(b) : "r"(&word) : "memory");
+  CHECK_EQ("ldstub first", a, 0x5a);
+  CHECK_EQ("ldstub second", b, 0xff);
+  CHECK_EQ("ldstub memory", word, 0xff000000);
 
-    word = 0x11111111;
-    r = 0x22222222;
-    __asm__ volatile("swap [%1], %0" : "+r"(r) : "r"(&word) : "memory");
-    CHECK_EQ("swap register", r, 0x11111111);
-    CHECK_EQ("swap memory", word, 0x22222222);
+  word = 0x11111111;
+  r = 0x22222222;
+  __asm__ volatile("swap [%1], %0" : "+r"(r) : "r"(&word) : "memory");
+  CHECK_EQ("swap register", r, 0x11111111);
+  CHECK_EQ("swap memory", word, 0x22222222);
 }
 
-static void test_asi(void)
-{
-    static volatile uint32_t word __attribute__((aligned(8)));
-    static volatile uint32_t pair[2] __attribute__((aligned(8)));
-    uint32_t v, b, h, ccr, hi, lo;
+static void test_asi(void) {
+  static volatile uint32_t word __attribute__((aligned(8)));
+  static volatile uint32_t pair[2] __attribute__((aligned(8)));
+  uint32_t v, b, h, ccr, hi, lo;
 
-    __asm__ volatile("sta %0, [%1] 0xb" : : "r"(0x13579bdf), "r"(&word) : "memory");
-    CHECK_EQ("sta asi 0xb", word, 0x13579bdf);
-    __asm__ volatile("lda [%1] 0xb, %0" : "=r"(v) : "r"(&word));
-    CHECK_EQ("lda asi 0xb", v, 0x13579bdf);
-    __asm__ volatile("lduba [%1] 0xb, %0" : "=r"(b) : "r"(&word));
-    CHECK_EQ("lduba asi 0xb", b, 0x13);
-    __asm__ volatile("ldsha [%1] 0xb, %0" : "=r"(h) : "r"((volatile uint8_t *)&word + 2));
-    CHECK_EQ("ldsha asi 0xb", h, 0xffff9bdf);
-    __asm__ volatile("stba %0, [%1] 0xb" : : "r"(0x42), "r"((volatile uint8_t *)&word + 3) : "memory");
-    CHECK_EQ("stba asi 0xb", word, 0x13579b42);
+  __asm__ volatile("sta %0, [%1] 0xb" : : "r"(0x13579bdf), "r"(&word) : "memory");
+  CHECK_EQ("sta asi 0xb", word, 0x13579bdf);
+  __asm__ volatile("lda [%1] 0xb, %0" : "=r"(v) : "r"(&word));
+  CHECK_EQ("lda asi 0xb", v, 0x13579bdf);
+  __asm__ volatile("lduba [%1] 0xb, %0" : "=r"(b) : "r"(&word));
+  CHECK_EQ("lduba asi 0xb", b, 0x13);
+  __asm__ volatile("ldsha [%1] 0xb, %0" : "=r"(h) : "r"((volatile uint8_t *)&word + 2));
+  CHECK_EQ("ldsha asi 0xb", h, 0xffff9bdf);
+  __asm__ volatile("stba %0, [%1] 0xb" : : "r"(0x42), "r"((volatile uint8_t *)&word + 3) : "memory");
+  CHECK_EQ("stba asi 0xb", word, 0x13579b42);
 
-    /* ASI 1 (forced cache miss) is checked in the STRICT group only. */
-    word = 0x2468ace0;
+  /* ASI 1 (forced cache miss) is checked in the STRICT group only. */
+  word = 0x2468ace0;
 
-    pair[0] = 0x01020304;
-    pair[1] = 0x05060708;
-    __asm__ volatile("ldda [%2] 0xb, %%o4\n\tmov %%o4, %0\n\tmov %%o5, %1"
-                     : "=r"(hi), "=r"(lo) : "r"(pair) : "o4", "o5");
-    CHECK_EQ("ldda asi 0xb high", hi, 0x01020304);
-    CHECK_EQ("ldda asi 0xb low", lo, 0x05060708);
+  pair[0] = 0x01020304;
+  pair[1] = 0x05060708;
+  __asm__ volatile("ldda [%2] 0xb, %%o4\n\tmov %%o4, %0\n\tmov %%o5, %1"
+                   : "=r"(hi), "=r"(lo)
+                   : "r"(pair)
+                   : "o4", "o5");
+  CHECK_EQ("ldda asi 0xb high", hi, 0x01020304);
+  CHECK_EQ("ldda asi 0xb low", lo, 0x05060708);
 
-    v = 0x77;
-    __asm__ volatile("swapa [%1] 0xb, %0" : "+r"(v) : "r"(&word) : "memory");
-    CHECK_EQ("swapa asi 0xb register", v, 0x2468ace0);
-    CHECK_EQ("swapa asi 0xb memory", word, 0x77);
+  v = 0x77;
+  __asm__ volatile("swapa [%1] 0xb, %0" : "+r"(v) : "r"(&word) : "memory");
+  CHECK_EQ("swapa asi 0xb register", v, 0x2468ace0);
+  CHECK_EQ("swapa asi 0xb memory", word, 0x77);
 
-    __asm__ volatile("lda [%%g0] 2, %0" : "=r"(ccr));
-    CHECK_EQ("CCR ICS/DCS enabled", ccr & 0xf, 0xf);
+  __asm__ volatile("lda [%%g0] 2, %0" : "=r"(ccr));
+  CHECK_EQ("CCR ICS/DCS enabled", ccr & 0xf, 0xf);
 }
 
 /* ---------------------------------------------------------------- */
@@ -451,171 +443,181 @@ uint32_t isa_wim_rw(uint32_t value);
 uint32_t isa_wim_xor(uint32_t a, uint32_t b);
 
 /* Reference condition evaluation (V8 Bicc/Ticc table). */
-static int cond_true(unsigned cond, unsigned icc)
-{
-    unsigned n = (icc >> 3) & 1, z = (icc >> 2) & 1, v = (icc >> 1) & 1, c = icc & 1;
-    int r;
+static int cond_true(unsigned cond, unsigned icc) {
+  unsigned n = (icc >> 3) & 1, z = (icc >> 2) & 1, v = (icc >> 1) & 1, c = icc & 1;
+  int r;
 
-    switch (cond & 7) {
-    case 0: r = 0; break;               /* n / a */
-    case 1: r = z; break;               /* e / ne */
-    case 2: r = z | (n ^ v); break;     /* le / g */
-    case 3: r = n ^ v; break;           /* l / ge */
-    case 4: r = c | z; break;           /* leu / gu */
-    case 5: r = c; break;               /* cs / cc */
-    case 6: r = n; break;               /* neg / pos */
-    default: r = v; break;              /* vs / vc */
-    }
-    return cond & 8 ? !r : r;
+  switch (cond & 7) {
+    case 0:
+      r = 0;
+      break; /* n / a */
+    case 1:
+      r = z;
+      break; /* e / ne */
+    case 2:
+      r = z | (n ^ v);
+      break; /* le / g */
+    case 3:
+      r = n ^ v;
+      break; /* l / ge */
+    case 4:
+      r = c | z;
+      break; /* leu / gu */
+    case 5:
+      r = c;
+      break; /* cs / cc */
+    case 6:
+      r = n;
+      break; /* neg / pos */
+    default:
+      r = v;
+      break; /* vs / vc */
+  }
+  return cond & 8 ? !r : r;
 }
 
-static void test_branch(void)
-{
-    unsigned icc, cond;
+static void test_branch(void) {
+  unsigned icc, cond;
 
-    for (icc = 0; icc < 16; icc++) {
-        uint32_t got = isa_branch_mask(icc), want = 0;
+  for (icc = 0; icc < 16; icc++) {
+    uint32_t got = isa_branch_mask(icc), want = 0;
 
-        for (cond = 0; cond < 16; cond++)
-            want |= (uint32_t)cond_true(cond, icc) << (15 - cond);
-        if (got != want)
-            fail("icc %x: taken mask 0x%04x, expected 0x%04x (bit 15-cond)", icc, got, want);
-    }
-    CHECK_EQ("annul mask", isa_annul(), 0xf1);
+    for (cond = 0; cond < 16; cond++) want |= (uint32_t)cond_true(cond, icc) << (15 - cond);
+    if (got != want) fail("icc %x: taken mask 0x%04x, expected 0x%04x (bit 15-cond)", icc, got, want);
+  }
+  CHECK_EQ("annul mask", isa_annul(), 0xf1);
 }
 
-static void test_call_jmpl(void)
-{
-    uint32_t out[8] = { 0 };
+static void test_call_jmpl(void) {
+  uint32_t out[8] = {0};
 
-    isa_call_jmpl(out);
-    CHECK_EQ("call writes its own address to %o7", out[0], out[1]);
-    CHECK_EQ("jmpl writes its own address to rd", out[2], out[3]);
-    CHECK_EQ("jmpl delay slot", out[4], 7);
-    CHECK_EQ("jmpl %reg, %o7 call", out[5], 15);
-    CHECK_EQ("jmpl %reg+8", out[6], 3);
+  isa_call_jmpl(out);
+  CHECK_EQ("call writes its own address to %o7", out[0], out[1]);
+  CHECK_EQ("jmpl writes its own address to rd", out[2], out[3]);
+  CHECK_EQ("jmpl delay slot", out[4], 7);
+  CHECK_EQ("jmpl %reg, %o7 call", out[5], 15);
+  CHECK_EQ("jmpl %reg+8", out[6], 3);
 }
 
 /* ---------------------------------------------------------------- */
 /* Windows                                                            */
 
-__attribute__((noinline, noipa)) static uint32_t win_depth(uint32_t n)
-{
-    volatile uint32_t mine = n * 3 + 1;
+__attribute__((noinline, noipa)) static uint32_t win_depth(uint32_t n) {
+  volatile uint32_t mine = n * 3 + 1;
 
-    if (n == 0)
-        return 0;
-    return win_depth(n - 1) + (mine - n * 3);
+  if (n == 0) return 0;
+  return win_depth(n - 1) + (mine - n * 3);
 }
 
-static void test_windows(void)
-{
-    uint32_t out[7] = { 0 };
-    uint32_t ovf, unf, r;
+static void test_windows(void) {
+  uint32_t out[7] = {0};
+  uint32_t ovf, unf, r;
 
-    isa_save_restore(out);
-    CHECK_EQ("save: CWP - 1", out[1], (out[0] + NWINDOWS - 1) % NWINDOWS);
-    CHECK_EQ("restore: CWP back", out[2], out[0]);
-    CHECK_EQ("save writes rd in the new window", out[3], 15);
-    CHECK_EQ("outs become ins", out[4], 10);
-    CHECK_EQ("restore writes rd in the old window", out[5], 17);
-    CHECK_EQ("old %o1 untouched", out[6], 0x77);
+  isa_save_restore(out);
+  CHECK_EQ("save: CWP - 1", out[1], (out[0] + NWINDOWS - 1) % NWINDOWS);
+  CHECK_EQ("restore: CWP back", out[2], out[0]);
+  CHECK_EQ("save writes rd in the new window", out[3], 15);
+  CHECK_EQ("outs become ins", out[4], 10);
+  CHECK_EQ("restore writes rd in the old window", out[5], 17);
+  CHECK_EQ("old %o1 untouched", out[6], 0x77);
 
-    ovf = bsp_window_overflows;
-    unf = bsp_window_underflows;
-    r = win_depth(40);
-    CHECK_EQ("40-deep recursion", r, 40);
-    CHECK(bsp_window_overflows - ovf >= 33, "only %u overflow traps", bsp_window_overflows - ovf);
-    CHECK(bsp_window_underflows - unf >= 33, "only %u underflow traps", bsp_window_underflows - unf);
+  ovf = bsp_window_overflows;
+  unf = bsp_window_underflows;
+  r = win_depth(40);
+  CHECK_EQ("40-deep recursion", r, 40);
+  CHECK(bsp_window_overflows - ovf >= 33, "only %u overflow traps", bsp_window_overflows - ovf);
+  CHECK(bsp_window_underflows - unf >= 33, "only %u underflow traps", bsp_window_underflows - unf);
 }
 
 /* ---------------------------------------------------------------- */
 /* Ticc                                                               */
 
-static void test_ticc(void)
-{
-    unsigned icc, cond;
-    uint32_t pc;
+static void test_ticc(void) {
+  unsigned icc, cond;
+  uint32_t pc;
 
-    for (icc = 0; icc < 16; icc++) {
-        uint32_t want = 0;
+  for (icc = 0; icc < 16; icc++) {
+    uint32_t want = 0;
 
-        for (cond = 0; cond < 16; cond++)
-            want |= (uint32_t)cond_true(cond, icc) << cond;
-        trap_reset();
-        isa_ticc_all(icc);
-        if (trap_mask != want)
-            fail("icc %x: trapped conds 0x%04x, expected 0x%04x", icc, trap_mask, want);
-    }
+    for (cond = 0; cond < 16; cond++) want |= (uint32_t)cond_true(cond, icc) << cond;
+    trap_reset();
+    isa_ticc_all(icc);
+    if (trap_mask != want) fail("icc %x: trapped conds 0x%04x, expected 0x%04x", icc, trap_mask, want);
+  }
 
-    /* Trap number = (rs1 + rs2) & 0x7f, and (rs1 + simm) & 0x7f. */
-    trap_reset();
-    __asm__ volatile(LABEL_ADDR "1: ta %[a] + %[b]" : [pc] "=&r"(pc) : [a] "r"(0x7f), [b] "r"(0x13));
-    expect_trap("ta rs1+rs2", 0x80 + ((0x7f + 0x13) & 0x7f), pc);
-    trap_reset();
-    __asm__ volatile(LABEL_ADDR "1: ta %[a] + 0x45" : [pc] "=&r"(pc) : [a] "r"(0x100));
-    expect_trap("ta rs1+imm", 0x80 + 0x45, pc);
-    trap_reset();
-    __asm__ volatile(LABEL_ADDR "1: ta 0x7f" : [pc] "=&r"(pc));
-    expect_trap("ta 0x7f", 0xff, pc);
+  /* Trap number = (rs1 + rs2) & 0x7f, and (rs1 + simm) & 0x7f. */
+  trap_reset();
+  __asm__ volatile(LABEL_ADDR "1: ta %[a] + %[b]" : [pc] "=&r"(pc) : [a] "r"(0x7f), [b] "r"(0x13));
+  expect_trap("ta rs1+rs2", 0x80 + ((0x7f + 0x13) & 0x7f), pc);
+  trap_reset();
+  __asm__ volatile(LABEL_ADDR "1: ta %[a] + 0x45" : [pc] "=&r"(pc) : [a] "r"(0x100));
+  expect_trap("ta rs1+imm", 0x80 + 0x45, pc);
+  trap_reset();
+  __asm__ volatile(LABEL_ADDR "1: ta 0x7f" : [pc] "=&r"(pc));
+  expect_trap("ta 0x7f", 0xff, pc);
 }
 
 /* ---------------------------------------------------------------- */
 /* Alignment traps                                                    */
 
-static void test_align(void)
-{
-    static uint32_t buf[4] __attribute__((aligned(8))) = { 1, 2, 3, 4 };
-    uint8_t *p = (uint8_t *)buf;
-    uint32_t r, pc;
+static void test_align(void) {
+  static uint32_t buf[4] __attribute__((aligned(8))) = {1, 2, 3, 4};
+  uint8_t *p = (uint8_t *)buf;
+  uint32_t r, pc;
 
-#define ALIGN_LOAD(insn, off)                                                       \
-    do {                                                                            \
-        r = 0xa5a5a5a5;                                                             \
-        trap_reset();                                                               \
-        __asm__ volatile(LABEL_ADDR "1: " insn " [%[p] + " #off "], %[r]"           \
-                         : [r] "+r"(r), [pc] "=&r"(pc) : [p] "r"(p) : "memory");    \
-        expect_trap(insn " +" #off, TT_MEM_ADDRESS_NOT_ALIGNED, pc);                \
-        CHECK_EQ(insn " +" #off ": rd unchanged", r, 0xa5a5a5a5);                   \
-    } while (0)
-#define ALIGN_STORE(insn, off)                                                      \
-    do {                                                                            \
-        trap_reset();                                                               \
-        __asm__ volatile(LABEL_ADDR "1: " insn " %[v], [%[p] + " #off "]"           \
-                         : [pc] "=&r"(pc) : [p] "r"(p), [v] "r"(0xffffffff) : "memory"); \
-        expect_trap(insn " +" #off, TT_MEM_ADDRESS_NOT_ALIGNED, pc);                \
-    } while (0)
+#define ALIGN_LOAD(insn, off)                                         \
+  do {                                                                \
+    r = 0xa5a5a5a5;                                                   \
+    trap_reset();                                                     \
+    __asm__ volatile(LABEL_ADDR "1: " insn " [%[p] + " #off "], %[r]" \
+                     : [r] "+r"(r), [pc] "=&r"(pc)                    \
+                     : [p] "r"(p)                                     \
+                     : "memory");                                     \
+    expect_trap(insn " +" #off, TT_MEM_ADDRESS_NOT_ALIGNED, pc);      \
+    CHECK_EQ(insn " +" #off ": rd unchanged", r, 0xa5a5a5a5);         \
+  } while (0)
+#define ALIGN_STORE(insn, off)                                        \
+  do {                                                                \
+    trap_reset();                                                     \
+    __asm__ volatile(LABEL_ADDR "1: " insn " %[v], [%[p] + " #off "]" \
+                     : [pc] "=&r"(pc)                                 \
+                     : [p] "r"(p), [v] "r"(0xffffffff)                \
+                     : "memory");                                     \
+    expect_trap(insn " +" #off, TT_MEM_ADDRESS_NOT_ALIGNED, pc);      \
+  } while (0)
 
-    ALIGN_LOAD("ld", 1);
-    ALIGN_LOAD("ld", 2);
-    ALIGN_LOAD("ld", 3);
-    ALIGN_LOAD("lduh", 1);
-    ALIGN_LOAD("ldsh", 3);
-    ALIGN_LOAD("swap", 2);
-    ALIGN_STORE("st", 2);
-    ALIGN_STORE("sth", 1);
-    CHECK(buf[0] == 1 && buf[1] == 2, "misaligned store changed memory");
+  ALIGN_LOAD("ld", 1);
+  ALIGN_LOAD("ld", 2);
+  ALIGN_LOAD("ld", 3);
+  ALIGN_LOAD("lduh", 1);
+  ALIGN_LOAD("ldsh", 3);
+  ALIGN_LOAD("swap", 2);
+  ALIGN_STORE("st", 2);
+  ALIGN_STORE("sth", 1);
+  CHECK(buf[0] == 1 && buf[1] == 2, "misaligned store changed memory");
 
-    trap_reset();
-    __asm__ volatile(LABEL_ADDR "1: ldd [%[p] + 4], %%o4" : [pc] "=&r"(pc) : [p] "r"(p) : "o4", "o5");
-    expect_trap("ldd +4", TT_MEM_ADDRESS_NOT_ALIGNED, pc);
-    trap_reset();
-    __asm__ volatile(LABEL_ADDR "1: std %%o4, [%[p] + 4]" : [pc] "=&r"(pc) : [p] "r"(p) : "memory");
-    expect_trap("std +4", TT_MEM_ADDRESS_NOT_ALIGNED, pc);
+  trap_reset();
+  __asm__ volatile(LABEL_ADDR "1: ldd [%[p] + 4], %%o4" : [pc] "=&r"(pc) : [p] "r"(p) : "o4", "o5");
+  expect_trap("ldd +4", TT_MEM_ADDRESS_NOT_ALIGNED, pc);
+  trap_reset();
+  __asm__ volatile(LABEL_ADDR "1: std %%o4, [%[p] + 4]" : [pc] "=&r"(pc) : [p] "r"(p) : "memory");
+  expect_trap("std +4", TT_MEM_ADDRESS_NOT_ALIGNED, pc);
 
-    /* JMPL to a misaligned target traps before transferring control; the
-     * handler skips it, so execution continues with the next word. */
-    trap_reset();
-    r = 0;
-    __asm__ volatile(LABEL_ADDR
-                     "set 2f + 2, %%o4\n"
-                     "1: jmpl %%o4, %%g0\n\t"
-                     "add %[r], 1, %[r]\n\t"
-                     "add %[r], 2, %[r]\n"
-                     "2:"
-                     : [r] "+r"(r), [pc] "=&r"(pc) : : "o4");
-    expect_trap("jmpl misaligned", TT_MEM_ADDRESS_NOT_ALIGNED, pc);
-    CHECK_EQ("jmpl misaligned: fall through", r, 3);
+  /* JMPL to a misaligned target traps before transferring control; the
+   * handler skips it, so execution continues with the next word. */
+  trap_reset();
+  r = 0;
+  __asm__ volatile(LABEL_ADDR
+                   "set 2f + 2, %%o4\n"
+                   "1: jmpl %%o4, %%g0\n\t"
+                   "add %[r], 1, %[r]\n\t"
+                   "add %[r], 2, %[r]\n"
+                   "2:"
+                   : [r] "+r"(r), [pc] "=&r"(pc)
+                   :
+                   : "o4");
+  expect_trap("jmpl misaligned", TT_MEM_ADDRESS_NOT_ALIGNED, pc);
+  CHECK_EQ("jmpl misaligned: fall through", r, 3);
 #undef ALIGN_LOAD
 #undef ALIGN_STORE
 }
@@ -625,74 +627,77 @@ static void test_align(void)
 
 extern char trap_table[];
 
-static void test_statereg(void)
-{
-    uint32_t y, psr, psr2, tbr, tbr2, pil;
+static void test_statereg(void) {
+  uint32_t y, psr, psr2, tbr, tbr2, pil;
 
-    __asm__ volatile("wr %1, %2, %%y\n\tnop\n\tnop\n\tnop\n\trd %%y, %0"
-                     : "=r"(y) : "r"(0xf0f0f0f0), "r"(0x0ff00ff0));
-    CHECK_EQ("wr rs1^rs2, %y", y, 0xff00ff00);
-    __asm__ volatile("wr %%g0, -1, %%y\n\tnop\n\tnop\n\tnop\n\trd %%y, %0" : "=r"(y));
-    CHECK_EQ("wr %g0^-1, %y", y, 0xffffffff);
+  __asm__ volatile("wr %1, %2, %%y\n\tnop\n\tnop\n\tnop\n\trd %%y, %0"
+                   : "=r"(y)
+                   : "r"(0xf0f0f0f0), "r"(0x0ff00ff0));
+  CHECK_EQ("wr rs1^rs2, %y", y, 0xff00ff00);
+  __asm__ volatile("wr %%g0, -1, %%y\n\tnop\n\tnop\n\tnop\n\trd %%y, %0" : "=r"(y));
+  CHECK_EQ("wr %g0^-1, %y", y, 0xffffffff);
 
-    psr = psr_read();
-    CHECK_EQ("PSR impl/ver (LEON3)", psr >> 24, 0xf3);
-    CHECK_EQ("PSR reserved bits 19:14", psr & 0x000fc000, 0);
-    CHECK_EQ("PSR S=1 ET=1", psr & (PSR_S | PSR_ET), PSR_S | PSR_ET);
-    CHECK_EQ("PSR EF=0", psr & PSR_EF, 0);
+  psr = psr_read();
+  CHECK_EQ("PSR impl/ver (LEON3)", psr >> 24, 0xf3);
+  CHECK_EQ("PSR reserved bits 19:14", psr & 0x000fc000, 0);
+  CHECK_EQ("PSR S=1 ET=1", psr & (PSR_S | PSR_ET), PSR_S | PSR_ET);
+  CHECK_EQ("PSR EF=0", psr & PSR_EF, 0);
 
-    /* icc written through WRPSR reads back; PIL likewise. */
-    __asm__ volatile("wr %1, %2, %%psr\n\tnop\n\tnop\n\tnop\n\t"
-                     "rd %%psr, %0\n\t"
-                     "wr %1, %%psr\n\tnop\n\tnop\n\tnop"
-                     : "=&r"(psr2) : "r"(psr), "r"(0x00a00000) : "cc");
-    CHECK_EQ("wrpsr xor icc", psr2, psr ^ 0x00a00000);
-    pil = pil_set(9);
-    CHECK_EQ("PIL reads back", (psr_read() & PSR_PIL_MASK) >> PSR_PIL_SHIFT, 9);
-    pil_set(pil);
+  /* icc written through WRPSR reads back; PIL likewise. */
+  __asm__ volatile(
+      "wr %1, %2, %%psr\n\tnop\n\tnop\n\tnop\n\t"
+      "rd %%psr, %0\n\t"
+      "wr %1, %%psr\n\tnop\n\tnop\n\tnop"
+      : "=&r"(psr2)
+      : "r"(psr), "r"(0x00a00000)
+      : "cc");
+  CHECK_EQ("wrpsr xor icc", psr2, psr ^ 0x00a00000);
+  pil = pil_set(9);
+  CHECK_EQ("PIL reads back", (psr_read() & PSR_PIL_MASK) >> PSR_PIL_SHIFT, 9);
+  pil_set(pil);
 
-    CHECK_EQ("wim 0xffffffff -> 8 windows", isa_wim_rw(0xffffffff), (1u << NWINDOWS) - 1);
-    CHECK_EQ("wim 0x5a", isa_wim_rw(0x5a), 0x5a);
-    CHECK_EQ("wr a^b, %wim", isa_wim_xor(0x0f, 0x3c), 0x33);
+  CHECK_EQ("wim 0xffffffff -> 8 windows", isa_wim_rw(0xffffffff), (1u << NWINDOWS) - 1);
+  CHECK_EQ("wim 0x5a", isa_wim_rw(0x5a), 0x5a);
+  CHECK_EQ("wr a^b, %wim", isa_wim_xor(0x0f, 0x3c), 0x33);
 
-    trap_reset();
-    __asm__ volatile("ta 0x11\n\trd %%tbr, %0" : "=r"(tbr));
-    CHECK_EQ("TBR.TBA", tbr & 0xfffff000, (uint32_t)(uintptr_t)trap_table);
-    CHECK_EQ("TBR.tt after ta 0x11", (tbr >> 4) & 0xff, 0x91);
-    CHECK_EQ("TBR low bits", tbr & 0xf, 0);
-    /* WRTBR writes rs1 ^ operand2 into TBA (here the same table). */
-    __asm__ volatile("wr %1, %2, %%tbr\n\tnop\n\tnop\n\tnop\n\trd %%tbr, %0"
-                     : "=r"(tbr2) : "r"(tbr & 0xfffff000), "r"(0x00001000));
-    CHECK_EQ("WRTBR xor", tbr2 & 0xfffff000, (tbr & 0xfffff000) ^ 0x1000);
-    __asm__ volatile("wr %1, %%tbr\n\tnop\n\tnop\n\tnop\n\trd %%tbr, %0"
-                     : "=r"(tbr2) : "r"(tbr & 0xfffff000));
-    CHECK_EQ("WRTBR restore", tbr2 & 0xfffff000, tbr & 0xfffff000);
+  trap_reset();
+  __asm__ volatile("ta 0x11\n\trd %%tbr, %0" : "=r"(tbr));
+  CHECK_EQ("TBR.TBA", tbr & 0xfffff000, (uint32_t)(uintptr_t)trap_table);
+  CHECK_EQ("TBR.tt after ta 0x11", (tbr >> 4) & 0xff, 0x91);
+  CHECK_EQ("TBR low bits", tbr & 0xf, 0);
+  /* WRTBR writes rs1 ^ operand2 into TBA (here the same table). */
+  __asm__ volatile("wr %1, %2, %%tbr\n\tnop\n\tnop\n\tnop\n\trd %%tbr, %0"
+                   : "=r"(tbr2)
+                   : "r"(tbr & 0xfffff000), "r"(0x00001000));
+  CHECK_EQ("WRTBR xor", tbr2 & 0xfffff000, (tbr & 0xfffff000) ^ 0x1000);
+  __asm__ volatile("wr %1, %%tbr\n\tnop\n\tnop\n\tnop\n\trd %%tbr, %0" : "=r"(tbr2) : "r"(tbr & 0xfffff000));
+  CHECK_EQ("WRTBR restore", tbr2 & 0xfffff000, tbr & 0xfffff000);
 }
 
 #if ISA_STRICT
 /* Behaviour defined by the V8 manual / LEON3 VHDL that QEMU 7.2
  * leon3_generic gets wrong (see firmware/README.md). Only in
  * isa_selfcheck_strict.elf. */
-static void test_strict(void)
-{
-    static volatile uint32_t word;
-    uint32_t v, tbr, tbr2;
+static void test_strict(void) {
+  static volatile uint32_t word;
+  uint32_t v, tbr, tbr2;
 
-    /* ASI 1: forced cache miss, otherwise a normal access.
-     * QEMU 7.2: loads return 0, stores are dropped. */
-    word = 0x2468ace0;
-    __asm__ volatile("lda [%1] 1, %0" : "=r"(v) : "r"(&word));
-    CHECK_EQ("lda asi 1", v, 0x2468ace0);
-    __asm__ volatile("sta %0, [%1] 1" : : "r"(0x0badcafe), "r"(&word) : "memory");
-    CHECK_EQ("sta asi 1", word, 0x0badcafe);
+  /* ASI 1: forced cache miss, otherwise a normal access.
+   * QEMU 7.2: loads return 0, stores are dropped. */
+  word = 0x2468ace0;
+  __asm__ volatile("lda [%1] 1, %0" : "=r"(v) : "r"(&word));
+  CHECK_EQ("lda asi 1", v, 0x2468ace0);
+  __asm__ volatile("sta %0, [%1] 1" : : "r"(0x0badcafe), "r"(&word) : "memory");
+  CHECK_EQ("sta asi 1", word, 0x0badcafe);
 
-    /* WRTBR writes TBA only; tt (bits 11:4) is not writable.
-     * QEMU 7.2 writes the whole register. */
-    trap_reset();
-    __asm__ volatile("ta 0x12\n\trd %%tbr, %0" : "=r"(tbr));
-    __asm__ volatile("wr %1, 0x5f0, %%tbr\n\tnop\n\tnop\n\tnop\n\trd %%tbr, %0"
-                     : "=r"(tbr2) : "r"(tbr & 0xfffff000));
-    CHECK_EQ("WRTBR keeps tt", tbr2, tbr);
+  /* WRTBR writes TBA only; tt (bits 11:4) is not writable.
+   * QEMU 7.2 writes the whole register. */
+  trap_reset();
+  __asm__ volatile("ta 0x12\n\trd %%tbr, %0" : "=r"(tbr));
+  __asm__ volatile("wr %1, 0x5f0, %%tbr\n\tnop\n\tnop\n\tnop\n\trd %%tbr, %0"
+                   : "=r"(tbr2)
+                   : "r"(tbr & 0xfffff000));
+  CHECK_EQ("WRTBR keeps tt", tbr2, tbr);
 }
 #endif
 
@@ -701,129 +706,125 @@ static void test_strict(void)
 
 static uint32_t codebuf[8] __attribute__((aligned(16)));
 
-#define INSN_RETL     0x81c3e008u   /* jmpl %o7 + 8, %g0 */
-#define INSN_NOP      0x01000000u
-#define INSN_MOV_O0(imm) (0x90102000u | ((imm) & 0x1fffu))  /* or %g0, imm, %o0 */
+#define INSN_RETL 0x81c3e008u /* jmpl %o7 + 8, %g0 */
+#define INSN_NOP 0x01000000u
+#define INSN_MOV_O0(imm) (0x90102000u | ((imm)&0x1fffu)) /* or %g0, imm, %o0 */
 
-static uint32_t run_code(const uint32_t *words, unsigned n, uint32_t arg)
-{
-    unsigned i;
+static uint32_t run_code(const uint32_t *words, unsigned n, uint32_t arg) {
+  unsigned i;
 
-    for (i = 0; i < n; i++)
-        codebuf[i] = words[i];
-    __asm__ volatile("flush %0\n\tflush %0 + 8\n\tflush %0 + 16\n\tflush %0 + 24"
-                     : : "r"(codebuf) : "memory");
-    return ((uint32_t(*)(uint32_t))(uintptr_t)codebuf)(arg);
+  for (i = 0; i < n; i++) codebuf[i] = words[i];
+  __asm__ volatile("flush %0\n\tflush %0 + 8\n\tflush %0 + 16\n\tflush %0 + 24" : : "r"(codebuf) : "memory");
+  return ((uint32_t(*)(uint32_t))(uintptr_t)codebuf)(arg);
 }
 
-static void test_flush_stbar(void)
-{
-    uint32_t prog[2] = { INSN_RETL, INSN_MOV_O0(1) };
-    static volatile uint32_t a, b;
-    uint32_t v;
+static void test_flush_stbar(void) {
+  uint32_t prog[2] = {INSN_RETL, INSN_MOV_O0(1)};
+  static volatile uint32_t a, b;
+  uint32_t v;
 
-    CHECK_EQ("code in RAM returns 1", run_code(prog, 2, 0), 1);
-    prog[1] = INSN_MOV_O0(2);
-    CHECK_EQ("rewritten + FLUSH returns 2", run_code(prog, 2, 0), 2);
+  CHECK_EQ("code in RAM returns 1", run_code(prog, 2, 0), 1);
+  prog[1] = INSN_MOV_O0(2);
+  CHECK_EQ("rewritten + FLUSH returns 2", run_code(prog, 2, 0), 2);
 
-    a = 0;
-    b = 0;
-    __asm__ volatile("st %2, [%3]\n\tstbar\n\tst %2, [%4]\n\tld [%3], %0\n\tld [%4], %1"
-                     : "=&r"(v), "=&r"(a) : "r"(0x1234), "r"(&a), "r"(&b) : "memory");
-    CHECK_EQ("stores around stbar", v + b, 0x2468);
+  a = 0;
+  b = 0;
+  __asm__ volatile("st %2, [%3]\n\tstbar\n\tst %2, [%4]\n\tld [%3], %0\n\tld [%4], %1"
+                   : "=&r"(v), "=&r"(a)
+                   : "r"(0x1234), "r"(&a), "r"(&b)
+                   : "memory");
+  CHECK_EQ("stores around stbar", v + b, 0x2468);
 }
 
-static void expect_code_trap(const char *what, uint32_t insn, uint32_t tt)
-{
-    uint32_t prog[3] = { insn, INSN_RETL, INSN_NOP };
+static void expect_code_trap(const char *what, uint32_t insn, uint32_t tt) {
+  uint32_t prog[3] = {insn, INSN_RETL, INSN_NOP};
 
-    trap_reset();
-    run_code(prog, 3, (uint32_t)(uintptr_t)&codebuf[4]);
-    expect_trap(what, tt, (uint32_t)(uintptr_t)codebuf);
+  trap_reset();
+  run_code(prog, 3, (uint32_t)(uintptr_t)&codebuf[4]);
+  expect_trap(what, tt, (uint32_t)(uintptr_t)codebuf);
 }
 
-static void test_unimp(void)
-{
-    uint32_t pc, psr_before, psr_after;
+static void test_unimp(void) {
+  uint32_t pc, psr_before, psr_after;
 
-    trap_reset();
-    __asm__ volatile(LABEL_ADDR "1: unimp 0x123" : [pc] "=&r"(pc));
-    expect_trap("unimp", TT_ILLEGAL_INSTRUCTION, pc);
+  trap_reset();
+  __asm__ volatile(LABEL_ADDR "1: unimp 0x123" : [pc] "=&r"(pc));
+  expect_trap("unimp", TT_ILLEGAL_INSTRUCTION, pc);
 
-    /* LDD with an odd rd: illegal on LEON3. */
-    expect_code_trap("ldd [%o0], %o1", 0xd2180000u | (8u << 14), TT_ILLEGAL_INSTRUCTION);
+  /* LDD with an odd rd: illegal on LEON3. */
+  expect_code_trap("ldd [%o0], %o1", 0xd2180000u | (8u << 14), TT_ILLEGAL_INSTRUCTION);
 
-    /* RETT with ET=1 in supervisor mode. */
-    trap_reset();
-    __asm__ volatile(LABEL_ADDR "1: rett %%o7 + 8" : [pc] "=&r"(pc));
-    expect_trap("rett with ET=1", TT_ILLEGAL_INSTRUCTION, pc);
+  /* RETT with ET=1 in supervisor mode. */
+  trap_reset();
+  __asm__ volatile(LABEL_ADDR "1: rett %%o7 + 8" : [pc] "=&r"(pc));
+  expect_trap("rett with ET=1", TT_ILLEGAL_INSTRUCTION, pc);
 
-    /* WRPSR with CWP >= NWINDOWS: illegal, PSR unchanged. */
-    trap_reset();
-    psr_before = psr_read();
-    __asm__ volatile(LABEL_ADDR "1: wr %[v], 0x1f, %%psr\n\tnop\n\tnop\n\tnop\n\trd %%psr, %[a]"
-                     : [pc] "=&r"(pc), [a] "=r"(psr_after) : [v] "r"(psr_before & ~PSR_CWP_MASK) : "cc");
-    expect_trap("wrpsr CWP=31", TT_ILLEGAL_INSTRUCTION, pc);
-    CHECK_EQ("wrpsr CWP=31: PSR unchanged", psr_after, psr_before);
+  /* WRPSR with CWP >= NWINDOWS: illegal, PSR unchanged. */
+  trap_reset();
+  psr_before = psr_read();
+  __asm__ volatile(LABEL_ADDR "1: wr %[v], 0x1f, %%psr\n\tnop\n\tnop\n\tnop\n\trd %%psr, %[a]"
+                   : [pc] "=&r"(pc), [a] "=r"(psr_after)
+                   : [v] "r"(psr_before & ~PSR_CWP_MASK)
+                   : "cc");
+  expect_trap("wrpsr CWP=31", TT_ILLEGAL_INSTRUCTION, pc);
+  CHECK_EQ("wrpsr CWP=31: PSR unchanged", psr_after, psr_before);
 }
 
-static void test_fp_disabled(void)
-{
-    expect_code_trap("fadds", 0x85a00821u, TT_FP_DISABLED);           /* fadds %f0, %f1, %f2 */
-    expect_code_trap("ld [%o0], %f0", 0xc1022000u, TT_FP_DISABLED);   /* LDF */
-    expect_code_trap("st %f0, [%o0]", 0xc1222000u, TT_FP_DISABLED);   /* STF */
-    expect_code_trap("fba", 0x11800002u, TT_FP_DISABLED);             /* FBfcc, a=0 */
+static void test_fp_disabled(void) {
+  expect_code_trap("fadds", 0x85a00821u, TT_FP_DISABLED);         /* fadds %f0, %f1, %f2 */
+  expect_code_trap("ld [%o0], %f0", 0xc1022000u, TT_FP_DISABLED); /* LDF */
+  expect_code_trap("st %f0, [%o0]", 0xc1222000u, TT_FP_DISABLED); /* STF */
+  expect_code_trap("fba", 0x11800002u, TT_FP_DISABLED);           /* FBfcc, a=0 */
 }
 
 /* ---------------------------------------------------------------- */
 
-int main(void)
-{
-    puts("isa_selfcheck: start");
-    install_handlers();
-    run_vectors();
+int main(void) {
+  puts("isa_selfcheck: start");
+  install_handlers();
+  run_vectors();
 
-    table_group(G_ALU, alu_extra);
-    table_group(G_LOGIC, 0);
-    table_group(G_SHIFT, 0);
+  table_group(G_ALU, alu_extra);
+  table_group(G_LOGIC, 0);
+  table_group(G_SHIFT, 0);
 
-    group_begin();
-    test_sethi();
-    group_end("SETHI");
+  group_begin();
+  test_sethi();
+  group_end("SETHI");
 
-    table_group(G_ADDX_SUBX, 0);
-    table_group(G_CC, 0);
-    table_group(G_TAGGED, tagged_extra);
-    table_group(G_MULSCC, mulscc_extra);
-    table_group(G_MUL, 0);
-    table_group(G_DIV, div_extra);
+  table_group(G_ADDX_SUBX, 0);
+  table_group(G_CC, 0);
+  table_group(G_TAGGED, tagged_extra);
+  table_group(G_MULSCC, mulscc_extra);
+  table_group(G_MUL, 0);
+  table_group(G_DIV, div_extra);
 
 #define GROUP(name, fn) \
-    do {                \
-        group_begin();  \
-        fn();           \
-        group_end(name); \
-    } while (0)
+  do {                  \
+    group_begin();      \
+    fn();               \
+    group_end(name);    \
+  } while (0)
 
-    GROUP("LOADS", test_loads);
-    GROUP("STORES", test_stores);
-    GROUP("LDD_STD", test_ldd_std);
-    GROUP("LDSTUB_SWAP", test_ldstub_swap);
-    GROUP("ASI", test_asi);
-    GROUP("BRANCH", test_branch);
-    GROUP("CALL_JMPL", test_call_jmpl);
-    GROUP("WINDOWS", test_windows);
-    GROUP("TICC", test_ticc);
-    GROUP("ALIGN", test_align);
-    GROUP("STATEREG", test_statereg);
-    GROUP("FLUSH_STBAR", test_flush_stbar);
-    GROUP("UNIMP", test_unimp);
-    GROUP("FP_DISABLED", test_fp_disabled);
+  GROUP("LOADS", test_loads);
+  GROUP("STORES", test_stores);
+  GROUP("LDD_STD", test_ldd_std);
+  GROUP("LDSTUB_SWAP", test_ldstub_swap);
+  GROUP("ASI", test_asi);
+  GROUP("BRANCH", test_branch);
+  GROUP("CALL_JMPL", test_call_jmpl);
+  GROUP("WINDOWS", test_windows);
+  GROUP("TICC", test_ticc);
+  GROUP("ALIGN", test_align);
+  GROUP("STATEREG", test_statereg);
+  GROUP("FLUSH_STBAR", test_flush_stbar);
+  GROUP("UNIMP", test_unimp);
+  GROUP("FP_DISABLED", test_fp_disabled);
 #if ISA_STRICT
-    GROUP("STRICT", test_strict);
+  GROUP("STRICT", test_strict);
 #endif
 
-    printf("isa_selfcheck: %u groups passed, %u failed\n", groups_passed, groups_failed);
-    puts("isa_selfcheck: done");
-    return (int)groups_failed;
+  printf("isa_selfcheck: %u groups passed, %u failed\n", groups_passed, groups_failed);
+  puts("isa_selfcheck: done");
+  return (int)groups_failed;
 }

@@ -27,19 +27,15 @@ static uint8_t src_area[AREA] __attribute__((aligned(8)));
 static uint8_t dst_area[AREA] __attribute__((aligned(8)));
 static uint8_t ref_area[AREA] __attribute__((aligned(8)));
 
-static const unsigned long_lens[] = { 255, 1460 };
+static const unsigned long_lens[] = {255, 1460};
 #define NLONG (sizeof long_lens / sizeof long_lens[0])
 
 static uint32_t rng_state = 0x9e3779b9u;
-static uint8_t rnd(void)
-{
-  return (uint8_t)(fw_xorshift32(&rng_state) >> 7);
-}
+static uint8_t rnd(void) { return (uint8_t)(fw_xorshift32(&rng_state) >> 7); }
 
 /* References through volatile pointers, so the compiler cannot turn them
  * into calls of the functions under test. */
-static void ref_copy(uint8_t *d, const uint8_t *s, unsigned n)
-{
+static void ref_copy(uint8_t *d, const uint8_t *s, unsigned n) {
   volatile uint8_t *vd = d;
   const volatile uint8_t *vs = s;
   unsigned i;
@@ -48,15 +44,13 @@ static void ref_copy(uint8_t *d, const uint8_t *s, unsigned n)
   }
 }
 
-static void ref_move(uint8_t *d, const uint8_t *s, unsigned n)
-{
+static void ref_move(uint8_t *d, const uint8_t *s, unsigned n) {
   static uint8_t tmp[MAXLEN];
   ref_copy(tmp, s, n);
   ref_copy(d, tmp, n);
 }
 
-static void ref_fill(uint8_t *d, uint8_t c, unsigned n)
-{
+static void ref_fill(uint8_t *d, uint8_t c, unsigned n) {
   volatile uint8_t *vd = d;
   unsigned i;
   for (i = 0; i < n; i++) {
@@ -64,8 +58,7 @@ static void ref_fill(uint8_t *d, uint8_t c, unsigned n)
   }
 }
 
-static void randomize(uint8_t *p, unsigned n)
-{
+static void randomize(uint8_t *p, unsigned n) {
   unsigned i;
   for (i = 0; i < n; i++) {
     p[i] = rnd();
@@ -74,8 +67,7 @@ static void randomize(uint8_t *p, unsigned n)
 
 /* Fills the first n bytes of dst_area with a fresh pattern and copies them
  * to ref_area. */
-static void prepare(unsigned n)
-{
+static void prepare(unsigned n) {
   uint8_t b = rnd();
   unsigned i;
   for (i = 0; i < n; i++) {
@@ -86,9 +78,7 @@ static void prepare(unsigned n)
 
 /* Compares the first n bytes of dst_area with ref_area; prints the first
  * difference. */
-static int same(const char *what, unsigned n, unsigned len, unsigned da, unsigned sa,
-                int *reported)
-{
+static int same(const char *what, unsigned n, unsigned len, unsigned da, unsigned sa, int *reported) {
   unsigned i;
   for (i = 0; i < n; i++) {
     if (dst_area[i] != ref_area[i]) {
@@ -102,15 +92,11 @@ static int same(const char *what, unsigned n, unsigned len, unsigned da, unsigne
   return 1;
 }
 
-static unsigned length(unsigned k)
-{
-  return k <= 80 ? k : long_lens[k - 81];
-}
+static unsigned length(unsigned k) { return k <= 80 ? k : long_lens[k - 81]; }
 #define NLENGTHS (81 + NLONG)
 
 /* memcpy or memmove between the two separate areas. */
-static int check_copy(int move)
-{
+static int check_copy(int move) {
   const char *name = move ? "memmove" : "memcpy";
   int reported = 0, ok = 1;
   unsigned k, da, sa;
@@ -139,8 +125,7 @@ static int check_copy(int move)
 }
 
 /* memmove inside dst_area: dst and src offsets 0..11, lengths 0..80. */
-static int check_overlap(void)
-{
+static int check_overlap(void) {
   int reported = 0, ok = 1;
   unsigned len, da, sa;
   for (len = 0; len <= 80; len++) {
@@ -166,9 +151,8 @@ static int check_overlap(void)
   return ok;
 }
 
-static int check_memset(void)
-{
-  static const int values[] = { 0x00, 0xa5, 0x1ff };
+static int check_memset(void) {
+  static const int values[] = {0x00, 0xa5, 0x1ff};
   int reported = 0, ok = 1;
   unsigned k, da, v;
   for (k = 0; k < NLENGTHS; k++) {
@@ -195,14 +179,12 @@ static int check_memset(void)
 }
 
 static int failed;
-static void group(const char *name, int ok)
-{
+static void group(const char *name, int ok) {
   printf("%s %s\n", ok ? "PASS" : "FAIL", name);
   failed += !ok;
 }
 
-int main(void)
-{
+int main(void) {
   randomize(src_area, AREA);
   group("MEMCPY", check_copy(0));
   group("MEMMOVE", check_copy(1) & check_overlap());

@@ -31,18 +31,15 @@ static struct session sessions[NET_TCP_CONNS];
 static uint32_t accepted, answered, closed, aborted, discarded, name_bytes;
 static char last_name[NAME_MAX + 1];
 
-static PT_THREAD(hello_thread(struct session *s))
-{
+static PT_THREAD(hello_thread(struct session *s)) {
   unsigned n;
 
   PSOCK_BEGIN(&s->ps);
   PSOCK_SEND_STR(&s->ps, HELLO_GREETING);
   PSOCK_READTO(&s->ps, '\n');
   n = PSOCK_DATALEN(&s->ps);
-  if (n && s->buf[n - 1] == '\n')
-    n--;
-  if (n && s->buf[n - 1] == '\r')
-    n--;
+  if (n && s->buf[n - 1] == '\n') n--;
+  if (n && s->buf[n - 1] == '\r') n--;
   memcpy(s->reply, "Hello ", 6);
   memcpy(s->reply + 6, s->buf, n);
   s->reply[6 + n] = '\n';
@@ -58,10 +55,8 @@ static PT_THREAD(hello_thread(struct session *s))
   PSOCK_END(&s->ps);
 }
 
-static void end_session(struct session *s, int ok)
-{
-  if (!s->active)
-    return;
+static void end_session(struct session *s, int ok) {
+  if (!s->active) return;
   s->active = 0;
   discarded += s->ps.discarded + s->ps.inleft;
   if (ok)
@@ -70,8 +65,7 @@ static void end_session(struct session *s, int ok)
     aborted++;
 }
 
-static void appcall(struct tcp_conn *c, unsigned ev)
-{
+static void appcall(struct tcp_conn *c, unsigned ev) {
   struct session *s = &sessions[c - tcp_conns];
 
   if (ev & NET_EV_CONNECTED) {
@@ -80,39 +74,30 @@ static void appcall(struct tcp_conn *c, unsigned ev)
     accepted++;
     PSOCK_INIT(&s->ps, c, s->buf, NAME_MAX);
   }
-  if (!s->active)
-    return;
+  if (!s->active) return;
   if (ev & (NET_EV_ABORTED | NET_EV_TIMEDOUT)) {
     end_session(s, 0); /* the slot is already free */
     return;
   }
   psock_feed(&s->ps, ev);
-  if (!s->finished && hello_thread(s) >= PT_EXITED)
-    s->finished = 1;
+  if (!s->finished && hello_thread(s) >= PT_EXITED) s->finished = 1;
   /* The peer's FIN after ours (or before it): the connection is closing
    * and the session is over. */
-  if (ev & NET_EV_CLOSED)
-    end_session(s, 1);
+  if (ev & NET_EV_CLOSED) end_session(s, 1);
 }
 
-static void start(void)
-{
+static void start(void) {
   if (tcp_listen(netapp_p.port, appcall, 0) != NET_OK)
     printf("{\"app\":\"net_hello\",\"type\":\"error\",\"what\":\"tcp_listen\"}\n");
 }
 
-static int done(void)
-{
-  return netapp_p.count && closed + aborted >= netapp_p.count;
-}
+static int done(void) { return netapp_p.count && closed + aborted >= netapp_p.count; }
 
-static void report(void)
-{
+static void report(void) {
   unsigned i;
 
   for (i = 0; last_name[i]; i++)
-    if (last_name[i] < 0x20 || last_name[i] > 0x7e || last_name[i] == '"' ||
-        last_name[i] == '\\')
+    if (last_name[i] < 0x20 || last_name[i] > 0x7e || last_name[i] == '"' || last_name[i] == '\\')
       last_name[i] = '?'; /* keep the JSON line valid */
   result_begin("result");
   result_u("accepted", accepted);
@@ -125,9 +110,13 @@ static void report(void)
   result_end();
 }
 
-static const struct netapp app = {
-    .name = "net_hello", .default_port = 4242, .default_count = 1,
-    .default_idle_ms = 5000, .start = start, .done = done, .report = report,
-    .default_conn_idle_ms = 30000};
+static const struct netapp app = {.name = "net_hello",
+                                  .default_port = 4242,
+                                  .default_count = 1,
+                                  .default_idle_ms = 5000,
+                                  .start = start,
+                                  .done = done,
+                                  .report = report,
+                                  .default_conn_idle_ms = 30000};
 
 int main(void) { return netapp_run(&app); }

@@ -9,13 +9,9 @@
 #include "fwlibc.h"
 #include "netapp.h"
 
-static int done(void)
-{
-  return netapp_p.count && net_stats.icmp.tx >= netapp_p.count;
-}
+static int done(void) { return netapp_p.count && net_stats.icmp.tx >= netapp_p.count; }
 
-static void report(void)
-{
+static void report(void) {
   result_begin("result");
   result_u("echo_rx", net_stats.icmp.echo_rx);
   result_u("echo_tx", net_stats.icmp.tx);
@@ -25,8 +21,12 @@ static void report(void)
   result_end();
 }
 
-static const struct netapp app = {
-    .name = "net_ping", .default_port = 0, .default_count = 0,
-    .default_idle_ms = 3000, .start = 0, .done = done, .report = report};
+static const struct netapp app = {.name = "net_ping",
+                                  .default_port = 0,
+                                  .default_count = 0,
+                                  .default_idle_ms = 3000,
+                                  .start = 0,
+                                  .done = done,
+                                  .report = report};
 
 int main(void) { return netapp_run(&app); }

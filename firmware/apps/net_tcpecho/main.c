@@ -25,7 +25,7 @@
 
 struct echo {
   int used, peer_closed, quit;
-  uint32_t head, tail;   /* ring: [tail, head) buffered, tail..+inflight sent */
+  uint32_t head, tail; /* ring: [tail, head) buffered, tail..+inflight sent */
   uint32_t inflight;
   uint32_t rx, tx, overflow;
   uint8_t buf[RING];
@@ -34,13 +34,11 @@ struct echo {
 static struct echo echos[MAX_CONNS];
 static uint32_t accepted, finished, total_rx, total_tx, total_overflow, quit;
 
-static void finish(struct echo *e)
-{
+static void finish(struct echo *e) {
   total_rx += e->rx;
   total_tx += e->tx;
   total_overflow += e->overflow;
-  if (e->quit)
-    quit = 1;
+  if (e->quit) quit = 1;
   e->used = 0;
   finished++;
 }
@@ -48,50 +46,39 @@ static void finish(struct echo *e)
 #if !NET_TCP_UIP_SEND
 /* Hand the ring's contents to the stack's send buffer (it copies what fits
  * and retransmits by itself): the ring space is free at once. */
-static void push(struct tcp_conn *c, struct echo *e, int resend)
-{
+static void push(struct tcp_conn *c, struct echo *e, int resend) {
   (void)resend;
   while (e->head != e->tail) {
     uint32_t off = e->tail % RING, len = e->head - e->tail;
     int n;
-    if (len > RING - off)
-      len = RING - off;
+    if (len > RING - off) len = RING - off;
     n = tcp_send(c, e->buf + off, len);
-    if (n <= 0)
-      break;
+    if (n <= 0) break;
     e->tail += (uint32_t)n;
     e->tx += (uint32_t)n;
   }
 }
 #else
 /* Send (or resend) the next contiguous piece of the ring. */
-static void push(struct tcp_conn *c, struct echo *e, int resend)
-{
+static void push(struct tcp_conn *c, struct echo *e, int resend) {
   uint32_t avail, len, off;
 
   if (!resend) {
-    if (e->inflight)
-      return;
+    if (e->inflight) return;
     avail = e->head - e->tail;
-    if (!avail)
-      return;
+    if (!avail) return;
     len = tcp_sndmax(c);
-    if (!len)
-      return;
+    if (!len) return;
     off = e->tail % RING;
-    if (len > avail)
-      len = avail;
-    if (len > RING - off)
-      len = RING - off;
+    if (len > avail) len = avail;
+    if (len > RING - off) len = RING - off;
     e->inflight = len;
   }
-  if (e->inflight)
-    tcp_send(c, e->buf + e->tail % RING, e->inflight);
+  if (e->inflight) tcp_send(c, e->buf + e->tail % RING, e->inflight);
 }
 #endif
 
-static void appcall(struct tcp_conn *c, unsigned ev)
-{
+static void appcall(struct tcp_conn *c, unsigned ev) {
   struct echo *e = c->arg;
   unsigned i;
 
@@ -111,8 +98,7 @@ static void appcall(struct tcp_conn *c, unsigned ev)
     accepted++;
     c->arg = e;
   }
-  if (!e)
-    return;
+  if (!e) return;
   if (ev & (NET_EV_ABORTED | NET_EV_TIMEDOUT)) {
     finish(e);
     return;
@@ -125,8 +111,7 @@ static void appcall(struct tcp_conn *c, unsigned ev)
   if (ev & NET_EV_NEWDATA) {
     const uint8_t *d = tcp_appdata;
     uint32_t n = tcp_applen, k;
-    if (e->rx == 0 && n >= 4 && memcmp(d, "quit", 4) == 0)
-      e->quit = 1;
+    if (e->rx == 0 && n >= 4 && memcmp(d, "quit", 4) == 0) e->quit = 1;
     e->rx += n;
     for (k = 0; k < n; k++) {
       if (e->head - e->tail == RING) {
@@ -136,13 +121,12 @@ static void appcall(struct tcp_conn *c, unsigned ev)
       e->buf[e->head++ % RING] = d[k];
     }
   }
-  if (ev & NET_EV_CLOSED)
-    e->peer_closed = 1;
+  if (ev & NET_EV_CLOSED) e->peer_closed = 1;
   push(c, e, (ev & NET_EV_REXMIT) != 0);
   /* Flow control: never advertise more than the ring can take, so data
    * the stack acknowledges is never dropped (overflow stays 0). */
-  tcp_set_rcv_space(c, (uint16_t)(RING - (e->head - e->tail) > 0xffffu
-                                      ? 0xffffu : RING - (e->head - e->tail)));
+  tcp_set_rcv_space(c,
+                    (uint16_t)(RING - (e->head - e->tail) > 0xffffu ? 0xffffu : RING - (e->head - e->tail)));
   if (e->peer_closed && !e->inflight && e->head == e->tail) {
     tcp_close(c);
     c->arg = 0;
@@ -150,8 +134,7 @@ static void appcall(struct tcp_conn *c, unsigned ev)
   }
 }
 
-static void start(void)
-{
+static void start(void) {
   if (tcp_listen(netapp_p.port, appcall, 0) != NET_OK)
     printf("{\"app\":\"net_tcpecho\",\"type\":\"error\",\"what\":\"tcp_listen\"}\n");
   /* No more connections than echo slots: a fifth peer evicts the one idle
@@ -159,14 +142,12 @@ static void start(void)
   tcp_listen_limit(netapp_p.port, MAX_CONNS);
 }
 
-static int done(void)
-{
+static int done(void) {
   /* Linger until every close handshake is complete (tcp_all_closed). */
   return (quit || (netapp_p.count && finished >= netapp_p.count)) && tcp_all_closed();
 }
 
-static void report(void)
-{
+static void report(void) {
   result_begin("result");
   result_u("accepted", accepted);
   result_u("finished", finished);
@@ -177,9 +158,13 @@ static void report(void)
   result_end();
 }
 
-static const struct netapp app = {
-    .name = "net_tcpecho", .default_port = 7, .default_count = 1,
-    .default_idle_ms = 5000, .start = start, .done = done, .report = report,
-    .default_conn_idle_ms = 30000};
+static const struct netapp app = {.name = "net_tcpecho",
+                                  .default_port = 7,
+                                  .default_count = 1,
+                                  .default_idle_ms = 5000,
+                                  .start = start,
+                                  .done = done,
+                                  .report = report,
+                                  .default_conn_idle_ms = 30000};
 
 int main(void) { return netapp_run(&app); }

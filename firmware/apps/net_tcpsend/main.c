@@ -29,8 +29,7 @@ static int closing, active;
 
 static void appcall(struct tcp_conn *c, unsigned ev);
 
-static void open_next(void)
-{
+static void open_next(void) {
   sent = acked = inflight = t_acked = 0;
   closing = 0;
   active = 1;
@@ -46,32 +45,27 @@ static void open_next(void)
 /* The pattern from stream offset `at` on (NET_TCP_MSS bytes valid), at an
  * address 2 more than `at` mod 4, like the payload in the frame (offset
  * 54): the stack's copy into the frame then runs on aligned words. */
-static const uint8_t *pattern_at(uint32_t at)
-{
+static const uint8_t *pattern_at(uint32_t at) {
   uint32_t k = at % 251u;
-  while (((uintptr_t)(pattern + k) & 3u) != ((at + 2u) & 3u))
-    k += 251u;
+  while (((uintptr_t)(pattern + k) & 3u) != ((at + 2u) & 3u)) k += 251u;
   return pattern + k;
 }
 
 /* Queue the stream (NET_TCP_SNDREFS: references into the constant pattern,
  * nothing copied; else copies into the send buffer); close once the last
  * byte is queued. */
-static void push(struct tcp_conn *c, int resend)
-{
+static void push(struct tcp_conn *c, int resend) {
   (void)resend;
   while (sent < netapp_p.bytes) {
     uint32_t len = netapp_p.bytes - sent;
     int n;
-    if (len > NET_TCP_MSS)
-      len = NET_TCP_MSS; /* pattern_at() guarantees MSS bytes */
+    if (len > NET_TCP_MSS) len = NET_TCP_MSS; /* pattern_at() guarantees MSS bytes */
 #if NET_TCP_SNDREFS
     n = tcp_send_ref(c, pattern_at(sent), len);
 #else
     n = tcp_send(c, pattern_at(sent), len);
 #endif
-    if (n <= 0)
-      return;
+    if (n <= 0) return;
     sent += (uint32_t)n;
   }
   if (!closing) {
@@ -80,38 +74,31 @@ static void push(struct tcp_conn *c, int resend)
   }
 }
 #else
-static void push(struct tcp_conn *c, int resend)
-{
+static void push(struct tcp_conn *c, int resend) {
   uint32_t len;
 
   if (resend) {
-    if (inflight)
-      tcp_send(c, pattern + (acked % 251u), inflight);
+    if (inflight) tcp_send(c, pattern + (acked % 251u), inflight);
     return;
   }
-  if (inflight || acked >= netapp_p.bytes)
-    return;
+  if (inflight || acked >= netapp_p.bytes) return;
   len = tcp_sndmax(c);
-  if (len > netapp_p.bytes - acked)
-    len = netapp_p.bytes - acked;
-  if (!len)
-    return;
+  if (len > netapp_p.bytes - acked) len = netapp_p.bytes - acked;
+  if (!len) return;
   inflight = len;
   sent += len;
   tcp_send(c, pattern + (acked % 251u), len);
 }
 #endif
 
-static void conn_end(void)
-{
+static void conn_end(void) {
   conns_done++;
   total_bytes += acked;
   t_total_us += t_acked - t_start;
   active = 0;
 }
 
-static void appcall(struct tcp_conn *c, unsigned ev)
-{
+static void appcall(struct tcp_conn *c, unsigned ev) {
   if (ev & (NET_EV_ABORTED | NET_EV_TIMEDOUT)) {
     failed++;
     conn_end();
@@ -120,8 +107,7 @@ static void appcall(struct tcp_conn *c, unsigned ev)
 #if !NET_TCP_UIP_SEND
   if (ev & NET_EV_ACKED) {
     acked = sent - tcp_unacked(c);
-    if (acked >= netapp_p.bytes && !t_acked)
-      t_acked = tick_us();
+    if (acked >= netapp_p.bytes && !t_acked) t_acked = tick_us();
   }
 #else
   if (ev & NET_EV_ACKED) {
@@ -135,12 +121,10 @@ static void appcall(struct tcp_conn *c, unsigned ev)
     }
   }
 #endif
-  if (ev & NET_EV_REXMIT)
-    rexmits++;
+  if (ev & NET_EV_REXMIT) rexmits++;
   if (ev & NET_EV_CLOSED) {
     /* The peer closed too: nothing more to send on this connection. */
-    if (!t_acked)
-      t_acked = tick_us();
+    if (!t_acked) t_acked = tick_us();
     if (!closing) {
       closing = 1;
       tcp_close(c);
@@ -148,33 +132,26 @@ static void appcall(struct tcp_conn *c, unsigned ev)
     conn_end();
     return;
   }
-  if (!closing)
-    push(c, (ev & NET_EV_REXMIT) != 0);
+  if (!closing) push(c, (ev & NET_EV_REXMIT) != 0);
 }
 
-static void start(void)
-{
+static void start(void) {
   unsigned i;
 
-  for (i = 0; i < sizeof(pattern); i++)
-    pattern[i] = (uint8_t)(i % 251u);
+  for (i = 0; i < sizeof(pattern); i++) pattern[i] = (uint8_t)(i % 251u);
   /* NET_TCP_SNDREFS: the stack sends straight from `pattern`, which never
    * changes again (tcp_send_ref()'s rule). */
-  if (!netapp_p.bytes)
-    netapp_p.bytes = 100000;
+  if (!netapp_p.bytes) netapp_p.bytes = 100000;
   open_next();
   /* The idle timer only runs once a frame has been received. */
 }
 
-static int done(void)
-{
-  if (!active && conns_started < netapp_p.count && !failed)
-    open_next();
+static int done(void) {
+  if (!active && conns_started < netapp_p.count && !failed) open_next();
   return !active && (conns_started >= netapp_p.count || failed);
 }
 
-static void report(void)
-{
+static void report(void) {
   result_begin("result");
   result_u("connections", conns_done);
   result_u("failed", failed);
@@ -185,8 +162,12 @@ static void report(void)
   result_end();
 }
 
-static const struct netapp app = {
-    .name = "net_tcpsend", .default_port = 5002, .default_count = 1,
-    .default_idle_ms = 5000, .start = start, .done = done, .report = report};
+static const struct netapp app = {.name = "net_tcpsend",
+                                  .default_port = 5002,
+                                  .default_count = 1,
+                                  .default_idle_ms = 5000,
+                                  .start = start,
+                                  .done = done,
+                                  .report = report};
 
 int main(void) { return netapp_run(&app); }

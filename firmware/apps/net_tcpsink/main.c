@@ -57,13 +57,11 @@ static unsigned nfinished;
 static uint32_t (*sink_take)(uint32_t id, const uint8_t *d, unsigned n, uint32_t off);
 
 /* Check (sink_take) and give back the oldest kept segment. */
-static void keep_release(void)
-{
+static void keep_release(void) {
   struct kept *k = &keep[keep_first];
   uint16_t len;
   const uint8_t *d = tcp_recv_kept(k->handle, &len);
-  if (sink_take)
-    k->s->bad += d ? sink_take(k->s->id, d, len, k->off) : 1;
+  if (sink_take) k->s->bad += d ? sink_take(k->s->id, d, len, k->off) : 1;
   tcp_recv_done(k->handle);
   keep_first = (keep_first + 1) % SINK_KEEP;
   keep_n--;
@@ -73,17 +71,14 @@ static void keep_release(void)
  * cannot be kept, it is consumed now, so what is still kept is consumed
  * first: the sink consumes the stream in order (the stream checker
  * requires it; verify.h would not). Out of line: appcall stays small. */
-static __attribute__((noinline)) int sink_hold(struct tcp_conn *c)
-{
+static __attribute__((noinline)) int sink_hold(struct tcp_conn *c) {
   int h = tcp_recv_hold(c);
   if (!h)
-    while (keep_n)
-      keep_release();
+    while (keep_n) keep_release();
   return h;
 }
 
-static void finish(struct sink *s, const char *how)
-{
+static void finish(struct sink *s, const char *how) {
   while (keep_n) /* what is still kept (of any connection) */
     keep_release();
   total_bytes += s->bytes;
@@ -96,8 +91,7 @@ static void finish(struct sink *s, const char *how)
   s->used = 0;
 }
 
-static void conn_report(const struct sink *s, const char *how)
-{
+static void conn_report(const struct sink *s, const char *how) {
   uint32_t us = s->last_us - s->start_us;
 
   result_begin("conn");
@@ -116,8 +110,7 @@ static void conn_report(const struct sink *s, const char *how)
  * exact, word-wise). Out of line: appcall stays small, and the linker
  * script places this next to it (leon3.ld, the "rx" block). */
 static __attribute__((noinline)) uint32_t sink_verify(uint32_t id, const uint8_t *d, unsigned n,
-                                                      uint32_t off)
-{
+                                                      uint32_t off) {
   (void)id;
   return sink_check(d, n, off);
 }
@@ -126,14 +119,12 @@ static __attribute__((noinline)) uint32_t sink_verify(uint32_t id, const uint8_t
  * verdict is in --stats, not here), and to sink_verify() too with
  * FW_PF_VERIFY. */
 static __attribute__((noinline)) uint32_t sink_simcheck(uint32_t id, const uint8_t *d, unsigned n,
-                                                        uint32_t off)
-{
+                                                        uint32_t off) {
   STREAM_CHECK(id, d, n);
   return netapp_p.flags & FW_PF_VERIFY ? sink_verify(id, d, n, off) : 0;
 }
 
-static void appcall(struct tcp_conn *c, unsigned ev)
-{
+static void appcall(struct tcp_conn *c, unsigned ev) {
   struct sink *s = c->arg;
   unsigned i;
 
@@ -153,22 +144,18 @@ static void appcall(struct tcp_conn *c, unsigned ev)
     s->id = accepted++;
     s->start_us = s->last_us = tick_us();
     c->arg = s;
-    if (++open_now > max_open)
-      max_open = open_now;
+    if (++open_now > max_open) max_open = open_now;
   }
-  if (!s)
-    return;
+  if (!s) return;
   if (ev & NET_EV_NEWDATA) {
     const uint8_t *d = tcp_appdata;
     unsigned n = tcp_applen;
     int h = 0;
     s->segs++;
     s->last_us = tick_us();
-    if (netapp_p.flags & FW_PF_HOLD)
-      h = sink_hold(c);
+    if (netapp_p.flags & FW_PF_HOLD) h = sink_hold(c);
     if (h) { /* checked when given back */
-      if (keep_n == SINK_KEEP)
-        keep_release();
+      if (keep_n == SINK_KEEP) keep_release();
       keep[(keep_first + keep_n++) % SINK_KEEP] = (struct kept){h, s, s->bytes};
       s->kept++;
     } else if (sink_take) {
@@ -188,8 +175,7 @@ static void appcall(struct tcp_conn *c, unsigned ev)
   }
 }
 
-static void start(void)
-{
+static void start(void) {
   if (netapp_p.flags & FW_PF_SIMCHECK)
     sink_take = sink_simcheck;
   else if (netapp_p.flags & FW_PF_VERIFY)
@@ -198,18 +184,15 @@ static void start(void)
     printf("{\"app\":\"net_tcpsink\",\"type\":\"error\",\"what\":\"tcp_listen\"}\n");
 }
 
-static int done(void)
-{
+static int done(void) {
   /* Linger until every close handshake is complete (tcp_all_closed). */
   return netapp_p.count && closed + aborted >= netapp_p.count && tcp_all_closed();
 }
 
-static void report(void)
-{
+static void report(void) {
   unsigned i;
 
-  for (i = 0; i < nfinished; i++)
-    conn_report(&finished[i], finished_how[i]);
+  for (i = 0; i < nfinished; i++) conn_report(&finished[i], finished_how[i]);
   result_begin("result");
   result_u("window", tcp_get_rcv_wnd());
   result_u("accepted", accepted);
@@ -219,14 +202,17 @@ static void report(void)
   result_u("bytes", total_bytes);
   result_u("bad", total_bad);
   result_u("expected", netapp_p.bytes);
-  result_u("ok", (!netapp_p.bytes || total_bytes == netapp_p.bytes * closed) &&
-                          !total_bad && !aborted);
+  result_u("ok", (!netapp_p.bytes || total_bytes == netapp_p.bytes * closed) && !total_bad && !aborted);
   result_end();
 }
 
-static const struct netapp app = {
-    .name = "net_tcpsink", .default_port = 5001, .default_count = 1,
-    .default_idle_ms = 5000, .start = start, .done = done, .report = report,
-    .default_conn_idle_ms = 30000};
+static const struct netapp app = {.name = "net_tcpsink",
+                                  .default_port = 5001,
+                                  .default_count = 1,
+                                  .default_idle_ms = 5000,
+                                  .start = start,
+                                  .done = done,
+                                  .report = report,
+                                  .default_conn_idle_ms = 30000};
 
 int main(void) { return netapp_run(&app); }

@@ -33,13 +33,11 @@ typedef uint32_t sink_word __attribute__((may_alias));
 #endif
 
 /* Byte-wise count (the reference, and the recount when a word differs). */
-static inline uint32_t sink_check_bytes(const uint8_t *d, unsigned n, uint32_t p)
-{
+static inline uint32_t sink_check_bytes(const uint8_t *d, unsigned n, uint32_t p) {
   uint32_t bad = 0;
   while (n-- > 0) {
     bad += *d++ != p;
-    if (++p == 251u)
-      p = 0;
+    if (++p == 251u) p = 0;
   }
   return bad;
 }
@@ -51,67 +49,67 @@ static inline uint32_t sink_check_bytes(const uint8_t *d, unsigned n, uint32_t p
  * before its use (no load-use stall) and the xors or-ed in pairs, then the
  * rest one word at a time, all in one piece of code: 36 instructions per
  * 32 bytes and no set-up between the two loops. */
-static inline uint32_t sink_run(const sink_word *w, unsigned k, uint32_t *exp, uint32_t diff)
-{
+static inline uint32_t sink_run(const sink_word *w, unsigned k, uint32_t *exp, uint32_t diff) {
   uint32_t e = *exp, a, b, c, d;
   const uint32_t step = 0x04040404u;
-  __asm__("cmp %[n], 8\n\t"
-          "blu 2f\n\t"
-          " nop\n"
-          "1:\n\t"
-          "ld [%[w]], %[a]\n\t"
-          "ld [%[w] + 4], %[b]\n\t"
-          "ld [%[w] + 8], %[c]\n\t"
-          "xor %[a], %[e], %[a]\n\t"
-          "add %[e], %[k], %[e]\n\t"
-          "ld [%[w] + 12], %[d]\n\t"
-          "xor %[b], %[e], %[b]\n\t"
-          "add %[e], %[k], %[e]\n\t"
-          "or %[a], %[b], %[a]\n\t"
-          "xor %[c], %[e], %[c]\n\t"
-          "add %[e], %[k], %[e]\n\t"
-          "ld [%[w] + 16], %[b]\n\t"
-          "xor %[d], %[e], %[d]\n\t"
-          "add %[e], %[k], %[e]\n\t"
-          "or %[c], %[d], %[c]\n\t"
-          "ld [%[w] + 20], %[d]\n\t"
-          "or %[a], %[c], %[a]\n\t"
-          "xor %[b], %[e], %[b]\n\t"
-          "add %[e], %[k], %[e]\n\t"
-          "ld [%[w] + 24], %[c]\n\t"
-          "xor %[d], %[e], %[d]\n\t"
-          "add %[e], %[k], %[e]\n\t"
-          "or %[b], %[d], %[b]\n\t"
-          "ld [%[w] + 28], %[d]\n\t"
-          "xor %[c], %[e], %[c]\n\t"
-          "add %[e], %[k], %[e]\n\t"
-          "or %[a], %[b], %[a]\n\t"
-          "xor %[d], %[e], %[d]\n\t"
-          "add %[e], %[k], %[e]\n\t"
-          "or %[c], %[d], %[c]\n\t"
-          "or %[a], %[c], %[a]\n\t"
-          "sub %[n], 8, %[n]\n\t"
-          "cmp %[n], 8\n\t"
-          "add %[w], 32, %[w]\n\t"
-          "bgeu 1b\n\t"
-          " or %[diff], %[a], %[diff]\n"
-          "2:\n\t"
-          "cmp %[n], 0\n\t"
-          "be 4f\n\t"
-          " nop\n"
-          "3:\n\t"
-          "ld [%[w]], %[a]\n\t"
-          "add %[w], 4, %[w]\n\t"
-          "xor %[a], %[e], %[a]\n\t"
-          "add %[e], %[k], %[e]\n\t"
-          "subcc %[n], 1, %[n]\n\t"
-          "bne 3b\n\t"
-          " or %[diff], %[a], %[diff]\n"
-          "4:"
-          : [diff] "+r"(diff), [e] "+r"(e), [w] "+r"(w), [n] "+r"(k), [a] "=&r"(a), [b] "=&r"(b),
-            [c] "=&r"(c), [d] "=&r"(d)
-          : [k] "r"(step)
-          : "cc", "memory");
+  __asm__(
+      "cmp %[n], 8\n\t"
+      "blu 2f\n\t"
+      " nop\n"
+      "1:\n\t"
+      "ld [%[w]], %[a]\n\t"
+      "ld [%[w] + 4], %[b]\n\t"
+      "ld [%[w] + 8], %[c]\n\t"
+      "xor %[a], %[e], %[a]\n\t"
+      "add %[e], %[k], %[e]\n\t"
+      "ld [%[w] + 12], %[d]\n\t"
+      "xor %[b], %[e], %[b]\n\t"
+      "add %[e], %[k], %[e]\n\t"
+      "or %[a], %[b], %[a]\n\t"
+      "xor %[c], %[e], %[c]\n\t"
+      "add %[e], %[k], %[e]\n\t"
+      "ld [%[w] + 16], %[b]\n\t"
+      "xor %[d], %[e], %[d]\n\t"
+      "add %[e], %[k], %[e]\n\t"
+      "or %[c], %[d], %[c]\n\t"
+      "ld [%[w] + 20], %[d]\n\t"
+      "or %[a], %[c], %[a]\n\t"
+      "xor %[b], %[e], %[b]\n\t"
+      "add %[e], %[k], %[e]\n\t"
+      "ld [%[w] + 24], %[c]\n\t"
+      "xor %[d], %[e], %[d]\n\t"
+      "add %[e], %[k], %[e]\n\t"
+      "or %[b], %[d], %[b]\n\t"
+      "ld [%[w] + 28], %[d]\n\t"
+      "xor %[c], %[e], %[c]\n\t"
+      "add %[e], %[k], %[e]\n\t"
+      "or %[a], %[b], %[a]\n\t"
+      "xor %[d], %[e], %[d]\n\t"
+      "add %[e], %[k], %[e]\n\t"
+      "or %[c], %[d], %[c]\n\t"
+      "or %[a], %[c], %[a]\n\t"
+      "sub %[n], 8, %[n]\n\t"
+      "cmp %[n], 8\n\t"
+      "add %[w], 32, %[w]\n\t"
+      "bgeu 1b\n\t"
+      " or %[diff], %[a], %[diff]\n"
+      "2:\n\t"
+      "cmp %[n], 0\n\t"
+      "be 4f\n\t"
+      " nop\n"
+      "3:\n\t"
+      "ld [%[w]], %[a]\n\t"
+      "add %[w], 4, %[w]\n\t"
+      "xor %[a], %[e], %[a]\n\t"
+      "add %[e], %[k], %[e]\n\t"
+      "subcc %[n], 1, %[n]\n\t"
+      "bne 3b\n\t"
+      " or %[diff], %[a], %[diff]\n"
+      "4:"
+      : [diff] "+r"(diff), [e] "+r"(e), [w] "+r"(w), [n] "+r"(k), [a] "=&r"(a), [b] "=&r"(b), [c] "=&r"(c),
+        [d] "=&r"(d)
+      : [k] "r"(step)
+      : "cc", "memory");
   *exp = e;
   return diff;
 }
@@ -122,8 +120,7 @@ static inline uint32_t sink_run(const sink_word *w, unsigned k, uint32_t *exp, u
  * straddle the wrap against p * 0x01010101 + ramp, the one word that does
  * against the same minus 251 in its wrapped bytes. Only if some word
  * differs is the whole piece counted again byte by byte. */
-static inline uint32_t sink_check(const uint8_t *d, unsigned n, uint32_t off)
-{
+static inline uint32_t sink_check(const uint8_t *d, unsigned n, uint32_t off) {
   const uint8_t *d0 = d;
   unsigned n0 = n;
   uint32_t p = off % 251u, p0 = p, diff = 0;
@@ -131,22 +128,20 @@ static inline uint32_t sink_check(const uint8_t *d, unsigned n, uint32_t off)
   while (((uintptr_t)d & 3u) != 0 && n > 0) { /* head, to a word boundary */
     diff |= *d++ ^ p;
     n--;
-    if (++p == 251u)
-      p = 0;
+    if (++p == 251u) p = 0;
   }
   while (n >= 4) {
     const sink_word *w = (const sink_word *)d;
     unsigned k = (251u - p) / 4u, j; /* whole words before the wrap */
     uint32_t exp = p * 0x01010101u + SINK_WORD_RAMP;
-    if (k > n / 4u)
-      k = n / 4u;
+    if (k > n / 4u) k = n / 4u;
 #if defined(__sparc__)
     (void)j;
     diff = sink_run(w, k, &exp, diff);
 #else
     for (j = 0; j + 4 <= k; j += 4) {
-      diff |= (w[j] ^ exp) | (w[j + 1] ^ (exp + 0x04040404u)) |
-              (w[j + 2] ^ (exp + 0x08080808u)) | (w[j + 3] ^ (exp + 0x0c0c0c0cu));
+      diff |= (w[j] ^ exp) | (w[j + 1] ^ (exp + 0x04040404u)) | (w[j + 2] ^ (exp + 0x08080808u)) |
+              (w[j + 3] ^ (exp + 0x0c0c0c0cu));
       exp += 0x10101010u;
     }
     for (; j < k; j++) {
@@ -169,8 +164,7 @@ static inline uint32_t sink_check(const uint8_t *d, unsigned n, uint32_t off)
   while (n > 0) { /* tail */
     diff |= *d++ ^ p;
     n--;
-    if (++p == 251u)
-      p = 0;
+    if (++p == 251u) p = 0;
   }
   return diff ? sink_check_bytes(d0, n0, p0) : 0;
 }

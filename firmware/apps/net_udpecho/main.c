@@ -11,9 +11,7 @@
 static uint32_t datagrams, bytes, echoed, send_err, no_reply;
 static int quit;
 
-static void recv(struct udp_ep *ep, uint32_t src, uint16_t sport,
-                 const uint8_t *data, unsigned len)
-{
+static void recv(struct udp_ep *ep, uint32_t src, uint16_t sport, const uint8_t *data, unsigned len) {
   int is_quit = len >= 4 && memcmp(data, "quit", 4) == 0;
 
   datagrams++;
@@ -27,23 +25,17 @@ static void recv(struct udp_ep *ep, uint32_t src, uint16_t sport,
     echoed++;
   else
     send_err++;
-  if (is_quit)
-    quit = 1;
+  if (is_quit) quit = 1;
 }
 
-static void start(void)
-{
+static void start(void) {
   if (!udp_bind(netapp_p.port, recv, 0, 0))
     printf("{\"app\":\"net_udpecho\",\"type\":\"error\",\"what\":\"udp_bind\"}\n");
 }
 
-static int done(void)
-{
-  return quit || (netapp_p.count && datagrams >= netapp_p.count);
-}
+static int done(void) { return quit || (netapp_p.count && datagrams >= netapp_p.count); }
 
-static void report(void)
-{
+static void report(void) {
   result_begin("result");
   result_u("datagrams", datagrams);
   result_u("bytes", bytes);
@@ -54,8 +46,12 @@ static void report(void)
   result_end();
 }
 
-static const struct netapp app = {
-    .name = "net_udpecho", .default_port = 7, .default_count = 0,
-    .default_idle_ms = 3000, .start = start, .done = done, .report = report};
+static const struct netapp app = {.name = "net_udpecho",
+                                  .default_port = 7,
+                                  .default_count = 0,
+                                  .default_idle_ms = 3000,
+                                  .start = start,
+                                  .done = done,
+                                  .report = report};
 
 int main(void) { return netapp_run(&app); }

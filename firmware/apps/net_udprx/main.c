@@ -22,22 +22,20 @@ static uint32_t received, bytes, bad, reordered, next_k, max_k1;
 static uint32_t first_us, last_us;
 static uint8_t appbuf[NET_BUF_SIZE] __attribute__((aligned(4)));
 
-static void recv(struct udp_ep *ep, uint32_t src, uint16_t sport,
-                 const uint8_t *data, unsigned len)
-{
+static void recv(struct udp_ep *ep, uint32_t src, uint16_t sport, const uint8_t *data, unsigned len) {
   uint32_t now, k = 0;
   unsigned j;
 
-  (void)ep; (void)src; (void)sport;
+  (void)ep;
+  (void)src;
+  (void)sport;
   REGION_BEGIN(REGION_NET_APPCB);
   now = tick_us();
-  if (!received)
-    first_us = now;
+  if (!received) first_us = now;
   last_us = now;
   received++;
   bytes += len;
-  if (len > sizeof(appbuf))
-    len = sizeof(appbuf); /* cannot happen: the frame fit in net_buf */
+  if (len > sizeof(appbuf)) len = sizeof(appbuf); /* cannot happen: the frame fit in net_buf */
   NET_PHASE_ENTER(NET_PH_APPCOPY);
   memcpy(appbuf, data, len);
   NET_PHASE_LEAVE(NET_PH_APPCOPY);
@@ -51,34 +49,28 @@ static void recv(struct udp_ep *ep, uint32_t src, uint16_t sport,
           bad++;
           break;
         }
-        if (++v == 251u)
-          v = 0;
+        if (++v == 251u) v = 0;
       }
     }
-    if (k != next_k)
-      reordered++;
+    if (k != next_k) reordered++;
     next_k = k + 1;
-    if (k + 1 > max_k1)
-      max_k1 = k + 1;
+    if (k + 1 > max_k1) max_k1 = k + 1;
   }
   REGION_END(REGION_NET_APPCB);
 }
 
-static void start(void)
-{
+static void start(void) {
   if (!udp_bind(netapp_p.port, recv, 0, 0))
     printf("{\"app\":\"net_udprx\",\"type\":\"error\",\"what\":\"udp_bind\"}\n");
 }
 
 static int done(void) { return netapp_p.count && received >= netapp_p.count; }
 
-static void report(void)
-{
+static void report(void) {
   uint32_t us = last_us - first_us;
   uint32_t bps = 0;
 
-  if (us && received > 1)
-    bps = (uint32_t)((uint64_t)(bytes - bytes / received) * 8000000u / us);
+  if (us && received > 1) bps = (uint32_t)((uint64_t)(bytes - bytes / received) * 8000000u / us);
   result_begin("result");
   result_u("received", received);
   result_u("bytes", bytes);
@@ -91,8 +83,12 @@ static void report(void)
   result_end();
 }
 
-static const struct netapp app = {
-    .name = "net_udprx", .default_port = 5002, .default_count = 0,
-    .default_idle_ms = 2000, .start = start, .done = done, .report = report};
+static const struct netapp app = {.name = "net_udprx",
+                                  .default_port = 5002,
+                                  .default_count = 0,
+                                  .default_idle_ms = 2000,
+                                  .start = start,
+                                  .done = done,
+                                  .report = report};
 
 int main(void) { return netapp_run(&app); }

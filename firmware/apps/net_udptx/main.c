@@ -30,64 +30,55 @@ static uint32_t count, size, gap_us;
 static uint32_t sent, send_err, arp_queued, first_us, last_us;
 static uint8_t payload[MAX_SIZE] __attribute__((aligned(4)));
 
-static void fill(uint32_t k)
-{
+static void fill(uint32_t k) {
   uint32_t v = (k + 4u) % 251u, j;
 
   net_put32(payload, k);
   for (j = 4; j < size; j++) {
     payload[j] = (uint8_t)v;
-    if (++v == 251u)
-      v = 0;
+    if (++v == 251u) v = 0;
   }
 }
 
-static void recv(struct udp_ep *e, uint32_t src, uint16_t sport,
-                 const uint8_t *data, unsigned len)
-{
-  (void)e; (void)src; (void)sport; (void)data; (void)len; /* ignored */
+static void recv(struct udp_ep *e, uint32_t src, uint16_t sport, const uint8_t *data, unsigned len) {
+  (void)e;
+  (void)src;
+  (void)sport;
+  (void)data;
+  (void)len; /* ignored */
 }
 
-static void start(void)
-{
+static void start(void) {
   uint32_t w = fw_params.magic == FW_PARAMS_MAGIC ? fw_params.window : 0;
 
   count = netapp_p.count;
   size = netapp_p.bytes ? netapp_p.bytes : MAX_SIZE;
-  if (size > MAX_SIZE)
-    size = MAX_SIZE;
-  if (size < 4)
-    size = 4; /* room for the sequence number */
+  if (size > MAX_SIZE) size = MAX_SIZE;
+  if (size < 4) size = 4; /* room for the sequence number */
   gap_us = w ? w : 1000u;
   ep = udp_bind(SRC_PORT, recv, 0, 0);
-  if (!ep)
-    printf("{\"app\":\"net_udptx\",\"type\":\"error\",\"what\":\"udp_bind\"}\n");
+  if (!ep) printf("{\"app\":\"net_udptx\",\"type\":\"error\",\"what\":\"udp_bind\"}\n");
 }
 
-static int poll(void)
-{
+static int poll(void) {
   uint32_t now;
   net_err_t err;
 
-  if (!ep || sent >= count)
-    return 0;
+  if (!ep || sent >= count) return 0;
   /* The first datagram waits in the ARP queue; a second one would replace
    * it, so wait (sleeping) until the host's address is resolved. */
-  if (sent > 0 && arp_lookup(netapp_p.peer_ip) == NULL)
-    return 0;
+  if (sent > 0 && arp_lookup(netapp_p.peer_ip) == NULL) return 0;
   /* Datagram k is due at first_us + k * gap_us (a fixed schedule: the
    * loop's own jitter does not add up). */
   now = tick_us();
-  if (sent > 0 && now - first_us < sent * gap_us)
-    return 1;
+  if (sent > 0 && now - first_us < sent * gap_us) return 1;
   fill(sent);
   err = udp_sendto(ep, netapp_p.peer_ip, netapp_p.port, payload, size);
   if (err == NET_ERR_ARP)
     arp_queued++;
   else if (err != NET_OK)
     send_err++;
-  if (!sent)
-    first_us = now;
+  if (!sent) first_us = now;
   last_us = now;
   sent++;
   return sent < count;
@@ -95,12 +86,10 @@ static int poll(void)
 
 static int done(void) { return ep == NULL || sent >= count; }
 
-static void report(void)
-{
+static void report(void) {
   uint32_t us = last_us - first_us, bps = 0;
 
-  if (us && sent > 1)
-    bps = (uint32_t)((uint64_t)(sent - 1) * size * 8000000u / us);
+  if (us && sent > 1) bps = (uint32_t)((uint64_t)(sent - 1) * size * 8000000u / us);
   result_begin("result");
   result_u("sent", sent);
   result_u("send_err", send_err);
@@ -114,9 +103,13 @@ static void report(void)
   result_end();
 }
 
-static const struct netapp app = {
-    .name = "net_udptx", .default_port = 5001, .default_count = 100,
-    .default_idle_ms = 0, .start = start, .done = done, .report = report,
-    .poll = poll};
+static const struct netapp app = {.name = "net_udptx",
+                                  .default_port = 5001,
+                                  .default_count = 100,
+                                  .default_idle_ms = 0,
+                                  .start = start,
+                                  .done = done,
+                                  .report = report,
+                                  .poll = poll};
 
 int main(void) { return netapp_run(&app); }

@@ -29,7 +29,7 @@ int main(void) {
   uint32_t a = region_loop(1, 100);
   uint32_t b = region_loop(2, 100);
   uint32_t c = region_loop(2, 100);
-  for (uint32_t i = 0; i < 64; ++i) buf[i] = i * 3u;  /* write-through, no allocation */
+  for (uint32_t i = 0; i < 64; ++i) buf[i] = i * 3u; /* write-through, no allocation */
   REGION_BEGIN(3);
   uint32_t s = sum_words(buf, 64);
   REGION_END(3);

@@ -19,8 +19,7 @@ u16_t lwip_standard_chksum(const void *dataptr, int len);
 const char *const lwip_port_chksum_name = "lwip";
 #endif
 
-uint16_t lwip_port_chksum(const void *data, int len)
-{
+uint16_t lwip_port_chksum(const void *data, int len) {
   uint16_t s;
 
   NET_PHASE_ENTER(NET_PH_L4CHK);

@@ -22,8 +22,7 @@
 /* Names of the network programs' regions for the tools (leon3vp --vcd). */
 NET_REGION_NAMES();
 
-static err_t greth_lwip_output(struct netif *nif, struct pbuf *p)
-{
+static err_t greth_lwip_output(struct netif *nif, struct pbuf *p) {
   struct greth *g = (struct greth *)nif->state;
   unsigned len = p->tot_len - ETH_PAD_SIZE;
   uint8_t *buf;
@@ -32,8 +31,7 @@ static err_t greth_lwip_output(struct netif *nif, struct pbuf *p)
   NET_PHASE_ENTER(NET_PH_DRIVER);
   REGION_BEGIN(REGION_NET_TX);
   buf = len <= GRETH_MAXFRAME ? greth_tx_buffer(g) : 0;
-  if (buf && pbuf_copy_partial(p, buf, (u16_t)len, ETH_PAD_SIZE) == len)
-    r = greth_send(g, buf, len);
+  if (buf && pbuf_copy_partial(p, buf, (u16_t)len, ETH_PAD_SIZE) == len) r = greth_send(g, buf, len);
   REGION_END(REGION_NET_TX);
   NET_PHASE_LEAVE(NET_PH_DRIVER);
   if (r != 0) {
@@ -44,8 +42,7 @@ static err_t greth_lwip_output(struct netif *nif, struct pbuf *p)
   return ERR_OK;
 }
 
-err_t greth_lwip_init(struct netif *nif)
-{
+err_t greth_lwip_init(struct netif *nif) {
   struct greth *g = (struct greth *)nif->state;
 
   nif->name[0] = 'g';
@@ -53,8 +50,8 @@ err_t greth_lwip_init(struct netif *nif)
   nif->hwaddr_len = ETH_HWADDR_LEN;
   MEMCPY(nif->hwaddr, g->mac, ETH_HWADDR_LEN);
   nif->mtu = 1500;
-  nif->flags = NETIF_FLAG_BROADCAST | NETIF_FLAG_ETHARP | NETIF_FLAG_ETHERNET |
-               (g->phy_ok ? NETIF_FLAG_LINK_UP : 0);
+  nif->flags =
+      NETIF_FLAG_BROADCAST | NETIF_FLAG_ETHARP | NETIF_FLAG_ETHERNET | (g->phy_ok ? NETIF_FLAG_LINK_UP : 0);
   nif->output = etharp_output;
   nif->linkoutput = greth_lwip_output;
   return ERR_OK;
@@ -62,8 +59,7 @@ err_t greth_lwip_init(struct netif *nif)
 
 /* The frame as a pbuf with ETH_PAD_SIZE bytes in front (lwIP's layout), or
  * NULL when the pool is empty. */
-static struct pbuf *frame_to_pbuf(const uint8_t *frame, unsigned len)
-{
+static struct pbuf *frame_to_pbuf(const uint8_t *frame, unsigned len) {
   struct pbuf *p;
 
   NET_PHASE_ENTER(NET_PH_COPY);
@@ -77,8 +73,7 @@ static struct pbuf *frame_to_pbuf(const uint8_t *frame, unsigned len)
   return p;
 }
 
-unsigned greth_lwip_poll(struct greth *g, struct netif *nif)
-{
+unsigned greth_lwip_poll(struct greth *g, struct netif *nif) {
   const uint8_t *frame;
   struct pbuf *p;
   unsigned len, n = 0;
@@ -99,8 +94,7 @@ unsigned greth_lwip_poll(struct greth *g, struct netif *nif)
       LINK_STATS_INC(link.recv);
       NET_PHASE_ENTER(NET_PH_PROTO);
       REGION_BEGIN(REGION_NET_RX);
-      if (nif->input(p, nif) != ERR_OK)
-        pbuf_free(p);
+      if (nif->input(p, nif) != ERR_OK) pbuf_free(p);
       REGION_END(REGION_NET_RX);
       NET_PHASE_LEAVE(NET_PH_PROTO);
     }

@@ -29,8 +29,7 @@ unsigned lwip_port_tcp_wnd = 4 * TCP_MSS;
 /* TCP_SND_BUF (lwipopts.h): the send buffer of new connections */
 unsigned lwip_port_tcp_sndbuf = 4 * TCP_MSS;
 
-static void load_params(const struct lwipapp *app)
-{
+static void load_params(const struct lwipapp *app) {
   struct fw_params d;
 
   memset(&d, 0, sizeof(d));
@@ -44,15 +43,13 @@ static void load_params(const struct lwipapp *app)
 
 int lwipapp_tcp_all_closed(void) { return tcp_active_pcbs == NULL; }
 
-static void endpoint_error(const char *call)
-{
+static void endpoint_error(const char *call) {
   result_begin("error");
   result_s("what", call);
   result_end();
 }
 
-void lwipapp_udp_listen(udp_recv_fn recv)
-{
+void lwipapp_udp_listen(udp_recv_fn recv) {
   struct udp_pcb *pcb = udp_new();
 
   if (!pcb || udp_bind(pcb, IP_ANY_TYPE, lwipapp_p.port) != ERR_OK) {
@@ -62,8 +59,7 @@ void lwipapp_udp_listen(udp_recv_fn recv)
   udp_recv(pcb, recv, NULL);
 }
 
-void lwipapp_tcp_listen(tcp_accept_fn accept)
-{
+void lwipapp_tcp_listen(tcp_accept_fn accept) {
   struct tcp_pcb *pcb = tcp_new();
 
   if (!pcb || tcp_bind(pcb, IP_ANY_TYPE, lwipapp_p.port) != ERR_OK || !(pcb = tcp_listen(pcb))) {
@@ -73,16 +69,14 @@ void lwipapp_tcp_listen(tcp_accept_fn accept)
   tcp_accept(pcb, accept);
 }
 
-static int fail(const char *what)
-{
+static int fail(const char *what) {
   result_begin("error");
   result_s("what", what);
   result_end();
   return 2;
 }
 
-static void netif_start(void)
-{
+static void netif_start(void) {
   ip4_addr_t ip, mask, gw;
 
   ip4_addr_set_u32(&ip, lwip_htonl(lwipapp_p.board_ip));
@@ -94,8 +88,7 @@ static void netif_start(void)
 }
 
 /* One pass of the loop's timer work, when the millisecond tick moved. */
-static void timers(void)
-{
+static void timers(void) {
   REGION_BEGIN(REGION_NET_TIMER);
   sys_check_timeouts();
   REGION_END(REGION_NET_TIMER);
@@ -103,8 +96,7 @@ static void timers(void)
 }
 
 /* The main loop; returns the stop reason, *status 1 on max_ms. */
-static const char *loop(const struct lwipapp *app, int *status)
-{
+static const char *loop(const struct lwipapp *app, int *status) {
   uint32_t last_ms = 0, now;
   unsigned n;
   int busy;
@@ -113,15 +105,13 @@ static const char *loop(const struct lwipapp *app, int *status)
     n = greth_lwip_poll(&greth0, &lwipapp_netif);
     greth_status_service(&greth0);
     now = tick_ms();
-    if (n)
-      lwipapp_last_rx_ms = now ? now : 1;
+    if (n) lwipapp_last_rx_ms = now ? now : 1;
     if (now != last_ms) {
       timers();
       last_ms = now;
     }
     busy = app->poll ? app->poll() : 0;
-    if (app->done && app->done())
-      return "done";
+    if (app->done && app->done()) return "done";
     if (lwipapp_p.idle_ms && lwipapp_last_rx_ms && now - lwipapp_last_rx_ms >= lwipapp_p.idle_ms)
       return "idle";
     if (lwipapp_p.max_ms && now >= lwipapp_p.max_ms) {
@@ -129,13 +119,11 @@ static const char *loop(const struct lwipapp *app, int *status)
       return "max";
     }
     /* Sleep until the next GRETH or timer interrupt (both wake-only). */
-    if (greth0.irq_mode && !n && !busy && !greth_rx_ready(&greth0) && tick_ms() == last_ms)
-      cpu_power_down();
+    if (greth0.irq_mode && !n && !busy && !greth_rx_ready(&greth0) && tick_ms() == last_ms) cpu_power_down();
   }
 }
 
-static void report_start(void)
-{
+static void report_start(void) {
   result_begin("start");
   result_s("stack", "lwip");
   result_s("lwip", LWIP_VERSION_STRING);
@@ -156,13 +144,20 @@ static void report_start(void)
 }
 
 /* lwIP's counters as "<protocol>_<counter>" fields (lwip_stats). */
-#define PS(proto, field) {#proto "_" #field, offsetof(struct stats_, proto.field)}
-#define PROTO_ROWS(proto)                                                                \
+#define PS(proto, field) \
+  { #proto "_" #field, offsetof(struct stats_, proto.field) }
+#define PROTO_ROWS(proto)                                                                  \
   PS(proto, xmit), PS(proto, recv), PS(proto, drop), PS(proto, chkerr), PS(proto, lenerr), \
       PS(proto, memerr), PS(proto, proterr), PS(proto, opterr), PS(proto, err)
 static const struct result_counter stack_counters[] = {
-    PROTO_ROWS(link), PROTO_ROWS(etharp), PROTO_ROWS(ip), PROTO_ROWS(icmp),
-    PROTO_ROWS(udp), PROTO_ROWS(tcp), PS(tcp, rterr), PS(ip, rterr),
+    PROTO_ROWS(link),
+    PROTO_ROWS(etharp),
+    PROTO_ROWS(ip),
+    PROTO_ROWS(icmp),
+    PROTO_ROWS(udp),
+    PROTO_ROWS(tcp),
+    PS(tcp, rterr),
+    PS(ip, rterr),
     /* retransmitted segments, the key our stack's line has */
     {"tcp_rexmit", offsetof(struct stats_, mib2.tcpretranssegs)},
 };
@@ -170,8 +165,7 @@ static const struct result_counter stack_counters[] = {
 #undef PS
 _Static_assert(sizeof(STAT_COUNTER) == 4, "LWIP_STATS_LARGE: 32-bit counters");
 
-static void report_stats(const char *stop)
-{
+static void report_stats(const char *stop) {
   result_begin("driver");
   result_s("stop", stop);
   result_u("ms", tick_ms());
@@ -191,17 +185,14 @@ static void report_stats(const char *stop)
 #endif
 }
 
-int lwipapp_run(const struct lwipapp *app)
-{
+int lwipapp_run(const struct lwipapp *app) {
   const char *stop;
   int status = 0;
 
   result_app(app->name);
   load_params(app);
-  if (!tick_start())
-    return fail("no GPTIMER");
-  if (!greth_open(&greth0, lwipapp_p.mac, !(lwipapp_p.flags & FW_PF_POLLED)))
-    return fail("no GRETH");
+  if (!tick_start()) return fail("no GPTIMER");
+  if (!greth_open(&greth0, lwipapp_p.mac, !(lwipapp_p.flags & FW_PF_POLLED))) return fail("no GRETH");
   /* The boot secret, as our stack's: the seed parameter, the address and
    * the raw 10 MHz timer after greth_open (whose MDIO reads take a time
    * that varies on hardware). */
@@ -209,18 +200,15 @@ int lwipapp_run(const struct lwipapp *app)
   lwip_init();
   netif_start();
 #if NET_PHASES
-  if (tick_counter_reg())
-    net_phase_start(tick_counter_reg(), TICK_HZ);
+  if (tick_counter_reg()) net_phase_start(tick_counter_reg(), TICK_HZ);
 #endif
-  if (app->start)
-    app->start();
+  if (app->start) app->start();
 
   stop = loop(app, &status);
   greth_tx_drain(&greth0);
   /* Nothing is printed before the end: the UART is slow. */
   report_start();
-  if (app->report)
-    app->report();
+  if (app->report) app->report();
   report_stats(stop);
   return status;
 }

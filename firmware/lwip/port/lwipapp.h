@@ -22,13 +22,13 @@ struct netif;
 #define LWIPAPP_EXIT_ASSERT 3
 
 struct lwipapp {
-  const char *name;          /* program name, "app" in the result lines */
+  const char *name; /* program name, "app" in the result lines */
   uint16_t default_port;
   uint32_t default_count;
   uint32_t default_idle_ms;
-  void (*start)(void);       /* after the netif is up: bind/listen/connect */
-  int (*done)(void);         /* stop condition reached? */
-  void (*report)(void);      /* print the program's "result" line(s) */
+  void (*start)(void);  /* after the netif is up: bind/listen/connect */
+  int (*done)(void);    /* stop condition reached? */
+  void (*report)(void); /* print the program's "result" line(s) */
   /* Optional, every loop iteration (senders): nonzero keeps the loop from
    * sleeping (more work is due at once). */
   int (*poll)(void);

@@ -18,8 +18,7 @@ void lwip_port_seed(uint32_t seed) { rand_state = seed ? seed : 1; }
 
 unsigned lwip_port_rand(void) { return fw_xorshift32(&rand_state); }
 
-void lwip_port_assert(const char *msg, int line, const char *file)
-{
+void lwip_port_assert(const char *msg, int line, const char *file) {
   result_begin("error");
   result_s("what", "lwip assertion");
   result_s("msg", msg);

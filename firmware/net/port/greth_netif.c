@@ -15,8 +15,7 @@ _Static_assert(GRETH_RXCK_UDP == NET_RXCK_UDP && GRETH_RXCK_TCP == NET_RXCK_TCP,
 /* Names of the network programs' regions for the tools (leon3vp --vcd). */
 NET_REGION_NAMES();
 
-void greth_netif_init(struct netif *nif, struct greth *g)
-{
+void greth_netif_init(struct netif *nif, struct greth *g) {
   memcpy(nif->hwaddr, g->mac, 6);
   nif->low_level_output = greth_netif_output;
   nif->tx_buffer = greth_netif_tx_buffer;
@@ -27,14 +26,9 @@ void greth_netif_init(struct netif *nif, struct greth *g)
 #endif
 }
 
-uint8_t *greth_netif_tx_buffer(struct netif *nif)
-{
-  return greth_tx_buffer((struct greth *)nif->state);
-}
+uint8_t *greth_netif_tx_buffer(struct netif *nif) { return greth_tx_buffer((struct greth *)nif->state); }
 
-net_err_t greth_netif_output(struct netif *nif, const uint8_t *frame,
-                             unsigned len)
-{
+net_err_t greth_netif_output(struct netif *nif, const uint8_t *frame, unsigned len) {
   int r;
 
   NET_PHASE_ENTER(NET_PH_DRIVER);
@@ -45,8 +39,7 @@ net_err_t greth_netif_output(struct netif *nif, const uint8_t *frame,
   return r == 0 ? NET_OK : NET_ERR_IF;
 }
 
-unsigned greth_netif_poll(struct greth *g)
-{
+unsigned greth_netif_poll(struct greth *g) {
   const uint8_t *frame;
   unsigned len, n = 0;
   int ck;
@@ -78,14 +71,11 @@ unsigned greth_netif_poll(struct greth *g)
 
 /* rx_hold/rx_unhold for the stack (zero-copy builds): the DMA buffer of
  * the frame being processed leaves the ring (greth_rx_hold()). */
-const uint8_t *greth_netif_rx_hold(struct netif *nif, const uint8_t *frame,
-                                   unsigned len)
-{
+const uint8_t *greth_netif_rx_hold(struct netif *nif, const uint8_t *frame, unsigned len) {
   (void)len;
   return greth_rx_hold((struct greth *)nif->state, frame);
 }
 
-void greth_netif_rx_unhold(struct netif *nif, const uint8_t *held)
-{
+void greth_netif_rx_unhold(struct netif *nif, const uint8_t *held) {
   greth_rx_unhold((struct greth *)nif->state, held);
 }

@@ -20,8 +20,7 @@
 void greth_netif_init(struct netif *nif, struct greth *g);
 
 /* low_level_output for the stack: greth_send() of one built frame. */
-net_err_t greth_netif_output(struct netif *nif, const uint8_t *frame,
-                             unsigned len);
+net_err_t greth_netif_output(struct netif *nif, const uint8_t *frame, unsigned len);
 
 /* tx_buffer for the stack: the next free TX descriptor's buffer
  * (greth_tx_buffer()), sent in place by greth_netif_output(). */
@@ -33,8 +32,7 @@ unsigned greth_netif_poll(struct greth *g);
 
 /* rx_hold/rx_unhold for the stack (set by greth_netif_init in zero-copy
  * builds): greth_rx_hold()/greth_rx_unhold() of the frame being processed. */
-const uint8_t *greth_netif_rx_hold(struct netif *nif, const uint8_t *frame,
-                                   unsigned len);
+const uint8_t *greth_netif_rx_hold(struct netif *nif, const uint8_t *frame, unsigned len);
 void greth_netif_rx_unhold(struct netif *nif, const uint8_t *held);
 
 #endif /* GRETH_NETIF_H */

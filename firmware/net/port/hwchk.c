@@ -8,19 +8,14 @@
 int hwchk_attached = -1;
 static struct chksum_dev hwchk_dev;
 
-static int hwchk_engine(uint16_t sum, const void *data, unsigned len, uint16_t *out)
-{
+static int hwchk_engine(uint16_t sum, const void *data, unsigned len, uint16_t *out) {
   return chksum_sum(&hwchk_dev, sum, data, len, out);
 }
 
-int hwchk_attach(void)
-{
+int hwchk_attach(void) {
   hwchk_attached = chksum_open(&hwchk_dev);
   net_chksum_set_engine(hwchk_attached ? hwchk_engine : 0, 0);
   return hwchk_attached;
 }
 
-void net_chksum_hw_probe(void)
-{
-  (void)hwchk_attach();
-}
+void net_chksum_hw_probe(void) { (void)hwchk_attach(); }

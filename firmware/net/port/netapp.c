@@ -19,8 +19,7 @@ struct fw_params netapp_p;
 uint32_t netapp_last_rx_ms;
 static struct netif nif;
 
-static void load_params(const struct netapp *app)
-{
+static void load_params(const struct netapp *app) {
   struct fw_params d;
 
   memset(&d, 0, sizeof(d));
@@ -32,16 +31,12 @@ static void load_params(const struct netapp *app)
 }
 
 /* A slot policy time of fw_params: 0 = `dflt`, FW_PARAMS_OFF = 0 (off). */
-static uint32_t policy_ms(uint32_t v, uint32_t dflt)
-{
-  return v == 0 ? dflt : v == FW_PARAMS_OFF ? 0 : v;
-}
+static uint32_t policy_ms(uint32_t v, uint32_t dflt) { return v == 0 ? dflt : v == FW_PARAMS_OFF ? 0 : v; }
 
 /* The TCP slot policy (firmware/net/README.md "Slot policy") from the
  * parameters. Not inlined: start-up code kept out of netapp_run, whose
  * size the hot-code layout (fw-layout.ld) depends on. */
-static __attribute__((noinline)) void netapp_policy(const struct netapp *app)
-{
+static __attribute__((noinline)) void netapp_policy(const struct netapp *app) {
   struct tcp_policy pol;
 
   tcp_get_policy(&pol);
@@ -54,7 +49,8 @@ static __attribute__((noinline)) void netapp_policy(const struct netapp *app)
 
 /* The counters of the "stack" line, in print order. The board-net tests
  * and scripts/measure-net read them by key. */
-#define NS(key, field) {key, offsetof(struct net_stats, field)}
+#define NS(key, field) \
+  { key, offsetof(struct net_stats, field) }
 static const struct result_counter stack_counters[] = {
     NS("eth_rx", eth.rx),
     NS("eth_tx", eth.tx),
@@ -155,8 +151,7 @@ static const struct result_counter stack_counters[] = {
 #undef NS
 #define NROWS(t) (sizeof(t) / sizeof((t)[0]))
 
-static void report_stats(const char *stop, uint32_t t_ms)
-{
+static void report_stats(const char *stop, uint32_t t_ms) {
   result_begin("driver");
   result_s("stop", stop);
   result_u("ms", t_ms);
@@ -175,13 +170,10 @@ static void report_stats(const char *stop, uint32_t t_ms)
 #endif
 }
 
-
 /* The main loop, a function of its own (noinline) so that leon3.ld can
  * place it with the other hot code, away from the set-up and report code
  * of netapp_run(). Returns the stop reason; *status 1 on max_ms. */
-static __attribute__((noinline)) const char *netapp_loop(const struct netapp *app,
-                                                        int *status)
-{
+static __attribute__((noinline)) const char *netapp_loop(const struct netapp *app, int *status) {
   uint32_t last_ms = 0, now;
   const char *stop;
   int busy;
@@ -190,8 +182,7 @@ static __attribute__((noinline)) const char *netapp_loop(const struct netapp *ap
    * place, or the millisecond count on a board with one timer. */
   const volatile uint32_t *ent = tick_counter_reg();
 
-  if (!ent)
-    ent = tick_ms_counter;
+  if (!ent) ent = tick_ms_counter;
   netapp_last_rx_ms = 0;
   for (;;) {
     /* Received frames first, the status service (error counters and
@@ -200,16 +191,14 @@ static __attribute__((noinline)) const char *netapp_loop(const struct netapp *ap
     n = greth_netif_poll(&greth0);
     greth_status_service(&greth0);
     now = tick_ms();
-    if (n)
-      netapp_last_rx_ms = now ? now : 1;
+    if (n) netapp_last_rx_ms = now ? now : 1;
     /* Entropy (docs/firmware.md "Hardening policy"): the 10 MHz timer
      * after every batch of received frames and every tick, into the
      * stack's pool (a load, a rotate and an add; the stack hashes it into
      * its secret before the first ISN and then each NET_SECRET_REKEY_MS).
      * On hardware the reading carries the jitter of the frames' arrival
      * and of the wake-up; in the simulator it follows the scenario. */
-    if (n || now != last_ms)
-      net_entropy_mix(*ent);
+    if (n || now != last_ms) net_entropy_mix(*ent);
     if (now != last_ms) {
       REGION_BEGIN(REGION_NET_TIMER);
       net_timer_tick(now - last_ms);
@@ -222,8 +211,7 @@ static __attribute__((noinline)) const char *netapp_loop(const struct netapp *ap
       stop = "done";
       break;
     }
-    if (netapp_p.idle_ms && netapp_last_rx_ms &&
-        now - netapp_last_rx_ms >= netapp_p.idle_ms) {
+    if (netapp_p.idle_ms && netapp_last_rx_ms && now - netapp_last_rx_ms >= netapp_p.idle_ms) {
       stop = "idle";
       break;
     }
@@ -235,15 +223,12 @@ static __attribute__((noinline)) const char *netapp_loop(const struct netapp *ap
     /* Interrupt mode: sleep until the next GRETH or timer interrupt. A
      * frame arriving between this check and the power-down is picked up
      * at the next timer tick at the latest (<= 1 ms). */
-    if (greth0.irq_mode && !n && !busy && !greth_rx_ready(&greth0) &&
-        tick_ms() == last_ms)
-      cpu_power_down();
+    if (greth0.irq_mode && !n && !busy && !greth_rx_ready(&greth0) && tick_ms() == last_ms) cpu_power_down();
   }
   return stop;
 }
 
-int netapp_run(const struct netapp *app)
-{
+int netapp_run(const struct netapp *app) {
   uint32_t seed;
   const char *stop;
   int status = 0;
@@ -251,8 +236,8 @@ int netapp_run(const struct netapp *app)
   result_app(app->name);
   load_params(app);
 
-  /* The tick is wake-only (docs/firmware.md "The fast path"): crt0 counts it and returns, about 20 instructions
-   * instead of a trap frame, the C dispatch and a handler. */
+  /* The tick is wake-only (docs/firmware.md "The fast path"): crt0 counts it and returns, about 20
+   * instructions instead of a trap frame, the C dispatch and a handler. */
   if (!tick_start()) {
     result_begin("error");
     result_s("what", "no GPTIMER");
@@ -287,11 +272,9 @@ int netapp_run(const struct netapp *app)
   tcp_set_rcv_wnd((uint16_t)(netapp_p.window > 65535u ? 65535u : netapp_p.window));
   netapp_policy(app);
 #if NET_PHASES
-  if (tick_counter_reg())
-    net_phase_start(tick_counter_reg(), TICK_HZ);
+  if (tick_counter_reg()) net_phase_start(tick_counter_reg(), TICK_HZ);
 #endif
-  if (app->start)
-    app->start();
+  if (app->start) app->start();
 
   stop = netapp_loop(app, &status);
   /* Let queued frames leave before reporting. */
@@ -313,8 +296,7 @@ int netapp_run(const struct netapp *app)
   result_s("mode", greth0.irq_mode ? "irq" : "polled");
   result_u("csum_offload", (unsigned)greth0.csum_offload);
   result_end();
-  if (app->report)
-    app->report();
+  if (app->report) app->report();
   report_stats(stop, tick_ms());
   return status;
 }

@@ -26,13 +26,13 @@
 
 /* ---- the program ---- */
 struct netapp {
-  const char *name;          /* program name, "app" in JSON lines */
+  const char *name; /* program name, "app" in JSON lines */
   uint16_t default_port;
   uint32_t default_count;
   uint32_t default_idle_ms;
-  void (*start)(void);       /* after net_init: bind/listen */
-  int (*done)(void);         /* stop condition reached? */
-  void (*report)(void);      /* print the program's result JSON line(s) */
+  void (*start)(void);  /* after net_init: bind/listen */
+  int (*done)(void);    /* stop condition reached? */
+  void (*report)(void); /* print the program's result JSON line(s) */
   /* Optional, called every loop iteration (senders): return nonzero to
    * keep the loop from sleeping (more work is due at once). */
   int (*poll)(void);

@@ -6,8 +6,7 @@
 #include "result.h"
 
 #if NET_PHASES
-void net_phase_report(void)
-{
+void net_phase_report(void) {
   uint32_t hz = net_phase_tick_hz();
   unsigned i;
 
@@ -20,8 +19,7 @@ void net_phase_report(void)
     result_tenths(net_phase_names[i], (uint32_t)t10);
   }
   printf(",\"counts\":{");
-  for (i = 0; i < NET_PH_N; i++)
-    printf("%s\"%s\":%u", i ? "," : "", net_phase_names[i], net_phases.count[i]);
+  for (i = 0; i < NET_PH_N; i++) printf("%s\"%s\":%u", i ? "," : "", net_phase_names[i], net_phases.count[i]);
   printf("}");
   result_u("region_base", NET_PH_REGION_BASE);
   result_u("overflow", net_phases.overflow);

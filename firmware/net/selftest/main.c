@@ -19,16 +19,15 @@
 #define OUR_IP NET_IP4(10, 0, 0, 1)
 #define PEER_IP NET_IP4(10, 0, 0, 2)
 
-static const uint8_t our_mac[6] = { 2, 0, 0, 0, 0, 1 };
-static const uint8_t peer_mac[6] = { 2, 0, 0, 0, 0, 2 };
+static const uint8_t our_mac[6] = {2, 0, 0, 0, 0, 1};
+static const uint8_t peer_mac[6] = {2, 0, 0, 0, 0, 2};
 
 static uint8_t out_frame[NET_BUF_SIZE];
 static unsigned out_len;
 static unsigned out_count;
 static uint8_t in_frame[NET_BUF_SIZE] __attribute__((aligned(4)));
 
-static net_err_t capture(struct netif *nif, const uint8_t *frame, unsigned len)
-{
+static net_err_t capture(struct netif *nif, const uint8_t *frame, unsigned len) {
   (void)nif;
   memcpy(out_frame, frame, len);
   out_len = len;
@@ -36,8 +35,7 @@ static net_err_t capture(struct netif *nif, const uint8_t *frame, unsigned len)
   return NET_OK;
 }
 
-static uint16_t ref_sum(const uint8_t *p, unsigned n, uint32_t acc)
-{
+static uint16_t ref_sum(const uint8_t *p, unsigned n, uint32_t acc) {
   unsigned i;
   for (i = 0; i < n; i += 2) {
     acc += (uint32_t)p[i] << 8;
@@ -51,8 +49,7 @@ static uint16_t ref_sum(const uint8_t *p, unsigned n, uint32_t acc)
   return (uint16_t)acc;
 }
 
-static int test_chksum(void)
-{
+static int test_chksum(void) {
   static uint8_t buf[1600 + 8];
   uint32_t x = 12345;
   unsigned i, v, a, len;
@@ -68,8 +65,7 @@ static int test_chksum(void)
         uint16_t want = ref_sum(buf + a, len, init);
         uint16_t got = net_chksum_variants[v].fn(init, buf + a, len);
         if (got != want && bad++ < 3) {
-          printf("  %s len %u align %u: %x != %x\n", net_chksum_variants[v].name,
-                 len, a, got, want);
+          printf("  %s len %u align %u: %x != %x\n", net_chksum_variants[v].name, len, a, got, want);
         }
       }
     }
@@ -83,8 +79,7 @@ static int test_chksum(void)
     for (len = 0; len <= 1500; len += len < 136 ? 1 : 341) {
       uint16_t init = (uint16_t)(len * 31u + a);
       uint16_t got = net_chksum_copy(init, dst + da, buf + sa, len);
-      if ((got != ref_sum(buf + sa, len, init) ||
-           memcmp(dst + da, buf + sa, len) != 0) && bad++ < 3) {
+      if ((got != ref_sum(buf + sa, len, init) || memcmp(dst + da, buf + sa, len) != 0) && bad++ < 3) {
         printf("  copy len %u src %u dst %u\n", len, sa, da);
       }
     }
@@ -93,8 +88,7 @@ static int test_chksum(void)
 }
 
 /* Ethernet + IPv4 header from the peer; returns the payload pointer. */
-static uint8_t *ip_frame(uint8_t proto, unsigned plen)
-{
+static uint8_t *ip_frame(uint8_t proto, unsigned plen) {
   uint8_t *ip = in_frame + 14;
   memcpy(in_frame, our_mac, 6);
   memcpy(in_frame + 6, peer_mac, 6);
@@ -110,8 +104,7 @@ static uint8_t *ip_frame(uint8_t proto, unsigned plen)
   return ip + 20;
 }
 
-static int test_icmp(void)
-{
+static int test_icmp(void) {
   uint8_t *m = ip_frame(NET_IPPROTO_ICMP, 8 + 100);
   unsigned i;
   memset(m, 0, 8);
@@ -123,14 +116,12 @@ static int test_icmp(void)
   net_put16(m + 2, (uint16_t)~ref_sum(m, 108, 0));
   out_count = 0;
   net_input(in_frame, 14 + 20 + 108);
-  return out_count == 1 && out_len == 14 + 20 + 108 &&
-         memcmp(out_frame, peer_mac, 6) == 0 && out_frame[34] == 0 &&
-         ref_sum(out_frame + 34, 108, 0) == 0xffff &&
+  return out_count == 1 && out_len == 14 + 20 + 108 && memcmp(out_frame, peer_mac, 6) == 0 &&
+         out_frame[34] == 0 && ref_sum(out_frame + 34, 108, 0) == 0xffff &&
          memcmp(out_frame + 42, m + 8, 100) == 0;
 }
 
-static void echo_app(struct tcp_conn *c, unsigned ev)
-{
+static void echo_app(struct tcp_conn *c, unsigned ev) {
   if (ev & NET_EV_NEWDATA) {
     tcp_send(c, tcp_appdata, tcp_applen);
   }
@@ -139,8 +130,7 @@ static void echo_app(struct tcp_conn *c, unsigned ev)
   }
 }
 
-static void tcp_in(uint32_t seq, uint32_t ack, uint8_t flags, const char *data)
-{
+static void tcp_in(uint32_t seq, uint32_t ack, uint8_t flags, const char *data) {
   unsigned n = data ? strlen(data) : 0;
   uint8_t *t = ip_frame(NET_IPPROTO_TCP, 20 + n);
   memset(t, 0, 20);
@@ -152,14 +142,12 @@ static void tcp_in(uint32_t seq, uint32_t ack, uint8_t flags, const char *data)
   t[13] = flags;
   net_put16(t + 14, 4096);
   memcpy(t + 20, data, n);
-  net_put16(t + 16, (uint16_t)~net_chksum_pseudo(PEER_IP, OUR_IP,
-                                                 NET_IPPROTO_TCP, t, 20 + n));
+  net_put16(t + 16, (uint16_t)~net_chksum_pseudo(PEER_IP, OUR_IP, NET_IPPROTO_TCP, t, 20 + n));
   out_count = 0;
   net_input(in_frame, 14 + 20 + 20 + n);
 }
 
-static int test_tcp(void)
-{
+static int test_tcp(void) {
   const uint8_t *t = out_frame + 34;
   uint32_t iss;
   if (tcp_listen(80, echo_app, NULL) != NET_OK) {
@@ -172,8 +160,7 @@ static int test_tcp(void)
   iss = net_get32(t + 4);
   tcp_in(1001, iss + 1, TCP_ACK, NULL);
   tcp_in(1001, iss + 1, TCP_ACK | TCP_PSH, "leon3");
-  if (out_count != 1 || out_len != 54 + 5 || memcmp(t + 20, "leon3", 5) != 0 ||
-      net_get32(t + 8) != 1006) {
+  if (out_count != 1 || out_len != 54 + 5 || memcmp(t + 20, "leon3", 5) != 0 || net_get32(t + 8) != 1006) {
     return 0;
   }
   tcp_in(1006, iss + 6, TCP_FIN | TCP_ACK, NULL);
@@ -186,16 +173,14 @@ static int test_tcp(void)
 
 /* verify.h on the target (big-endian words, SINK_WRAP's big-endian
  * masks): exact count of wrong bytes. */
-static int test_verify(void)
-{
+static int test_verify(void) {
   static uint8_t seg[1460 + 8] __attribute__((aligned(8)));
   static const uint32_t offs[] = {0, 2, 249, 5000};
   unsigned a, o, i, bad = 0;
 
   for (a = 0; a < 4; a++)
     for (o = 0; o < sizeof(offs) / sizeof(offs[0]); o++) {
-      for (i = 0; i < 1460; i++)
-        seg[a + i] = (uint8_t)((offs[o] + i) % 251u);
+      for (i = 0; i < 1460; i++) seg[a + i] = (uint8_t)((offs[o] + i) % 251u);
       if (sink_check(seg + a, 1460, offs[o]) != 0 && bad++ < 3)
         printf("  verify align %u off %u: clean data counted bad\n", a, (unsigned)offs[o]);
       for (i = a; i < 1460; i += 13) { /* 13: every byte of an 8-word pass, in many passes */
@@ -204,15 +189,13 @@ static int test_verify(void)
         got = sink_check(seg + a, 1460, offs[o]);
         seg[a + i] ^= (uint8_t)(1u << (i % 8));
         if (got != 1 && bad++ < 3)
-          printf("  verify align %u off %u byte %u: %u bad\n", a, (unsigned)offs[o], i,
-                 (unsigned)got);
+          printf("  verify align %u off %u byte %u: %u bad\n", a, (unsigned)offs[o], i, (unsigned)got);
       }
     }
   return bad == 0;
 }
 
-int main(void)
-{
+int main(void) {
   static struct netif nif;
   int failed = 0;
   memcpy(nif.hwaddr, our_mac, 6);
@@ -222,13 +205,12 @@ int main(void)
   net_init(&nif, 42);
   /* Learn the peer's MAC from its first frame (NET_ARP_LEARN_FROM_IP). */
 
-  printf("net_selftest: checksum %s, %s\n", net_chksum_selected,
-         NET_ZERO_COPY ? "zero-copy" : "copy");
-#define GROUP(name, fn)                                                       \
-  do {                                                                        \
-    int ok_ = fn();                                                           \
-    printf("%s %s\n", ok_ ? "PASS" : "FAIL", name);                           \
-    failed += !ok_;                                                           \
+  printf("net_selftest: checksum %s, %s\n", net_chksum_selected, NET_ZERO_COPY ? "zero-copy" : "copy");
+#define GROUP(name, fn)                             \
+  do {                                              \
+    int ok_ = fn();                                 \
+    printf("%s %s\n", ok_ ? "PASS" : "FAIL", name); \
+    failed += !ok_;                                 \
   } while (0)
   GROUP("CHKSUM", test_chksum);
   GROUP("ICMP", test_icmp);

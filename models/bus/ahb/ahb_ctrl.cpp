@@ -13,7 +13,6 @@
 namespace l3vp {
 namespace {
 
-
 // GRLIB masks are "leading ones": the decoded block is contiguous and
 // (4096 - MASK) units long. Other masks would alias a bar all over the map;
 // no GRLIB core uses them, so the model rejects them at elaboration.

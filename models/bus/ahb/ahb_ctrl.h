@@ -62,21 +62,21 @@ class ProbeRegistry;
 
 // One AHB transaction (README "Probes"). Times are absolute simulated times.
 struct AhbTransaction {
-  enum class Kind : uint8_t { Read, Write, Fetch }; // Text line of leon3vp --probe (probe_text.h).
-class ProbeText;
-void probe_text(ProbeText& o, const AhbTransaction& e);
- // Fetch: only known for DMI-served ones
+  enum class Kind : uint8_t { Read, Write, Fetch };  // Text line of leon3vp --probe (probe_text.h).
+  class ProbeText;
+  void probe_text(ProbeText& o, const AhbTransaction& e);
+  // Fetch: only known for DMI-served ones
   sc_core::sc_time start;  // address phase begins (after any arbitration wait)
   sc_core::sc_time end;    // last data beat done (slave latency included)
   sc_core::sc_time wait;   // arbitration wait before start
   unsigned master = 0;     // AHB master index (hindex)
   int slave = -1;          // AHB slave index; -1: the P&P area or no slave (ERROR response)
   Kind kind = Kind::Read;
-  uint32_t addr = 0;       // global address
+  uint32_t addr = 0;  // global address
   unsigned bytes = 0;
-  unsigned beats = 1;      // 32-bit data beats (a burst: > 1)
-  bool ok = true;          // OKAY response
-  bool dmi = false;        // served from DMI by the master, reported through report_dmi()
+  unsigned beats = 1;  // 32-bit data beats (a burst: > 1)
+  bool ok = true;      // OKAY response
+  bool dmi = false;    // served from DMI by the master, reported through report_dmi()
 };
 
 // GRLIB ahbctrl generics used by the model.
@@ -114,9 +114,9 @@ class AhbCtrl : public sc_core::sc_module {
     std::string name;
     unsigned hindex = 0;
     uint64_t reads = 0, writes = 0, errors = 0, dmi_grants = 0;
-    uint64_t bursts = 0;                                    // accesses longer than one word
-    sc_core::sc_time wait = sc_core::SC_ZERO_TIME;          // arbitration waits (contention)
-    uint64_t waits = 0;                                     // accesses that had to wait
+    uint64_t bursts = 0;                            // accesses longer than one word
+    sc_core::sc_time wait = sc_core::SC_ZERO_TIME;  // arbitration waits (contention)
+    uint64_t waits = 0;                             // accesses that had to wait
     // Routed (not DMI-served) transactions by target, for the energy model:
     // 32-bit data beats per [slave hindex][bar][read 0 / write 1] and
     // transactions per slave; index kMaxSlaves: P&P area or no slave.
@@ -127,9 +127,9 @@ class AhbCtrl : public sc_core::sc_module {
   // Built-in AHB timing (all zero = untimed, the default).
   struct Timing {
     sc_core::sc_time clock = sc_core::SC_ZERO_TIME;  // AHB clock period
-    unsigned transfer_cycles = 0;        // per transaction (address phase + first data beat)
-    unsigned burst_cycles_per_word = 0;  // per further 32-bit word of a burst
-    bool arbitration = false;            // model contention between masters
+    unsigned transfer_cycles = 0;                    // per transaction (address phase + first data beat)
+    unsigned burst_cycles_per_word = 0;              // per further 32-bit word of a burst
+    bool arbitration = false;                        // model contention between masters
   };
 
   // Called for each successful routed write: master hindex, global address, length.
@@ -185,13 +185,11 @@ class AhbCtrl : public sc_core::sc_module {
   // One source per port; an empty function removes the port's source.
   using TakeIntervalFn = std::function<bool(sc_core::sc_time& start, sc_core::sc_time& end)>;
   void set_interval_source(unsigned port, TakeIntervalFn take);
-  sc_core::sc_time arbitrate_dmi(unsigned port, const sc_core::sc_time& start,
-                                 const sc_core::sc_time& dur);
+  sc_core::sc_time arbitrate_dmi(unsigned port, const sc_core::sc_time& start, const sc_core::sc_time& dur);
   // A master's transaction served from DMI, to be published on
   // on_transaction (the master reports them only while somebody listens).
   void report_dmi(unsigned port, AhbTransaction::Kind kind, uint32_t addr, unsigned bytes,
-                  const sc_core::sc_time& start, const sc_core::sc_time& end,
-                  const sc_core::sc_time& wait);
+                  const sc_core::sc_time& start, const sc_core::sc_time& end, const sc_core::sc_time& wait);
 
   // Every AHB transaction: routed accesses (incl. P&P reads and ERROR
   // responses) when they complete, DMI-served ones when reported.
@@ -242,8 +240,7 @@ class AhbCtrl : public sc_core::sc_module {
   void route(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   // Publishes a routed transaction on on_transaction (kept out of line).
   void publish(const MasterStats& ms, const tlm::tlm_generic_payload& gp, int slave,
-               const sc_core::sc_time& start, const sc_core::sc_time& end,
-               const sc_core::sc_time& wait);
+               const sc_core::sc_time& start, const sc_core::sc_time& end, const sc_core::sc_time& wait);
   bool get_direct_mem_ptr(int port, tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi);
   unsigned transport_dbg(int port, tlm::tlm_generic_payload& gp);
   void invalidate_direct_mem_ptr(int port, sc_dt::uint64 start, sc_dt::uint64 end);

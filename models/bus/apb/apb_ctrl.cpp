@@ -12,10 +12,7 @@
 #include "payload.h"
 
 namespace l3vp {
-namespace {
-
-
-}  // namespace
+namespace {}  // namespace
 
 ApbCtrl::ApbCtrl(sc_core::sc_module_name name, const Params& p)
     : sc_core::sc_module(name), tsock("tsock"), isock("isock"), p_(p), slaves_(16), slot_(4096, -1) {
@@ -92,7 +89,8 @@ tlm::tlm_response_status ApbCtrl::access(tlm::tlm_command cmd, uint32_t off, uin
   if (off >= kPnpOffset) {
     if (cmd == tlm::TLM_WRITE_COMMAND) {
       if (!debug)
-        Log::guest_error(name(), "write to read-only APB plug&play area at offset " + hex(off, 5) + " dropped");
+        Log::guest_error(name(),
+                         "write to read-only APB plug&play area at offset " + hex(off, 5) + " dropped");
     } else if (cmd == tlm::TLM_READ_COMMAND) {
       uint8_t w[4];
       put_be32(w, pnp_word(off));

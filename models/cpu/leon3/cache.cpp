@@ -68,8 +68,10 @@ unsigned CacheModel::victim(uint32_t set) {
   for (unsigned w = 0; w < ways_; ++w)
     if (t[w] == kInvalid) return w;
   switch (repl_) {
-    case CacheRepl::Lru: return order_[set * 4 + ways_ - 1];
-    case CacheRepl::Lrr: return lrr_[set] ^ 1u;
+    case CacheRepl::Lru:
+      return order_[set * 4 + ways_ - 1];
+    case CacheRepl::Lrr:
+      return lrr_[set] ^ 1u;
     case CacheRepl::Random:
     default:
       // xorshift32: deterministic for a given seed and access sequence
@@ -118,8 +120,7 @@ uint32_t CacheModel::config_word(bool mmu_present) const {
   unsigned repl = 0;  // direct-mapped
   if (ways_ > 1) repl = repl_ == CacheRepl::Lru ? 1 : repl_ == CacheRepl::Lrr ? 2 : 3;
   return (uint32_t(repl) << 28) | (uint32_t(cfg_.snoop) << 27) | (uint32_t(ways_ - 1) << 24) |
-         (uint32_t(way_log2_kib_) << 20) | (uint32_t(line_shift_ - 2) << 16) |
-         (uint32_t(mmu_present) << 3);
+         (uint32_t(way_log2_kib_) << 20) | (uint32_t(line_shift_ - 2) << 16) | (uint32_t(mmu_present) << 3);
 }
 
 }  // namespace l3vp::leon3

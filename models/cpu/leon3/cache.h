@@ -58,9 +58,9 @@ class CacheModel {
   unsigned ways_, line_shift_, way_log2_kib_;
   uint32_t set_mask_;
   CacheRepl repl_;
-  std::vector<uint32_t> tags_;   // [set * ways + way] = line number (addr >> line_shift)
-  std::vector<uint8_t> order_;   // LRU: [set * 4 + k] = way, k = 0 most recently used
-  std::vector<uint8_t> lrr_;     // LRR: per set, the way replaced last
+  std::vector<uint32_t> tags_;  // [set * ways + way] = line number (addr >> line_shift)
+  std::vector<uint8_t> order_;  // LRU: [set * 4 + k] = way, k = 0 most recently used
+  std::vector<uint8_t> lrr_;    // LRR: per set, the way replaced last
   uint32_t rng_ = 1;
 };
 

@@ -46,8 +46,8 @@ Cpu::Cpu(const CoreConfig& config, CoreBus& b)
   burst_beat = cfg.timing.burst_beat_cycles;
   for (unsigned k = 0; k < timing::kTkCount; ++k) tcost_tab[k] = timing::kTimedCycles[k];
   tcost_tab[timing::kTkMul] = cfg.timing.mul == MulType::Pipelined32x32 ? 1
-                              : cfg.timing.mul == MulType::Iter16x16     ? 4
-                                                                         : 5;
+                              : cfg.timing.mul == MulType::Iter16x16    ? 4
+                                                                        : 5;
   tcost_tab[timing::kTkDiv] = uint8_t(std::min(cfg.timing.div_cycles, 255u));
   ic_shift = ic_model.line_shift();
   dc_shift = dc_model.line_shift();
@@ -112,8 +112,7 @@ void Cpu::write_psr(uint32_t v) {
 const DmiRegion* Cpu::find_dmi(uint32_t a, unsigned n, bool for_write) const {
   if (!dmi_on) return nullptr;
   for (const DmiRegion& r : dmi)
-    if ((for_write ? r.writable : r.readable) && a >= r.start && uint64_t(a) + n - 1 <= r.end)
-      return &r;
+    if ((for_write ? r.writable : r.readable) && a >= r.start && uint64_t(a) + n - 1 <= r.end) return &r;
   return nullptr;
 }
 
@@ -175,16 +174,20 @@ bool Cpu::write_slow(uint32_t a, uint8_t asi, const uint8_t* in, unsigned n) {
 // ASI 2 system registers (hw-reference §7.4). Offsets other than 0x0, 0x8 and
 // 0xC read 0 and ignore writes. The configuration registers are computed from
 // the cache geometry (template: 0x11230008 / 0x08220008).
-constexpr uint32_t kCcrWritable = 0x0081003F;   // ICS DCS IF DF IB DS (FI/FD/IP/DP read 0)
+constexpr uint32_t kCcrWritable = 0x0081003F;  // ICS DCS IF DF IB DS (FI/FD/IP/DP read 0)
 constexpr uint32_t kCcrFI = 1u << 21, kCcrFD = 1u << 22, kCcrDS = 1u << 23;
 constexpr uint32_t kCcrIF = 1u << 4, kCcrDF = 1u << 5;
 
 uint32_t Cpu::sysreg_read(uint32_t a) const {
   switch (a) {
-    case 0x00: return ccr;
-    case 0x08: return ic_model.config_word(cfg.mmu_present);
-    case 0x0C: return dc_model.config_word(cfg.mmu_present);
-    default: return 0;
+    case 0x00:
+      return ccr;
+    case 0x08:
+      return ic_model.config_word(cfg.mmu_present);
+    case 0x0C:
+      return dc_model.config_word(cfg.mmu_present);
+    default:
+      return 0;
   }
 }
 
@@ -233,8 +236,8 @@ void Cpu::peek_mem(DmiWin& w, uint32_t a, uint8_t* out, unsigned n, CoreBus::Kin
   bus.access(k, a, out, n, asi, t);
 }
 
-bool Cpu::ahb_read(CoreBus::Kind k, DmiWin& w, uint32_t a, uint8_t asi, uint8_t* out, unsigned n,
-                   bool dmi, unsigned line, uint64_t& lat) {
+bool Cpu::ahb_read(CoreBus::Kind k, DmiWin& w, uint32_t a, uint8_t asi, uint8_t* out, unsigned n, bool dmi,
+                   unsigned line, uint64_t& lat) {
   ++tctr.ahb_reads;
   uint8_t buf[32];
   const uint32_t ta = line ? a & ~(line - 1) : a;  // the transaction: the line or the data
@@ -259,7 +262,7 @@ bool Cpu::fetch_t_slow(uint32_t a, uint32_t& w) {
   unsigned fill = 0;  // line size when the access fills an I-cache line
   uint64_t* bucket = &tctr.stall_bus;
   const uint32_t line = a >> ic_shift;
-  bool forced = false;  // a hit turned into a miss (README "Forced misses")
+  bool forced = false;                   // a hit turned into a miss (README "Forced misses")
   if ((ics() & 1) && is_cacheable(a)) {  // enabled or frozen
     if (ic_model.lookup(a)) {
       if (!ic_force.thr || !ic_force.draw()) {
@@ -281,8 +284,7 @@ bool Cpu::fetch_t_slow(uint32_t a, uint32_t& w) {
   }
   wait_write_buffer();
   uint64_t lat;
-  if (!ahb_read(CoreBus::Kind::Fetch, fetch_w, a, asi, reinterpret_cast<uint8_t*>(&w), 4, true,
-                fill, lat)) {
+  if (!ahb_read(CoreBus::Kind::Fetch, fetch_w, a, asi, reinterpret_cast<uint8_t*>(&w), 4, true, fill, lat)) {
     add_hold(lat, tctr.stall_bus);
     return false;
   }
@@ -298,8 +300,7 @@ bool Cpu::fetch_t_slow(uint32_t a, uint32_t& w) {
   return true;
 }
 
-bool Cpu::read_timed(uint32_t a, uint8_t asi, uint8_t* out, unsigned n, bool cached,
-                     bool bus_only) {
+bool Cpu::read_timed(uint32_t a, uint8_t asi, uint8_t* out, unsigned n, bool cached, bool bus_only) {
   // Fast path: the MRU line of its set (dc_mru), DMI data.
   if (cached && dc_fast(a >> dc_shift))
     if (uint8_t* p = tread_w.hit_n(a, n)) {
@@ -623,8 +624,7 @@ void Cpu::loop() {
       cycles += d.tcost;
       tctr.class_cycles[d.cls] += d.tcost;
       ++ctr.by_class[d.cls];
-      if (d.tflags & (timing::kTfLoad | timing::kTfMul | timing::kTfWIcc | timing::kTfWY))
-        produce(d, t);
+      if (d.tflags & (timing::kTfLoad | timing::kTfMul | timing::kTfWIcc | timing::kTfWY)) produce(d, t);
       if (L3_UNLIKELY((d.tflags & timing::kTfCwp) && cwp != cwp0)) remap_ready(cwp0);
       continue;
     }
@@ -744,17 +744,28 @@ struct Core::Impl : Cpu {
 
 const char* insn_class_name(InsnClass c) {
   switch (c) {
-    case InsnClass::Alu: return "alu";
-    case InsnClass::Load: return "load";
-    case InsnClass::Store: return "store";
-    case InsnClass::Branch: return "branch";
-    case InsnClass::CallJmpl: return "call_jmpl";
-    case InsnClass::Mul: return "mul";
-    case InsnClass::Div: return "div";
-    case InsnClass::SaveRestore: return "save_restore";
-    case InsnClass::Trap: return "trap";
-    case InsnClass::Other: return "other";
-    default: return "?";
+    case InsnClass::Alu:
+      return "alu";
+    case InsnClass::Load:
+      return "load";
+    case InsnClass::Store:
+      return "store";
+    case InsnClass::Branch:
+      return "branch";
+    case InsnClass::CallJmpl:
+      return "call_jmpl";
+    case InsnClass::Mul:
+      return "mul";
+    case InsnClass::Div:
+      return "div";
+    case InsnClass::SaveRestore:
+      return "save_restore";
+    case InsnClass::Trap:
+      return "trap";
+    case InsnClass::Other:
+      return "other";
+    default:
+      return "?";
   }
 }
 

@@ -45,8 +45,8 @@ struct CacheConfig {
   unsigned way_kib = 4;      // KiB per way: 1, 2, 4, ..., 256
   unsigned line_bytes = 16;  // 16 or 32
   CacheRepl repl = CacheRepl::Lru;
-  uint32_t seed = 1;         // seed of the deterministic generator (CacheRepl::Random)
-  bool snoop = false;        // snooping implemented (D-cache; active when CCR.DS = 1)
+  uint32_t seed = 1;   // seed of the deterministic generator (CacheRepl::Random)
+  bool snoop = false;  // snooping implemented (D-cache; active when CCR.DS = 1)
   // Miss injection (README "Forced misses"): the fraction 0..1 of read hits
   // (I-cache fetches, D-cache loads) turned into misses, drawn from a
   // generator seeded from `seed`. 0 = off; non-zero disables the fast path.
@@ -61,8 +61,8 @@ enum class MulType : uint8_t {
 };
 
 struct TimingConfig {
-  unsigned load_delay = 1;          // LDDEL: 1 or 2
-  bool branch_prediction = true;    // CFG_BP: Bicc after an icc write predicted taken
+  unsigned load_delay = 1;        // LDDEL: 1 or 2
+  bool branch_prediction = true;  // CFG_BP: Bicc after an icc write predicted taken
   MulType mul = MulType::Pipelined32x32;
   unsigned div_cycles = 35;         // UDIV/SDIV(cc)
   unsigned trap_cycles = 5;         // a taken trap (incl. interrupts), replaces the insn's cost
@@ -91,7 +91,7 @@ struct CoreConfig {
   CacheConfig dcache{1, 4, 16, CacheRepl::Lru, 1, true};   // template: 1 x 4 KiB, 16 B, snoop
   // Cacheable areas (AHB P&P "C" bit); everything else bypasses the caches.
   std::vector<AddrRange> cacheable{{0x00000000, 0x1FFFFFFF}, {0x40000000, 0x7FFFFFFF}};
-  bool mmu_present = true;    // M bit of the cache configuration registers (no MMU modelled)
+  bool mmu_present = true;  // M bit of the cache configuration registers (no MMU modelled)
 };
 
 // Stop reasons of Core::run().
@@ -138,11 +138,11 @@ class CoreBus {
   // publish it like a routed one. Times in CPU cycles.
   struct Transaction {
     Kind kind;
-    uint32_t addr;    // first byte (a line fill: the line address)
-    unsigned bytes;   // 1..8, or the line size of a fill
-    uint64_t start;   // cycle the transfer starts (after the arbitration wait)
-    uint64_t wait;    // arbitration wait before it (cycles)
-    uint64_t dur;     // its duration (cycles): [start, start + dur) on the bus
+    uint32_t addr;   // first byte (a line fill: the line address)
+    unsigned bytes;  // 1..8, or the line size of a fill
+    uint64_t start;  // cycle the transfer starts (after the arbitration wait)
+    uint64_t wait;   // arbitration wait before it (cycles)
+    uint64_t dur;    // its duration (cycles): [start, start + dur) on the bus
   };
   virtual void dmi_transaction(const Transaction& t) {}
 };
@@ -155,18 +155,18 @@ class CoreBus {
 // CoreProbes::step after the step, in execution order, only by the observed
 // loop (Core::run() picks it when a step or execute probe has listeners).
 struct StepRecord {
-  uint64_t start_cycle = 0;  // cycles() when the step began
-  uint64_t cycles = 0;       // what it took: pipeline cost, interlocks, cache misses, bus
-                             // latency, write-buffer waits, trap entry; never idle cycles
-  uint32_t pc = 0;           // PC of the instruction (interrupt: the interrupted PC)
-  uint32_t word = 0;         // the instruction word; 0 when none was fetched (interrupt,
-                             // instruction_access_exception)
+  uint64_t start_cycle = 0;          // cycles() when the step began
+  uint64_t cycles = 0;               // what it took: pipeline cost, interlocks, cache misses, bus
+                                     // latency, write-buffer waits, trap entry; never idle cycles
+  uint32_t pc = 0;                   // PC of the instruction (interrupt: the interrupted PC)
+  uint32_t word = 0;                 // the instruction word; 0 when none was fetched (interrupt,
+                                     // instruction_access_exception)
   InsnClass cls = InsnClass::Count;  // its class; Count when none was fetched
-  uint8_t retired = 0;       // instructions retired by the step (0 or 1)
-  bool annulled = false;     // the step annulled its delay slot (its cycle is counted here)
-  bool trapped = false;      // a trap was taken (or error mode entered) in this step
-  bool interrupt = false;    // ... and it was an interrupt (tt = 0x10 + level)
-  uint8_t tt = 0;            // trap type when trapped
+  uint8_t retired = 0;               // instructions retired by the step (0 or 1)
+  bool annulled = false;             // the step annulled its delay slot (its cycle is counted here)
+  bool trapped = false;              // a trap was taken (or error mode entered) in this step
+  bool interrupt = false;            // ... and it was an interrupt (tt = 0x10 + level)
+  uint8_t tt = 0;                    // trap type when trapped
   // Timed mode only (0 in functional mode): cache outcomes of this step.
   uint16_t ic_hits = 0, ic_misses = 0;  // instruction fetch (0/1 each)
   uint16_t dc_hits = 0, dc_misses = 0;  // D-cache read hits / misses (LDD, SWAP: at most 2)
@@ -194,9 +194,9 @@ struct PowerEvent {
 // handler instruction may issue then).
 struct TrapEvent {
   uint64_t cycle = 0;
-  uint8_t tt = 0;       // trap type (interrupts: 0x10 + level)
-  uint32_t pc = 0;      // PC of the trapped instruction (interrupt: the interrupted one)
-  bool error = false;   // ET was 0: the core entered error mode and stops
+  uint8_t tt = 0;      // trap type (interrupts: 0x10 + level)
+  uint32_t pc = 0;     // PC of the trapped instruction (interrupt: the interrupted one)
+  bool error = false;  // ET was 0: the core entered error mode and stops
 };
 
 // PSR.PIL or PSR.ET may have changed (WRPSR, trap entry, RETT, reset): the
@@ -208,11 +208,11 @@ struct PsrEvent {
 };
 
 struct CoreProbes {
-  Probe<StepRecord> step;        // every loop step (observed loop)
-  Probe<ExecuteEvent> execute;   // before each executed instruction (observed loop)
-  Probe<PowerEvent> power;       // power-down enter/leave (any loop; not per instruction)
-  Probe<TrapEvent> trap;         // every trap entry and error mode (any loop)
-  Probe<PsrEvent> psr;           // every write of PIL/ET (any loop)
+  Probe<StepRecord> step;       // every loop step (observed loop)
+  Probe<ExecuteEvent> execute;  // before each executed instruction (observed loop)
+  Probe<PowerEvent> power;      // power-down enter/leave (any loop; not per instruction)
+  Probe<TrapEvent> trap;        // every trap entry and error mode (any loop)
+  Probe<PsrEvent> psr;          // every write of PIL/ET (any loop)
 };
 
 // Writes the text trace line of the state before the instruction at the
@@ -222,12 +222,12 @@ class Core;
 void write_trace_line(const Core& core, std::FILE* f);
 
 struct CoreCounters {
-  uint64_t instructions = 0;                                   // retired (not annulled)
+  uint64_t instructions = 0;  // retired (not annulled)
   uint64_t by_class[static_cast<unsigned>(InsnClass::Count)] = {};
-  uint64_t annulled = 0;                                       // annulled delay slots
-  uint64_t traps = 0;                                          // traps taken (all kinds)
-  uint64_t interrupts = 0;                                     // interrupt traps taken
-  uint64_t idle_cycles = 0;                                    // cycles spent powered down
+  uint64_t annulled = 0;     // annulled delay slots
+  uint64_t traps = 0;        // traps taken (all kinds)
+  uint64_t interrupts = 0;   // interrupt traps taken
+  uint64_t idle_cycles = 0;  // cycles spent powered down
 };
 
 // Timed-mode statistics (all zero in functional mode). In timed mode
@@ -236,9 +236,9 @@ struct CoreCounters {
 struct CoreTimingCounters {
   // pipeline
   uint64_t class_cycles[static_cast<unsigned>(InsnClass::Count)] = {};  // base issue cycles
-  uint64_t annul_cycles = 0;        // annulled delay slots
-  uint64_t trap_cycles = 0;         // taken traps and interrupts
-  uint64_t stall_load_use = 0;      // load-use interlock
+  uint64_t annul_cycles = 0;                                            // annulled delay slots
+  uint64_t trap_cycles = 0;                                             // taken traps and interrupts
+  uint64_t stall_load_use = 0;                                          // load-use interlock
   uint64_t stall_branch = 0;        // Bicc/Ticc/RDPSR waiting for icc, mispredicted branches
   uint64_t stall_muldiv = 0;        // MUL result use, DIV waiting for Y
   uint64_t stall_icache_miss = 0;   // I-cache line fills
@@ -252,8 +252,8 @@ struct CoreTimingCounters {
   // Injected misses (CacheConfig::force_miss_rate), also counted in
   // ic_misses / dc_read_misses.
   uint64_t ic_forced = 0, dc_forced = 0;
-  uint64_t wb_stalls = 0;           // number of write-buffer stall events
-  uint64_t snoop_invalidations = 0; // D-cache lines invalidated by snoop_write()
+  uint64_t wb_stalls = 0;            // number of write-buffer stall events
+  uint64_t snoop_invalidations = 0;  // D-cache lines invalidated by snoop_write()
   uint64_t ic_flushes = 0, dc_flushes = 0;
   // Real AHB transactions of the CPU (line fills, uncached and forced-miss
   // reads, write-buffer drains): the same with DMI on or off.
@@ -349,14 +349,14 @@ class Core {
   uint32_t pc() const;
   uint32_t npc() const;
   void set_pc(uint32_t pc, uint32_t npc);
-  uint32_t reg(unsigned r) const;            // r0..r31 in the current window
-  void set_reg(unsigned r, uint32_t v);      // writes to r0 ignored
+  uint32_t reg(unsigned r) const;        // r0..r31 in the current window
+  void set_reg(unsigned r, uint32_t v);  // writes to r0 ignored
   // Register r (0..31) as seen from window w (0..nwin-1) whatever CWP is
   // (debuggers: the windows of the callers still held in registers).
   uint32_t window_reg(unsigned w, unsigned r) const;
   void set_window_reg(unsigned w, unsigned r, uint32_t v);
   uint32_t psr() const;
-  void set_psr(uint32_t v);                  // raw write (no trap checks)
+  void set_psr(uint32_t v);  // raw write (no trap checks)
   uint32_t wim() const;
   void set_wim(uint32_t v);
   uint32_t tbr() const;
@@ -364,12 +364,12 @@ class Core {
   uint32_t y() const;
   void set_y(uint32_t v);
   uint32_t asr17() const;
-  uint32_t ccr() const;                      // cache control register (ASI 2, 0x00)
-  void set_ccr(uint32_t v);                  // as `sta v, [%g0] 2` (FI/FD flush, read 0)
+  uint32_t ccr() const;      // cache control register (ASI 2, 0x00)
+  void set_ccr(uint32_t v);  // as `sta v, [%g0] 2` (FI/FD flush, read 0)
 
   bool in_error_mode() const;
-  unsigned error_tt() const;                 // tt of the trap that caused error mode
-  uint32_t error_pc() const;                 // PC of the instruction that trapped
+  unsigned error_tt() const;  // tt of the trap that caused error mode
+  uint32_t error_pc() const;  // PC of the instruction that trapped
   uint32_t error_npc() const;
 
   const CoreConfig& config() const;

@@ -27,20 +27,20 @@ using Handler = void (*)(Cpu& c, const Decoded& d);
 // word is fetched: the cache is indexed by PC and tagged by the word.
 struct Decoded {
   Handler fn;
-  uint32_t tag;   // the instruction word as it sits in memory (big-endian bytes, no swap)
-  int32_t imm;    // simm13 (fmt3, i=1), imm22<<10 (SETHI), disp22*4 (Bicc), disp30*4 (CALL)
-  uint8_t rd;     // Bicc/Ticc: cond in bits 3:0, annul in bit 4
+  uint32_t tag;  // the instruction word as it sits in memory (big-endian bytes, no swap)
+  int32_t imm;   // simm13 (fmt3, i=1), imm22<<10 (SETHI), disp22*4 (Bicc), disp30*4 (CALL)
+  uint8_t rd;    // Bicc/Ticc: cond in bits 3:0, annul in bit 4
   uint8_t rs1;
   uint8_t rs2;
   uint8_t asi;
-  uint8_t cls;    // InsnClass
-  uint8_t cost;   // cycles (timing::kClassCycles)
+  uint8_t cls;   // InsnClass
+  uint8_t cost;  // cycles (timing::kClassCycles)
   // Timed mode only (set at decode, never re-derived at run time):
-  uint8_t tk;       // timing::TKind
-  uint8_t tcost;    // base cycles in timed mode (Cpu::tcost_tab[tk])
-  uint16_t tflags;  // timing::TFlag
-  uint8_t hs1, hs2; // source registers read at issue (0 when unused: r0 is never pending)
-  uint8_t hsl;      // register read one cycle after issue (store data), 0 when none
+  uint8_t tk;        // timing::TKind
+  uint8_t tcost;     // base cycles in timed mode (Cpu::tcost_tab[tk])
+  uint16_t tflags;   // timing::TFlag
+  uint8_t hs1, hs2;  // source registers read at issue (0 when unused: r0 is never pending)
+  uint8_t hsl;       // register read one cycle after issue (store data), 0 when none
   // 1 when the handler may change next_pc/next_npc (Bicc, CALL, JMPL, RETT:
   // the only writers); the loop then reloads them, else it steps pc/npc itself.
   uint8_t cti;
@@ -58,11 +58,11 @@ struct IsaRowKey {
   const char* name;  // mnemonic
   const char* file;  // the .def file and line of the row
   int line;
-  unsigned fmt;      // 1, 2, 3: L3_FMT1/2/3(_SEL); 0: L3_UNLISTED (every unlisted word of op)
-  unsigned op;       // 0..3
-  int opc;           // op2 (format 2) or op3 (format 3); 0 otherwise
-  bool sel;          // an L3_FMT3_SEL row: only words with these rs1/rd
-  int rs1, rd;       // L3_ANY (-1): any value
+  unsigned fmt;  // 1, 2, 3: L3_FMT1/2/3(_SEL); 0: L3_UNLISTED (every unlisted word of op)
+  unsigned op;   // 0..3
+  int opc;       // op2 (format 2) or op3 (format 3); 0 otherwise
+  bool sel;      // an L3_FMT3_SEL row: only words with these rs1/rd
+  int rs1, rd;   // L3_ANY (-1): any value
 };
 // "" when every row fits its format and no two rows decode the same word,
 // else a one-line message naming the row (or the first two such rows). Plain
@@ -112,28 +112,27 @@ struct DmiRegion {
   uint32_t rlat = 0, wlat = 0;  // timed mode: access latencies (cycles)
 };
 
-
 struct Cpu {
   Cpu(const CoreConfig& cfg, CoreBus& bus);
 
   // ---- hot state -----------------------------------------------------------
   uint64_t cycles = 0;
-  uint64_t eff_limit = 0;       // 0 while a stop (yield, power-down, error) is pending
+  uint64_t eff_limit = 0;  // 0 while a stop (yield, power-down, error) is pending
   uint32_t pc = 0, npc = 4;
   // next_pc/next_npc: set by the loop, overridden by CTIs. Deliberately NOT
   // adjacent: a branch handler stores next_npc alone, and a 64-bit load of an
   // adjacent pair by the loop would stall on store forwarding (measured:
   // about a quarter of the functional loop's time; docs/performance.md).
   uint32_t next_pc = 0;
-  unsigned pending_tt = 0;             // trap raised by the current instruction
+  unsigned pending_tt = 0;  // trap raised by the current instruction
   uint32_t next_npc = 0;
   unsigned irl = 0;
   // Register pointers of the current window, copied from rtab/wtab by
   // set_cwp(): a register access is one load of the pointer (at a fixed
   // offset in Cpu) and one of the value.
-  uint32_t* rr[32] = {};               // read pointers (r0 -> zero)
-  uint32_t* wr[32] = {};               // write pointers (r0 -> sink)
-  unsigned irq_thresh = 15;            // an interrupt is taken when irl > irq_thresh
+  uint32_t* rr[32] = {};     // read pointers (r0 -> zero)
+  uint32_t* wr[32] = {};     // write pointers (r0 -> sink)
+  unsigned irq_thresh = 15;  // an interrupt is taken when irl > irq_thresh
   uint64_t irq_inhibit_seq = ~uint64_t(0);
 
   // PSR fields kept apart
@@ -158,8 +157,8 @@ struct Cpu {
   unsigned nwin;
   uint32_t wim_mask;
   uint32_t g[8] = {};
-  uint32_t zero = 0;   // r0 read location (never written)
-  uint32_t sink = 0;   // r0 write location
+  uint32_t zero = 0;  // r0 read location (never written)
+  uint32_t sink = 0;  // r0 write location
   std::vector<uint32_t> win;
   std::vector<uint32_t*> rtab, wtab;  // [nwin][32]
 
@@ -192,7 +191,8 @@ struct Cpu {
   // Every change of PIL or ET goes through here (the psr probe publishes it).
   void update_irq() {
     irq_thresh = et ? (pil == 15 ? 14 : pil) : 15;
-    if (__builtin_expect(probes.psr.has_listeners(), 0)) probes.psr.notify(PsrEvent{cycles, uint8_t(pil), et});
+    if (__builtin_expect(probes.psr.has_listeners(), 0))
+      probes.psr.notify(PsrEvent{cycles, uint8_t(pil), et});
   }
   bool wake_ok() const { return irl != 0 && (irl == 15 || irl > pil); }
   void refresh_limit() { eff_limit = (yield || pd || error) ? 0 : limit; }
@@ -293,15 +293,15 @@ struct Cpu {
   unsigned lddel = 1;
   bool bpred = true, mul_pipe = true;
   uint64_t trap_cost = 1;
-  uint32_t burst_beat = 1;         // cfg.timing.burst_beat_cycles (hot copy)
+  uint32_t burst_beat = 1;  // cfg.timing.burst_beat_cycles (hot copy)
   uint8_t tcost_tab[timing::kTkCount] = {};
   CoreTimingCounters tctr;
   uint64_t hold = 0;
   uint64_t rdy[32] = {};
-  uint32_t mul_regs = 0;           // registers whose pending value comes from the multiplier
+  uint32_t mul_regs = 0;  // registers whose pending value comes from the multiplier
   uint64_t icc_rdy = 0, y_rdy = 0;
   bool icc_nobp = false;
-  uint64_t wb_free = 0;            // cycle at which the write buffer is empty
+  uint64_t wb_free = 0;           // cycle at which the write buffer is empty
   CacheModel ic_model, dc_model;  // tag-only I- and D-cache
   unsigned ic_shift = 5, dc_shift = 4;
   // Fast-path tables, one entry per cache set: the line that was last hit or
@@ -328,14 +328,14 @@ struct Cpu {
   }
   void forget_ic() { std::fill(ic_mru_v.begin(), ic_mru_v.end(), kNoLine); }
   void forget_dc() { std::fill(dc_mru_v.begin(), dc_mru_v.end(), kNoLine); }
-  DmiWin tread_w, twrite_w;        // timed-mode data DMI windows
+  DmiWin tread_w, twrite_w;  // timed-mode data DMI windows
   // AHB arbitration side-band (Core::set_bus_arbitration, set_bus_reporting).
   static constexpr uint8_t kArbArbitrate = 1, kArbReport = 2, kArbCount = 4;
-  uint32_t count_base = 0;         // kArbCount: the range split in tctr.dmi_beats
+  uint32_t count_base = 0;  // kArbCount: the range split in tctr.dmi_beats
   uint64_t count_size = 0;
-  uint8_t arb_mode = 0;            // kArb* bits; 0 = side-band off
-  bool arb_mine = false;           // the latest bus occupation is the core's own DMI transaction
-  uint64_t arb_s = 0, arb_e = 0;   // ... and its interval [arb_s, arb_e) in cycles
+  uint8_t arb_mode = 0;           // kArb* bits; 0 = side-band off
+  bool arb_mine = false;          // the latest bus occupation is the core's own DMI transaction
+  uint64_t arb_s = 0, arb_e = 0;  // ... and its interval [arb_s, arb_e) in cycles
   // A real AHB transaction of `dur` cycles served from DMI starts now:
   // returns the arbitration wait (0 unless another master used the bus since
   // the core's previous transaction and still holds it). k/a/n describe it
@@ -384,7 +384,7 @@ struct Cpu {
   };
   MissInjector ic_force, dc_force;
 
-  unsigned ics() const { return ccr & 3; }         // 3 enabled, 1 frozen, x0 disabled
+  unsigned ics() const { return ccr & 3; }  // 3 enabled, 1 frozen, x0 disabled
   unsigned dcs() const { return (ccr >> 2) & 3; }
   bool is_cacheable(uint32_t a) const {
     for (const AddrRange& r : cacheable)
@@ -411,8 +411,8 @@ struct Cpu {
   // bytes at `a`, or with line != 0 a fill of the line-aligned `line` bytes
   // holding them (the n bytes at `a` are copied to out). `lat` = its latency
   // incl. any arbitration wait. Returns false on a bus error.
-  bool ahb_read(CoreBus::Kind k, DmiWin& w, uint32_t a, uint8_t asi, uint8_t* out, unsigned n,
-                bool dmi, unsigned line, uint64_t& lat);
+  bool ahb_read(CoreBus::Kind k, DmiWin& w, uint32_t a, uint8_t asi, uint8_t* out, unsigned n, bool dmi,
+                unsigned line, uint64_t& lat);
   uint64_t dmi_read_cost(uint32_t rlat, unsigned len) const {
     return rlat + uint64_t(cfg.timing.burst_beat_cycles) * (len > 4 ? len / 4 - 1 : 0);
   }
@@ -478,7 +478,7 @@ struct Cpu {
   // Core::request_break(): the observed loop stops before the instruction of
   // the current (or next) execute event, without executing or charging it.
   bool brk = false;
-  bool broke = false;  // the run() in progress stopped for brk
+  bool broke = false;     // the run() in progress stopped for brk
   uint64_t pd_idle0 = 0;  // idle_cycles when the current power-down began (PowerEvent)
   // Publishes the step in progress (if any).
   void obs_close();

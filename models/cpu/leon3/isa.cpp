@@ -22,7 +22,7 @@ namespace {
 
 struct Entry {
   const char* name;
-  Handler h[2];  // [i bit]
+  Handler h[2];    // [i bit]
   uint8_t cls;     // InsnClass
   uint8_t tk;      // timing::TKind
   uint32_t flags;  // timing::row
@@ -61,14 +61,15 @@ struct Tables {
     const std::string err = isa_table_check(table_keys());
     if (!err.empty()) throw std::logic_error(err);
     using namespace timing::row;
-#define L3_ENTRY(mn, cls, tk, flags, h)                                         \
-  Entry{#mn, {&sem::h_##h<false>, &sem::h_##h<true>}, uint8_t(InsnClass::cls), \
-        timing::kTk##tk, uint32_t(flags)}
+#define L3_ENTRY(mn, cls, tk, flags, h)                                                          \
+  Entry {                                                                                        \
+#mn, {&sem::h_##h < false>, &sem::h_##h < true> }, uint8_t(InsnClass::cls), timing::kTk##tk, \
+          uint32_t(flags)                                                                        \
+  }
 #define L3_UNLISTED(mn, op, cls, tk, flags, h) fill(op, L3_ENTRY(mn, cls, tk, flags, h));
 #define L3_FMT1(mn, cls, tk, flags, h) fmt1 = L3_ENTRY(mn, cls, tk, flags, h);
 #define L3_FMT2(mn, op2, cls, tk, flags, h) fmt2[op2] = L3_ENTRY(mn, cls, tk, flags, h);
-#define L3_FMT3(mn, op, op3, cls, tk, flags, h) \
-  fmt3[((op)-2) * 64 + (op3)] = L3_ENTRY(mn, cls, tk, flags, h);
+#define L3_FMT3(mn, op, op3, cls, tk, flags, h) fmt3[((op)-2) * 64 + (op3)] = L3_ENTRY(mn, cls, tk, flags, h);
 #define L3_FMT3_SEL(mn, op, op3, rs1, rd, cls, tk, flags, h) \
   sel.push_back(SelEntry{op, op3, rs1, rd, L3_ENTRY(mn, cls, tk, flags, h)});
 #include "isa/sparcv8.def"
@@ -91,8 +92,7 @@ struct Tables {
     unsigned op3 = (raw >> 19) & 63;
     int rs1 = (raw >> 14) & 31, rd = (raw >> 25) & 31;
     for (const SelEntry& s : sel)
-      if (s.op == op && s.op3 == op3 && (s.rs1 < 0 || s.rs1 == rs1) && (s.rd < 0 || s.rd == rd))
-        return s.e;
+      if (s.op == op && s.op3 == op3 && (s.rs1 < 0 || s.rs1 == rs1) && (s.rd < 0 || s.rd == rd)) return s.e;
     return fmt3[(op - 2) * 64 + op3];
   }
 };
@@ -136,13 +136,16 @@ bool rows_clash(const IsaRowKey& a, const IsaRowKey& b) {
 bool row_in_range(const IsaRowKey& k) {
   auto reg = [](int v) { return v >= -1 && v <= 31; };
   switch (k.fmt) {
-    case 0: return k.op == 0 || k.op == 2 || k.op == 3;
-    case 1: return true;
-    case 2: return k.opc >= 0 && k.opc <= 7;
+    case 0:
+      return k.op == 0 || k.op == 2 || k.op == 3;
+    case 1:
+      return true;
+    case 2:
+      return k.opc >= 0 && k.opc <= 7;
     case 3:
-      return (k.op == 2 || k.op == 3) && k.opc >= 0 && k.opc <= 63 &&
-             (!k.sel || (reg(k.rs1) && reg(k.rd)));
-    default: return false;
+      return (k.op == 2 || k.op == 3) && k.opc >= 0 && k.opc <= 63 && (!k.sel || (reg(k.rs1) && reg(k.rd)));
+    default:
+      return false;
   }
 }
 
@@ -173,8 +176,8 @@ std::string isa_table_check(const std::vector<IsaRowKey>& rows) {
   for (size_t j = 1; j < rows.size(); ++j)
     for (size_t i = 0; i < j; ++i)
       if (rows_clash(rows[i], rows[j]))
-        return "instruction table: rows " + row_at(rows[j]) + " and " + row_at(rows[i]) +
-               " both decode " + describe_slot(rows[j]);
+        return "instruction table: rows " + row_at(rows[j]) + " and " + row_at(rows[i]) + " both decode " +
+               describe_slot(rows[j]);
   return "";
 }
 

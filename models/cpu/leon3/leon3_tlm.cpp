@@ -54,8 +54,8 @@ bool Leon3::take_bus_interval(sc_time& start, sc_time& end) {
 
 uint64_t Leon3::arbitrate(uint64_t start, uint64_t dur) {
   if (!arbiter_) return 0;
-  const sc_time w = arbiter_(sc_time::from_value(start * period_units_),
-                             sc_time::from_value(dur * period_units_));
+  const sc_time w =
+      arbiter_(sc_time::from_value(start * period_units_), sc_time::from_value(dur * period_units_));
   return (w.value() + period_units_ - 1) / period_units_;
 }
 
@@ -160,8 +160,8 @@ void Leon3::run_thread() {
     if (core_->in_error_mode()) {
       stop_ = Stop::ErrorMode;
       if (on_halt.has_listeners())
-        on_halt.notify(HaltEvent{core_->error_tt(), core_->error_pc(), core_->reg(8),
-                                 sc_core::sc_time_stamp()});
+        on_halt.notify(
+            HaltEvent{core_->error_tt(), core_->error_pc(), core_->reg(8), sc_core::sc_time_stamp()});
       return;
     }
     if (sc_core::sc_time_stamp() >= end_) {
@@ -292,8 +292,8 @@ void Leon3::register_stats(const StatsGroup& g) {
   });
 
   // .per_region(key): also measured per firmware region (regions[].key).
-  g.counter("cycles", [this] { return core_->cycles(); }, C, Y,
-            "CPU clock cycles executed, idle cycles included.")
+  g.counter(
+       "cycles", [this] { return core_->cycles(); }, C, Y, "CPU clock cycles executed, idle cycles included.")
       .per_region("cycles", "Cycles.");
   g.value("cpi", "number", StatUnit::Ratio, Y,
           "`(cycles − idle_cycles) / instructions.total` (0 without instructions).", [this, &c] {
@@ -348,8 +348,7 @@ void Leon3::register_stats(const StatsGroup& g) {
   ic.value("accesses", "int", U, Y, "Instruction fetches (= hits + misses + uncached).",
            [&t] { return t.ic_hits + t.ic_misses + t.ic_uncached; });
   ic.counter("hits", &t.ic_hits, U, Y, "I-cache hits.");
-  ic.counter("misses", &t.ic_misses, U, Y, "I-cache misses.")
-      .per_region("icache_misses", "I-cache misses.");
+  ic.counter("misses", &t.ic_misses, U, Y, "I-cache misses.").per_region("icache_misses", "I-cache misses.");
   ic.counter("forced_misses", &t.ic_forced, U, Y,
              "I-cache hits turned into misses by `icache.force_miss_rate` (included in `misses`).");
   ic.counter("uncached", &t.ic_uncached, U, Y, "Fetches that bypass the I-cache.");
@@ -377,7 +376,8 @@ void Leon3::register_stats(const StatsGroup& g) {
              "D-cache lines invalidated by snooping other masters' writes.");
   const StatsGroup wb = tg.sub("write_buffer");
   wb.counter("stalls", &t.wb_stalls, U, Y, "Times a store or memory read waited for the write buffer.");
-  wb.counter("stall_cycles", &t.stall_write_buffer, C, Y, "Cycles they waited (= `timing.stalls.write_buffer`).");
+  wb.counter("stall_cycles", &t.stall_write_buffer, C, Y,
+             "Cycles they waited (= `timing.stalls.write_buffer`).");
   const StatsGroup ahb = tg.sub("ahb");
   ahb.counter("reads", &t.ahb_reads, U, Y,
               "Real AHB read transactions of the CPU (line fills, uncached/forced-miss/frozen-miss "
@@ -432,8 +432,10 @@ void probe_text(ProbeText& o, const Leon3::HaltEvent& e) {
 void Leon3::register_probes(ProbeRegistry& r, const std::string& prefix) {
   leon3::CoreProbes& cp = core_->probes();
   const sc_core::sc_time clk = p_.period;
-  r.add(prefix, "step", cp.step,
-        "cycle cycles pc word class retired annulled trapped interrupt tt ic_hits ic_misses dc_hits dc_misses", clk);
+  r.add(
+      prefix, "step", cp.step,
+      "cycle cycles pc word class retired annulled trapped interrupt tt ic_hits ic_misses dc_hits dc_misses",
+      clk);
   r.add(prefix, "execute", cp.execute, "cycle pc npc", clk);
   r.add(prefix, "power", cp.power, "cycle enter idle_cycles", clk);
   r.add(prefix, "trap", cp.trap, "cycle tt pc error", clk);

@@ -95,8 +95,8 @@ class Leon3 : public sc_core::sc_module, public leon3::CoreBus, public IrlSink {
   // is called with the start time and duration of a DMI-served transaction
   // of the core when another master was on the bus since the core's previous
   // one, and returns the arbitration wait. An empty function turns it off.
-  using ArbitrateFn = std::function<sc_core::sc_time(const sc_core::sc_time& start,
-                                                     const sc_core::sc_time& dur)>;
+  using ArbitrateFn =
+      std::function<sc_core::sc_time(const sc_core::sc_time& start, const sc_core::sc_time& dur)>;
   void set_arbiter(ArbitrateFn fn);
   // For the arbiter: the core's latest DMI-served transaction, if it is the
   // latest occupation of the bus not yet taken (then it is taken).
@@ -152,7 +152,9 @@ class Leon3 : public sc_core::sc_module, public leon3::CoreBus, public IrlSink {
   // The core's notion of time: cycles * period.
   sc_core::sc_time cpu_time() const { return sc_core::sc_time::from_value(core_->cycles() * period_units_); }
   // Simulated time of CPU cycle `cycle` (the core's probes count cycles).
-  sc_core::sc_time time_of(uint64_t cycle) const { return sc_core::sc_time::from_value(cycle * period_units_); }
+  sc_core::sc_time time_of(uint64_t cycle) const {
+    return sc_core::sc_time::from_value(cycle * period_units_);
+  }
 
   // Wrapper counters.
   struct Counters {

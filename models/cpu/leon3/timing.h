@@ -42,17 +42,17 @@ constexpr uint64_t kTrapEntryCycles = 1;
 // into Decoded::tk at decode time. Its base cost in timed mode comes from a
 // per-core table (some entries depend on TimingConfig).
 enum TKind : uint8_t {
-  kTkAlu = 0,   // ALU, SETHI, RD/WR state regs, SAVE/RESTORE, MULScc, Ticc, FLUSH, ...: 1
-  kTkBranch,    // Bicc: 1
-  kTkCall,      // CALL: 1
-  kTkJmpl,      // JMPL, RETT: 3 (target known in EX: 2 fetch bubbles)
-  kTkLoad,      // single loads: 1
-  kTkLdd,       // LDD(A): 2
-  kTkStore,     // ST, STB, STH (+A): 2
-  kTkStd,       // STD(A): 3
-  kTkAtomic,    // LDSTUB, SWAP, CASA (+A): 3
-  kTkMul,       // UMUL/SMUL(cc): TimingConfig::mul (1 / 4 / 5)
-  kTkDiv,       // UDIV/SDIV(cc): TimingConfig::div_cycles
+  kTkAlu = 0,  // ALU, SETHI, RD/WR state regs, SAVE/RESTORE, MULScc, Ticc, FLUSH, ...: 1
+  kTkBranch,   // Bicc: 1
+  kTkCall,     // CALL: 1
+  kTkJmpl,     // JMPL, RETT: 3 (target known in EX: 2 fetch bubbles)
+  kTkLoad,     // single loads: 1
+  kTkLdd,      // LDD(A): 2
+  kTkStore,    // ST, STB, STH (+A): 2
+  kTkStd,      // STD(A): 3
+  kTkAtomic,   // LDSTUB, SWAP, CASA (+A): 3
+  kTkMul,      // UMUL/SMUL(cc): TimingConfig::mul (1 / 4 / 5)
+  kTkDiv,      // UDIV/SDIV(cc): TimingConfig::div_cycles
   kTkCount
 };
 constexpr uint8_t kTimedCycles[kTkCount] = {1, 1, 1, 3, 1, 2, 2, 3, 3, 1, 35};
@@ -60,16 +60,16 @@ constexpr uint8_t kTimedCycles[kTkCount] = {1, 1, 1, 3, 1, 2, 2, 3, 3, 1, 35};
 // Register/condition-code usage flags, decoded once (Decoded::tflags) from
 // the `flags` column of isa/sparcv8.def (under the names of timing::row).
 enum TFlag : uint16_t {
-  kTfLoad = 1u << 0,      // rd (LDD: rd and rd+1) is written from memory
-  kTfLdd = 1u << 1,       // LDD: rd+1 arrives one cycle after rd; STD: rd+1 is read too
-  kTfMul = 1u << 2,       // UMUL/SMUL(cc): rd comes from the multiplier
-  kTfWIcc = 1u << 3,      // writes icc (cc forms, tagged ops, MULScc, WRPSR)
-  kTfBicc = 1u << 4,      // conditional Bicc (not BA/BN): reads icc, may be predicted
-  kTfIccHold = 1u << 5,   // conditional Ticc, RDPSR: reads icc, never predicted
-  kTfNoBp = 1u << 6,      // icc writer after which no prediction is made (MULcc, DIVcc)
-  kTfWY = 1u << 7,        // writes Y late (WRY, UMUL/SMUL(cc), MULScc)
-  kTfRY = 1u << 8,        // waits for Y (UDIV/SDIV(cc))
-  kTfCwp = 1u << 9,       // may change CWP (SAVE, RESTORE, RETT, WRPSR)
+  kTfLoad = 1u << 0,     // rd (LDD: rd and rd+1) is written from memory
+  kTfLdd = 1u << 1,      // LDD: rd+1 arrives one cycle after rd; STD: rd+1 is read too
+  kTfMul = 1u << 2,      // UMUL/SMUL(cc): rd comes from the multiplier
+  kTfWIcc = 1u << 3,     // writes icc (cc forms, tagged ops, MULScc, WRPSR)
+  kTfBicc = 1u << 4,     // conditional Bicc (not BA/BN): reads icc, may be predicted
+  kTfIccHold = 1u << 5,  // conditional Ticc, RDPSR: reads icc, never predicted
+  kTfNoBp = 1u << 6,     // icc writer after which no prediction is made (MULcc, DIVcc)
+  kTfWY = 1u << 7,       // writes Y late (WRY, UMUL/SMUL(cc), MULScc)
+  kTfRY = 1u << 8,       // waits for Y (UDIV/SDIV(cc))
+  kTfCwp = 1u << 9,      // may change CWP (SAVE, RESTORE, RETT, WRPSR)
 };
 
 // The vocabulary of the `flags` column of isa/sparcv8.def. The low 16 bits are

@@ -4,9 +4,9 @@
 
 namespace l3vp::host {
 
+using nlohmann::json;
 using sc_core::sc_time;
 using sc_core::sc_time_stamp;
-using nlohmann::json;
 
 uint64_t ps_of(const sc_time& t) {
   static const uint64_t per_ps = sc_time(1, sc_core::SC_PS).value();
@@ -34,7 +34,8 @@ uint64_t isqrt128(unsigned __int128 v) {
 
 void PingApp::start() {
   probes_.assign(p_.count, Probe{});
-  h_.on_echo_reply(p_.id, [this](uint32_t, uint16_t, uint16_t seq, const uint8_t* d, size_t n) { reply(seq, d, n); });
+  h_.on_echo_reply(
+      p_.id, [this](uint32_t, uint16_t, uint16_t seq, const uint8_t* d, size_t n) { reply(seq, d, n); });
   t0_ = sc_time_stamp() + p_.start;
   if (p_.count == 0) {
     done_ = true;
@@ -120,8 +121,8 @@ json PingApp::to_json() const {
   return {{"type", "ping"},
           {"dst", ip4_str(p_.dst)},
           {"size", p_.size},
-          {"transmitted", std::count_if(probes_.begin(), probes_.end(),
-                                        [&](const Probe& p) { return p.seq != 0; })},
+          {"transmitted",
+           std::count_if(probes_.begin(), probes_.end(), [&](const Probe& p) { return p.seq != 0; })},
           {"received", rx},
           {"loss_percent", p_.count ? 100.0 * double(p_.count - rx) / p_.count : 0.0},
           {"rtt_min_ps", rtt_min_ps()},
@@ -189,14 +190,8 @@ void UdpReceiver::rx(uint32_t src, uint16_t sport, const uint8_t* d, size_t n) {
 }
 
 json UdpReceiver::to_json() const {
-  json j = {{"type", "udp_recv"},
-            {"port", p_.port},
-            {"received", received_},
-            {"bytes", bytes_},
-            {"bad", bad_},
-            {"duplicates", dups_},
-            {"reordered", reordered_},
-            {"unique", seen_.size()}};
+  json j = {{"type", "udp_recv"}, {"port", p_.port},     {"received", received_},   {"bytes", bytes_},
+            {"bad", bad_},        {"duplicates", dups_}, {"reordered", reordered_}, {"unique", seen_.size()}};
   if (p_.expect) j["lost"] = p_.expect > seen_.size() ? p_.expect - seen_.size() : 0;
   if (!arrivals_.empty()) {
     j["first_rx_ps"] = ps_of(arrivals_.front());
@@ -277,7 +272,7 @@ json TcpServerApp::to_json() const {
     rx += s.bytes_received;
     bad += s.bad_bytes;
   }
-  return {{"type", "tcp_recv"}, {"port", p_.port}, {"accepted", conns_.size()},
+  return {{"type", "tcp_recv"},   {"port", p_.port},  {"accepted", conns_.size()},
           {"bytes_received", rx}, {"bad_bytes", bad}, {"conns", cs}};
 }
 
@@ -347,15 +342,9 @@ json TcpRequestApp::to_json() const {
       last = std::max(last, c->stats().closed);
     }
   }
-  json j = {{"type", "tcp_request"},
-            {"dst", ip4_str(p_.dst)},
-            {"dport", p_.dport},
-            {"connections", p_.connections},
-            {"completed", completed},
-            {"matched", matched()},
-            {"bytes_received", rx},
-            {"start_ps", ps_of(t0_)},
-            {"conns", cs}};
+  json j = {{"type", "tcp_request"},         {"dst", ip4_str(p_.dst)}, {"dport", p_.dport},
+            {"connections", p_.connections}, {"completed", completed}, {"matched", matched()},
+            {"bytes_received", rx},          {"start_ps", ps_of(t0_)}, {"conns", cs}};
   if (completed == p_.connections && completed > 0) j["completion_ps"] = ps_of(last - t0_);
   return j;
 }

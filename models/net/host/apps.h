@@ -20,7 +20,7 @@ namespace l3vp::host {
 struct PingParams {
   uint32_t dst = 0xC0A80035;  // 192.168.0.53 (the board)
   unsigned count = 4;
-  size_t size = 56;           // ICMP data bytes (IP packet = size + 28)
+  size_t size = 56;  // ICMP data bytes (IP packet = size + 28)
   sc_core::sc_time interval = sc_core::sc_time(1, sc_core::SC_SEC);
   sc_core::sc_time timeout = sc_core::sc_time(1, sc_core::SC_SEC);  // wait for the last reply
   sc_core::sc_time start = sc_core::SC_ZERO_TIME;
@@ -211,8 +211,8 @@ struct RawParams {
   std::vector<RawFrame> frames;
   sc_core::sc_time start = sc_core::SC_ZERO_TIME;
   sc_core::sc_time spacing = sc_core::sc_time(100, sc_core::SC_US);  // frame i at start + i * spacing
-  bool timed = false;    // each frame at start + its own `at` instead (repeat is then 1)
-  unsigned repeat = 1;   // the whole list this many times
+  bool timed = false;   // each frame at start + its own `at` instead (repeat is then 1)
+  unsigned repeat = 1;  // the whole list this many times
 };
 
 class RawSender {

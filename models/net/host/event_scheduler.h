@@ -52,8 +52,7 @@ class EventScheduler : public sc_core::sc_module {
       q_.erase(q_.begin());
       fn();
     }
-    if (!q_.empty())
-      ev_.notify(sc_core::sc_time::from_value(q_.begin()->first.first - now));
+    if (!q_.empty()) ev_.notify(sc_core::sc_time::from_value(q_.begin()->first.first - now));
   }
 
   std::map<Key, Fn> q_;

@@ -90,9 +90,10 @@ void parse_imp(const json& j, const std::string& path, EthImpairments& im) {
 }
 
 void parse_tcp(const json& j, const std::string& path, TcpParams& t) {
-  check_keys(j, path, {"mss", "rcv_wnd", "rto_initial", "rto_min", "rto_max", "clock_granularity", "init_cwnd",
-                       "nagle", "delayed_ack", "ato", "max_quickacks", "dupack_threshold", "max_retries",
-                       "syn_retries", "time_wait"});
+  check_keys(
+      j, path,
+      {"mss", "rcv_wnd", "rto_initial", "rto_min", "rto_max", "clock_granularity", "init_cwnd", "nagle",
+       "delayed_ack", "ato", "max_quickacks", "dupack_threshold", "max_retries", "syn_retries", "time_wait"});
   get_uint(j, "mss", path, t.mss, 65495);
   get_uint(j, "rcv_wnd", path, t.rcv_wnd, 65535);
   get_time(j, "rto_initial", path, t.rto_initial);
@@ -154,7 +155,8 @@ Bytes parse_hex(const std::string& text, const std::string& path) {
     const unsigned char c = static_cast<unsigned char>(text[i]);
     if (std::isspace(c)) continue;
     if (!std::isxdigit(c))
-      fail(path, "bad hex digit " + (std::isprint(c) ? "'" + std::string(1, char(c)) + "'" : l3vp::hex(c, 2)) +
+      fail(path, "bad hex digit " +
+                     (std::isprint(c) ? "'" + std::string(1, char(c)) + "'" : l3vp::hex(c, 2)) +
                      " at character " + std::to_string(i));
     const int v = std::isdigit(c) ? c - '0' : std::tolower(c) - 'a' + 10;
     ++digits;
@@ -225,8 +227,9 @@ void read_raw_pcap(const std::string& file, const std::string& path, bool bad_fc
 }
 
 void parse_raw(const json& e, const std::string& p, const std::string& base_dir, RawParams& r) {
-  check_keys(e, p, {"type", "name", "frames", "pcap", "pcap_times", "fcs", "start", "spacing", "repeat", "pad",
-                    "comment"});
+  check_keys(e, p,
+             {"type", "name", "frames", "pcap", "pcap_times", "fcs", "start", "spacing", "repeat", "pad",
+              "comment"});
   get_time(e, "start", p, r.start);
   get_time(e, "spacing", p, r.spacing);
   get_uint(e, "repeat", p, r.repeat, kMaxDatagrams);
@@ -248,7 +251,8 @@ void parse_raw(const json& e, const std::string& p, const std::string& base_dir,
   } else {
     const json& fs = e["frames"];
     if (!fs.is_array() || fs.empty()) fail(p + ".frames", "must be a non-empty array of frames");
-    if (fs.size() > kMaxDatagrams) fail(p + ".frames", "at most " + std::to_string(kMaxDatagrams) + " frames");
+    if (fs.size() > kMaxDatagrams)
+      fail(p + ".frames", "at most " + std::to_string(kMaxDatagrams) + " frames");
     size_t timed = 0;
     for (size_t k = 0; k < fs.size(); ++k) {
       const std::string fp = p + ".frames[" + std::to_string(k) + "]";
@@ -294,9 +298,9 @@ void parse_raw(const json& e, const std::string& p, const std::string& base_dir,
 // The "host" section: the PC's addresses, latency model, ARP, transmit queue
 // and TCP parameters.
 void parse_host(const json& h, Scenario& s) {
-  check_keys(h, ".host", {"mac", "ip", "netmask", "rx_latency", "tx_latency", "rx_per_byte", "tx_per_byte",
-                          "wake_latency", "idle_threshold", "ttl", "seed", "arp_retry", "arp_tries", "tx_queue",
-                          "tcp"});
+  check_keys(h, ".host",
+             {"mac", "ip", "netmask", "rx_latency", "tx_latency", "rx_per_byte", "tx_per_byte",
+              "wake_latency", "idle_threshold", "ttl", "seed", "arp_retry", "arp_tries", "tx_queue", "tcp"});
   get_mac(h, "mac", ".host", s.host.mac);
   get_ip(h, "ip", ".host", s.host.ip);
   get_ip(h, "netmask", ".host", s.host.netmask);
@@ -329,17 +333,20 @@ Scenario parse_scenario(const json& j, const std::string& base_dir) {
     get_mac(j["board"], "mac", ".board", s.board_mac);
     get_ip(j["board"], "ip", ".board", s.board_ip);
     if (j["board"].contains("params")) {
-      if (!j["board"]["params"].is_object()) fail(".board.params", "must be an object of firmware parameters");
+      if (!j["board"]["params"].is_object())
+        fail(".board.params", "must be an object of firmware parameters");
       s.board_params = j["board"]["params"];
     }
   }
   s.has_link = j.contains("link");
   if (j.contains("link")) {
     const json& l = j["link"];
-    check_keys(l, ".link", {"mbps", "prop_delay", "switch_hop", "switch_latency", "reorder_timeout",
-                            "to_board", "to_host"});
+    check_keys(
+        l, ".link",
+        {"mbps", "prop_delay", "switch_hop", "switch_latency", "reorder_timeout", "to_board", "to_host"});
     get_uint(l, "mbps", ".link", s.link.mbps, 1000);
-    if (s.link.mbps != 10 && s.link.mbps != 100 && s.link.mbps != 1000) fail(".link.mbps", "must be 10, 100 or 1000");
+    if (s.link.mbps != 10 && s.link.mbps != 100 && s.link.mbps != 1000)
+      fail(".link.mbps", "must be 10, 100 or 1000");
     get_time(l, "prop_delay", ".link", s.link.prop_delay);
     get_bool(l, "switch_hop", ".link", s.link.switch_hop);
     get_time(l, "switch_latency", ".link", s.link.switch_latency);
@@ -364,7 +371,7 @@ Scenario parse_scenario(const json& j, const std::string& base_dir) {
       const std::string type = e["type"].get<std::string>();
       Experiment x{};
       x.name = e.contains("name") && e["name"].is_string() ? e["name"].get<std::string>()
-                                                            : type + "#" + std::to_string(i);
+                                                           : type + "#" + std::to_string(i);
       if (type == "ping") {
         x.type = Experiment::Type::kPing;
         check_keys(e, p, {"type", "name", "dst", "count", "size", "interval", "timeout", "start", "id"});
@@ -405,7 +412,8 @@ Scenario parse_scenario(const json& j, const std::string& base_dir) {
         get_uint(e, "connections", p, x.tcp_send.connections, kMaxConnections);
         get_time(e, "start", p, x.tcp_send.start);
         get_time(e, "stagger", p, x.tcp_send.stagger);
-        check_schedule(p, x.tcp_send.start, x.tcp_send.connections, x.tcp_send.stagger, "connections * stagger");
+        check_schedule(p, x.tcp_send.start, x.tcp_send.connections, x.tcp_send.stagger,
+                       "connections * stagger");
         connections += x.tcp_send.connections;
       } else if (type == "tcp_recv") {
         x.type = Experiment::Type::kTcpRecv;
@@ -414,8 +422,9 @@ Scenario parse_scenario(const json& j, const std::string& base_dir) {
         get_uint(e, "send_bytes", p, x.tcp_recv.send_bytes, 0xFFFFFFFEull);
       } else if (type == "tcp_request") {
         x.type = Experiment::Type::kTcpRequest;
-        check_keys(e, p, {"type", "name", "dst", "dport", "request", "expect", "prompt", "connections", "start",
-                          "stagger", "interval"});
+        check_keys(e, p,
+                   {"type", "name", "dst", "dport", "request", "expect", "prompt", "connections", "start",
+                    "stagger", "interval"});
         x.tcp_request.dst = s.board_ip;
         get_ip(e, "dst", p, x.tcp_request.dst);
         get_uint(e, "dport", p, x.tcp_request.dport, 65535);
@@ -428,19 +437,23 @@ Scenario parse_scenario(const json& j, const std::string& base_dir) {
         get_time(e, "interval", p, x.tcp_request.interval);
         check_schedule(p, x.tcp_request.start, x.tcp_request.connections, x.tcp_request.stagger,
                        "connections * stagger");
-        check_schedule(p, x.tcp_request.start + sc_time::from_value(x.tcp_request.stagger.value() * x.tcp_request.connections),
-                       x.tcp_request.request.size(), x.tcp_request.interval, "... + request bytes * interval");
+        check_schedule(p,
+                       x.tcp_request.start +
+                           sc_time::from_value(x.tcp_request.stagger.value() * x.tcp_request.connections),
+                       x.tcp_request.request.size(), x.tcp_request.interval,
+                       "... + request bytes * interval");
         connections += x.tcp_request.connections;
       } else if (type == "raw") {
         x.type = Experiment::Type::kRaw;
         parse_raw(e, p, base_dir, x.raw);
       } else {
-        fail(p + ".type",
-             "unknown experiment '" + type + "' (ping, udp_send, udp_recv, tcp_send, tcp_recv, tcp_request, raw)");
+        fail(p + ".type", "unknown experiment '" + type +
+                              "' (ping, udp_send, udp_recv, tcp_send, tcp_recv, tcp_request, raw)");
       }
       if (connections > kMaxConnections)
-        fail(p, "more than " + std::to_string(kMaxConnections) +
-                    " TCP connections in all experiments together (limit: docs/network.md \"Scenario limits\")");
+        fail(p,
+             "more than " + std::to_string(kMaxConnections) +
+                 " TCP connections in all experiments together (limit: docs/network.md \"Scenario limits\")");
       s.experiments.push_back(x);
     }
   }
@@ -470,13 +483,27 @@ ScenarioRunner::ScenarioRunner(SimHost& host, const Scenario& s) : host_(host), 
   for (const Experiment& e : s_.experiments) {
     Slot sl{&e, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
     switch (e.type) {
-      case Experiment::Type::kPing: sl.ping = std::make_unique<PingApp>(host_, e.ping); break;
-      case Experiment::Type::kUdpSend: sl.us = std::make_unique<UdpSender>(host_, e.udp_send); break;
-      case Experiment::Type::kUdpRecv: sl.ur = std::make_unique<UdpReceiver>(host_, e.udp_recv); break;
-      case Experiment::Type::kTcpSend: sl.ts = std::make_unique<TcpClientApp>(host_, e.tcp_send); break;
-      case Experiment::Type::kTcpRecv: sl.tr = std::make_unique<TcpServerApp>(host_, e.tcp_recv); break;
-      case Experiment::Type::kTcpRequest: sl.tq = std::make_unique<TcpRequestApp>(host_, e.tcp_request); break;
-      case Experiment::Type::kRaw: sl.raw = std::make_unique<RawSender>(host_, e.raw); break;
+      case Experiment::Type::kPing:
+        sl.ping = std::make_unique<PingApp>(host_, e.ping);
+        break;
+      case Experiment::Type::kUdpSend:
+        sl.us = std::make_unique<UdpSender>(host_, e.udp_send);
+        break;
+      case Experiment::Type::kUdpRecv:
+        sl.ur = std::make_unique<UdpReceiver>(host_, e.udp_recv);
+        break;
+      case Experiment::Type::kTcpSend:
+        sl.ts = std::make_unique<TcpClientApp>(host_, e.tcp_send);
+        break;
+      case Experiment::Type::kTcpRecv:
+        sl.tr = std::make_unique<TcpServerApp>(host_, e.tcp_recv);
+        break;
+      case Experiment::Type::kTcpRequest:
+        sl.tq = std::make_unique<TcpRequestApp>(host_, e.tcp_request);
+        break;
+      case Experiment::Type::kRaw:
+        sl.raw = std::make_unique<RawSender>(host_, e.raw);
+        break;
     }
     slots_.push_back(std::move(sl));
   }
@@ -511,22 +538,23 @@ bool ScenarioRunner::done() const {
 json ScenarioRunner::results() const {
   json ex = json::array();
   for (const Slot& sl : slots_) {
-    json r = sl.ping ? sl.ping->to_json()
-             : sl.us ? sl.us->to_json()
-             : sl.ur ? sl.ur->to_json()
-             : sl.ts ? sl.ts->to_json()
-             : sl.tq ? sl.tq->to_json()
+    json r = sl.ping  ? sl.ping->to_json()
+             : sl.us  ? sl.us->to_json()
+             : sl.ur  ? sl.ur->to_json()
+             : sl.ts  ? sl.ts->to_json()
+             : sl.tq  ? sl.tq->to_json()
              : sl.raw ? sl.raw->to_json()
-                     : sl.tr->to_json();
+                      : sl.tr->to_json();
     r["name"] = sl.e->name;
     ex.push_back(r);
   }
-  return {{"host", {{"mac", mac_str(s_.host.mac)}, {"ip", ip4_str(s_.host.ip)}, {"tx_queue", s_.host.tx_queue}}},
-          {"board", {{"mac", mac_str(s_.board_mac)}, {"ip", ip4_str(s_.board_ip)}}},
-          {"sim_time_ps", ps_of(sc_core::sc_time_stamp())},
-          {"done", done()},
-          {"experiments", ex},
-          {"host_stats", host_.stats_json()}};
+  return {
+      {"host", {{"mac", mac_str(s_.host.mac)}, {"ip", ip4_str(s_.host.ip)}, {"tx_queue", s_.host.tx_queue}}},
+      {"board", {{"mac", mac_str(s_.board_mac)}, {"ip", ip4_str(s_.board_ip)}}},
+      {"sim_time_ps", ps_of(sc_core::sc_time_stamp())},
+      {"done", done()},
+      {"experiments", ex},
+      {"host_stats", host_.stats_json()}};
 }
 
 }  // namespace l3vp::host

@@ -118,10 +118,18 @@ void SimHost::handle_ip(const uint8_t* p, size_t n) {
     return;
   }
   switch (ip.proto) {
-    case kProtoIcmp: handle_icmp(ip); break;
-    case kProtoUdp: handle_udp(ip); break;
-    case kProtoTcp: tcp_->input(ip.src, ip.dst, ip.payload, ip.len); break;
-    default: ++st_.rx_unknown_proto; break;
+    case kProtoIcmp:
+      handle_icmp(ip);
+      break;
+    case kProtoUdp:
+      handle_udp(ip);
+      break;
+    case kProtoTcp:
+      tcp_->input(ip.src, ip.dst, ip.payload, ip.len);
+      break;
+    default:
+      ++st_.rx_unknown_proto;
+      break;
   }
 }
 
@@ -258,27 +266,26 @@ void SimHost::udp_send(uint32_t dst, uint16_t sport, uint16_t dport, const Bytes
 }
 
 nlohmann::json SimHost::stats_json() const {
-  nlohmann::json j = {
-      {"rx_frames", st_.rx_frames},
-      {"tx_frames", st_.tx_frames},
-      {"rx_bytes", st_.rx_bytes},
-      {"tx_bytes", st_.tx_bytes},
-      {"rx_crc_error", st_.rx_crc_error},
-      {"rx_not_for_us", st_.rx_not_for_us},
-      {"rx_bad", st_.rx_bad},
-      {"rx_fragments", st_.rx_fragments},
-      {"rx_unknown_proto", st_.rx_unknown_proto},
-      {"udp_no_port", st_.udp_no_port},
-      {"arp_requests_sent", st_.arp_requests_sent},
-      {"arp_replies_sent", st_.arp_replies_sent},
-      {"arp_replies_rcvd", st_.arp_replies_rcvd},
-      {"arp_drops", st_.arp_drops},
-      {"icmp_echo_req_rcvd", st_.icmp_echo_req_rcvd},
-      {"icmp_echo_rep_sent", st_.icmp_echo_rep_sent},
-      {"no_route", st_.no_route},
-      {"tx_queue_drops", st_.tx_queue_drops},
-      {"tcp_rst_sent", tcp_->rst_sent()},
-      {"tcp_bad_segments", tcp_->bad_segments()}};
+  nlohmann::json j = {{"rx_frames", st_.rx_frames},
+                      {"tx_frames", st_.tx_frames},
+                      {"rx_bytes", st_.rx_bytes},
+                      {"tx_bytes", st_.tx_bytes},
+                      {"rx_crc_error", st_.rx_crc_error},
+                      {"rx_not_for_us", st_.rx_not_for_us},
+                      {"rx_bad", st_.rx_bad},
+                      {"rx_fragments", st_.rx_fragments},
+                      {"rx_unknown_proto", st_.rx_unknown_proto},
+                      {"udp_no_port", st_.udp_no_port},
+                      {"arp_requests_sent", st_.arp_requests_sent},
+                      {"arp_replies_sent", st_.arp_replies_sent},
+                      {"arp_replies_rcvd", st_.arp_replies_rcvd},
+                      {"arp_drops", st_.arp_drops},
+                      {"icmp_echo_req_rcvd", st_.icmp_echo_req_rcvd},
+                      {"icmp_echo_rep_sent", st_.icmp_echo_rep_sent},
+                      {"no_route", st_.no_route},
+                      {"tx_queue_drops", st_.tx_queue_drops},
+                      {"tcp_rst_sent", tcp_->rst_sent()},
+                      {"tcp_bad_segments", tcp_->bad_segments()}};
   // Only with a wake-up latency configured (the results of other scenarios
   // stay as they were).
   if (cfg_.wake_latency != sc_core::SC_ZERO_TIME) j["wakeups"] = st_.wakeups;

@@ -48,21 +48,21 @@ struct HostConfig {
   // Latency model (all zero: the stack sees frames at their last bit and
   // sends them at once). Per-byte terms count the frame's bytes without FCS
   // (as delivered: a received short frame is padded to 60).
-  sc_core::sc_time rx_latency = sc_core::SC_ZERO_TIME;   // last bit in -> the stack has the frame
+  sc_core::sc_time rx_latency = sc_core::SC_ZERO_TIME;  // last bit in -> the stack has the frame
   sc_core::sc_time rx_per_byte = sc_core::SC_ZERO_TIME;
-  sc_core::sc_time tx_latency = sc_core::SC_ZERO_TIME;   // the stack sends -> the frame is queued on the link
+  sc_core::sc_time tx_latency = sc_core::SC_ZERO_TIME;  // the stack sends -> the frame is queued on the link
   sc_core::sc_time tx_per_byte = sc_core::SC_ZERO_TIME;
   sc_core::sc_time wake_latency = sc_core::SC_ZERO_TIME;    // extra, on the first frame after an idle period
   sc_core::sc_time idle_threshold = sc_core::SC_ZERO_TIME;  // idle longer than this: wake_latency applies
   uint8_t ttl = 64;
   sc_core::sc_time arp_retry = sc_core::sc_time(1, sc_core::SC_SEC);  // request interval
-  unsigned arp_tries = 3;          // requests before queued packets are dropped
-  unsigned arp_queue = 64;         // packets queued per unresolved address
+  unsigned arp_tries = 3;   // requests before queued packets are dropped
+  unsigned arp_queue = 64;  // packets queued per unresolved address
   // Transmit queue (frames): Linux's default txqueuelen of 1000 packets in
   // the queueing discipline plus the 256 transmit descriptors of common PC
   // Ethernet drivers (Intel e1000e and igb, Realtek r8169).
   unsigned tx_queue = 1000 + 256;
-  uint64_t seed = 1;               // TCP initial sequence numbers
+  uint64_t seed = 1;  // TCP initial sequence numbers
 };
 
 // Counters (only grow).
@@ -74,7 +74,7 @@ struct HostStats {
   uint64_t arp_drops = 0;  // packets dropped: unresolved or queue full
   uint64_t icmp_echo_req_rcvd = 0, icmp_echo_rep_sent = 0;
   uint64_t no_route = 0;
-  uint64_t wakeups = 0;  // frames that paid wake_latency
+  uint64_t wakeups = 0;         // frames that paid wake_latency
   uint64_t tx_queue_drops = 0;  // frames handed over while the transmit queue was full
 };
 
@@ -91,8 +91,10 @@ struct HostFrameEvent {
 
 class SimHost : public sc_core::sc_module, public EthPort {
  public:
-  using EchoHandler = std::function<void(uint32_t src, uint16_t id, uint16_t seq, const uint8_t* data, size_t n)>;
-  using UdpHandler = std::function<void(uint32_t src, uint16_t sport, uint16_t dport, const uint8_t* data, size_t n)>;
+  using EchoHandler =
+      std::function<void(uint32_t src, uint16_t id, uint16_t seq, const uint8_t* data, size_t n)>;
+  using UdpHandler =
+      std::function<void(uint32_t src, uint16_t sport, uint16_t dport, const uint8_t* data, size_t n)>;
 
   SimHost(sc_core::sc_module_name n, const HostConfig& cfg = HostConfig());
   SimHost(sc_core::sc_module_name n, const HostConfig& cfg, const TcpParams& tcp);

@@ -26,9 +26,9 @@ uint64_t splitmix(uint64_t& s) {
 }  // namespace
 
 const char* tcp_state_name(TcpState s) {
-  static const char* const n[] = {"CLOSED",     "LISTEN",     "SYN_SENT", "SYN_RCVD",
+  static const char* const n[] = {"CLOSED",      "LISTEN",     "SYN_SENT",   "SYN_RCVD",
                                   "ESTABLISHED", "FIN_WAIT_1", "FIN_WAIT_2", "CLOSE_WAIT",
-                                  "CLOSING",    "LAST_ACK",   "TIME_WAIT"};
+                                  "CLOSING",     "LAST_ACK",   "TIME_WAIT"};
   return n[static_cast<int>(s)];
 }
 
@@ -91,8 +91,7 @@ nlohmann::json TcpConn::to_json() const {
   opt("closed_ps", s_.closed);
   opt("first_rx_ps", s_.first_rx);
   opt("last_rx_ps", s_.last_rx);
-  if (s_.data_acked != sc_core::SC_ZERO_TIME)
-    j["completion_ps"] = ps(s_.data_acked - s_.opened);
+  if (s_.data_acked != sc_core::SC_ZERO_TIME) j["completion_ps"] = ps(s_.data_acked - s_.opened);
   return j;
 }
 
@@ -149,7 +148,10 @@ void TcpStack::set_state(TcpConn& c, TcpState s) {
     if (p_.time_wait == sc_core::SC_ZERO_TIME)
       finish(c);
     else
-      c.tw_timer_ = host_.sched().after(p_.time_wait, [this, &c] { c.tw_timer_ = 0; finish(c); });
+      c.tw_timer_ = host_.sched().after(p_.time_wait, [this, &c] {
+        c.tw_timer_ = 0;
+        finish(c);
+      });
   }
 }
 
@@ -172,7 +174,8 @@ void TcpStack::send_segment(TcpConn& c, uint32_t seq, uint8_t flags, uint32_t le
   const uint8_t* data = nullptr;  // null: the stream pattern
   if (c.explicit_tx_ && len > 0) {
     const uint64_t off = stream_off(c, seq);
-    if (off + len > c.tx_data_.size()) throw std::logic_error("tcp: send_data segment beyond the queued bytes");
+    if (off + len > c.tx_data_.size())
+      throw std::logic_error("tcp: send_data segment beyond the queued bytes");
     data = c.tx_data_.data() + off;
   }
   Bytes seg = tcp_segment(host_.config().ip, c.rip_, c.lport_, c.rport_, seq, ack, flags, uint16_t(adv_wnd()),
@@ -198,9 +201,11 @@ void TcpStack::send_ack(TcpConn& c) {
   send_segment(c, c.snd_nxt_, kAck, 0);
 }
 
-void TcpStack::send_rst(uint32_t dst, uint16_t sport, uint16_t dport, uint32_t seq, uint32_t ack, uint8_t flags) {
+void TcpStack::send_rst(uint32_t dst, uint16_t sport, uint16_t dport, uint32_t seq, uint32_t ack,
+                        uint8_t flags) {
   ++rst_sent_;
-  host_.send_ip(dst, kProtoTcp, tcp_segment(host_.config().ip, dst, sport, dport, seq, ack, flags, 0, 0, nullptr, 0), true);
+  host_.send_ip(dst, kProtoTcp,
+                tcp_segment(host_.config().ip, dst, sport, dport, seq, ack, flags, 0, 0, nullptr, 0), true);
 }
 
 void TcpStack::arm_rtx(TcpConn& c) {
@@ -214,7 +219,8 @@ void TcpStack::arm_rtx(TcpConn& c) {
 void TcpStack::output(TcpConn& c) {
   if (c.st_ == TcpState::kSynSent || c.st_ == TcpState::kSynRcvd) {
     if (c.snd_nxt_ == c.iss_) {
-      if (c.snd_max_ != c.iss_) ++c.s_.retransmits;
+      if (c.snd_max_ != c.iss_)
+        ++c.s_.retransmits;
       else {
         c.timing_ = true;  // time the SYN (Karn: only if never retransmitted)
         c.timed_seq_ = c.iss_ + 1;
@@ -323,7 +329,7 @@ void TcpStack::on_rtx_timeout(TcpConn& c) {
   }
   c.dupacks_ = 0;
   c.in_recovery_ = false;
-  c.timing_ = false;  // Karn
+  c.timing_ = false;                       // Karn
   c.snd_nxt_ = syn ? c.iss_ : c.snd_una_;  // go back N
   output(c);
   arm_rtx(c);
@@ -356,7 +362,8 @@ void TcpStack::rtt_sample(TcpConn& c, sc_time r) {
   c.rto_ = std::min(std::max(c.srtt_ + k, p_.rto_min), p_.rto_max);
 }
 
-void TcpStack::ack_received(TcpConn& c, uint32_t ack, uint32_t wnd, uint32_t seq, size_t plen, uint8_t flags) {
+void TcpStack::ack_received(TcpConn& c, uint32_t ack, uint32_t wnd, uint32_t seq, size_t plen,
+                            uint8_t flags) {
   const uint32_t data_end = c.iss_ + 1 + static_cast<uint32_t>(c.to_send_);
   const uint32_t smss = c.mss_now_;
   if (le(ack, c.snd_una_)) {
@@ -424,14 +431,16 @@ void TcpStack::ack_received(TcpConn& c, uint32_t ack, uint32_t wnd, uint32_t seq
       if (c.on_data_acked) c.on_data_acked(c);
     }
     if (c.fin_acked_) {
-      if (c.st_ == TcpState::kFinWait1) set_state(c, TcpState::kFinWait2);
-      else if (c.st_ == TcpState::kClosing) set_state(c, TcpState::kTimeWait);
-      else if (c.st_ == TcpState::kLastAck) finish(c);
+      if (c.st_ == TcpState::kFinWait1)
+        set_state(c, TcpState::kFinWait2);
+      else if (c.st_ == TcpState::kClosing)
+        set_state(c, TcpState::kTimeWait);
+      else if (c.st_ == TcpState::kLastAck)
+        finish(c);
     }
   }
   // RFC 793 window update (SND.WL1/WL2 guard against old segments).
-  if (c.st_ != TcpState::kClosed &&
-      (lt(c.snd_wl1_, seq) || (c.snd_wl1_ == seq && le(c.snd_wl2_, ack)))) {
+  if (c.st_ != TcpState::kClosed && (lt(c.snd_wl1_, seq) || (c.snd_wl1_ == seq && le(c.snd_wl2_, ack)))) {
     c.snd_wnd_ = wnd;
     c.snd_wl1_ = seq;
     c.snd_wl2_ = ack;
@@ -447,8 +456,8 @@ void TcpStack::ack_received(TcpConn& c, uint32_t ack, uint32_t wnd, uint32_t seq
 }
 
 void TcpStack::data_received(TcpConn& c, uint32_t seq, const uint8_t* data, size_t n, bool fin) {
-  const bool accepts = c.st_ == TcpState::kEstablished || c.st_ == TcpState::kFinWait1 ||
-                       c.st_ == TcpState::kFinWait2;
+  const bool accepts =
+      c.st_ == TcpState::kEstablished || c.st_ == TcpState::kFinWait1 || c.st_ == TcpState::kFinWait2;
   bool immediate = false;
   if (!accepts) {
     // Data/FIN repeated after the peer's FIN: acknowledge again.
@@ -586,8 +595,10 @@ void TcpStack::input(uint32_t src, uint32_t dst, const uint8_t* p, size_t n) {
   auto established = [&]() {
     c.st_ = TcpState::kEstablished;
     c.s_.established = sc_time_stamp();
-    if (p_.init_cwnd) c.cwnd_ = p_.init_cwnd * c.mss_now_;
-    else c.cwnd_ = 0xFFFFFFFFu;
+    if (p_.init_cwnd)
+      c.cwnd_ = p_.init_cwnd * c.mss_now_;
+    else
+      c.cwnd_ = 0xFFFFFFFFu;
     // Quick-ACK mode (Linux): rcv_wnd / (2 * rcv_mss) ACKs, at least 2, at most max_quickacks.
     c.rcv_mss_ = std::min<uint32_t>(536, p_.mss);
     c.quickacks_ = std::min<unsigned>(p_.max_quickacks, std::max<uint32_t>(2, adv_wnd() / (2 * c.rcv_mss_)));

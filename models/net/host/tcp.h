@@ -38,17 +38,17 @@ class SimHost;
 class TcpStack;
 
 struct TcpParams {
-  uint16_t mss = 1460;        // advertised in our SYN (MTU 1500 - 40)
-  uint32_t rcv_wnd = 64240;   // advertised window (no window scaling; <= 65535)
-  sc_core::sc_time rto_initial = sc_core::sc_time(1, sc_core::SC_SEC);    // RFC 6298 (2.1)
-  sc_core::sc_time rto_min = sc_core::sc_time(200, sc_core::SC_MS);       // Linux TCP_RTO_MIN (RFC: 1 s)
-  sc_core::sc_time rto_max = sc_core::sc_time(120, sc_core::SC_SEC);      // Linux TCP_RTO_MAX
-  sc_core::sc_time clock_granularity = sc_core::SC_ZERO_TIME;             // G of RFC 6298
-  unsigned init_cwnd = 10;    // segments (RFC 6928 / Linux); 0 = congestion control off
-  bool nagle = true;          // false = TCP_NODELAY
-  bool delayed_ack = true;    // false = ACK every segment at once
+  uint16_t mss = 1460;       // advertised in our SYN (MTU 1500 - 40)
+  uint32_t rcv_wnd = 64240;  // advertised window (no window scaling; <= 65535)
+  sc_core::sc_time rto_initial = sc_core::sc_time(1, sc_core::SC_SEC);  // RFC 6298 (2.1)
+  sc_core::sc_time rto_min = sc_core::sc_time(200, sc_core::SC_MS);     // Linux TCP_RTO_MIN (RFC: 1 s)
+  sc_core::sc_time rto_max = sc_core::sc_time(120, sc_core::SC_SEC);    // Linux TCP_RTO_MAX
+  sc_core::sc_time clock_granularity = sc_core::SC_ZERO_TIME;           // G of RFC 6298
+  unsigned init_cwnd = 10;  // segments (RFC 6928 / Linux); 0 = congestion control off
+  bool nagle = true;        // false = TCP_NODELAY
+  bool delayed_ack = true;  // false = ACK every segment at once
   sc_core::sc_time ato = sc_core::sc_time(40, sc_core::SC_MS);  // delayed-ACK timeout (Linux TCP_ATO_MIN)
-  unsigned max_quickacks = 16;  // Linux TCP_MAX_QUICKACKS
+  unsigned max_quickacks = 16;                                  // Linux TCP_MAX_QUICKACKS
   unsigned dupack_threshold = 3;
   unsigned max_retries = 15;  // data retransmissions before the connection is aborted
   unsigned syn_retries = 6;
@@ -57,23 +57,33 @@ struct TcpParams {
 };
 
 enum class TcpState {
-  kClosed, kListen, kSynSent, kSynRcvd, kEstablished, kFinWait1, kFinWait2,
-  kCloseWait, kClosing, kLastAck, kTimeWait
+  kClosed,
+  kListen,
+  kSynSent,
+  kSynRcvd,
+  kEstablished,
+  kFinWait1,
+  kFinWait2,
+  kCloseWait,
+  kClosing,
+  kLastAck,
+  kTimeWait
 };
 const char* tcp_state_name(TcpState s);
 
 // Per-connection record (read-only for applications; times are absolute).
 struct TcpConnStats {
   sc_core::sc_time opened, established, data_acked, closed;  // zero until it happens
-  sc_core::sc_time first_rx, last_rx;                       // first/last in-order data byte received
-  uint64_t bytes_acked = 0;        // own data acknowledged by the peer
-  uint64_t bytes_received = 0;     // in-order data delivered
-  uint64_t bad_bytes = 0;          // received bytes not matching the stream pattern
+  sc_core::sc_time first_rx, last_rx;                        // first/last in-order data byte received
+  uint64_t bytes_acked = 0;                                  // own data acknowledged by the peer
+  uint64_t bytes_received = 0;                               // in-order data delivered
+  uint64_t bad_bytes = 0;                                    // received bytes not matching the stream pattern
   uint64_t segs_out = 0, data_segs_out = 0, segs_in = 0, data_segs_in = 0;
-  uint64_t retransmits = 0;        // segments sent again (timeout or fast retransmit)
+  uint64_t retransmits = 0;  // segments sent again (timeout or fast retransmit)
   uint64_t timeouts = 0, fast_retransmits = 0, dupacks_in = 0, window_probes = 0;
-  uint64_t acks_out = 0, delayed_acks = 0, quick_acks = 0;  // pure ACKs / of which by timer / in quick-ack mode
-  uint64_t ooo_segs_in = 0;        // out-of-order segments received
+  uint64_t acks_out = 0, delayed_acks = 0,
+           quick_acks = 0;                    // pure ACKs / of which by timer / in quick-ack mode
+  uint64_t ooo_segs_in = 0;                   // out-of-order segments received
   uint32_t max_seg_out = 0, min_seg_out = 0;  // payload sizes sent (min over data segments)
   uint32_t peer_mss = 0, mss_now = 0, max_window = 0;
   bool reset = false, aborted = false;  // got RST / gave up after retries
@@ -116,12 +126,12 @@ class TcpConn {
   // send side (sequence numbers mod 2^32; stream offset = seq - iss - 1)
   uint32_t iss_ = 0, snd_una_ = 0, snd_nxt_ = 0, snd_max_ = 0, snd_wl1_ = 0, snd_wl2_ = 0;
   uint32_t snd_wnd_ = 0, max_wnd_ = 0, peer_mss_ = 536, mss_now_ = 536;
-  uint64_t to_send_ = 0;        // bytes queued in total
-  Bytes tx_data_;               // send_data(): the bytes, by stream offset
+  uint64_t to_send_ = 0;  // bytes queued in total
+  Bytes tx_data_;         // send_data(): the bytes, by stream offset
   bool explicit_tx_ = false, capture_ = false;
-  Bytes rx_data_;               // capture_rx(): in-order data received
+  Bytes rx_data_;  // capture_rx(): in-order data received
   bool close_req_ = false, fin_sent_ = false, fin_acked_ = false;
-  uint32_t snd_sml_ = 0;        // end of the last short segment sent (Minshall)
+  uint32_t snd_sml_ = 0;  // end of the last short segment sent (Minshall)
   bool sml_valid_ = false;
   uint32_t cwnd_ = 0, ssthresh_ = 0xFFFFFFFF;
   unsigned dupacks_ = 0;

@@ -183,9 +183,9 @@ bool parse_tcp(uint32_t src, uint32_t dst, const uint8_t* p, size_t n, TcpView& 
   return true;
 }
 
-Bytes tcp_segment(uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport, uint32_t seq,
-                  uint32_t ack, uint8_t flags, uint16_t wnd, uint16_t mss, const uint8_t* data,
-                  size_t n, uint64_t stream_off) {
+Bytes tcp_segment(uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport, uint32_t seq, uint32_t ack,
+                  uint8_t flags, uint16_t wnd, uint16_t mss, const uint8_t* data, size_t n,
+                  uint64_t stream_off) {
   const size_t hl = kTcpHdr + (mss ? 4 : 0);
   Bytes b(hl + n);
   put16(&b[0], sport);

@@ -107,8 +107,7 @@ struct UdpView {
   size_t plen = 0;
 };
 bool parse_udp(uint32_t src, uint32_t dst, const uint8_t* p, size_t n, UdpView& v);
-Bytes udp_datagram(uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport, const uint8_t* data,
-                   size_t n);
+Bytes udp_datagram(uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport, const uint8_t* data, size_t n);
 
 // ---- TCP ----
 enum TcpFlag : uint8_t { kFin = 0x01, kSyn = 0x02, kRst = 0x04, kPsh = 0x08, kAck = 0x10, kUrg = 0x20 };
@@ -124,8 +123,8 @@ struct TcpView {
 bool parse_tcp(uint32_t src, uint32_t dst, const uint8_t* p, size_t n, TcpView& v);
 // `mss` != 0 adds the MSS option (kind 2, length 4). Data is copied from
 // `data` or, if `data` is null, generated as stream_byte(stream_off + i).
-Bytes tcp_segment(uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport, uint32_t seq,
-                  uint32_t ack, uint8_t flags, uint16_t wnd, uint16_t mss, const uint8_t* data,
-                  size_t n, uint64_t stream_off = 0);
+Bytes tcp_segment(uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport, uint32_t seq, uint32_t ack,
+                  uint8_t flags, uint16_t wnd, uint16_t mss, const uint8_t* data, size_t n,
+                  uint64_t stream_off = 0);
 
 }  // namespace l3vp::host

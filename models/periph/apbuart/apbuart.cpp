@@ -14,8 +14,22 @@ namespace l3vp {
 namespace {
 // CTRL bits (hw-reference §6.3).
 enum : unsigned {
-  C_RE = 0, C_TE = 1, C_RI = 2, C_TI = 3, C_PS = 4, C_PE = 5, C_FL = 6, C_LB = 7,
-  C_EC = 8, C_TF = 9, C_RF = 10, C_DB = 11, C_BI = 12, C_DI = 13, C_SI = 14, C_NS = 15,
+  C_RE = 0,
+  C_TE = 1,
+  C_RI = 2,
+  C_TI = 3,
+  C_PS = 4,
+  C_PE = 5,
+  C_FL = 6,
+  C_LB = 7,
+  C_EC = 8,
+  C_TF = 9,
+  C_RF = 10,
+  C_DB = 11,
+  C_BI = 12,
+  C_DI = 13,
+  C_SI = 14,
+  C_NS = 15,
 };
 }  // namespace
 
@@ -43,11 +57,13 @@ Apbuart::Apbuart(sc_core::sc_module_name name, const Params& p) : ApbDevice(name
 }
 
 void Apbuart::set_tx_file(std::FILE* f) {
-  if (!f) tx_sink_ = nullptr;
-  else tx_sink_ = [f](uint8_t c) {
-    std::fputc(c, f);
-    if (c == '\n') std::fflush(f);
-  };
+  if (!f)
+    tx_sink_ = nullptr;
+  else
+    tx_sink_ = [f](uint8_t c) {
+      std::fputc(c, f);
+      if (c == '\n') std::fflush(f);
+    };
 }
 
 void Apbuart::build_registers() {
@@ -82,16 +98,12 @@ void Apbuart::build_registers() {
       });
   // BR/OV/PE/FE take the written value (write 0 to clear, hw-reference
   // §6.2); every other bit is computed from the FIFOs.
-  regs_.add("STATUS", 0x04)
-      .bind(errs_)
-      .ro(~0x78u)
-      .sync(touch_fn)
-      .read_value([this] { return status(); });
+  regs_.add("STATUS", 0x04).bind(errs_).ro(~0x78u).sync(touch_fn).read_value([this] { return status(); });
   // FA (bit 31) is a constant; TF/RF exist only with a FIFO. Reset clears
   // RE, TE, FL, EC, DB, BI, NS; the other bits keep their (power-on 0) value.
   const uint32_t fa = p_.fifosize > 1 ? 1u << 31 : 0;
-  const uint32_t cleared = (1u << C_RE) | (1u << C_TE) | (1u << C_FL) | (1u << C_EC) |
-                           (1u << C_DB) | (1u << C_BI) | (1u << C_NS);
+  const uint32_t cleared =
+      (1u << C_RE) | (1u << C_TE) | (1u << C_FL) | (1u << C_EC) | (1u << C_DB) | (1u << C_BI) | (1u << C_NS);
   regs_.add("CTRL", 0x08)
       .bind(ctrl_)
       .reset_value(fa)
@@ -104,8 +116,7 @@ void Apbuart::build_registers() {
       .before_write(touch_fn)
       .on_write([this](uint32_t, uint32_t old) {
         // Frame format or transmitter enable changed: retime waiting chars.
-        if ((old ^ ctrl_) & ((1u << C_TE) | (1u << C_PE) | (1u << C_NS) | (1u << C_LB)))
-          schedule_tx();
+        if ((old ^ ctrl_) & ((1u << C_TE) | (1u << C_PE) | (1u << C_NS) | (1u << C_LB))) schedule_tx();
         if (!ctrl(C_RE) || ctrl(C_LB)) rx_next_ = rx_poll_next_ = kNever;
         rx_kick(c0_);
         after_change();
@@ -160,15 +171,15 @@ uint32_t Apbuart::status() const {
   const bool shifting = !tx_.empty() && tx_.front().started;
   const unsigned f = p_.fifosize;
   uint32_t s = 0;
-  s |= rx_cnt_ > 0 ? 1u : 0;          // DR
-  s |= shifting ? 0 : 1u << 1;        // TS
-  s |= tcnt == 0 ? 1u << 2 : 0;       // TE
-  s |= errs_;  // BR OV PE FE
+  s |= rx_cnt_ > 0 ? 1u : 0;     // DR
+  s |= shifting ? 0 : 1u << 1;   // TS
+  s |= tcnt == 0 ? 1u << 2 : 0;  // TE
+  s |= errs_;                    // BR OV PE FE
   if (f > 1) {
-    s |= tcnt < f / 2 ? 1u << 7 : 0;   // TH
+    s |= tcnt < f / 2 ? 1u << 7 : 0;      // TH
     s |= rx_cnt_ >= f / 2 ? 1u << 8 : 0;  // RH
-    s |= tcnt >= f ? 1u << 9 : 0;      // TF
-    s |= rx_cnt_ >= f ? 1u << 10 : 0;  // RF
+    s |= tcnt >= f ? 1u << 9 : 0;         // TF
+    s |= rx_cnt_ >= f ? 1u << 10 : 0;     // RF
     s |= (tcnt & 0x3F) << 20;
     s |= (rx_cnt_ & 0x3F) << 26;
   }

@@ -26,13 +26,13 @@ struct UartTxEvent {
   sc_core::sc_time start;  // the character moves to the shift register (start bit)
   sc_core::sc_time end;    // its last stop bit has left
   uint8_t ch;
-  bool loopback;           // looped back into the receiver (TXD held idle)
+  bool loopback;  // looped back into the receiver (TXD held idle)
 };
 struct UartRxEvent {
   sc_core::sc_time start;  // its start bit began (t - one character time at the current settings)
-  sc_core::sc_time t;  // the stop bit has been received
+  sc_core::sc_time t;      // the stop bit has been received
   uint8_t ch;
-  bool overrun;        // this arrival overwrote a waiting character (one lost)
+  bool overrun;  // this arrival overwrote a waiting character (one lost)
 };
 // Text lines of leon3vp --probe (probe_text.h).
 class ProbeText;
@@ -102,10 +102,10 @@ class Apbuart : public ApbDevice {
   void rx_host_clear() { host_rx_.clear(); }
 
   // --- statistics ---
-  uint64_t tx_bytes() const { return tx_bytes_; }        // sent on the line (incl. loop-back)
-  uint64_t tx_dropped() const { return tx_dropped_; }    // DATA writes to a full TX FIFO
-  uint64_t rx_bytes() const { return rx_bytes_; }        // characters received (incl. lost)
-  uint64_t rx_dropped() const { return rx_dropped_; }    // characters lost by overrun
+  uint64_t tx_bytes() const { return tx_bytes_; }      // sent on the line (incl. loop-back)
+  uint64_t tx_dropped() const { return tx_dropped_; }  // DATA writes to a full TX FIFO
+  uint64_t rx_bytes() const { return rx_bytes_; }      // characters received (incl. lost)
+  uint64_t rx_dropped() const { return rx_dropped_; }  // characters lost by overrun
   // Registers the four counters above under `g` (devices.uart).
   void register_stats(const StatsGroup& g) override;
   // <prefix>.tx, <prefix>.rx (probe_registry.h).
@@ -167,9 +167,9 @@ class Apbuart : public ApbDevice {
   std::deque<TxChar> tx_;
   std::vector<uint8_t> rx_buf_;  // ring buffer, fifosize entries
   unsigned rx_rd_ = 0, rx_cnt_ = 0;
-  bool rx_shift_full_ = false;   // character held in the receive shift register
+  bool rx_shift_full_ = false;  // character held in the receive shift register
   uint8_t rx_shift_ = 0;
-  bool rx_stalled_ = false;      // flow control (CTRL.FL): sender paused
+  bool rx_stalled_ = false;  // flow control (CTRL.FL): sender paused
 
   std::deque<uint8_t> host_rx_;
   bool stdin_ = false, stdin_eof_ = false;

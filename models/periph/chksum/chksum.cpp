@@ -16,8 +16,7 @@ namespace {
 constexpr uint64_t kTop = 0xFFFFFFFFu;  // the last byte an AHB master addresses
 }  // namespace
 
-Chksum::Chksum(sc_core::sc_module_name name, const Params& p)
-    : ApbDevice(name, 256), isock("isock"), p_(p) {
+Chksum::Chksum(sc_core::sc_module_name name, const Params& p) : ApbDevice(name, 256), isock("isock"), p_(p) {
   if (p_.pirq > 31) throw std::invalid_argument("Chksum: pirq out of range");
   if (p_.maxburst < 1 || p_.maxburst > 255) throw std::invalid_argument("Chksum: maxburst must be 1..255");
   if (p_.clk_period == sc_core::SC_ZERO_TIME) throw std::invalid_argument("Chksum: zero clock period");
@@ -50,7 +49,11 @@ void Chksum::build_registers() {
     ctrl_ &= CTRL_IE;
     if (v & CTRL_START) start();
   });
-  regs_.add("STATUS", STATUS).bind(status_).ro(ST_BUSY).w1c(ST_DONE | ST_ERR).rsvd(~(ST_BUSY | ST_DONE | ST_ERR));
+  regs_.add("STATUS", STATUS)
+      .bind(status_)
+      .ro(ST_BUSY)
+      .w1c(ST_DONE | ST_ERR)
+      .rsvd(~(ST_BUSY | ST_DONE | ST_ERR));
   // ADDR, LEN, SUM: writes while BUSY are ignored (the old value is put back).
   regs_.add("ADDR", ADDR).bind(addr_).on_write([this](uint32_t, uint32_t old) {
     if (busy_) addr_ = old;
@@ -106,7 +109,8 @@ void Chksum::dma_thread() {
       while (w <= last) {
         // At most maxburst beats, never across a 1 KiB boundary.
         const uint64_t to_kib = (0x400 - (w & 0x3FF)) / 4;
-        const unsigned beats = static_cast<unsigned>(std::min<uint64_t>({p_.maxburst, to_kib, (last - w) / 4 + 1}));
+        const unsigned beats =
+            static_cast<unsigned>(std::min<uint64_t>({p_.maxburst, to_kib, (last - w) / 4 + 1}));
         tlm::tlm_generic_payload gp;
         set_burst(gp, tlm::TLM_READ_COMMAND, w, buf.data(), 4 * beats);
         sc_time d = sc_core::SC_ZERO_TIME;
@@ -149,8 +153,10 @@ void Chksum::finish(bool ok) {
   status_ = (status_ & ~uint32_t(ST_BUSY)) | ST_DONE | (ok ? 0u : uint32_t(ST_ERR));
   const sc_time t = sc_core::sc_time_stamp();
   ++st_.ops;
-  if (ok) st_.bytes += op_len_;
-  else ++st_.errors;
+  if (ok)
+    st_.bytes += op_len_;
+  else
+    ++st_.errors;
   st_.busy_cycles += (t - op_start_) / p_.clk_period;
   if (ctrl_ & CTRL_IE) {
     ++st_.irq_pulses;
@@ -168,12 +174,14 @@ void Chksum::register_stats(const StatsGroup& g) { register_chksum_stats(g, st_)
 void register_chksum_stats(const StatsGroup& g, ChksumStats& st) {
   const auto U = StatUnit::Count;
   const auto Y = StatInv::Yes;
-  g.counter("ops", &st.ops, U, Y, "Checksum operations completed (DONE set), errors included (`devices.chksum` exists only with "
+  g.counter("ops", &st.ops, U, Y,
+            "Checksum operations completed (DONE set), errors included (`devices.chksum` exists only with "
             "`chksum.enable=true`).");
   g.counter("bytes", &st.bytes, StatUnit::Bytes, Y, "Bytes summed by error-free operations.");
   g.counter("bursts", &st.bursts, U, Y, "AHB read bursts of the DMA.");
   g.counter("beats", &st.beats, U, Y, "32-bit data beats read by the DMA.");
-  g.counter("errors", &st.errors, U, Y, "Operations ended with STATUS.ERR: an AHB ERROR response, or a buffer past 0xFFFFFFFF.");
+  g.counter("errors", &st.errors, U, Y,
+            "Operations ended with STATUS.ERR: an AHB ERROR response, or a buffer past 0xFFFFFFFF.");
   g.counter("irq_pulses", &st.irq_pulses, U, Y, "Interrupt pulses (IE = 1 at DONE).");
   g.counter("ignored_starts", &st.ignored_starts, U, Y, "START written while BUSY (ignored).");
   g.counter("busy_cycles", &st.busy_cycles, StatUnit::Cycles, Y,

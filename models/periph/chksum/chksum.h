@@ -28,8 +28,8 @@ constexpr uint32_t kVendorContrib = 0x09;  // GRLIB's "contributed cores" vendor
 constexpr uint32_t kDevChksum = 0x0C5;
 
 struct ChksumParams {
-  unsigned hindex = 5;   // AHB master index
-  unsigned pindex = 5;   // APB slot
+  unsigned hindex = 5;  // AHB master index
+  unsigned pindex = 5;  // APB slot
   uint32_t paddr = 0x005;
   uint32_t pmask = 0xFFF;
   unsigned pirq = 10;
@@ -63,14 +63,14 @@ inline const param::Rows<ChksumParams>& ChksumParams::rows() {
 
 // Counters for --stats (devices.chksum); they survive reset().
 struct ChksumStats {
-  uint64_t ops = 0;          // operations completed (DONE set), errors included
-  uint64_t bytes = 0;        // bytes summed (LEN of completed error-free operations)
-  uint64_t bursts = 0;       // AHB read transactions
-  uint64_t beats = 0;        // 32-bit data beats read
-  uint64_t errors = 0;       // operations ended with ERR (AHB ERROR response, buffer past 0xFFFFFFFF)
+  uint64_t ops = 0;     // operations completed (DONE set), errors included
+  uint64_t bytes = 0;   // bytes summed (LEN of completed error-free operations)
+  uint64_t bursts = 0;  // AHB read transactions
+  uint64_t beats = 0;   // 32-bit data beats read
+  uint64_t errors = 0;  // operations ended with ERR (AHB ERROR response, buffer past 0xFFFFFFFF)
   uint64_t irq_pulses = 0;
   uint64_t ignored_starts = 0;  // START written while BUSY
-  uint64_t busy_cycles = 0;  // clocks from START to DONE, summed
+  uint64_t busy_cycles = 0;     // clocks from START to DONE, summed
 };
 
 class StatsGroup;
@@ -142,7 +142,7 @@ class Chksum : public ApbDevice {
   uint32_t ctrl_ = 0;    // IE only (START reads 0)
   uint32_t status_ = 0;  // BUSY DONE ERR
   uint32_t addr_ = 0, len_ = 0;
-  uint64_t sum_ = 0;     // running sum, folded after every burst
+  uint64_t sum_ = 0;  // running sum, folded after every burst
   // The operation in flight.
   bool busy_ = false;
   uint32_t op_addr_ = 0, op_len_ = 0;

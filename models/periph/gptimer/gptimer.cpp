@@ -61,8 +61,10 @@ void Gptimer::build_registers() {
       .sync(touch_fn)
       .read_value([this] { return scaler_at(c0_); })
       .on_write([this](uint32_t v) {
-        if (run_) next_tick_ = c0_ + v + 1;
-        else sfrozen_ = v;
+        if (run_)
+          next_tick_ = c0_ + v + 1;
+        else
+          sfrozen_ = v;
         reconfigure();
       });
   // Writing SRELOAD also loads SCALER. Reset: all ones.
@@ -72,8 +74,10 @@ void Gptimer::build_registers() {
       .rsvd(~smask_)
       .before_write(touch_fn)
       .on_write([this](uint32_t) {
-        if (run_) next_tick_ = c0_ + sreload_ + 1;
-        else sfrozen_ = sreload_;
+        if (run_)
+          next_tick_ = c0_ + sreload_ + 1;
+        else
+          sfrozen_ = sreload_;
         reconfigure();
       });
   // TIMERS, IRQ, SI are constants; DF is the only stored bit. Newer VHDL:

@@ -42,10 +42,10 @@ struct GptimerParams {
   uint32_t paddr = 0x003;
   uint32_t pmask = 0xFFF;
   unsigned pirq = 8;
-  unsigned sepirq = 1;     // timer n uses IRQ pirq+n-1
-  unsigned sbits = 8;      // prescaler width
-  unsigned ntimers = 2;    // 1..7
-  unsigned nbits = 32;     // timer width 1..32
+  unsigned sepirq = 1;   // timer n uses IRQ pirq+n-1
+  unsigned sbits = 8;    // prescaler width
+  unsigned ntimers = 2;  // 1..7
+  unsigned nbits = 32;   // timer width 1..32
   unsigned revision = 1;
   sc_core::sc_time clk_period = sc_core::sc_time(25, sc_core::SC_NS);  // 40 MHz
   // The model the owner puts in the GPTIMER slot: "tlm" (this one) or a
@@ -144,8 +144,8 @@ class Gptimer : public ApbDevice {
   uint64_t decs(unsigned n, cyc_t c) const;         // decrements in (c0_, c]
   uint64_t uflow_count(unsigned n, cyc_t c) const;  // underflows in (c0_, c]
   uint32_t value_at(unsigned n, cyc_t c) const;
-  cyc_t dec_time(unsigned n, uint64_t k) const;     // cycle of k-th decrement
-  cyc_t uflow_time(unsigned n, uint64_t k) const;   // cycle of k-th underflow
+  cyc_t dec_time(unsigned n, uint64_t k) const;    // cycle of k-th decrement
+  cyc_t uflow_time(unsigned n, uint64_t k) const;  // cycle of k-th underflow
   bool has_action(unsigned n) const { return t_[n].en() && (t_[n].ie() || !t_[n].rs()); }
   sc_core::sc_time cyc_time(cyc_t c) const { return sc_core::sc_time::from_value(uint64_t(c) * clk_ps_); }
   // Publishes the underflows of (c0_, c] in time order (advance() calls it
@@ -163,11 +163,11 @@ class Gptimer : public ApbDevice {
   // Prescaler.
   uint32_t sreload_ = 0;
   bool run_ = false;
-  uint32_t sfrozen_ = 0;      // SCALER while stopped
-  cyc_t next_tick_ = 0;       // running: first scaler reload edge > c0_
+  uint32_t sfrozen_ = 0;         // SCALER while stopped
+  cyc_t next_tick_ = 0;          // running: first scaler reload edge > c0_
   cyc_t prev_sweep_ = kNoSweep;  // last tick <= c0_ that started a timer sweep
-  cyc_t h0_ = kNever;         // first sweep-starting tick > c0_
-  cyc_t pe_ = 1;              // period of sweep-starting ticks
+  cyc_t h0_ = kNever;            // first sweep-starting tick > c0_
+  cyc_t pe_ = 1;                 // period of sweep-starting ticks
   cyc_t c0_ = 0;
 
   sc_core::sc_event ev_;

@@ -14,17 +14,17 @@ using sc_core::sc_time;
 
 namespace {
 
-constexpr uint32_t kCtrlCommon = Greth::CTRL_TE | Greth::CTRL_RE | Greth::CTRL_TI | Greth::CTRL_RI |
-                                 Greth::CTRL_FD | Greth::CTRL_PM;
+constexpr uint32_t kCtrlCommon =
+    Greth::CTRL_TE | Greth::CTRL_RE | Greth::CTRL_TI | Greth::CTRL_RI | Greth::CTRL_FD | Greth::CTRL_PM;
 constexpr uint32_t kStatusEvents = 0x1FF;  // PS IA TS TA RA TI RI TE RE
 
 // Clause-22 PHY register bits used by the built-in PHY model.
 constexpr uint16_t BMCR_RESET = 0x8000, BMCR_ANRESTART = 0x0200, BMCR_DEFAULT = 0x3100;  // 100M, AN, FD
-constexpr uint16_t BMCR_RW = 0x7FFF & ~BMCR_ANRESTART & ~0x007F;  // bits 14:7 writable
+constexpr uint16_t BMCR_RW = 0x7FFF & ~BMCR_ANRESTART & ~0x007F;                         // bits 14:7 writable
 constexpr uint16_t BMSR_ABILITIES = 0x7800 | 0x0008 | 0x0001;  // 100/10 FD/HD, AN able, ext. regs
 constexpr uint16_t BMSR_ANDONE = 0x0020, BMSR_LINK = 0x0004;
-constexpr uint16_t ANAR_DEFAULT = 0x01E1;   // 100FD 100HD 10FD 10HD, selector 802.3
-constexpr uint16_t ANLPAR_PARTNER = 0x41E1; // partner: same abilities + acknowledge
+constexpr uint16_t ANAR_DEFAULT = 0x01E1;    // 100FD 100HD 10FD 10HD, selector 802.3
+constexpr uint16_t ANLPAR_PARTNER = 0x41E1;  // partner: same abilities + acknowledge
 constexpr uint16_t BMCR_ANENABLE = 0x1000;
 
 uint32_t bitrev32(uint32_t v) {
@@ -44,7 +44,7 @@ struct Ipv4 {
   unsigned hlen = 0;   // IHL * 4
   unsigned total = 0;  // total length field
   uint8_t proto = 0;
-  bool frag = false;   // MF set or fragment offset != 0
+  bool frag = false;  // MF set or fragment offset != 0
 };
 
 Ipv4 ipv4_of(const uint8_t* b, size_t len) {
@@ -142,8 +142,7 @@ uint32_t Greth::crc32_le(const uint8_t* p, size_t n) {
   return c;
 }
 
-Greth::Greth(sc_core::sc_module_name name, const Params& p)
-    : ApbDevice(name, 64), isock("isock"), p_(p) {
+Greth::Greth(sc_core::sc_module_name name, const Params& p) : ApbDevice(name, 64), isock("isock"), p_(p) {
   if (p_.pirq > 31) throw std::invalid_argument("Greth: pirq out of range");
   if (p_.burstwords < 1 || p_.burstwords > 16) throw std::invalid_argument("Greth: burstwords must be 1..16");
   if (p_.fifosize < 4 || p_.fifosize > 64) throw std::invalid_argument("Greth: fifosize must be 4..64");
@@ -337,18 +336,24 @@ void Greth::mdio_sync() {
 
 uint16_t Greth::phy_read(unsigned r) const {
   switch (r) {
-    case 0: return phy_bmcr_;
+    case 0:
+      return phy_bmcr_;
     case 1: {
       uint16_t v = BMSR_ABILITIES;
       if (phy_link_ && (phy_bmcr_ & BMCR_ANENABLE)) v |= BMSR_ANDONE;
       if (phy_link_ && !phy_link_latched_low_) v |= BMSR_LINK;
       return v;
     }
-    case 2: return p_.phy_id1;
-    case 3: return p_.phy_id2;
-    case 4: return phy_anar_;
-    case 5: return phy_link_ ? ANLPAR_PARTNER : 0;
-    default: return 0;
+    case 2:
+      return p_.phy_id1;
+    case 3:
+      return p_.phy_id2;
+    case 4:
+      return phy_anar_;
+    case 5:
+      return phy_link_ ? ANLPAR_PARTNER : 0;
+    default:
+      return 0;
   }
 }
 
@@ -407,14 +412,22 @@ void Greth::rx_verdict(const EthFrame& f, GrethRxVerdict v) {
 
 const char* to_string(GrethRxVerdict v) {
   switch (v) {
-    case GrethRxVerdict::Ok: return "ok";
-    case GrethRxVerdict::Error: return "error";
-    case GrethRxVerdict::Filtered: return "filtered";
-    case GrethRxVerdict::Control: return "control";
-    case GrethRxVerdict::Runt: return "runt";
-    case GrethRxVerdict::Disabled: return "disabled";
-    case GrethRxVerdict::Exhausted: return "exhausted";
-    case GrethRxVerdict::AhbError: return "ahb-error";
+    case GrethRxVerdict::Ok:
+      return "ok";
+    case GrethRxVerdict::Error:
+      return "error";
+    case GrethRxVerdict::Filtered:
+      return "filtered";
+    case GrethRxVerdict::Control:
+      return "control";
+    case GrethRxVerdict::Runt:
+      return "runt";
+    case GrethRxVerdict::Disabled:
+      return "disabled";
+    case GrethRxVerdict::Exhausted:
+      return "exhausted";
+    case GrethRxVerdict::AhbError:
+      return "ahb-error";
   }
   return "?";
 }
@@ -428,8 +441,8 @@ Greth::Bus Greth::bus(tlm::tlm_command cmd, uint32_t addr, uint8_t* data, unsign
   isock->b_transport(gp, d);
   if (d != sc_core::SC_ZERO_TIME) sc_core::wait(d);
   if (on_dma_burst.has_listeners())
-    on_dma_burst.notify({start, sc_core::sc_time_stamp(), addr, len, cmd == tlm::TLM_WRITE_COMMAND,
-                         gp.is_response_ok()});
+    on_dma_burst.notify(
+        {start, sc_core::sc_time_stamp(), addr, len, cmd == tlm::TLM_WRITE_COMMAND, gp.is_response_ok()});
   if (gen_ != g) return Bus::Reset;
   return gp.is_response_ok() ? Bus::Ok : Bus::Error;
 }
@@ -531,7 +544,9 @@ Greth::TxResult Greth::tx_frame(const Desc& d, unsigned len) {
   unsigned fetched = 0;
   // The next burst: burstwords words, or what is left of the frame.
   auto next = [&] { return std::min(burst, bytes - fetched); };
-  auto fetch = [&](uint8_t* into, unsigned n) { x.bus = bus(tlm::TLM_READ_COMMAND, base + fetched, into, n); };
+  auto fetch = [&](uint8_t* into, unsigned n) {
+    x.bus = bus(tlm::TLM_READ_COMMAND, base + fetched, into, n);
+  };
   while (fetched < bytes && (csum || fetched + next() <= fifo) && x.bus == Bus::Ok) {
     const unsigned n = next();
     fetch(buf.data() + fetched, n);
@@ -549,7 +564,7 @@ Greth::TxResult Greth::tx_frame(const Desc& d, unsigned len) {
   EthFrame f;  // the wire copy: inserted checksums change it, never `buf` or memory
   f.data.assign(buf.begin(), buf.begin() + len);
   if (csum && !tx_csum_insert(f.data.data(), len, csum)) ++st_.tx_csum_skipped;  // sent all the same
-  if (f.data.size() < eth::kMinData) f.data.resize(eth::kMinData, 0);  // zero padding
+  if (f.data.size() < eth::kMinData) f.data.resize(eth::kMinData, 0);            // zero padding
   const sc_time now = sc_core::sc_time_stamp();
   const EthTx::Times t =
       link_ ? link_->send(f) : EthTx::Times{now, now + eth::frame_time(f.data.size(), p_.line_mbps)};
@@ -642,7 +657,7 @@ Greth::Verdict Greth::rx_filter(const EthFrame& f, bool& mcast_hit) const {
   if (b.size() < 14) return Verdict::Runt;
   const uint16_t type = static_cast<uint16_t>(b[12] << 8 | b[13]);
   if (type == eth::kTypeMacControl) return Verdict::Control;
-  const uint8_t mac[6] = {uint8_t(mac_msb_ >> 8), uint8_t(mac_msb_), uint8_t(mac_lsb_ >> 24),
+  const uint8_t mac[6] = {uint8_t(mac_msb_ >> 8),  uint8_t(mac_msb_),      uint8_t(mac_lsb_ >> 24),
                           uint8_t(mac_lsb_ >> 16), uint8_t(mac_lsb_ >> 8), uint8_t(mac_lsb_)};
   const bool bcast = std::all_of(b.begin(), b.begin() + 6, [](uint8_t x) { return x == 0xFF; });
   const bool station = std::equal(b.begin(), b.begin() + 6, mac);
@@ -695,8 +710,7 @@ void Greth::rx_thread() {
       set_rx_active(false);
     }
     d = rx_desc_;
-    while (rxq_.empty() && (ctrl_ & CTRL_RE) && rx_have_desc_)
-      sc_core::wait(rx_frame_ev_ | rx_kick_);
+    while (rxq_.empty() && (ctrl_ & CTRL_RE) && rx_have_desc_) sc_core::wait(rx_frame_ev_ | rx_kick_);
     if (!(ctrl_ & CTRL_RE) || !rx_have_desc_ || rxq_.empty()) continue;
     RxJob job = std::move(rxq_.front());
     rxq_.pop_front();
@@ -791,7 +805,8 @@ bool Greth::rx_frame(RxJob& job, const Desc& d, uint32_t da) {
   }
   // Length check: a type/length value <= 1500 is a length.
   const uint32_t t = (uint32_t(f.data[12]) << 8 | f.data[13]) + 14;
-  if (t <= eth::kMaxData && ((t > eth::kMinData && t != len) || (t <= eth::kMinData && len != eth::kMinData))) {
+  if (t <= eth::kMaxData &&
+      ((t > eth::kMinData && t != len) || (t <= eth::kMinData && len != eth::kMinData))) {
     w0 |= RXD_LE;
     ++st_.rx_length_errors;
   }
@@ -842,10 +857,12 @@ void Greth::register_stats(const StatsGroup& g) {
   g.counter("tx_ahb_errors", &st_.tx_ahb_errors, U, Y, "TX DMA AHB errors.");
   g.counter("tx_underruns", &st_.tx_underruns, U, Y,
             "TX FIFO underruns (UE): a burst came later than the transmitter needed it.");
-  g.counter("tx_data_changed", &st_.tx_data_changed, U, Y,
-            "TX bursts whose data differed from the frame as it started (the buffer was written while sent).");
+  g.counter(
+      "tx_data_changed", &st_.tx_data_changed, U, Y,
+      "TX bursts whose data differed from the frame as it started (the buffer was written while sent).");
   g.counter("tx_csum_skipped", &st_.tx_csum_skipped, U, Y,
-            "TX frames with IC/TC/UC where a checksum could not be inserted, sent without it (greth.csum_offload).");
+            "TX frames with IC/TC/UC where a checksum could not be inserted, sent without it "
+            "(greth.csum_offload).");
   g.counter("rx_frames", &st_.rx_frames, U, Y, "Frames written to an RX descriptor (error bits included).");
   g.counter("rx_bytes", &st_.rx_bytes, B, Y, "Their bytes.");
   g.counter("rx_errors", &st_.rx_errors, U, Y, "Received frames that carried an error bit.");
@@ -904,7 +921,9 @@ void probe_text(ProbeText& o, const GrethFrameSentEvent& e) {
 
 void probe_text(ProbeText& o, const GrethFrameReceivedEvent& e) {
   o.at(e.t);
-  o.num("bytes", e.frame->data.size()).hex("type", eth::type_field(*e.frame), 4).word("verdict", to_string(e.verdict));
+  o.num("bytes", e.frame->data.size())
+      .hex("type", eth::type_field(*e.frame), 4)
+      .word("verdict", to_string(e.verdict));
 }
 
 void probe_text(ProbeText& o, const GrethDmaBurstEvent& e) {

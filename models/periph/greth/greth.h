@@ -30,20 +30,20 @@ namespace l3vp {
 // Named after the greth.vhd / grethm.vhd generics; defaults = GR-XC3S-1500
 // template (hw-reference §1.3) except edcl (absent in the model).
 struct GrethParams {
-  unsigned hindex = 4;       // AHB master index
+  unsigned hindex = 4;  // AHB master index
   unsigned pindex = 13;
   uint32_t paddr = 0x00D;
   uint32_t pmask = 0xFFF;
   unsigned pirq = 6;
-  unsigned fifosize = 16;    // words; the TX and RX FIFO depth (TX start, underrun, RX overrun)
-  unsigned mdcscaler = 40;   // MDC = clk / (2 * (mdcscaler + 1))
+  unsigned fifosize = 16;   // words; the TX and RX FIFO depth (TX start, underrun, RX overrun)
+  unsigned mdcscaler = 40;  // MDC = clk / (2 * (mdcscaler + 1))
   unsigned enable_mdio = 1;
-  unsigned phyrstadr = 0;    // reset value of MDIO.PHYADDR
-  unsigned mdint = 1;        // PHY status-change interrupt input (CTRL bit 26, PI)
-  unsigned multicast = 1;    // hash filter (CTRL.MC, ME, HASH registers)
-  unsigned rmii = 0;         // 0 = MII: CTRL.SP reads 0 and is not writable
+  unsigned phyrstadr = 0;  // reset value of MDIO.PHYADDR
+  unsigned mdint = 1;      // PHY status-change interrupt input (CTRL bit 26, PI)
+  unsigned multicast = 1;  // hash filter (CTRL.MC, ME, HASH registers)
+  unsigned rmii = 0;       // 0 = MII: CTRL.SP reads 0 and is not writable
   unsigned revision = 0;
-  unsigned burstwords = 4;   // DMA data burst length in words (model choice: 16 bytes)
+  unsigned burstwords = 4;  // DMA data burst length in words (model choice: 16 bytes)
   sc_core::sc_time clk_period = sc_core::sc_time(25, sc_core::SC_NS);  // 40 MHz
   // Built-in PHY (not GRETH generics): its MDIO address and ID registers.
   unsigned phy_addr = 0;
@@ -107,9 +107,9 @@ struct GrethStats {
   uint64_t rx_crc_errors = 0, rx_align_errors = 0, rx_length_errors = 0;
   uint64_t rx_too_long = 0, rx_overruns = 0;
   uint64_t rx_ahb_errors = 0;
-  uint64_t rx_csum_ip_errors = 0;        // csum_offload: IR (IPv4 header checksum error)
-  uint64_t rx_csum_udp_errors = 0;       // csum_offload: UR (UDP checksum not confirmed)
-  uint64_t rx_csum_tcp_errors = 0;       // csum_offload: TR (TCP checksum not confirmed)
+  uint64_t rx_csum_ip_errors = 0;   // csum_offload: IR (IPv4 header checksum error)
+  uint64_t rx_csum_udp_errors = 0;  // csum_offload: UR (UDP checksum not confirmed)
+  uint64_t rx_csum_tcp_errors = 0;  // csum_offload: TR (TCP checksum not confirmed)
   uint64_t irq_pulses = 0;
   uint64_t mdio_ops = 0;
   uint64_t soft_resets = 0;
@@ -119,14 +119,14 @@ struct GrethStats {
 enum class GrethDir : uint8_t { Tx, Rx };
 // What became of a frame from the network; one value per GrethStats counter.
 enum class GrethRxVerdict : uint8_t {
-  Ok,          // written to a descriptor without error bits (rx_frames)
-  Error,       // written to a descriptor with error bits (rx_errors)
-  Filtered,    // IA: address not accepted (rx_drop_filter)
-  Control,     // IA: MAC control frame (rx_drop_control)
-  Runt,        // TS: < 64 bytes including FCS (rx_drop_runt)
-  Disabled,    // RE=0, software's doing (rx_drop_disabled)
-  Exhausted,   // RE=0 because the DMA met EN=0 (rx_drop_exhausted)
-  AhbError,    // lost to an RX AHB error (rx_drop_ahb)
+  Ok,         // written to a descriptor without error bits (rx_frames)
+  Error,      // written to a descriptor with error bits (rx_errors)
+  Filtered,   // IA: address not accepted (rx_drop_filter)
+  Control,    // IA: MAC control frame (rx_drop_control)
+  Runt,       // TS: < 64 bytes including FCS (rx_drop_runt)
+  Disabled,   // RE=0, software's doing (rx_drop_disabled)
+  Exhausted,  // RE=0 because the DMA met EN=0 (rx_drop_exhausted)
+  AhbError,   // lost to an RX AHB error (rx_drop_ahb)
 };
 const char* to_string(GrethRxVerdict v);
 
@@ -141,10 +141,10 @@ struct GrethDmaBusyEvent {
 struct GrethDescEvent {  // a descriptor was consumed (written back)
   sc_core::sc_time t;    // end of the write-back
   GrethDir dir;
-  unsigned index;        // 0..127
-  uint32_t addr;         // descriptor address
-  uint32_t w0, buf;      // words 0 and 1 as the DMA read them
-  uint32_t status;       // word 0 as written back
+  unsigned index;    // 0..127
+  uint32_t addr;     // descriptor address
+  uint32_t w0, buf;  // words 0 and 1 as the DMA read them
+  uint32_t status;   // word 0 as written back
 };
 struct GrethKickEvent {  // software wrote CTRL with TE (Tx) or RE (Rx) set
   sc_core::sc_time t;    // the access time
@@ -185,34 +185,72 @@ class Greth : public ApbDevice, public EthPort {
 
   // Register offsets (paddr[5:2] is decoded: the block aliases every 64 bytes).
   enum : uint32_t {
-    CTRL = 0x00, STATUS = 0x04, MAC_MSB = 0x08, MAC_LSB = 0x0C, MDIO = 0x10,
-    TXDESC = 0x14, RXDESC = 0x18, HASH_MSB = 0x20, HASH_LSB = 0x24
+    CTRL = 0x00,
+    STATUS = 0x04,
+    MAC_MSB = 0x08,
+    MAC_LSB = 0x0C,
+    MDIO = 0x10,
+    TXDESC = 0x14,
+    RXDESC = 0x18,
+    HASH_MSB = 0x20,
+    HASH_LSB = 0x24
   };
   // CTRL bits.
   enum : uint32_t {
-    CTRL_TE = 1u << 0, CTRL_RE = 1u << 1, CTRL_TI = 1u << 2, CTRL_RI = 1u << 3,
-    CTRL_FD = 1u << 4, CTRL_PM = 1u << 5, CTRL_RS = 1u << 6, CTRL_SP = 1u << 7,
-    CTRL_PI = 1u << 10, CTRL_ME = 1u << 11, CTRL_MC = 1u << 25, CTRL_MA = 1u << 26,
+    CTRL_TE = 1u << 0,
+    CTRL_RE = 1u << 1,
+    CTRL_TI = 1u << 2,
+    CTRL_RI = 1u << 3,
+    CTRL_FD = 1u << 4,
+    CTRL_PM = 1u << 5,
+    CTRL_RS = 1u << 6,
+    CTRL_SP = 1u << 7,
+    CTRL_PI = 1u << 10,
+    CTRL_ME = 1u << 11,
+    CTRL_MC = 1u << 25,
+    CTRL_MA = 1u << 26,
     CTRL_GA = 1u << 27,  // GBIT capability: 1 only with csum_offload
   };
   // STATUS bits (all write-1-to-clear).
   enum : uint32_t {
-    ST_RE = 1u << 0, ST_TE = 1u << 1, ST_RI = 1u << 2, ST_TI = 1u << 3, ST_RA = 1u << 4,
-    ST_TA = 1u << 5, ST_TS = 1u << 6, ST_IA = 1u << 7, ST_PS = 1u << 8,
+    ST_RE = 1u << 0,
+    ST_TE = 1u << 1,
+    ST_RI = 1u << 2,
+    ST_TI = 1u << 3,
+    ST_RA = 1u << 4,
+    ST_TA = 1u << 5,
+    ST_TS = 1u << 6,
+    ST_IA = 1u << 7,
+    ST_PS = 1u << 8,
   };
   // MDIO bits.
   enum : uint32_t { MDIO_WR = 1u << 0, MDIO_RD = 1u << 1, MDIO_LF = 1u << 2, MDIO_BU = 1u << 3 };
   // Descriptor word 0 bits (TX and RX).
   enum : uint32_t {
-    DESC_LEN = 0x7FF, DESC_EN = 1u << 11, DESC_WR = 1u << 12, DESC_IE = 1u << 13,
-    TXD_UE = 1u << 14, TXD_AL = 1u << 15,
-    TXD_IC = 1u << 18, TXD_TC = 1u << 19, TXD_UC = 1u << 20,  // csum_offload only
-    RXD_AE = 1u << 14, RXD_FT = 1u << 15, RXD_CE = 1u << 16, RXD_OE = 1u << 17,
-    RXD_LE = 1u << 18, RXD_MC = 1u << 26,
+    DESC_LEN = 0x7FF,
+    DESC_EN = 1u << 11,
+    DESC_WR = 1u << 12,
+    DESC_IE = 1u << 13,
+    TXD_UE = 1u << 14,
+    TXD_AL = 1u << 15,
+    TXD_IC = 1u << 18,
+    TXD_TC = 1u << 19,
+    TXD_UC = 1u << 20,  // csum_offload only
+    RXD_AE = 1u << 14,
+    RXD_FT = 1u << 15,
+    RXD_CE = 1u << 16,
+    RXD_OE = 1u << 17,
+    RXD_LE = 1u << 18,
+    RXD_MC = 1u << 26,
     // csum_offload only: IPv4 detected, IP header checksum error, UDP
     // detected / error, TCP detected / error, IP fragment.
-    RXD_ID = 1u << 19, RXD_IR = 1u << 20, RXD_UD = 1u << 21, RXD_UR = 1u << 22,
-    RXD_TD = 1u << 23, RXD_TR = 1u << 24, RXD_IF = 1u << 25,
+    RXD_ID = 1u << 19,
+    RXD_IR = 1u << 20,
+    RXD_UD = 1u << 21,
+    RXD_UR = 1u << 22,
+    RXD_TD = 1u << 23,
+    RXD_TR = 1u << 24,
+    RXD_IF = 1u << 25,
   };
   static constexpr unsigned kDescs = 128;  // descriptors per table (1 KiB)
 
@@ -252,13 +290,13 @@ class Greth : public ApbDevice, public EthPort {
   void register_probes(ProbeRegistry& r, const std::string& prefix) override;
 
   // --- probes (published only when listened to) ---
-  Probe<GrethIrqEvent> on_irq;                      // every IRQ pulse
-  Probe<GrethDmaBusyEvent> on_dma_busy;             // TX/RX DMA busy on/off
-  Probe<GrethDescEvent> on_desc;                    // descriptor consumed
-  Probe<GrethKickEvent> on_kick;                    // CTRL written with TE / RE set
-  Probe<GrethFrameSentEvent> on_frame_sent;         // frame handed to the link
-  Probe<GrethFrameReceivedEvent> on_frame_received; // verdict on a frame from the network
-  Probe<GrethDmaBurstEvent> on_dma_burst;           // every DMA AHB transaction
+  Probe<GrethIrqEvent> on_irq;                       // every IRQ pulse
+  Probe<GrethDmaBusyEvent> on_dma_busy;              // TX/RX DMA busy on/off
+  Probe<GrethDescEvent> on_desc;                     // descriptor consumed
+  Probe<GrethKickEvent> on_kick;                     // CTRL written with TE / RE set
+  Probe<GrethFrameSentEvent> on_frame_sent;          // frame handed to the link
+  Probe<GrethFrameReceivedEvent> on_frame_received;  // verdict on a frame from the network
+  Probe<GrethDmaBurstEvent> on_dma_burst;            // every DMA AHB transaction
   const Params& params() const { return p_; }
   // MDIO transaction length in clocks (64 MDC periods).
   uint64_t mdio_cycles() const { return 64ull * 2 * (p_.mdcscaler + 1); }
@@ -328,7 +366,7 @@ class Greth : public ApbDevice, public EthPort {
   GrethStats st_;
 
   // Register state.
-  uint32_t ctrl_ = 0;    // RW bits only
+  uint32_t ctrl_ = 0;  // RW bits only
   uint32_t status_ = 0;
   uint32_t mac_msb_ = 0, mac_lsb_ = 0, hash_msb_ = 0, hash_lsb_ = 0;
   uint32_t txbase_ = 0, rxbase_ = 0;

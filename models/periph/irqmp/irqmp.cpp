@@ -12,8 +12,7 @@ unsigned highest(uint32_t v) { return v ? 31u - static_cast<unsigned>(__builtin_
 }  // namespace
 
 Irqmp::Irqmp(sc_core::sc_module_name name, const Params& p) : ApbDevice(name, 256), p_(p) {
-  if (p_.ncpu != 1 || p_.eirq != 0)
-    throw std::invalid_argument("Irqmp: only ncpu=1, eirq=0 is modelled");
+  if (p_.ncpu != 1 || p_.eirq != 0) throw std::invalid_argument("Irqmp: only ncpu=1, eirq=0 is modelled");
   pnp_.id = pnp_id(VENDOR_GAISLER, DEV_IRQMP, p_.revision, 0);
   pnp_.bar = pnp_bar(p_.paddr, p_.pmask, false, false, BAR_APBIO);
   build_registers();
@@ -42,13 +41,11 @@ void Irqmp::build_registers() {
     // Writing 1 to bit n restarts CPU n; CPU 0 always runs after reset, so
     // the whole register is read-only here.
     for (uint32_t off : {0x10u, 0x14u}) {
-      regs_.add((off == 0x10 ? "MPSTAT" : "MPSTAT_0x14") + sfx, alias + off)
-          .ro(~0u)
-          .read_value([this] {
-            uint32_t v = ((p_.ncpu - 1) & 0xF) << 28 | (p_.eirq & 0xF) << 16;
-            if (cpu_pwd_ && cpu_pwd_()) v |= 1;
-            return v;
-          });
+      regs_.add((off == 0x10 ? "MPSTAT" : "MPSTAT_0x14") + sfx, alias + off).ro(~0u).read_value([this] {
+        uint32_t v = ((p_.ncpu - 1) & 0xF) << 28 | (p_.eirq & 0xF) << 16;
+        if (cpu_pwd_ && cpu_pwd_()) v |= 1;
+        return v;
+      });
     }
     // ERRSTAT: CPU error-mode status; the CPU's error mode is not wired here.
     regs_.add("ERRSTAT" + sfx, alias + 0x18).ro(~0u);
@@ -86,8 +83,10 @@ void Irqmp::intack(unsigned level, const sc_core::sc_time& t) {
   if (on_intack.has_listeners()) on_intack.notify({t, level});
   const uint32_t bit = 1u << level;
   // Force has precedence: the pending bit survives if the force bit was set.
-  if (iforce_ & bit) iforce_ &= ~bit;
-  else ipend_ &= ~bit;
+  if (iforce_ & bit)
+    iforce_ &= ~bit;
+  else
+    ipend_ &= ~bit;
   update(t);
 }
 

@@ -92,8 +92,8 @@ const uint32_t kPeerIp = NET_IP4(10, 0, 0, 2);
   fprintf(stderr, "fuzz_net_input: invariant violated: %s (%ld, %ld)\n", what, a, b);
   abort();
 }
-#define CHECK(cond, ...) \
-  do {                   \
+#define CHECK(cond, ...)                     \
+  do {                                       \
     if (!(cond)) fail(#cond, ##__VA_ARGS__); \
   } while (0)
 
@@ -132,18 +132,18 @@ uint16_t l4_sum(uint32_t src, uint32_t dst, uint8_t proto, const uint8_t* seg, s
 // stream (byte k has sequence number snd0 + k), so that every segment,
 // first transmission or retransmission, can be checked against it.
 struct App {
-  bool alive = false;      // between CONNECTED (or tcp_connect) and the end
+  bool alive = false;  // between CONNECTED (or tcp_connect) and the end
   bool connected = false;
   bool peer_fin = false;
-  bool closed = false;     // the application called tcp_close()
-  uint32_t iss = 0;         // identifies the incarnation of the slot
+  bool closed = false;  // the application called tcp_close()
+  uint32_t iss = 0;     // identifies the incarnation of the slot
   uint32_t rcv0 = 0, snd0 = 0;
   uint64_t delivered = 0;
-  uint64_t acked = 0;              // stream bytes acknowledged (as ACKED told)
-  std::vector<uint8_t> stream;     // taken by tcp_send, in order
-  std::vector<uint8_t> pending;    // to send, not taken yet
+  uint64_t acked = 0;            // stream bytes acknowledged (as ACKED told)
+  std::vector<uint8_t> stream;   // taken by tcp_send, in order
+  std::vector<uint8_t> pending;  // to send, not taken yet
 #if NET_TCP_UIP_SEND
-  std::vector<uint8_t> inflight;   // uIP: the one segment not yet acked
+  std::vector<uint8_t> inflight;  // uIP: the one segment not yet acked
 #endif
   uint32_t generated = 0;
 };
@@ -350,15 +350,14 @@ net_err_t out(struct netif*, const uint8_t* f, unsigned len) {
 uint32_t input_drops() {
   const struct net_stats& s = net_stats;
   return s.eth.drop_short + s.eth.drop_too_big + s.eth.drop_not_for_us + s.eth.drop_type +
-         s.arp.drop_malformed + s.arp.drop_op + s.arp.drop_not_for_us + s.ip.drop_short +
-         s.ip.drop_version + s.ip.drop_hl + s.ip.drop_len + s.ip.drop_chksum + s.ip.drop_frag +
-         s.ip.drop_not_for_us + s.ip.drop_src + s.ip.drop_proto + s.icmp.drop_short +
-         s.icmp.drop_chksum + s.icmp.drop_type + s.icmp.drop_bcast + s.udp.drop_short +
-         s.udp.drop_len + s.udp.drop_chksum + s.udp.drop_no_port + s.tcp.drop_short +
-         s.tcp.drop_chksum + s.tcp.drop_offset + s.tcp.drop_opt + s.tcp.drop_no_conn +
-         s.tcp.drop_no_slot + s.tcp.drop_bad_ack + s.tcp.drop_seq + s.tcp.drop_ooo +
-         s.tcp.drop_no_ack + s.tcp.drop_state + s.tcp.drop_bcast + s.eth.drop_bad_src +
-         s.ip.drop_land + s.tcp.drop_challenge + s.arp.drop_land;
+         s.arp.drop_malformed + s.arp.drop_op + s.arp.drop_not_for_us + s.ip.drop_short + s.ip.drop_version +
+         s.ip.drop_hl + s.ip.drop_len + s.ip.drop_chksum + s.ip.drop_frag + s.ip.drop_not_for_us +
+         s.ip.drop_src + s.ip.drop_proto + s.icmp.drop_short + s.icmp.drop_chksum + s.icmp.drop_type +
+         s.icmp.drop_bcast + s.udp.drop_short + s.udp.drop_len + s.udp.drop_chksum + s.udp.drop_no_port +
+         s.tcp.drop_short + s.tcp.drop_chksum + s.tcp.drop_offset + s.tcp.drop_opt + s.tcp.drop_no_conn +
+         s.tcp.drop_no_slot + s.tcp.drop_bad_ack + s.tcp.drop_seq + s.tcp.drop_ooo + s.tcp.drop_no_ack +
+         s.tcp.drop_state + s.tcp.drop_bcast + s.eth.drop_bad_src + s.ip.drop_land + s.tcp.drop_challenge +
+         s.arp.drop_land;
 }
 
 void check_tables() {
@@ -638,15 +637,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   if (getenv("FUZZ_NET_VERBOSE")) {  // what an input reached (for writing seeds)
     const struct net_stats& st = net_stats;
-    fprintf(stderr, "rx %u tx %u | arp req/rep tx %u/%u | icmp tx %u | udp rx/tx %u/%u | tcp rx/tx %u/%u rst_tx %u "
-            "rexmit %u timeouts %u drops %u\n", (unsigned)st.eth.rx, (unsigned)st.eth.tx, (unsigned)st.arp.req_tx,
-            (unsigned)st.arp.reply_tx, (unsigned)st.icmp.tx, (unsigned)st.udp.rx, (unsigned)st.udp.tx,
-            (unsigned)st.tcp.rx, (unsigned)st.tcp.tx, (unsigned)st.tcp.rst_tx, (unsigned)st.tcp.rexmit,
-            (unsigned)st.tcp.timeouts, (unsigned)input_drops());
+    fprintf(stderr,
+            "rx %u tx %u | arp req/rep tx %u/%u | icmp tx %u | udp rx/tx %u/%u | tcp rx/tx %u/%u rst_tx %u "
+            "rexmit %u timeouts %u drops %u\n",
+            (unsigned)st.eth.rx, (unsigned)st.eth.tx, (unsigned)st.arp.req_tx, (unsigned)st.arp.reply_tx,
+            (unsigned)st.icmp.tx, (unsigned)st.udp.rx, (unsigned)st.udp.tx, (unsigned)st.tcp.rx,
+            (unsigned)st.tcp.tx, (unsigned)st.tcp.rst_tx, (unsigned)st.tcp.rexmit, (unsigned)st.tcp.timeouts,
+            (unsigned)input_drops());
     for (unsigned k = 0; k < NET_TCP_CONNS; k++)
       if (tcp_conns[k].state != TCP_CLOSED || apps[k].delivered || apps[k].acked)
-        fprintf(stderr, "  slot %u %s delivered %llu acked %llu peer_fin %d\n", k, tcp_state_name(tcp_conns[k].state),
-                (unsigned long long)apps[k].delivered, (unsigned long long)apps[k].acked, (int)apps[k].peer_fin);
+        fprintf(stderr, "  slot %u %s delivered %llu acked %llu peer_fin %d\n", k,
+                tcp_state_name(tcp_conns[k].state), (unsigned long long)apps[k].delivered,
+                (unsigned long long)apps[k].acked, (int)apps[k].peer_fin);
   }
   return 0;
 }

@@ -428,12 +428,10 @@ TEST(AhbArbitration, GrantOnTheNextClockEdge) {
   uint8_t b[4];
   const sc_core::sc_time off(651, sc_core::SC_PS);
   // GRETH write at 100 + 651 ps: busy until 105 + 651 ps.
-  EXPECT_EQ(tb->eth.access_at(tlm::TLM_WRITE_COMMAND, 0x40001000, b, 4, cyc(100) + off),
-            cyc(105) + off);
+  EXPECT_EQ(tb->eth.access_at(tlm::TLM_WRITE_COMMAND, 0x40001000, b, 4, cyc(100) + off), cyc(105) + off);
   // The CPU at 101 is granted at 106 (not 105 + 651 ps).
   EXPECT_EQ(tb->cpu.access_at(tlm::TLM_READ_COMMAND, 0x40000000, b, 4, cyc(101)), cyc(106 + 8));
-  EXPECT_EQ(tb->eth.access_at(tlm::TLM_WRITE_COMMAND, 0x40001000, b, 4, cyc(200) + off),
-            cyc(205) + off);
+  EXPECT_EQ(tb->eth.access_at(tlm::TLM_WRITE_COMMAND, 0x40001000, b, 4, cyc(200) + off), cyc(205) + off);
   EXPECT_EQ(tb->ahb.arbitrate_dmi(0, cyc(202), cyc(8)), cyc(4));
 }
 

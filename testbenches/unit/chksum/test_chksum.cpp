@@ -53,7 +53,7 @@ class Bench : public sc_core::sc_module {
   Memory ram;
   Sock apb, other;  // the APB side of the engine; a second AHB master
   IrqRec irq;
-  std::vector<Burst> bursts;  // every routed AHB access
+  std::vector<Burst> bursts;       // every routed AHB access
   std::vector<ChksumOpEvent> ops;  // every completed operation (the probe)
 
   explicit Bench(sc_core::sc_module_name n)
@@ -162,7 +162,7 @@ TEST_F(ChksumTest, ResetValuesAndPnp) {
   EXPECT_EQ(b.rd(C::LEN), 0u);
   EXPECT_EQ(b.rd(C::SUM), 0xFFFF0000u);  // sum 0, complement 0xFFFF
   EXPECT_EQ(b.rd(C::INFO), 16u);
-  EXPECT_EQ(b.rd(0x18), 0u);  // unmapped
+  EXPECT_EQ(b.rd(0x18), 0u);              // unmapped
   EXPECT_EQ(b.ck.pnp().id, 0x090C500Au);  // vendor 0x09, device 0x0C5, IRQ 10
   EXPECT_EQ(b.ck.pnp().bar, 0x0050FFF1u);
   EXPECT_EQ(b.ck.ahb_pnp().id, 0x090C5000u);
@@ -250,7 +250,7 @@ TEST_F(ChksumTest, TimingFollowsTheBus) {
   const sc_time d1 = run_to_done();
   EXPECT_EQ(d1, t1 + kClk);
   EXPECT_EQ(b.rd(C::SUM) & 0xFFFF, 0x1234u);  // unchanged
-  EXPECT_TRUE(b.bursts.size() == 5u);           // no bus access
+  EXPECT_TRUE(b.bursts.size() == 5u);         // no bus access
 }
 
 TEST_F(ChksumTest, InterruptWithIeOnly) {

@@ -87,9 +87,9 @@ TEST(ProbeRegistry, MatchTakesFullNamesAndOneTrailingStar) {
   EXPECT_EQ(names(r.match("beta.*")), (std::vector<std::string>{"beta.tick", "beta.tock", "beta.step"}));
   EXPECT_EQ(names(r.match("alpha.t*")), (std::vector<std::string>{"alpha.tick", "alpha.tock"}));
   EXPECT_EQ(r.match("*").size(), 6u);
-  EXPECT_TRUE(r.match("alpha").empty());      // a prefix alone is no name
+  EXPECT_TRUE(r.match("alpha").empty());  // a prefix alone is no name
   EXPECT_TRUE(r.match("alpha.ti").empty());
-  EXPECT_TRUE(r.match("*.tick").empty());     // only a trailing star
+  EXPECT_TRUE(r.match("*.tick").empty());  // only a trailing star
   EXPECT_TRUE(r.match("al*ha.tick").empty());
   EXPECT_TRUE(r.match("").empty());
 }

@@ -123,7 +123,9 @@ class FifoDev : public ApbDevice {
   std::vector<uint8_t> fifo{0x41, 0x42};
   uint32_t irq_status = 0x3;
   explicit FifoDev(sc_core::sc_module_name n) : ApbDevice(n, 16) {
-    regs_.add("DATA", 0x0).no_store().read_value([this] { return fifo.empty() ? 0u : fifo.front(); })
+    regs_.add("DATA", 0x0)
+        .no_store()
+        .read_value([this] { return fifo.empty() ? 0u : fifo.front(); })
         .on_read([this] {
           if (!fifo.empty()) fifo.erase(fifo.begin());
         });

@@ -47,8 +47,7 @@ class RamBus : public CoreBus {
   std::function<void(const Access&)> on_access;
   std::function<void(unsigned)> on_intack;
 
-  bool access(Kind kind, uint32_t addr, uint8_t* data, unsigned len, uint8_t asi,
-              uint64_t& cycles) override {
+  bool access(Kind kind, uint32_t addr, uint8_t* data, unsigned len, uint8_t asi, uint64_t& cycles) override {
     Access a{kind, addr, len, asi};
     log.push_back(a);
     if (on_access) on_access(a);
@@ -84,8 +83,7 @@ class RamBus : public CoreBus {
   }
 
   uint32_t r32(uint32_t a) const {
-    return (uint32_t(ram[a]) << 24) | (uint32_t(ram[a + 1]) << 16) | (uint32_t(ram[a + 2]) << 8) |
-           ram[a + 3];
+    return (uint32_t(ram[a]) << 24) | (uint32_t(ram[a + 1]) << 16) | (uint32_t(ram[a + 2]) << 8) | ram[a + 3];
   }
   void w32(uint32_t a, uint32_t v) {
     ram[a] = uint8_t(v >> 24);
@@ -178,8 +176,7 @@ class CoreTest : public ::testing::Test {
   std::string run_traced(uint64_t max_cycles = 100000) {
     std::FILE* f = std::tmpfile();
     Core& c = *core;
-    const auto id =
-        c.probes().execute.listen([&c, f](const ExecuteEvent&) { write_trace_line(c, f); });
+    const auto id = c.probes().execute.listen([&c, f](const ExecuteEvent&) { write_trace_line(c, f); });
     core->run(core->cycles() + max_cycles);
     c.probes().execute.unlisten(id);
     std::string text;

@@ -11,64 +11,180 @@ namespace enc {
 
 // Register numbers in the current window.
 enum Reg : unsigned {
-  G0 = 0, G1, G2, G3, G4, G5, G6, G7,
-  O0 = 8, O1, O2, O3, O4, O5, O6, O7,
-  L0 = 16, L1, L2, L3, L4, L5, L6, L7,
-  I0 = 24, I1, I2, I3, I4, I5, I6, I7,
-  SP = O6, FP = I6,
+  G0 = 0,
+  G1,
+  G2,
+  G3,
+  G4,
+  G5,
+  G6,
+  G7,
+  O0 = 8,
+  O1,
+  O2,
+  O3,
+  O4,
+  O5,
+  O6,
+  O7,
+  L0 = 16,
+  L1,
+  L2,
+  L3,
+  L4,
+  L5,
+  L6,
+  L7,
+  I0 = 24,
+  I1,
+  I2,
+  I3,
+  I4,
+  I5,
+  I6,
+  I7,
+  SP = O6,
+  FP = I6,
 };
 
 // Bicc / Ticc condition codes.
 enum Cond : unsigned {
-  N = 0, E = 1, LE = 2, L = 3, LEU = 4, CS = 5, NEG = 6, VS = 7,
-  A = 8, NE = 9, G = 10, GE = 11, GU = 12, CC = 13, POS = 14, VC = 15,
+  N = 0,
+  E = 1,
+  LE = 2,
+  L = 3,
+  LEU = 4,
+  CS = 5,
+  NEG = 6,
+  VS = 7,
+  A = 8,
+  NE = 9,
+  G = 10,
+  GE = 11,
+  GU = 12,
+  CC = 13,
+  POS = 14,
+  VC = 15,
 };
 
 // op3 values, op = 2
 enum Op3Alu : unsigned {
-  ADD = 0x00, AND = 0x01, OR = 0x02, XOR = 0x03, SUB = 0x04, ANDN = 0x05, ORN = 0x06,
-  XNOR = 0x07, ADDX = 0x08, UMUL = 0x0A, SMUL = 0x0B, SUBX = 0x0C, UDIV = 0x0E, SDIV = 0x0F,
-  ADDCC = 0x10, ANDCC = 0x11, ORCC = 0x12, XORCC = 0x13, SUBCC = 0x14, ANDNCC = 0x15,
-  ORNCC = 0x16, XNORCC = 0x17, ADDXCC = 0x18, UMULCC = 0x1A, SMULCC = 0x1B, SUBXCC = 0x1C,
-  UDIVCC = 0x1E, SDIVCC = 0x1F, TADDCC = 0x20, TSUBCC = 0x21, TADDCCTV = 0x22,
-  TSUBCCTV = 0x23, MULSCC = 0x24, SLL = 0x25, SRL = 0x26, SRA = 0x27, RDY = 0x28,
-  RDPSR = 0x29, RDWIM = 0x2A, RDTBR = 0x2B, WRY = 0x30, WRPSR = 0x31, WRWIM = 0x32,
-  WRTBR = 0x33, FPOP1 = 0x34, FPOP2 = 0x35, CPOP1 = 0x36, CPOP2 = 0x37, JMPL = 0x38,
-  RETT = 0x39, TICC = 0x3A, FLUSH = 0x3B, SAVE = 0x3C, RESTORE = 0x3D,
+  ADD = 0x00,
+  AND = 0x01,
+  OR = 0x02,
+  XOR = 0x03,
+  SUB = 0x04,
+  ANDN = 0x05,
+  ORN = 0x06,
+  XNOR = 0x07,
+  ADDX = 0x08,
+  UMUL = 0x0A,
+  SMUL = 0x0B,
+  SUBX = 0x0C,
+  UDIV = 0x0E,
+  SDIV = 0x0F,
+  ADDCC = 0x10,
+  ANDCC = 0x11,
+  ORCC = 0x12,
+  XORCC = 0x13,
+  SUBCC = 0x14,
+  ANDNCC = 0x15,
+  ORNCC = 0x16,
+  XNORCC = 0x17,
+  ADDXCC = 0x18,
+  UMULCC = 0x1A,
+  SMULCC = 0x1B,
+  SUBXCC = 0x1C,
+  UDIVCC = 0x1E,
+  SDIVCC = 0x1F,
+  TADDCC = 0x20,
+  TSUBCC = 0x21,
+  TADDCCTV = 0x22,
+  TSUBCCTV = 0x23,
+  MULSCC = 0x24,
+  SLL = 0x25,
+  SRL = 0x26,
+  SRA = 0x27,
+  RDY = 0x28,
+  RDPSR = 0x29,
+  RDWIM = 0x2A,
+  RDTBR = 0x2B,
+  WRY = 0x30,
+  WRPSR = 0x31,
+  WRWIM = 0x32,
+  WRTBR = 0x33,
+  FPOP1 = 0x34,
+  FPOP2 = 0x35,
+  CPOP1 = 0x36,
+  CPOP2 = 0x37,
+  JMPL = 0x38,
+  RETT = 0x39,
+  TICC = 0x3A,
+  FLUSH = 0x3B,
+  SAVE = 0x3C,
+  RESTORE = 0x3D,
 };
 // op3 values, op = 3
 enum Op3Mem : unsigned {
-  LD = 0x00, LDUB = 0x01, LDUH = 0x02, LDD = 0x03, ST = 0x04, STB = 0x05, STH = 0x06,
-  STD = 0x07, LDSB = 0x09, LDSH = 0x0A, LDSTUB = 0x0D, SWAP = 0x0F, LDA = 0x10,
-  LDUBA = 0x11, LDUHA = 0x12, LDDA = 0x13, STA = 0x14, STBA = 0x15, STHA = 0x16,
-  STDA = 0x17, LDSBA = 0x19, LDSHA = 0x1A, LDSTUBA = 0x1D, SWAPA = 0x1F, LDF = 0x20,
-  LDFSR = 0x21, LDDF = 0x23, STF = 0x24, STFSR = 0x25, STDFQ = 0x26, STDF = 0x27,
-  LDC = 0x30, LDCSR = 0x31, LDDC = 0x33, STC = 0x34, STCSR = 0x35, STDCQ = 0x36,
-  STDC = 0x37, CASA = 0x3C,
+  LD = 0x00,
+  LDUB = 0x01,
+  LDUH = 0x02,
+  LDD = 0x03,
+  ST = 0x04,
+  STB = 0x05,
+  STH = 0x06,
+  STD = 0x07,
+  LDSB = 0x09,
+  LDSH = 0x0A,
+  LDSTUB = 0x0D,
+  SWAP = 0x0F,
+  LDA = 0x10,
+  LDUBA = 0x11,
+  LDUHA = 0x12,
+  LDDA = 0x13,
+  STA = 0x14,
+  STBA = 0x15,
+  STHA = 0x16,
+  STDA = 0x17,
+  LDSBA = 0x19,
+  LDSHA = 0x1A,
+  LDSTUBA = 0x1D,
+  SWAPA = 0x1F,
+  LDF = 0x20,
+  LDFSR = 0x21,
+  LDDF = 0x23,
+  STF = 0x24,
+  STFSR = 0x25,
+  STDFQ = 0x26,
+  STDF = 0x27,
+  LDC = 0x30,
+  LDCSR = 0x31,
+  LDDC = 0x33,
+  STC = 0x34,
+  STCSR = 0x35,
+  STDCQ = 0x36,
+  STDC = 0x37,
+  CASA = 0x3C,
 };
 
 // Every opcode slot SPARC V8 defines, as named above (the others are free;
 // LEON3 traps the FPU and coprocessor ones as disabled): the test of free
 // slots (test_isa_slots.cpp) checks the instruction table against these lists.
-constexpr unsigned kOp2Defined[] = {0 /* UNIMP */, 2 /* Bicc */, 4 /* SETHI */, 6 /* FBfcc */,
-                                    7 /* CBccc */};
+constexpr unsigned kOp2Defined[] = {0 /* UNIMP */, 2 /* Bicc */, 4 /* SETHI */, 6 /* FBfcc */, 7 /* CBccc */};
 constexpr Op3Alu kOp3AluDefined[] = {
-    ADD,    AND,    OR,       XOR,      SUB,    ANDN,   ORN,    XNOR,   ADDX,   UMUL,
-    SMUL,   SUBX,   UDIV,     SDIV,     ADDCC,  ANDCC,  ORCC,   XORCC,  SUBCC,  ANDNCC,
-    ORNCC,  XNORCC, ADDXCC,   UMULCC,   SMULCC, SUBXCC, UDIVCC, SDIVCC, TADDCC, TSUBCC,
-    TADDCCTV, TSUBCCTV, MULSCC, SLL,    SRL,    SRA,    RDY,    RDPSR,  RDWIM,  RDTBR,
-    WRY,    WRPSR,  WRWIM,    WRTBR,    FPOP1,  FPOP2,  CPOP1,  CPOP2,  JMPL,   RETT,
-    TICC,   FLUSH,  SAVE,     RESTORE};
-constexpr Op3Mem kOp3MemDefined[] = {
-    LD,    LDUB,  LDUH,  LDD,   ST,     STB,   STH,  STD,    LDSB,    LDSH,
-    LDSTUB, SWAP, LDA,   LDUBA, LDUHA,  LDDA,  STA,  STBA,   STHA,    STDA,
-    LDSBA, LDSHA, LDSTUBA, SWAPA, LDF,  LDFSR, LDDF, STF,    STFSR,   STDFQ,
-    STDF,  LDC,   LDCSR, LDDC,  STC,    STCSR, STDCQ, STDC,  CASA};
+    ADD,    AND,    OR,     XOR,    SUB,    ANDN,   ORN,    XNOR,   ADDX,     UMUL,     SMUL,
+    SUBX,   UDIV,   SDIV,   ADDCC,  ANDCC,  ORCC,   XORCC,  SUBCC,  ANDNCC,   ORNCC,    XNORCC,
+    ADDXCC, UMULCC, SMULCC, SUBXCC, UDIVCC, SDIVCC, TADDCC, TSUBCC, TADDCCTV, TSUBCCTV, MULSCC,
+    SLL,    SRL,    SRA,    RDY,    RDPSR,  RDWIM,  RDTBR,  WRY,    WRPSR,    WRWIM,    WRTBR,
+    FPOP1,  FPOP2,  CPOP1,  CPOP2,  JMPL,   RETT,   TICC,   FLUSH,  SAVE,     RESTORE};
+constexpr Op3Mem kOp3MemDefined[] = {LD,     LDUB,  LDUH,    LDD,   ST,    STB,   STH,   STD,  LDSB,  LDSH,
+                                     LDSTUB, SWAP,  LDA,     LDUBA, LDUHA, LDDA,  STA,   STBA, STHA,  STDA,
+                                     LDSBA,  LDSHA, LDSTUBA, SWAPA, LDF,   LDFSR, LDDF,  STF,  STFSR, STDFQ,
+                                     STDF,   LDC,   LDCSR,   LDDC,  STC,   STCSR, STDCQ, STDC, CASA};
 
-constexpr uint32_t f3(unsigned op, unsigned rd, unsigned op3, unsigned rs1, unsigned rs2,
-                      unsigned asi = 0) {
-  return (op << 30) | ((rd & 31) << 25) | ((op3 & 63) << 19) | ((rs1 & 31) << 14) |
-         ((asi & 0xFF) << 5) | (rs2 & 31);
+constexpr uint32_t f3(unsigned op, unsigned rd, unsigned op3, unsigned rs1, unsigned rs2, unsigned asi = 0) {
+  return (op << 30) | ((rd & 31) << 25) | ((op3 & 63) << 19) | ((rs1 & 31) << 14) | ((asi & 0xFF) << 5) |
+         (rs2 & 31);
 }
 constexpr uint32_t f3i(unsigned op, unsigned rd, unsigned op3, unsigned rs1, int32_t simm13) {
   // catches test programs whose immediates do not fit (they would silently wrap)
@@ -96,9 +212,7 @@ constexpr uint32_t enc_movi(unsigned rd, int32_t imm) { return enc_ori(rd, G0, i
 constexpr uint32_t enc_jmpl(unsigned rd, unsigned rs1, int32_t imm) { return alui(JMPL, rd, rs1, imm); }
 constexpr uint32_t enc_rett(unsigned rs1, int32_t imm) { return alui(RETT, 0, rs1, imm); }
 constexpr uint32_t enc_save(unsigned rd, unsigned rs1, int32_t imm) { return alui(SAVE, rd, rs1, imm); }
-constexpr uint32_t enc_restore(unsigned rd, unsigned rs1, int32_t imm) {
-  return alui(RESTORE, rd, rs1, imm);
-}
+constexpr uint32_t enc_restore(unsigned rd, unsigned rs1, int32_t imm) { return alui(RESTORE, rd, rs1, imm); }
 constexpr uint32_t enc_rdpsr(unsigned rd) { return alu(RDPSR, rd, 0, 0); }
 constexpr uint32_t enc_rdwim(unsigned rd) { return alu(RDWIM, rd, 0, 0); }
 constexpr uint32_t enc_rdtbr(unsigned rd) { return alu(RDTBR, rd, 0, 0); }

@@ -53,8 +53,7 @@ INSTANTIATE_TEST_SUITE_P(
         AluCase{"subcc_borrow", SUBCC, 3, 5, 0, 0, 0xFFFFFFFE, kNf | kCf},
         AluCase{"subcc_equal", SUBCC, 5, 5, 0, 0, 0, kZf},
         AluCase{"subcc_neg_overflow", SUBCC, 0x80000000, 1, 0, 0, 0x7FFFFFFF, kVf},
-        AluCase{"subcc_pos_overflow", SUBCC, 0x7FFFFFFF, 0xFFFFFFFF, 0, 0, 0x80000000,
-                kNf | kVf | kCf},
+        AluCase{"subcc_pos_overflow", SUBCC, 0x7FFFFFFF, 0xFFFFFFFF, 0, 0, 0x80000000, kNf | kVf | kCf},
         AluCase{"subcc_zero_minus_min", SUBCC, 0, 0x80000000, 0, 0, 0x80000000, kNf | kVf | kCf},
         // SUBXcc (borrow in)
         AluCase{"subxcc_bin", SUBXCC, 5, 5, kCf, 0, 0xFFFFFFFF, kNf | kCf},
@@ -73,12 +72,10 @@ INSTANTIATE_TEST_SUITE_P(
         AluCase{"taddcc_tag_a", TADDCC, 5, 8, 0, 0, 13, kVf},
         AluCase{"taddcc_tag_b", TADDCC, 4, 2, 0, 0, 6, kVf},
         AluCase{"taddcc_arith_overflow", TADDCC, 0x7FFFFFFC, 4, 0, 0, 0x80000000, kNf | kVf},
-        AluCase{"tsubcc_ok", TSUBCC, 8, 4, 0, 0, 4, 0},
-        AluCase{"tsubcc_tag", TSUBCC, 8, 5, 0, 0, 3, kVf},
+        AluCase{"tsubcc_ok", TSUBCC, 8, 4, 0, 0, 4, 0}, AluCase{"tsubcc_tag", TSUBCC, 8, 5, 0, 0, 3, kVf},
         AluCase{"tsubcc_borrow", TSUBCC, 0, 4, 0, 0, 0xFFFFFFFC, kNf | kCf},
         // MULScc single steps: op1 = (N^V):a>>1, op2 = Y[0] ? b : 0
-        AluCase{"mulscc_y1", MULSCC, 6, 3, 0, 1, 6, 0},
-        AluCase{"mulscc_y0", MULSCC, 6, 3, 0, 0, 3, 0},
+        AluCase{"mulscc_y1", MULSCC, 6, 3, 0, 1, 6, 0}, AluCase{"mulscc_y0", MULSCC, 6, 3, 0, 0, 3, 0},
         AluCase{"mulscc_n_xor_v", MULSCC, 2, 0, kNf, 0, 0x80000001, kNf},
         AluCase{"mulscc_carry", MULSCC, 0xFFFFFFFE, 0x80000001, kVf, 1, 0x80000000, kNf | kCf},
         AluCase{"mulscc_zero_carry", MULSCC, 0xFFFFFFFE, 1, kNf, 1, 0, kZf | kCf},
@@ -94,8 +91,7 @@ INSTANTIATE_TEST_SUITE_P(
         AluCase{"udivcc_zero", UDIVCC, 3, 4, 0, 0, 0, kZf},
         AluCase{"sdivcc_trunc_neg", SDIVCC, 0xFFFFFF9C, 7, 0, 0xFFFFFFFF, 0xFFFFFFF2, kNf},
         AluCase{"sdivcc_pos_overflow", SDIVCC, 0x80000000, 1, 0, 0, 0x7FFFFFFF, kVf},
-        AluCase{"sdivcc_neg_overflow", SDIVCC, 0x7FFFFFFF, 1, 0, 0xFFFFFFFF, 0x80000000,
-                kNf | kVf},
+        AluCase{"sdivcc_neg_overflow", SDIVCC, 0x7FFFFFFF, 1, 0, 0xFFFFFFFF, 0x80000000, kNf | kVf},
         AluCase{"sdivcc_min_by_minus1", SDIVCC, 0, 0xFFFFFFFF, 0, 0x80000000, 0x7FFFFFFF, kVf},
         AluCase{"sdivcc_neg_divisor", SDIVCC, 100, 0xFFFFFFF9, 0, 0, 0xFFFFFFF2, kNf},
         AluCase{"sdiv_no_cc", SDIV, 0x80000000, 1, kZf, 0, 0x7FFFFFFF, kZf},
@@ -107,10 +103,9 @@ TEST_F(CoreTest, PlainAluOps) {
   core->set_reg(G1, 0x0000F0F0);
   core->set_reg(G2, 0x00FF00FF);
   set_icc(kCf);
-  exec({alu(ADD, L0, G1, G2), alu(AND, L1, G1, G2), alu(OR, L2, G1, G2),
-        alu(XOR, L3, G1, G2), alu(SUB, L4, G1, G2), alu(ANDN, L5, G1, G2),
-        alu(ORN, L6, G1, G2), alu(XNOR, L7, G1, G2), alu(ADDX, O0, G1, G2),
-        alu(SUBX, O1, G1, G2), alui(ADD, O2, G1, -1), alui(ADDX, O3, G0, -4096)});
+  exec({alu(ADD, L0, G1, G2), alu(AND, L1, G1, G2), alu(OR, L2, G1, G2), alu(XOR, L3, G1, G2),
+        alu(SUB, L4, G1, G2), alu(ANDN, L5, G1, G2), alu(ORN, L6, G1, G2), alu(XNOR, L7, G1, G2),
+        alu(ADDX, O0, G1, G2), alu(SUBX, O1, G1, G2), alui(ADD, O2, G1, -1), alui(ADDX, O3, G0, -4096)});
   expect_exit(12);
   EXPECT_EQ(core->reg(L0), 0x00FFF1EFu);
   EXPECT_EQ(core->reg(L1), 0x000000F0u);
@@ -130,9 +125,8 @@ TEST_F(CoreTest, PlainAluOps) {
 TEST_F(CoreTest, ShiftsAndSethi) {
   core->set_reg(G1, 0x80000001);
   core->set_reg(G2, 33);  // only the low 5 bits count
-  exec({alui(SLL, L0, G1, 31), alu(SLL, L1, G1, G2), alui(SRL, L2, G1, 31),
-        alui(SRA, L3, G1, 4), alui(SRL, L4, G1, 0), enc_sethi(L5, 0x12345678),
-        enc_sethi(G0, 0xFFFFFFFF), alui(SRA, L6, G1, 31)});
+  exec({alui(SLL, L0, G1, 31), alu(SLL, L1, G1, G2), alui(SRL, L2, G1, 31), alui(SRA, L3, G1, 4),
+        alui(SRL, L4, G1, 0), enc_sethi(L5, 0x12345678), enc_sethi(G0, 0xFFFFFFFF), alui(SRA, L6, G1, 31)});
   expect_exit(8);
   EXPECT_EQ(core->reg(L0), 0x80000000u);
   EXPECT_EQ(core->reg(L1), 0x00000002u);
@@ -147,8 +141,8 @@ TEST_F(CoreTest, ShiftsAndSethi) {
 TEST_F(CoreTest, MultiplyWritesY) {
   core->set_reg(G1, 0xFFFFFFFF);
   core->set_reg(G2, 0xFFFFFFFE);
-  exec({alu(UMUL, L0, G1, G1), enc_rdy(L1), alui(SMUL, L2, G2, 3), enc_rdy(L3),
-        alui(SMUL, L4, G2, -3), enc_rdy(L5)});
+  exec({alu(UMUL, L0, G1, G1), enc_rdy(L1), alui(SMUL, L2, G2, 3), enc_rdy(L3), alui(SMUL, L4, G2, -3),
+        enc_rdy(L5)});
   expect_exit(6);
   EXPECT_EQ(core->reg(L0), 1u);
   EXPECT_EQ(core->reg(L1), 0xFFFFFFFEu);
@@ -180,9 +174,7 @@ TEST_F(CoreTest, DivisionByZeroTrapsWithoutWriting) {
   EXPECT_EQ(core->reg(L0), 0x1234u);
 }
 
-TEST_F(CoreTest, UdivByImmediateZeroTraps) {
-  expect_trap({alui(UDIV, L0, G1, 0)}, 0x2A, 0);
-}
+TEST_F(CoreTest, UdivByImmediateZeroTraps) { expect_trap({alui(UDIV, L0, G1, 0)}, 0x2A, 0); }
 
 // Full 32x32 signed multiply with 33 MULScc steps (the V8 manual's recipe):
 // Y = multiplier, partial product in %o4, final correction when the

@@ -15,9 +15,7 @@ using namespace enc;
 // 2 ways x 1 KiB, 16-byte lines: 64 sets; A, B, C all map to set 0.
 constexpr uint32_t kA = 0x0000, kB = 0x0400, kC = 0x0800;
 
-CacheConfig two_way(CacheRepl r, uint32_t seed = 1) {
-  return CacheConfig{2, 1, 16, r, seed, false};
-}
+CacheConfig two_way(CacheRepl r, uint32_t seed = 1) { return CacheConfig{2, 1, 16, r, seed, false}; }
 // Accesses `addrs` like the core does (lookup, fill on miss); returns misses.
 unsigned run(CacheModel& c, const std::vector<uint32_t>& addrs, std::vector<bool>* hits = nullptr) {
   unsigned misses = 0;
@@ -105,8 +103,7 @@ TEST(CacheModel, ConfigurationWords) {
   EXPECT_EQ(CacheModel(t.dcache, "d").config_word(true), 0x08220008u);
   EXPECT_EQ(CacheModel(CacheConfig{4, 8, 16, CacheRepl::Random, 1, false}, "i").config_word(true),
             0x33320008u);
-  EXPECT_EQ(CacheModel(CacheConfig{2, 2, 32, CacheRepl::Lrr, 1, false}, "d").config_word(false),
-            0x21130000u);
+  EXPECT_EQ(CacheModel(CacheConfig{2, 2, 32, CacheRepl::Lrr, 1, false}, "d").config_word(false), 0x21130000u);
   EXPECT_EQ(CacheModel(CacheConfig{1, 256, 32, CacheRepl::Random, 1, true}, "d").config_word(false),
             0x08830000u);  // one way: REPL = 0 whatever the policy
 }
@@ -185,8 +182,7 @@ TEST_F(CacheTest, IcacheDisabledEveryFetchGoesToMemory) {
 TEST_F(CacheTest, UncacheableAreaBypassesTheCaches) {
   tcfg.cacheable = {{0x40000000, 0x7FFFFFFF}};  // the test RAM at 0 is not in it
   setup(2, 4, 0, kCcrIcOn | kCcrDcOn);
-  EXPECT_EQ(cycles_of({enc_ld(G2, G1, 0), enc_ld(G3, G1, 0)}),
-            2 + kTa + 3 * (3 + 2) + 2 * (3 + 4));
+  EXPECT_EQ(cycles_of({enc_ld(G2, G1, 0), enc_ld(G3, G1, 0)}), 2 + kTa + 3 * (3 + 2) + 2 * (3 + 4));
   EXPECT_EQ(tc().ic_uncached, 3u);
   EXPECT_EQ(tc().dc_uncached_reads, 2u);
   EXPECT_FALSE(core->cache_holds(false, kData));
@@ -228,8 +224,7 @@ TEST_F(CacheTest, IcacheFillIsOneBurstOnTheBus) {
 TEST_F(CacheTest, DcacheReadMissFillsTheLine) {
   setup_data(4, 0, kCcrDcOn);
   bus.w32(kData + 4, 0xCAFE);
-  EXPECT_EQ(cycles_of({enc_ld(G2, G1, 0), enc_ld(G3, G1, 4), enc_ld(G4, G1, 16)}),
-            3 + kTa + 2 * kDFill);
+  EXPECT_EQ(cycles_of({enc_ld(G2, G1, 0), enc_ld(G3, G1, 4), enc_ld(G4, G1, 16)}), 3 + kTa + 2 * kDFill);
   EXPECT_EQ(core->reg(G3), 0xCAFEu);
   EXPECT_EQ(tc().dc_read_misses, 2u);
   EXPECT_EQ(tc().dc_read_hits, 1u);
@@ -241,8 +236,7 @@ TEST_F(CacheTest, DcacheReadMissFillsTheLine) {
 TEST_F(CacheTest, DcacheDirectMappedEviction) {
   setup_data(4, 0, kCcrDcOn);
   core->set_reg(G2, kData + 4096);  // same set, other tag
-  EXPECT_EQ(cycles_of({enc_ld(G3, G1, 0), enc_ld(G3, G2, 0), enc_ld(G3, G1, 4)}),
-            3 + kTa + 3 * kDFill);
+  EXPECT_EQ(cycles_of({enc_ld(G3, G1, 0), enc_ld(G3, G2, 0), enc_ld(G3, G1, 4)}), 3 + kTa + 3 * kDFill);
   EXPECT_FALSE(core->cache_holds(false, kData + 4096));
   EXPECT_TRUE(core->cache_holds(false, kData));
 }
@@ -261,8 +255,7 @@ TEST_F(CacheTest, DcacheDisabledAndFrozen) {
 TEST_F(CacheTest, DcacheFrozenStillHits) {
   setup_data(4, 0, kCcrDcOn);
   core->set_reg(G5, kCcrDcFrozen);
-  EXPECT_EQ(cycles_of({enc_ld(G2, G1, 0), mema(STA, G5, G0, G0, 2), enc_ld(G3, G1, 4),
-                       enc_ld(G3, G1, 16)}),
+  EXPECT_EQ(cycles_of({enc_ld(G2, G1, 0), mema(STA, G5, G0, G0, 2), enc_ld(G3, G1, 4), enc_ld(G3, G1, 16)}),
             1 + 2 + 1 + 1 + kTa + kDFill + (3 + 4));
   EXPECT_EQ(tc().dc_read_hits, 1u);
   EXPECT_FALSE(core->cache_holds(false, kData + 16));
@@ -275,8 +268,7 @@ TEST_F(CacheTest, WriteThroughWithoutAllocation) {
   EXPECT_EQ(tc().dc_read_misses, 1u);
   setup_data(4, 0, kCcrDcOn);
   core->set_reg(G5, 0x1234);
-  EXPECT_EQ(cycles_of({enc_ld(G2, G1, 0), enc_st(G5, G1, 4), enc_ld(G3, G1, 4)}),
-            1 + 2 + 1 + kTa + kDFill);
+  EXPECT_EQ(cycles_of({enc_ld(G2, G1, 0), enc_st(G5, G1, 4), enc_ld(G3, G1, 4)}), 1 + 2 + 1 + kTa + kDFill);
   EXPECT_EQ(tc().dc_write_hits, 1u);
   EXPECT_EQ(tc().dc_read_hits, 1u);
   EXPECT_EQ(core->reg(G3), 0x1234u);  // data always comes from memory
@@ -298,8 +290,7 @@ TEST_F(CacheTest, WriteBufferStallsTheNextStoreUntilDrained) {
   setup(0, 4, 2, kCcrIcOn | kCcrDcOn, false);  // STD: a 2-beat write, drains in 2 + 1
   EXPECT_EQ(cycles_of({memi(STD, G2, G1, 0), enc_st(G0, G1, 8)}), kIFill + 3 + 2 + kTa);
   setup(0, 4, 5, kCcrIcOn | kCcrDcOn, false);  // drains in 6, next store 3 cycles later
-  EXPECT_EQ(cycles_of({memi(STD, G2, G1, 0), enc_st(G0, G1, 8)}),
-            kIFill + 3 + (6 - 3) + 2 + kTa);
+  EXPECT_EQ(cycles_of({memi(STD, G2, G1, 0), enc_st(G0, G1, 8)}), kIFill + 3 + (6 - 3) + 2 + kTa);
   setup(0, 4, 4, kCcrIcOn | kCcrDcOn, false);  // two ALU insns cover the drain
   EXPECT_EQ(cycles_of({enc_st(G0, G1, 0), enc_nop(), enc_nop(), enc_st(G0, G1, 4)}),
             kIFill + 2 + 1 + 1 + 2 + kTa);
@@ -326,8 +317,7 @@ TEST_F(CacheTest, UncachedFetchWaitsForTheWriteBuffer) {
 TEST_F(CacheTest, ForcedMissAsiAlwaysGoesToTheBus) {
   setup_data(4, 0, kCcrDcOn);
   bus.latency = 6;
-  EXPECT_EQ(cycles_of({enc_ld(G2, G1, 0), mema(LDA, G3, G1, G0, 0x01)}),
-            1 + 1 + kTa + kDFill + (3 + 6));
+  EXPECT_EQ(cycles_of({enc_ld(G2, G1, 0), mema(LDA, G3, G1, G0, 0x01)}), 1 + 1 + kTa + kDFill + (3 + 6));
   EXPECT_EQ(tc().stall_bus, 9u);
   ASSERT_EQ(bus.log.size(), 1u);
   EXPECT_EQ(bus.log[0].asi, 0x01);
@@ -445,7 +435,7 @@ TEST_F(CacheTest, CcrFlushBits) {
   EXPECT_FALSE(core->cache_holds(false, kData));
   EXPECT_TRUE(core->cache_holds(true, kCode));
   EXPECT_EQ(core->ccr(), kCcrIcOn | kCcrDcOn);  // FD reads 0
-  core->set_ccr(kCcrIcOn | (1 << 21));           // FI
+  core->set_ccr(kCcrIcOn | (1 << 21));          // FI
   EXPECT_FALSE(core->cache_holds(true, kCode));
 }
 
@@ -500,8 +490,7 @@ TEST_F(CacheTest, ConfigRegistersFromGeometry) {
     CoreConfig cfg;
     cfg.timed = timed;
     make(cfg);
-    exec({enc_movi(G4, 8), mema(LDA, G2, G4, G0, 2),
-          enc_movi(G4, 12), mema(LDA, G3, G4, G0, 2)});
+    exec({enc_movi(G4, 8), mema(LDA, G2, G4, G0, 2), enc_movi(G4, 12), mema(LDA, G3, G4, G0, 2)});
     EXPECT_EQ(core->reg(G2), 0x11230008u);
     EXPECT_EQ(core->reg(G3), 0x08220008u);
   }

@@ -18,16 +18,14 @@ struct CondCase {
 
 // Hand-written truth table (V8 manual Table F-? / §B.21 condition definitions).
 const CondCase kCondCases[] = {
-    {N, 0xF, false},        {A, 0, true},           {E, kZf, true},        {E, 0, false},
-    {NE, 0, true},          {NE, kZf, false},       {LE, kZf, true},       {LE, kNf, true},
-    {LE, kNf | kVf, false}, {LE, 0, false},         {G, 0, true},          {G, kNf | kVf, true},
-    {G, kZf, false},        {G, kVf, false},        {L, kNf, true},        {L, kVf, true},
-    {L, kNf | kVf, false},  {GE, kNf | kVf, true},  {GE, kNf, false},      {LEU, kCf, true},
-    {LEU, kZf, true},       {LEU, 0, false},        {GU, 0, true},         {GU, kCf, false},
-    {GU, kZf, false},       {CS, kCf, true},        {CS, 0, false},        {CC, 0, true},
-    {CC, kCf, false},       {NEG, kNf, true},       {NEG, 0, false},       {POS, 0, true},
-    {POS, kNf, false},      {VS, kVf, true},        {VS, 0, false},        {VC, 0, true},
-    {VC, kVf, false},
+    {N, 0xF, false},  {A, 0, true},          {E, kZf, true},        {E, 0, false},          {NE, 0, true},
+    {NE, kZf, false}, {LE, kZf, true},       {LE, kNf, true},       {LE, kNf | kVf, false}, {LE, 0, false},
+    {G, 0, true},     {G, kNf | kVf, true},  {G, kZf, false},       {G, kVf, false},        {L, kNf, true},
+    {L, kVf, true},   {L, kNf | kVf, false}, {GE, kNf | kVf, true}, {GE, kNf, false},       {LEU, kCf, true},
+    {LEU, kZf, true}, {LEU, 0, false},       {GU, 0, true},         {GU, kCf, false},       {GU, kZf, false},
+    {CS, kCf, true},  {CS, 0, false},        {CC, 0, true},         {CC, kCf, false},       {NEG, kNf, true},
+    {NEG, 0, false},  {POS, 0, true},        {POS, kNf, false},     {VS, kVf, true},        {VS, 0, false},
+    {VC, 0, true},    {VC, kVf, false},
 };
 
 TEST_F(CoreTest, BiccConditionsAndTiccConditions) {
@@ -65,8 +63,8 @@ TEST_P(Annul, DelaySlot) {
   const AnnulCase& t = GetParam();
   set_icc(t.icc);
   // 0: branch to 3 | 1: slot g1++ | 2: fall-through g2++ | 3: target g3++ | 4: ta 0
-  load({enc_bicc(t.cond, t.annul, 3), enc_addi(G1, G1, 1), enc_addi(G2, G2, 1),
-        enc_addi(G3, G3, 1), enc_ta(0)});
+  load({enc_bicc(t.cond, t.annul, 3), enc_addi(G1, G1, 1), enc_addi(G2, G2, 1), enc_addi(G3, G3, 1),
+        enc_ta(0)});
   std::string trace = run_traced();
   expect_exit(4);
   EXPECT_EQ(core->reg(G1), t.slot_runs ? 1u : 0u);
@@ -85,17 +83,16 @@ TEST_P(Annul, DelaySlot) {
   EXPECT_EQ(core->counters().instructions, want.size());  // the final ta counts
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Bicc, Annul,
-    ::testing::Values(AnnulCase{"cond_taken_a0", E, false, kZf, true, false},
-                      AnnulCase{"cond_taken_a1", E, true, kZf, true, false},
-                      AnnulCase{"cond_untaken_a0", E, false, 0, true, true},
-                      AnnulCase{"cond_untaken_a1", E, true, 0, false, true},
-                      AnnulCase{"ba_a0", A, false, 0, true, false},
-                      AnnulCase{"ba_a1", A, true, 0, false, false},
-                      AnnulCase{"bn_a0", N, false, 0xF, true, true},
-                      AnnulCase{"bn_a1", N, true, 0xF, false, true}),
-    [](const auto& info) { return std::string(info.param.name); });
+INSTANTIATE_TEST_SUITE_P(Bicc, Annul,
+                         ::testing::Values(AnnulCase{"cond_taken_a0", E, false, kZf, true, false},
+                                           AnnulCase{"cond_taken_a1", E, true, kZf, true, false},
+                                           AnnulCase{"cond_untaken_a0", E, false, 0, true, true},
+                                           AnnulCase{"cond_untaken_a1", E, true, 0, false, true},
+                                           AnnulCase{"ba_a0", A, false, 0, true, false},
+                                           AnnulCase{"ba_a1", A, true, 0, false, false},
+                                           AnnulCase{"bn_a0", N, false, 0xF, true, true},
+                                           AnnulCase{"bn_a1", N, true, 0xF, false, true}),
+                         [](const auto& info) { return std::string(info.param.name); });
 
 // ---- DCTI couples (V8 manual Table 5-12) -------------------------------------------
 
@@ -272,8 +269,8 @@ TEST_F(CoreTest, TiccNumbering) {
     int32_t imm;
     unsigned tt;
   };
-  for (T t : {T{0, 0, 0x80}, T{0, 5, 0x85}, T{0, 0x7F, 0xFF}, T{1, 0x7F, 0x80},
-              T{0x12345603, 0x10, 0x93}, T{0xFFFFFFFF, 2, 0x81}}) {
+  for (T t : {T{0, 0, 0x80}, T{0, 5, 0x85}, T{0, 0x7F, 0xFF}, T{1, 0x7F, 0x80}, T{0x12345603, 0x10, 0x93},
+              T{0xFFFFFFFF, 2, 0x81}}) {
     make(CoreConfig{});
     core->set_reg(G1, t.rs1);
     expect_trap({enc_nop(), enc_ticc(A, G1, t.imm)}, t.tt, 1);
@@ -302,9 +299,7 @@ TEST_F(CoreTest, SingleVectorTrapping) {
 
 // ---- RETT and error mode --------------------------------------------------------------
 
-TEST_F(CoreTest, RettWithTrapsEnabledSupervisorIsIllegal) {
-  expect_trap({enc_rett(G0, 0)}, 0x02, 0);
-}
+TEST_F(CoreTest, RettWithTrapsEnabledSupervisorIsIllegal) { expect_trap({enc_rett(G0, 0)}, 0x02, 0); }
 
 TEST_F(CoreTest, RettWithTrapsEnabledUserIsPrivileged) {
   core->set_psr(kPsrET);  // user mode, ET = 1

@@ -22,8 +22,8 @@ class ForceMissTest : public TimedTest {
   static constexpr uint64_t kIFill = kOver + 2 + 7;  // 32-byte I-line, read latency 2
 
   // code_overhead = false: fetches cost nothing but the burst beats of a fill.
-  void setup(double ic_rate, double dc_rate, uint32_t ccr, bool code_overhead = true,
-             unsigned wlat = 0, bool dmi = true) {
+  void setup(double ic_rate, double dc_rate, uint32_t ccr, bool code_overhead = true, unsigned wlat = 0,
+             bool dmi = true) {
     tcfg.icache.force_miss_rate = ic_rate;
     tcfg.dcache.force_miss_rate = dc_rate;
     tcfg.timing.icache_miss_cycles = code_overhead ? kOver : 0;
@@ -39,7 +39,7 @@ class ForceMissTest : public TimedTest {
   }
   // Four loads from one D-line, then the loop control: 7 words + ta, one I-line.
   static std::vector<uint32_t> loads_loop() {
-    return {enc_ld(G2, G1, 0),    enc_ld(G2, G1, 4),         enc_ld(G2, G1, 8), enc_ld(G2, G1, 12),
+    return {enc_ld(G2, G1, 0),     enc_ld(G2, G1, 4),       enc_ld(G2, G1, 8), enc_ld(G2, G1, 12),
             enc_subcci(G3, G3, 1), enc_bicc(NE, false, -5), enc_nop()};
   }
   void run_loop(uint32_t iterations) {
@@ -124,8 +124,8 @@ TEST_F(ForceMissTest, RateOneTurnsEveryReadHitIntoAMiss) {
 TEST_F(ForceMissTest, ForcedMissCostsWhatARealMissOfTheLineCosts) {
   setup(0, 1, kCcrDcOn, false);  // I-cache off, free fetches
   std::vector<uint64_t> step_cycles;
-  const auto id = core->probes().step.listen(
-      [&step_cycles](const StepRecord& r) { step_cycles.push_back(r.cycles); });
+  const auto id =
+      core->probes().step.listen([&step_cycles](const StepRecord& r) { step_cycles.push_back(r.cycles); });
   // ld: cold miss of the line; ld of the same line: a forced miss.
   EXPECT_EQ(cycles_of({enc_ld(G2, G1, 0), enc_ld(G3, G1, 4)}), 2 + kTa + 2 * kDFill);
   core->probes().step.unlisten(id);
@@ -199,8 +199,7 @@ TEST_F(ForceMissTest, FrozenCacheForcedMissReadsTheWordAndKeepsTheLine) {
   // ld fills; CCR <- frozen; ld of the same line: forced, a frozen miss
   // (the word from memory, 3 + 4, no allocation); ld of another line: a
   // real frozen miss.
-  EXPECT_EQ(cycles_of({enc_ld(G2, G1, 0), mema(STA, G5, G0, G0, 2), enc_ld(G3, G1, 4),
-                       enc_ld(G3, G1, 16)}),
+  EXPECT_EQ(cycles_of({enc_ld(G2, G1, 0), mema(STA, G5, G0, G0, 2), enc_ld(G3, G1, 4), enc_ld(G3, G1, 16)}),
             1 + 2 + 1 + 1 + kTa + kDFill + 2 * (kOver + 4));
   EXPECT_EQ(tc().dc_read_hits, 0u);
   EXPECT_EQ(tc().dc_forced, 1u);

@@ -19,8 +19,7 @@ TEST_F(CoreTest, OcaddAddsWithEndAroundCarry) {
   core->set_reg(G4, 1);
   core->set_reg(G5, 2);
   set_icc(0b1010);
-  exec({alu(kOcadd, L0, G1, G2), alui(kOcadd, L1, G1, -1), alu(kOcadd, L2, G4, G5),
-        alu(kOcadd, G0, G1, G2)});
+  exec({alu(kOcadd, L0, G1, G2), alui(kOcadd, L1, G1, -1), alu(kOcadd, L2, G4, G5), alu(kOcadd, G0, G1, G2)});
   expect_exit(4);
   EXPECT_EQ(core->reg(L0), 0x00010002u);  // 0x1'00010001: the carry comes back in
   EXPECT_EQ(core->reg(L1), 0xFFFF0000u);  // + 0xFFFFFFFF (simm13 -1) is + 0 in ones' complement
@@ -38,8 +37,8 @@ TEST_F(CoreTest, OcaddComputesAnInternetChecksum) {
   for (unsigned k = 0; k < 3; ++k) bus.w32(kData + 4 * k, data[k]);
   core->set_reg(G1, kData);
   exec({enc_ld(L0, G1, 0), enc_ld(L1, G1, 4), enc_ld(L2, G1, 8), alu(kOcadd, G2, G0, L0),
-        alu(kOcadd, G2, G2, L1), alu(kOcadd, G2, G2, L2), alui(SLL, G3, G2, 16),
-        alui(SRL, G4, G2, 16), alu(OR, G3, G3, G4), alu(ADD, G3, G3, G2), alui(SRL, G3, G3, 16)});
+        alu(kOcadd, G2, G2, L1), alu(kOcadd, G2, G2, L2), alui(SLL, G3, G2, 16), alui(SRL, G4, G2, 16),
+        alu(OR, G3, G3, G4), alu(ADD, G3, G3, G2), alui(SRL, G3, G3, 16)});
   expect_exit(11);
   uint64_t sum = 0;
   for (uint32_t w : data) sum += (w >> 16) + (w & 0xFFFF);

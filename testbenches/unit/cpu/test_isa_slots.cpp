@@ -35,8 +35,7 @@ std::vector<SlotRow> slot_rows() {
 #define L3_UNLISTED(mn, op, cls, tk, flags, h) v.push_back({#mn, __FILE__, 0, op, 0, false, -1, -1});
 #define L3_FMT1(mn, cls, tk, flags, h) v.push_back({#mn, __FILE__, 1, 1, 0, false, -1, -1});
 #define L3_FMT2(mn, op2, cls, tk, flags, h) v.push_back({#mn, __FILE__, 2, 0, op2, false, -1, -1});
-#define L3_FMT3(mn, op, op3, cls, tk, flags, h) \
-  v.push_back({#mn, __FILE__, 3, op, op3, false, -1, -1});
+#define L3_FMT3(mn, op, op3, cls, tk, flags, h) v.push_back({#mn, __FILE__, 3, op, op3, false, -1, -1});
 #define L3_FMT3_SEL(mn, op, op3, rs1, rd, cls, tk, flags, h) \
   v.push_back({#mn, __FILE__, 3, op, op3, true, rs1, rd});
 #include "isa/sparcv8.def"
@@ -62,15 +61,13 @@ std::set<Slot> v8_slots() {
 std::set<Slot> table_slots(bool base_only) {
   std::set<Slot> s;
   for (const SlotRow& r : slot_rows())
-    if ((r.fmt == 2 || r.fmt == 3) && !r.sel && (!base_only || in_base_table(r)))
-      s.insert({r.op, r.opc});
+    if ((r.fmt == 2 || r.fmt == 3) && !r.sel && (!base_only || in_base_table(r))) s.insert({r.op, r.opc});
   return s;
 }
 
 std::string slot_name(const Slot& s) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "op=%u %s=0x%02X", s.first, s.first == 0 ? "op2" : "op3",
-                s.second);
+  std::snprintf(buf, sizeof buf, "op=%u %s=0x%02X", s.first, s.first == 0 ? "op2" : "op3", s.second);
   return buf;
 }
 
@@ -80,8 +77,7 @@ TEST(IsaSlots, BaseTableDefinesExactlyTheV8Slots) {
   for (const Slot& s : v8)
     EXPECT_TRUE(table.count(s)) << "V8 slot " << slot_name(s) << " has no row in isa/sparcv8.def";
   for (const Slot& s : table)
-    EXPECT_TRUE(v8.count(s)) << "isa/sparcv8.def defines " << slot_name(s)
-                             << ", which SPARC V8 leaves free";
+    EXPECT_TRUE(v8.count(s)) << "isa/sparcv8.def defines " << slot_name(s) << ", which SPARC V8 leaves free";
   unsigned call = 0, unlisted = 0;
   for (const SlotRow& r : slot_rows()) {
     if (!in_base_table(r)) continue;
@@ -97,8 +93,8 @@ TEST(IsaSlots, BaseTableDefinesExactlyTheV8Slots) {
 std::vector<uint32_t> words_of_slot(unsigned op, unsigned opc) {
   if (op == 0)
     return {opc << 22, (31u << 25) | (opc << 22) | 0x3FFFFFu, (17u << 25) | (opc << 22) | 0x12345u};
-  return {enc::f3(op, 0, opc, 0, 0), enc::f3(op, 31, opc, 31, 31, 0xFF),
-          enc::f3i(op, 15, opc, 17, -1), enc::f3i(op, 1, opc, 2, 0x0ABC)};
+  return {enc::f3(op, 0, opc, 0, 0), enc::f3(op, 31, opc, 31, 31, 0xFF), enc::f3i(op, 15, opc, 17, -1),
+          enc::f3i(op, 1, opc, 2, 0x0ABC)};
 }
 
 bool matches_sel_row(uint32_t w, const std::vector<SlotRow>& rows) {
@@ -137,8 +133,8 @@ TEST_F(CoreTest, EveryFreeSlotTrapsIllegal) {
 
 // ---- isa_table_check ----------------------------------------------------------------------------
 
-IsaRowKey key(const char* name, unsigned fmt, unsigned op, int opc, bool sel = false,
-              int rs1 = -1, int rd = -1) {
+IsaRowKey key(const char* name, unsigned fmt, unsigned op, int opc, bool sel = false, int rs1 = -1,
+              int rd = -1) {
   return IsaRowKey{name, "/abs/ext.def", 7, fmt, op, opc, sel, rs1, rd};
 }
 
@@ -177,10 +173,10 @@ TEST(IsaTableCheck, WhichRowsClash) {
 }
 
 TEST(IsaTableCheck, ARowOutsideItsFormatIsRefused) {
-  for (const IsaRowKey& k : {key("X", 3, 0, 0x10), key("X", 3, 1, 0x10), key("X", 3, 2, 64),
-                             key("X", 3, 2, -1), key("X", 2, 0, 8), key("X", 2, 0, -1),
-                             key("X", 0, 1, 0), key("X", 3, 2, 0x28, true, 32, 0),
-                             key("X", 3, 2, 0x28, true, 0, -2), key("X", 4, 2, 0)}) {
+  for (const IsaRowKey& k :
+       {key("X", 3, 0, 0x10), key("X", 3, 1, 0x10), key("X", 3, 2, 64), key("X", 3, 2, -1), key("X", 2, 0, 8),
+        key("X", 2, 0, -1), key("X", 0, 1, 0), key("X", 3, 2, 0x28, true, 32, 0),
+        key("X", 3, 2, 0x28, true, 0, -2), key("X", 4, 2, 0)}) {
     SCOPED_TRACE(::testing::Message() << k.fmt << " " << k.op << " " << k.opc);
     EXPECT_EQ(isa_table_check({k}),
               "instruction table: row X (/abs/ext.def:7) is outside the encoding space of its "

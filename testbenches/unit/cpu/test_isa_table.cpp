@@ -134,14 +134,13 @@ TEST(IsaTable, EveryRowsKindAndFlagsAgree) {
     EXPECT_EQ(has(NoBp), has(WIcc) && (c == InsnClass::Mul || c == InsnClass::Div));
 
     // Windows.
-    const bool cwp = r.name == "SAVE" || r.name == "RESTORE" || r.name == "RETT" ||
-                     r.name == "WRPSR";
+    const bool cwp = r.name == "SAVE" || r.name == "RESTORE" || r.name == "RETT" || r.name == "WRPSR";
     EXPECT_EQ(has(Cwp), cwp);
     EXPECT_EQ(c == InsnClass::SaveRestore, r.name == "SAVE" || r.name == "RESTORE");
 
     // No FPU/CP, barriers, cache flush, UNIMP, unlisted: class Other, no timing.
-    const bool fp_cp = r.handler == "fp_disabled" || r.handler == "cp_disabled" ||
-                       r.handler == "stdfq" || r.handler == "stdcq";
+    const bool fp_cp = r.handler == "fp_disabled" || r.handler == "cp_disabled" || r.handler == "stdfq" ||
+                       r.handler == "stdcq";
     if (fp_cp || r.unlisted) {
       EXPECT_EQ(c, InsnClass::Other);
     }
@@ -278,8 +277,8 @@ TEST(IsaTable, CtiExactlyCallBiccJmplRett) {
     for (uint32_t lo : {0u, 0x1FFFu, 0x0ABCu}) {
       const uint32_t w = (hi << 13) | lo;
       const unsigned op = w >> 30, op2 = (w >> 22) & 7, op3 = (w >> 19) & 63;
-      const bool expect = op == 1 || (op == 0 && op2 == 2) ||
-                          (op == 2 && (op3 == enc::JMPL || op3 == enc::RETT));
+      const bool expect =
+          op == 1 || (op == 0 && op2 == 2) || (op == 2 && (op3 == enc::JMPL || op3 == enc::RETT));
       Decoded d{};
       decode(w, d);
       if (d.cti != (expect ? 1 : 0)) FAIL() << std::hex << "word " << w << " cti " << int(d.cti);

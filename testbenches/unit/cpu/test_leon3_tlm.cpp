@@ -20,8 +20,8 @@
 #include "tb_util.h"
 
 using namespace l3vp;
-using sc_core::sc_time;
 using sc_core::SC_NS;
+using sc_core::sc_time;
 
 namespace {
 
@@ -75,7 +75,7 @@ void build() {
   cpu->isock.bind(mem->tsock);
   using namespace enc;
   // 0: sethi g1 = kAnn; ld [g1], g2; sethi g4 = kWait; ld [g4], g3; add g2, g3, o0; ta 0
-  const std::vector<uint32_t> prog = {enc_sethi(G1, kAnn), enc_ld(G2, G1, 0), enc_sethi(G4, kWait),
+  const std::vector<uint32_t> prog = {enc_sethi(G1, kAnn), enc_ld(G2, G1, 0),    enc_sethi(G4, kWait),
                                       enc_ld(G3, G4, 0),   alu(ADD, O0, G2, G3), enc_ta(0)};
   for (size_t i = 0; i < prog.size(); ++i) mem->w32(uint32_t(4 * i), prog[i]);
   mem->w32(kAnn, 35);

@@ -82,35 +82,33 @@ TEST_P(Alignment, Trap) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    AllSizes, Alignment,
-    ::testing::Values(
-        AlignCase{"ldub_any", memi(LDUB, L0, G1, 0), 3, false},
-        AlignCase{"ldsb_any", memi(LDSB, L0, G1, 0), 1, false},
-        AlignCase{"stb_any", memi(STB, L0, G1, 0), 3, false},
-        AlignCase{"ldstub_any", memi(LDSTUB, L0, G1, 0), 1, false},
-        AlignCase{"lduh_odd", memi(LDUH, L0, G1, 0), 1, true},
-        AlignCase{"ldsh_odd", memi(LDSH, L0, G1, 0), 3, true},
-        AlignCase{"sth_odd", memi(STH, L0, G1, 0), 1, true},
-        AlignCase{"lduh_ok", memi(LDUH, L0, G1, 0), 2, false},
-        AlignCase{"ld_2", memi(LD, L0, G1, 0), 2, true},
-        AlignCase{"ld_1", memi(LD, L0, G1, 0), 1, true},
-        AlignCase{"st_2", memi(ST, L0, G1, 0), 2, true},
-        AlignCase{"swap_2", memi(SWAP, L0, G1, 0), 2, true},
-        AlignCase{"ldd_4", memi(LDD, L0, G1, 0), 4, true},
-        AlignCase{"std_4", memi(STD, L0, G1, 0), 4, true},
-        AlignCase{"ldd_ok", memi(LDD, L0, G1, 0), 8, false},
-        AlignCase{"lda_2", mema(LDA, L0, G1, G0, 0xB), 2, true},
-        AlignCase{"lduha_1", mema(LDUHA, L0, G1, G0, 0xB), 1, true},
-        AlignCase{"stha_1", mema(STHA, L0, G1, G0, 0xB), 1, true},
-        AlignCase{"sta_2", mema(STA, L0, G1, G0, 0xB), 2, true},
-        AlignCase{"ldda_4", mema(LDDA, L0, G1, G0, 0xB), 4, true},
-        AlignCase{"stda_4", mema(STDA, L0, G1, G0, 0xB), 4, true},
-        AlignCase{"swapa_2", mema(SWAPA, L0, G1, G0, 0xB), 2, true},
-        AlignCase{"lduba_any", mema(LDUBA, L0, G1, G0, 0xB), 3, false},
-        AlignCase{"casa_2", mema(CASA, L0, G1, G2, 0xB), 2, true},
-        AlignCase{"jmpl_2", enc_jmpl(G0, G1, 0), 2, true}),
-    [](const auto& info) { return std::string(info.param.name); });
+INSTANTIATE_TEST_SUITE_P(AllSizes, Alignment,
+                         ::testing::Values(AlignCase{"ldub_any", memi(LDUB, L0, G1, 0), 3, false},
+                                           AlignCase{"ldsb_any", memi(LDSB, L0, G1, 0), 1, false},
+                                           AlignCase{"stb_any", memi(STB, L0, G1, 0), 3, false},
+                                           AlignCase{"ldstub_any", memi(LDSTUB, L0, G1, 0), 1, false},
+                                           AlignCase{"lduh_odd", memi(LDUH, L0, G1, 0), 1, true},
+                                           AlignCase{"ldsh_odd", memi(LDSH, L0, G1, 0), 3, true},
+                                           AlignCase{"sth_odd", memi(STH, L0, G1, 0), 1, true},
+                                           AlignCase{"lduh_ok", memi(LDUH, L0, G1, 0), 2, false},
+                                           AlignCase{"ld_2", memi(LD, L0, G1, 0), 2, true},
+                                           AlignCase{"ld_1", memi(LD, L0, G1, 0), 1, true},
+                                           AlignCase{"st_2", memi(ST, L0, G1, 0), 2, true},
+                                           AlignCase{"swap_2", memi(SWAP, L0, G1, 0), 2, true},
+                                           AlignCase{"ldd_4", memi(LDD, L0, G1, 0), 4, true},
+                                           AlignCase{"std_4", memi(STD, L0, G1, 0), 4, true},
+                                           AlignCase{"ldd_ok", memi(LDD, L0, G1, 0), 8, false},
+                                           AlignCase{"lda_2", mema(LDA, L0, G1, G0, 0xB), 2, true},
+                                           AlignCase{"lduha_1", mema(LDUHA, L0, G1, G0, 0xB), 1, true},
+                                           AlignCase{"stha_1", mema(STHA, L0, G1, G0, 0xB), 1, true},
+                                           AlignCase{"sta_2", mema(STA, L0, G1, G0, 0xB), 2, true},
+                                           AlignCase{"ldda_4", mema(LDDA, L0, G1, G0, 0xB), 4, true},
+                                           AlignCase{"stda_4", mema(STDA, L0, G1, G0, 0xB), 4, true},
+                                           AlignCase{"swapa_2", mema(SWAPA, L0, G1, G0, 0xB), 2, true},
+                                           AlignCase{"lduba_any", mema(LDUBA, L0, G1, G0, 0xB), 3, false},
+                                           AlignCase{"casa_2", mema(CASA, L0, G1, G2, 0xB), 2, true},
+                                           AlignCase{"jmpl_2", enc_jmpl(G0, G1, 0), 2, true}),
+                         [](const auto& info) { return std::string(info.param.name); });
 
 TEST_F(CoreTest, LdstubAndSwapAreAtomicReadWrite) {
   bus.w32(kData, 0x5A000000);
@@ -180,11 +178,11 @@ TEST_F(CoreTest, Asi2SystemRegisters) {
         mema(LDA, L2, G2, G0, 2), mema(LDA, L3, G3, G0, 2), mema(LDUBA, L4, G2, G0, 2),
         mema(LDDA, L6, G2, G0, 2)});
   expect_exit(7);
-  EXPECT_EQ(core->reg(L0), 0u);               // CCR after reset
-  EXPECT_EQ(core->reg(L1), 0x0081000Fu);      // FI/FD read as 0
+  EXPECT_EQ(core->reg(L0), 0u);           // CCR after reset
+  EXPECT_EQ(core->reg(L1), 0x0081000Fu);  // FI/FD read as 0
   EXPECT_EQ(core->ccr(), 0x0081000Fu);
-  EXPECT_EQ(core->reg(L2), 0x11230008u);      // I-cache configuration
-  EXPECT_EQ(core->reg(L3), 0x08220008u);      // D-cache configuration
+  EXPECT_EQ(core->reg(L2), 0x11230008u);  // I-cache configuration
+  EXPECT_EQ(core->reg(L3), 0x08220008u);  // D-cache configuration
   EXPECT_EQ(core->reg(L4), 0x11u);
   EXPECT_EQ(core->reg(L6), 0x11230008u);
   EXPECT_EQ(core->reg(L7), 0x08220008u);
@@ -218,7 +216,7 @@ TEST_F(CoreTest, NormalAsisPassTheirAsiToTheBus) {
   for (auto& a : bus.log)
     if (a.kind == CoreBus::Kind::Read) asis.push_back(a.asi);
   EXPECT_EQ(asis, (std::vector<uint8_t>{0xA, 0x8, 0xB}));  // plain LD in supervisor = 0xB
-  EXPECT_EQ(bus.log[0].asi, 0x9u);                          // supervisor instruction fetch
+  EXPECT_EQ(bus.log[0].asi, 0x9u);                         // supervisor instruction fetch
 }
 
 TEST_F(CoreTest, CacheDiagnosticAndFlushAsis) {
@@ -304,19 +302,18 @@ TEST_F(CoreTest, DataErrorsAreDataAccessException) {
 
 // A program mixing most instruction kinds; returns its trace.
 std::vector<uint32_t> mixed_program() {
-  std::vector<uint32_t> p = {
-      enc_sethi(G1, kData), enc_addi(G2, G0, 10), enc_save(SP, SP, -96),
-      // loop: sum, store, load back, mul/div, atomics
-      enc_addi(L0, L0, 7), enc_st(L0, G1, 0), memi(LDUB, L1, G1, 3), alu(UMUL, L2, L0, L1),
-      alui(UDIV, L3, L2, 3), memi(STD, L2, G1, 8), memi(LDD, L4, G1, 8), memi(SWAP, L4, G1, 0),
-      memi(LDSTUB, L5, G1, 1), enc_subcci(G2, G2, 1), enc_bicc(NE, true, -10), enc_addi(L6, L6, 1),
-      enc_restore(G3, L0, 0), enc_call(2), enc_nop(), enc_addi(G4, O7, 0)};
+  std::vector<uint32_t> p = {enc_sethi(G1, kData), enc_addi(G2, G0, 10), enc_save(SP, SP, -96),
+                             // loop: sum, store, load back, mul/div, atomics
+                             enc_addi(L0, L0, 7), enc_st(L0, G1, 0), memi(LDUB, L1, G1, 3),
+                             alu(UMUL, L2, L0, L1), alui(UDIV, L3, L2, 3), memi(STD, L2, G1, 8),
+                             memi(LDD, L4, G1, 8), memi(SWAP, L4, G1, 0), memi(LDSTUB, L5, G1, 1),
+                             enc_subcci(G2, G2, 1), enc_bicc(NE, true, -10), enc_addi(L6, L6, 1),
+                             enc_restore(G3, L0, 0), enc_call(2), enc_nop(), enc_addi(G4, O7, 0)};
   return p;
 }
 
 TEST_F(CoreTest, DmiAndBusPathsGiveIdenticalResults) {
-  auto run_once = [&](bool dmi, std::string& trace, std::vector<uint8_t>& ram,
-                      CoreCounters& ctr) {
+  auto run_once = [&](bool dmi, std::string& trace, std::vector<uint8_t>& ram, CoreCounters& ctr) {
     bus = RamBus();
     make(CoreConfig{});
     core->set_reg(SP, 0x3000);
@@ -379,8 +376,7 @@ TEST_F(CoreTest, SelfModifyingCodeIsSeen) {
     core->set_reg(G3, 2);
     core->set_reg(G4, kCode);
     // 0: X: g1 += 1 | 1: st g2 -> X | 2: g3-- | 3: bne X | 4: nop | 5: ta 0
-    exec({enc_addi(G1, G1, 1), enc_st(G2, G4, 0), enc_subcci(G3, G3, 1),
-          enc_bicc(NE, false, -3), enc_nop()});
+    exec({enc_addi(G1, G1, 1), enc_st(G2, G4, 0), enc_subcci(G3, G3, 1), enc_bicc(NE, false, -3), enc_nop()});
     expect_exit(5);
     EXPECT_EQ(core->reg(G1), 11u) << "dmi " << dmi;  // 1 + 10: the patched word ran
   }

@@ -51,7 +51,7 @@ struct Recorder {
 // g1 = 3; loop: subcc g1, 1, g1; bne loop; nop; ld [g2], g3; ta 0
 std::vector<uint32_t> loop_prog() {
   return {enc_ori(G1, G0, 3), enc_sethi(G2, kData), enc_subcci(G1, G1, 1), enc_bicc(9, false, -1),
-          enc_nop(), enc_ld(G3, G2, 0)};
+          enc_nop(),          enc_ld(G3, G2, 0)};
 }
 
 TEST_F(CoreTest, StepProbeFunctionalModeCountsEveryInstruction) {
@@ -96,7 +96,8 @@ TEST_F(TimedTest, StepProbeTimedModeAttributesMissesAndStalls) {
   EXPECT_EQ(r.total.retired, core->counters().instructions);
   EXPECT_EQ(r.total.ic, tc().ic_misses);
   EXPECT_EQ(r.by_pc[kCode + 20].dc, 1u);  // the ld missed
-  EXPECT_EQ(r.by_pc[kCode + 20].cycles, 1u + 3u + 2u);  // LD 1 + miss 3 + DMI latency 2 (4-word line, 0 beats)
+  EXPECT_EQ(r.by_pc[kCode + 20].cycles,
+            1u + 3u + 2u);  // LD 1 + miss 3 + DMI latency 2 (4-word line, 0 beats)
   const StepRecord ld = r.at(kCode + 20).at(0);
   EXPECT_EQ(ld.dc_misses, 1u);
   EXPECT_EQ(ld.dc_hits, 0u);
@@ -199,7 +200,7 @@ void break_and_resume(Core& c) {
   ASSERT_EQ(c.run(c.cycles() + 100000), StopReason::Break);
   EXPECT_EQ(c.pc(), at);
   EXPECT_EQ(c.npc(), at + 4);
-  EXPECT_EQ(c.reg(G3), 0u);  // the load has not run
+  EXPECT_EQ(c.reg(G3), 0u);               // the load has not run
   EXPECT_EQ(r.total.cycles, c.cycles());  // no half record for the stopped instruction
   EXPECT_EQ(r.at(at).size(), 0u);
   EXPECT_EQ(c.run(c.cycles() + 100000), StopReason::ErrorMode);

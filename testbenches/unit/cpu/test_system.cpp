@@ -14,12 +14,21 @@ using namespace enc;
 // ---- privilege and illegal encodings ----------------------------------------------
 
 TEST_F(CoreTest, PrivilegedInstructionsTrapInUserMode) {
-  const uint32_t insns[] = {
-      enc_rdpsr(G1),      enc_wrpsr(G0, 0),  enc_rdwim(G1),
-      enc_wrwim(G0, 0),   enc_rdtbr(G1),     enc_wrtbr(G0, 0),
-      enc_wrasr(19, G0, 0), enc_wrasr(17, G0, 0), mema(LDA, G1, G0, G0, 0xB),
-      mema(STA, G1, G0, G0, 0xB), mema(LDDA, G2, G0, G0, 0xB), mema(LDSTUBA, G1, G0, G0, 0xB),
-      mema(SWAPA, G1, G0, G0, 0xB), memi(STDFQ, G2, G0, 0), memi(STDCQ, G2, G0, 0)};
+  const uint32_t insns[] = {enc_rdpsr(G1),
+                            enc_wrpsr(G0, 0),
+                            enc_rdwim(G1),
+                            enc_wrwim(G0, 0),
+                            enc_rdtbr(G1),
+                            enc_wrtbr(G0, 0),
+                            enc_wrasr(19, G0, 0),
+                            enc_wrasr(17, G0, 0),
+                            mema(LDA, G1, G0, G0, 0xB),
+                            mema(STA, G1, G0, G0, 0xB),
+                            mema(LDDA, G2, G0, G0, 0xB),
+                            mema(LDSTUBA, G1, G0, G0, 0xB),
+                            mema(SWAPA, G1, G0, G0, 0xB),
+                            memi(STDFQ, G2, G0, 0),
+                            memi(STDCQ, G2, G0, 0)};
   for (uint32_t insn : insns) {
     make(CoreConfig{});
     core->set_psr(kPsrET);  // user mode, traps enabled
@@ -42,10 +51,9 @@ TEST_F(CoreTest, UserModeMayUseUnprivilegedStateRegisters) {
 // Words of defined slots that are illegal for their other fields. The free
 // slots (no row in the table) are test_isa_slots.cpp's, generated from the table.
 TEST_F(CoreTest, IllegalEncodingsTrap) {
-  const uint32_t insns[] = {
-      enc_unimp(0),         enc_unimp(0x3FFFFF), enc_rdasr(G1, 5),
-      enc_rdasr(G1, 15),    enc_wrasr(5, G0, 0), f3i(3, G3, CASA, G1, 0),
-      memi(LDD, G1, G0, 0), memi(STD, G3, G0, 0)};
+  const uint32_t insns[] = {enc_unimp(0),         enc_unimp(0x3FFFFF), enc_rdasr(G1, 5),
+                            enc_rdasr(G1, 15),    enc_wrasr(5, G0, 0), f3i(3, G3, CASA, G1, 0),
+                            memi(LDD, G1, G0, 0), memi(STD, G3, G0, 0)};
   for (uint32_t insn : insns) {
     SCOPED_TRACE(::testing::Message() << std::hex << insn << " " << Core::mnemonic(insn));
     make(CoreConfig{});
@@ -54,7 +62,7 @@ TEST_F(CoreTest, IllegalEncodingsTrap) {
 }
 
 TEST_F(CoreTest, FpAndCoprocessorInstructionsAreDisabled) {
-  const uint32_t fp[] = {alu(FPOP1, 0, 0, 0), alu(FPOP2, 0, 0, 0), memi(LDF, 0, G0, 0),
+  const uint32_t fp[] = {alu(FPOP1, 0, 0, 0),   alu(FPOP2, 0, 0, 0),  memi(LDF, 0, G0, 0),
                          memi(LDFSR, 0, G0, 0), memi(LDDF, 0, G0, 0), memi(STF, 0, G0, 0),
                          memi(STFSR, 0, G0, 0), memi(STDF, 0, G0, 0), memi(STDFQ, 0, G0, 0),
                          enc_fbfcc(8, 4)};
@@ -62,7 +70,7 @@ TEST_F(CoreTest, FpAndCoprocessorInstructionsAreDisabled) {
     make(CoreConfig{});
     expect_trap({insn}, 0x04, 0);
   }
-  const uint32_t cp[] = {alu(CPOP1, 0, 0, 0), alu(CPOP2, 0, 0, 0), memi(LDC, 0, G0, 0),
+  const uint32_t cp[] = {alu(CPOP1, 0, 0, 0),   alu(CPOP2, 0, 0, 0),  memi(LDC, 0, G0, 0),
                          memi(LDCSR, 0, G0, 0), memi(LDDC, 0, G0, 0), memi(STC, 0, G0, 0),
                          memi(STCSR, 0, G0, 0), memi(STDC, 0, G0, 0), memi(STDCQ, 0, G0, 0),
                          enc_cbccc(8, 4)};
@@ -90,8 +98,8 @@ TEST_F(CoreTest, Asr17Value) {
 TEST_F(CoreTest, UnmodelledAsrsReadZeroAndIgnoreWrites) {
   core->set_reg(G1, 0xFFFFFFFF);
   for (unsigned r : {L0, L2, L4, L6}) core->set_reg(r, 0x55);
-  exec({enc_wrasr(16, G1, 0), enc_wrasr(18, G1, 0), enc_wrasr(24, G1, 0),
-        enc_rdasr(L0, 16), enc_rdasr(L2, 18), enc_rdasr(L4, 20), enc_rdasr(L6, 31)});
+  exec({enc_wrasr(16, G1, 0), enc_wrasr(18, G1, 0), enc_wrasr(24, G1, 0), enc_rdasr(L0, 16),
+        enc_rdasr(L2, 18), enc_rdasr(L4, 20), enc_rdasr(L6, 31)});
   expect_exit(7);
   for (unsigned r : {L0, L2, L4, L6}) EXPECT_EQ(core->reg(r), 0u);
 }
@@ -99,8 +107,8 @@ TEST_F(CoreTest, UnmodelledAsrsReadZeroAndIgnoreWrites) {
 TEST_F(CoreTest, StateRegisterWritesXorAndMask) {
   core->set_reg(G1, 0xFFFFFFFF);
   core->set_reg(G2, 0x12345FFF);
-  exec({enc_wrwim(G1, 0), enc_rdwim(L0), enc_wrtbr(G2, 0), enc_rdtbr(L1), enc_wry(G2, 0xFF),
-        enc_rdy(L2), enc_rdpsr(L3)});
+  exec({enc_wrwim(G1, 0), enc_rdwim(L0), enc_wrtbr(G2, 0), enc_rdtbr(L1), enc_wry(G2, 0xFF), enc_rdy(L2),
+        enc_rdpsr(L3)});
   expect_exit(7);
   EXPECT_EQ(core->reg(L0), 0xFFu);  // 8 windows
   EXPECT_EQ(core->reg(L1), 0x12345000u);
@@ -114,9 +122,9 @@ TEST_F(CoreTest, WrpsrAppliesImmediately) {
   core->set_reg(G1, 0x00400000 | kPsrS | 1);
   exec({enc_wrpsr(G1, 0), enc_bicc(E, false, 3), enc_addi(L0, G0, 7), enc_addi(G2, G0, 1)});
   expect_exit(4);
-  EXPECT_EQ(core->reg(G2), 0u);            // branch saw the new icc
+  EXPECT_EQ(core->reg(G2), 0u);  // branch saw the new icc
   EXPECT_EQ(core->psr() & 0x1F, 1u);
-  EXPECT_EQ(core->reg(L0), 7u);            // written in window 1
+  EXPECT_EQ(core->reg(L0), 7u);  // written in window 1
   core->set_psr(core->psr() & ~0x1Fu);
   EXPECT_EQ(core->reg(L0), 0u);
 }
@@ -306,23 +314,23 @@ TEST_F(CoreTest, CountersByClass) {
   core->set_reg(G2, 3);
   core->set_reg(SP, 0x3000);
   std::vector<uint32_t> q = {
-      enc_addi(G3, G0, 1),       // alu
-      enc_ld(G4, G1, 0),         // load
-      enc_st(G4, G1, 4),         // store
-      memi(LDSTUB, G5, G1, 8),   // store
-      memi(SWAP, G5, G1, 12),    // store
-      alu(UMUL, G6, G2, G2),     // mul
-      alu(UDIV, G6, G6, G2),     // div
-      enc_save(SP, SP, -96),     // save_restore
-      enc_restore(G0, G0, 0),    // save_restore
-      enc_ticc(N, G0, 1),        // trap (untaken)
-      enc_call(2),               // call_jmpl
-      enc_flush(G0, 0),          // other
-      enc_bicc(N, true, 5),      // branch, annuls the next
-      enc_addi(G7, G0, 1),       // annulled
-      enc_bicc(A, false, 2),     // branch
-      enc_stbar(),               // other
-      enc_nop(),                 // 16: branch target (alu)
+      enc_addi(G3, G0, 1),      // alu
+      enc_ld(G4, G1, 0),        // load
+      enc_st(G4, G1, 4),        // store
+      memi(LDSTUB, G5, G1, 8),  // store
+      memi(SWAP, G5, G1, 12),   // store
+      alu(UMUL, G6, G2, G2),    // mul
+      alu(UDIV, G6, G6, G2),    // div
+      enc_save(SP, SP, -96),    // save_restore
+      enc_restore(G0, G0, 0),   // save_restore
+      enc_ticc(N, G0, 1),       // trap (untaken)
+      enc_call(2),              // call_jmpl
+      enc_flush(G0, 0),         // other
+      enc_bicc(N, true, 5),     // branch, annuls the next
+      enc_addi(G7, G0, 1),      // annulled
+      enc_bicc(A, false, 2),    // branch
+      enc_stbar(),              // other
+      enc_nop(),                // 16: branch target (alu)
   };
   exec(q);
   expect_exit(q.size());
@@ -367,8 +375,7 @@ TEST_F(CoreTest, TraceLineFormat) {
   ASSERT_EQ(lines.size(), 3u);  // the annulled nop is not traced
   std::regex line_re("^[0-9a-f]{8}( [0-9a-f]{8}){35}$");
   for (auto& l : lines) EXPECT_TRUE(std::regex_match(l, line_re)) << l;
-  EXPECT_EQ(lines[0].substr(0, 62),
-            "00004000 00004004 f30000c0 00000002 000000a5 deadbeef 00000000");
+  EXPECT_EQ(lines[0].substr(0, 62), "00004000 00004004 f30000c0 00000002 000000a5 deadbeef 00000000");
   EXPECT_EQ(lines[0].substr(lines[0].size() - 8), "00c0ffee");  // I7 is the last field
   // second line: %o0 (field 13) was written by the first instruction
   EXPECT_EQ(lines[1].substr(0, 17), "00004004 00004008");

@@ -134,8 +134,7 @@ TEST_F(TimedTest, LoadDelayTwo) {
   EXPECT_EQ(cycles_of({enc_ld(G2, G1, 0), enc_st(G2, G1, 8)}), 1 + 1 + 2 + kTa);
   make(tcfg);  // a 2-cycle store in between covers the second delay cycle
   core->set_reg(G1, kData);
-  EXPECT_EQ(cycles_of({enc_ld(G2, G1, 0), enc_st(G0, G1, 8), enc_addi(G3, G2, 1)}),
-            1 + 2 + 1 + kTa);
+  EXPECT_EQ(cycles_of({enc_ld(G2, G1, 0), enc_st(G0, G1, 8), enc_addi(G3, G2, 1)}), 1 + 2 + 1 + kTa);
 }
 
 TEST_F(TimedTest, LddSecondWordArrivesLater) {
@@ -165,14 +164,12 @@ TEST_F(TimedTest, InterlockFollowsTheWindowAcrossSave) {
   core->set_reg(G1, kData);
   core->set_reg(SP, 0x3000);
   // %o0 loaded, SAVE, then the same physical register as %i0: 1 stall left
-  EXPECT_EQ(cycles_of({enc_ld(O0, G1, 0), enc_save(SP, SP, -96), enc_addi(G5, I0, 1)}),
-            1 + 1 + 1 + 1 + kTa);
+  EXPECT_EQ(cycles_of({enc_ld(O0, G1, 0), enc_save(SP, SP, -96), enc_addi(G5, I0, 1)}), 1 + 1 + 1 + 1 + kTa);
   make(tcfg);
   core->set_reg(G1, kData);
   core->set_reg(SP, 0x3000);
   // the new window's %o0 is another register: no stall
-  EXPECT_EQ(cycles_of({enc_ld(O0, G1, 0), enc_save(SP, SP, -96), enc_addi(G5, O0, 1)}),
-            1 + 1 + 1 + kTa);
+  EXPECT_EQ(cycles_of({enc_ld(O0, G1, 0), enc_save(SP, SP, -96), enc_addi(G5, O0, 1)}), 1 + 1 + 1 + kTa);
 }
 
 // ---- multiply, divide, Y ------------------------------------------------------------------
@@ -225,8 +222,7 @@ TEST_F(TimedTest, DivideWaitsForY) {
   EXPECT_EQ(tc().stall_muldiv, 1u);
   make(tcfg);
   core->set_reg(G2, 7);
-  EXPECT_EQ(cycles_of({enc_wry(G0, 0), enc_nop(), enc_nop(), alu(UDIV, G3, G1, G2)}),
-            1 + 1 + 1 + 35 + kTa);
+  EXPECT_EQ(cycles_of({enc_wry(G0, 0), enc_nop(), enc_nop(), alu(UDIV, G3, G1, G2)}), 1 + 1 + 1 + 35 + kTa);
   EXPECT_EQ(tc().stall_muldiv, 0u);
   make(tcfg);  // UMUL writes Y as well
   core->set_reg(G2, 7);
@@ -333,26 +329,39 @@ struct ArchState {
   uint32_t pc, psr, y;
   uint64_t insns;
   bool operator==(const ArchState& o) const {
-    return regs == o.regs && mem == o.mem && pc == o.pc && psr == o.psr && y == o.y &&
-           insns == o.insns;
+    return regs == o.regs && mem == o.mem && pc == o.pc && psr == o.psr && y == o.y && insns == o.insns;
   }
 };
 
 // A loop with loads, stores, atomics, MUL/DIV/Y, SAVE/RESTORE, CALL, FLUSH,
 // annulling branches and LDD/STD.
 std::vector<uint32_t> mixed_program() {
-  return {
-      enc_sethi(G1, kData), enc_sethi(G3, kData), enc_movi(G2, 16), enc_movi(G7, 0),
-      enc_save(SP, SP, -96),                                     // 4
-      enc_ld(L0, G1, 0),                                         // 5: loop
-      enc_movi(L1, 3), alu(SMUL, L2, L0, L1), enc_wry(G0, 0), enc_movi(L3, 2),
-      alu(UDIV, L4, L0, L3), alu(ADD, L2, L2, L4), alu(ADD, G7, G7, L2),
-      enc_st(G7, G1, 0x100), memi(LDSTUB, L5, G1, 0x200), memi(LDD, L6, G3, 8),
-      enc_addi(G1, G1, 4), enc_subcci(G2, G2, 1),
-      enc_bicc(NE, true, -13),                                   // 18 -> 5
-      alu(ADD, G6, L5, G7),                                      // 19: delay slot
-      enc_restore(G0, G0, 0), enc_call(2), enc_nop(), enc_flush(G0, 0),
-      memi(STD, G6, G1, 0x300), enc_rdy(G5)};
+  return {enc_sethi(G1, kData),
+          enc_sethi(G3, kData),
+          enc_movi(G2, 16),
+          enc_movi(G7, 0),
+          enc_save(SP, SP, -96),  // 4
+          enc_ld(L0, G1, 0),      // 5: loop
+          enc_movi(L1, 3),
+          alu(SMUL, L2, L0, L1),
+          enc_wry(G0, 0),
+          enc_movi(L3, 2),
+          alu(UDIV, L4, L0, L3),
+          alu(ADD, L2, L2, L4),
+          alu(ADD, G7, G7, L2),
+          enc_st(G7, G1, 0x100),
+          memi(LDSTUB, L5, G1, 0x200),
+          memi(LDD, L6, G3, 8),
+          enc_addi(G1, G1, 4),
+          enc_subcci(G2, G2, 1),
+          enc_bicc(NE, true, -13),  // 18 -> 5
+          alu(ADD, G6, L5, G7),     // 19: delay slot
+          enc_restore(G0, G0, 0),
+          enc_call(2),
+          enc_nop(),
+          enc_flush(G0, 0),
+          memi(STD, G6, G1, 0x300),
+          enc_rdy(G5)};
 }
 
 ArchState run_mixed(CoreTest& t, RamBus& bus, std::unique_ptr<Core>& core) {

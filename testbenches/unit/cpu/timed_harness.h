@@ -40,9 +40,9 @@ class TimedTest : public CoreTest {
   // cycles() must equal the sum of every timing bucket.
   void expect_cycles_accounted() {
     const CoreTimingCounters& t = core->timing_counters();
-    uint64_t sum = core->counters().idle_cycles + t.annul_cycles + t.trap_cycles +
-                   t.stall_load_use + t.stall_branch + t.stall_muldiv + t.stall_icache_miss +
-                   t.stall_dcache_miss + t.stall_write_buffer + t.stall_bus;
+    uint64_t sum = core->counters().idle_cycles + t.annul_cycles + t.trap_cycles + t.stall_load_use +
+                   t.stall_branch + t.stall_muldiv + t.stall_icache_miss + t.stall_dcache_miss +
+                   t.stall_write_buffer + t.stall_bus;
     for (uint64_t v : t.class_cycles) sum += v;
     EXPECT_EQ(sum, core->cycles());
   }

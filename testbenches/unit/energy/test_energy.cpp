@@ -78,7 +78,8 @@ struct Board {
     EnergyModel::MasterCounts& c = counts[master == 0 ? 0 : 1];
     const unsigned beats = (bytes + 3) / 4;
     c.beats += beats;
-    if (to == To::Sdram) (k == AhbTransaction::Kind::Write ? c.sdram_write_words : c.sdram_read_words) += beats;
+    if (to == To::Sdram)
+      (k == AhbTransaction::Kind::Write ? c.sdram_write_words : c.sdram_read_words) += beats;
     if (to == To::Apb) ++c.apb_accesses;
   }
   void step(l3vp::leon3::InsnClass c) {
@@ -114,15 +115,15 @@ struct Board {
 };
 
 // The fixed run's energy by hand, in fJ.
-constexpr uint64_t kInsn = (10 * 10 + 5 * 20 + 3 * 30) * 1000;       // 290 pJ
-constexpr uint64_t kStall = 7 * 2 * 1000;                            // 14 pJ
+constexpr uint64_t kInsn = (10 * 10 + 5 * 20 + 3 * 30) * 1000;  // 290 pJ
+constexpr uint64_t kStall = 7 * 2 * 1000;                       // 14 pJ
 constexpr uint64_t kIcache = 2 * 50 * 1000, kDcache = 1 * 60 * 1000;
-constexpr uint64_t kAhb = (4 + 1 + 1 + 1) * 4 * 1000;               // CPU beats x 4 pJ
+constexpr uint64_t kAhb = (4 + 1 + 1 + 1) * 4 * 1000;  // CPU beats x 4 pJ
 constexpr uint64_t kApbE = 9 * 1000;
 constexpr uint64_t kSdram = (4 * 8 + 1 * 12) * 1000;
-constexpr uint64_t kStatic = 5000000;                               // 1 mW x 200 x 25 ns = 5 nJ
+constexpr uint64_t kStatic = 5000000;  // 1 mW x 200 x 25 ns = 5 nJ
 constexpr uint64_t kIdle = 100 * 1 * 1000;
-constexpr uint64_t kDma = (4 * 6 + 4 * 12) * 1000;                  // GRETH: 4 beats x 6 pJ + 4 words x 12 pJ
+constexpr uint64_t kDma = (4 * 6 + 4 * 12) * 1000;  // GRETH: 4 beats x 6 pJ + 4 words x 12 pJ
 
 }  // namespace
 
@@ -275,16 +276,30 @@ TEST(EnergyProfile, BadProfilesNameTheKey) {
       {"unknown key", [](json& j) { j["icache_mis_pj"] = 1; }, "icache_mis_pj: unknown key"},
       {"missing key", [](json& j) { j.erase("dcache_miss_pj"); }, "dcache_miss_pj: missing"},
       {"negative", [](json& j) { j["stall_cycle_pj"] = -1; }, "stall_cycle_pj: negative"},
-      {"too fine", [](json& j) { j["instruction_pj"]["alu"] = 1.0005; }, "instruction_pj.alu: 1.0005 pJ has more than 3 decimals"},
+      {"too fine", [](json& j) { j["instruction_pj"]["alu"] = 1.0005; },
+       "instruction_pj.alu: 1.0005 pJ has more than 3 decimals"},
       {"string", [](json& j) { j["apb_access_pj"] = "5"; }, "apb_access_pj: expected a number"},
       {"missing class", [](json& j) { j["instruction_pj"].erase("div"); }, "instruction_pj.div: missing"},
       {"unknown class", [](json& j) { j["instruction_pj"]["fpu"] = 1; }, "instruction_pj.fpu: unknown class"},
-      {"pair class", [](json& j) { j["pair_pj"] = {{"alu", {{"jump", 1}}}}; }, "pair_pj.alu.jump: unknown class"},
+      {"pair class",
+       [](json& j) {
+         j["pair_pj"] = {{"alu", {{"jump", 1}}}};
+       },
+       "pair_pj.alu.jump: unknown class"},
       {"format", [](json& j) { j["format"] = 2; }, "format: unsupported format 2"},
-      {"static too fine", [](json& j) { j["static_mw"] = 0.0000001; }, "static_mw: 1e-07 mW has more than 6 decimals"},
+      {"static too fine", [](json& j) { j["static_mw"] = 0.0000001; },
+       "static_mw: 1e-07 mW has more than 6 decimals"},
       {"huge", [](json& j) { j["sdram_read_word_pj"] = 1e12; }, "sdram_read_word_pj: "},
-      {"no default", [](json& j) { j["ahb_transfer_pj"] = {{"leon3", 1}}; }, "ahb_transfer_pj.default: missing"},
-      {"sources", [](json& j) { j["sources"] = {{"nothing", "x"}}; }, "sources.nothing: names no key"},
+      {"no default",
+       [](json& j) {
+         j["ahb_transfer_pj"] = {{"leon3", 1}};
+       },
+       "ahb_transfer_pj.default: missing"},
+      {"sources",
+       [](json& j) {
+         j["sources"] = {{"nothing", "x"}};
+       },
+       "sources.nothing: names no key"},
   };
   for (const Case& c : cases) {
     json j = simple_profile();

@@ -21,8 +21,8 @@ TEST(GdbPacket, FrameAndChecksum) {
   EXPECT_EQ(frame("OK"), "$OK#9a");  // 'O' 0x4f + 'K' 0x4b = 0x9a
   EXPECT_EQ(frame("g"), "$g#67");
   // $ # } * are escaped as } followed by the byte xor 0x20, checksum over the escaped text.
-  EXPECT_EQ(frame("a$#}*"), std::string("$a}\x04}\x03}]}\x0a#") +
-                                "c3");  // 0x61 + 4*0x7d + 0x04 + 0x03 + 0x5d + 0x0a = 0x2c3
+  EXPECT_EQ(frame("a$#}*"),
+            std::string("$a}\x04}\x03}]}\x0a#") + "c3");  // 0x61 + 4*0x7d + 0x04 + 0x03 + 0x5d + 0x0a = 0x2c3
 }
 
 TEST(GdbPacket, ReaderRoundTripAndEvents) {
@@ -123,9 +123,9 @@ TEST(GdbSparc, DecodeMemAccess) {
   a = decode_mem_access(mem(0x0a, 1, true, 2), 0x10, 0);  // ldsh
   ASSERT_TRUE(a);
   EXPECT_EQ(a->size, 2u);
-  EXPECT_FALSE(decode_mem_access(0x01000000u, 0, 0));              // nop (sethi)
+  EXPECT_FALSE(decode_mem_access(0x01000000u, 0, 0));             // nop (sethi)
   EXPECT_FALSE(decode_mem_access(2u << 30 | 0x3cu << 19, 0, 0));  // save (op = 2)
-  EXPECT_FALSE(decode_mem_access(mem(0x08, 1, true, 0), 0, 0));    // unassigned op3
+  EXPECT_FALSE(decode_mem_access(mem(0x08, 1, true, 0), 0, 0));   // unassigned op3
 }
 
 TEST(GdbSparc, SignalOfTrap) {

@@ -30,8 +30,8 @@
 namespace l3vp::test {
 
 using sc_core::SC_NS;
-using sc_core::SC_US;
 using sc_core::sc_time;
+using sc_core::SC_US;
 
 inline const sc_time kClk(25, SC_NS);
 constexpr uint32_t kRam = 0x40000000, kRom = 0x00000000, kHole = 0x20000000;
@@ -100,8 +100,7 @@ class Bench : public sc_core::sc_module {
     ahb.set_delay_fn([this](unsigned, unsigned, const tlm::tlm_generic_payload& gp) {
       dma.push_back({sc_core::sc_time_stamp(), gp.is_write(), static_cast<uint32_t>(gp.get_address()),
                      gp.get_data_length()});
-      return per_access +
-             sc_time::from_value(per_word.value() * ((gp.get_data_length() + 3) / 4));
+      return per_access + sc_time::from_value(per_word.value() * ((gp.get_data_length() + 3) / 4));
     });
     mac.connect_link(&link.port(0));
     link.attach(0, &mac);

@@ -5,7 +5,7 @@ namespace l3vp::test {
 namespace {
 
 using G = Greth;
-constexpr uint32_t TXT = kRam + 0x0000, RXT = kRam + 0x0400;  // descriptor tables
+constexpr uint32_t TXT = kRam + 0x0000, RXT = kRam + 0x0400;    // descriptor tables
 constexpr uint32_t TXB = kRam + 0x10000, RXB = kRam + 0x20000;  // buffers, 2 KiB apart
 constexpr uint32_t buf(uint32_t base, unsigned i) { return base + 0x800 * i; }
 const uint8_t kMac[6] = {0x02, 0x00, 0x00, 0x00, 0x00, 0x08};
@@ -129,7 +129,7 @@ TEST_F(GrethTest, RegisterWriteMasks) {
   run_us(1);
   EXPECT_EQ(rd(G::CTRL), 0x06000000u | G::CTRL_TI | G::CTRL_RI | G::CTRL_FD | G::CTRL_PM | G::CTRL_PI |
                              G::CTRL_ME);  // SP not writable (MII), TE/RE cleared by the DMAs
-  EXPECT_EQ(rd(G::STATUS), 0u);  // EN=0 is not an error
+  EXPECT_EQ(rd(G::STATUS), 0u);            // EN=0 is not an error
   EXPECT_TRUE(b.irq.pulses.empty());
 }
 
@@ -251,11 +251,12 @@ TEST_F(GrethTest, TxShortFramePaddedAndBackToBack) {
 }
 
 TEST_F(GrethTest, TxRingWrapBitAndReenable) {
-  for (unsigned i = 0; i < 3; ++i) put_tx(i, make(kHostMac, 0x0800, 64, uint8_t(i)), i == 2 ? uint32_t(G::DESC_WR) : 0u);
+  for (unsigned i = 0; i < 3; ++i)
+    put_tx(i, make(kHostMac, 0x0800, 64, uint8_t(i)), i == 2 ? uint32_t(G::DESC_WR) : 0u);
   wr(G::CTRL, G::CTRL_TE);
   run_us(50);
   ASSERT_EQ(b.host.rx.size(), 3u);
-  EXPECT_EQ(rd(G::TXDESC), TXT);  // wrapped after the WR descriptor
+  EXPECT_EQ(rd(G::TXDESC), TXT);            // wrapped after the WR descriptor
   EXPECT_EQ(rd(G::CTRL) & G::CTRL_TE, 0u);  // descriptor 0 is no longer enabled
   // Re-enable descriptor 0 and set TE again (it must be set every time).
   put_tx(0, make(kHostMac, 0x0800, 64, 9), 0);
@@ -288,7 +289,7 @@ TEST_F(GrethTest, TxZeroAndOversizeLengthsAreSkipped) {
   EXPECT_EQ(b.host.rx[0].f.data.size(), 1514u);
   EXPECT_EQ(b.m32(TXT), 0u);
   EXPECT_EQ(b.m32(TXT + 8), 0u);
-  EXPECT_EQ(b.irq.pulses.size(), 3u);  // "successful" no-ops interrupt too
+  EXPECT_EQ(b.irq.pulses.size(), 3u);     // "successful" no-ops interrupt too
   EXPECT_EQ(b.irq.pulses[0].second, t0);  // zero bus time: at once
   EXPECT_EQ(rd(G::STATUS), uint32_t(G::ST_TI));
   EXPECT_EQ(b.mac.stats().tx_skipped - s0.tx_skipped, 2u);
@@ -300,7 +301,7 @@ TEST_F(GrethTest, TxInterruptNeedsDescriptorIeAndCtrlTi) {
   put_tx(1, make(kHostMac, 0x0800, 64), 0);           // no IE, CTRL.TI=1
   put_tx(2, make(kHostMac, 0x0800, 64), G::DESC_IE);  // both
   wr(G::CTRL, G::CTRL_TE);
-  run_us(8);  // first frame done (6.72 us incl. write-back)
+  run_us(8);                                     // first frame done (6.72 us incl. write-back)
   EXPECT_EQ(rd(G::STATUS), uint32_t(G::ST_TI));  // status set regardless
   EXPECT_TRUE(b.irq.pulses.empty());
   wr(G::CTRL, G::CTRL_TE | G::CTRL_TI);
@@ -331,7 +332,7 @@ TEST_F(GrethTest, TxAhbErrorOnDataReadThenRestart) {
   EXPECT_EQ(rd(G::STATUS), uint32_t(G::ST_TA));
   EXPECT_EQ(rd(G::CTRL) & G::CTRL_TE, 0u);
   EXPECT_EQ(b.m32(TXT) & G::DESC_EN, uint32_t(G::DESC_EN));  // not written back
-  EXPECT_EQ(rd(G::TXDESC), TXT);                            // not advanced
+  EXPECT_EQ(rd(G::TXDESC), TXT);                             // not advanced
   EXPECT_TRUE(b.irq.pulses.empty());
   b.s32(TXT + 4, buf(TXB, 0));
   wr(G::STATUS, G::ST_TA);
@@ -423,7 +424,7 @@ TEST_F(GrethTest, RxRingWrapAndExhaustion) {
   run_us(50);
   EXPECT_TRUE(rx_buffer_holds(0, make(kMac, 0x0800, 80, 0)));
   EXPECT_TRUE(rx_buffer_holds(1, make(kMac, 0x0800, 80, 1)));
-  EXPECT_EQ(rd(G::RXDESC), RXT);  // WR wrapped to descriptor 0 ...
+  EXPECT_EQ(rd(G::RXDESC), RXT);            // WR wrapped to descriptor 0 ...
   EXPECT_EQ(rd(G::CTRL) & G::CTRL_RE, 0u);  // ... which is no longer enabled
   EXPECT_EQ(rd(G::STATUS), uint32_t(G::ST_RI));
   EXPECT_EQ(b.mac.stats().rx_drop_exhausted - s0.rx_drop_exhausted, 1u);
@@ -481,15 +482,17 @@ TEST_F(GrethTest, RxAddressFilter) {
   send_and_settle(kMac);    // station: accepted (desc 0)
   send_and_settle(kBcast);  // broadcast: accepted (desc 1)
   EXPECT_EQ(rd(G::STATUS), uint32_t(G::ST_RI));
-  send_and_settle(other);   // other unicast: IA
+  send_and_settle(other);  // other unicast: IA
   EXPECT_EQ(rd(G::STATUS), uint32_t(G::ST_RI | G::ST_IA));
   EXPECT_EQ(rd(G::RXDESC), RXT + 16);  // descriptor untouched by the drop
-  send_and_settle(mc1);     // multicast, ME=0: IA
+  send_and_settle(mc1);                // multicast, ME=0: IA
   wr(G::STATUS, 0xFFFFFFFF);
   EXPECT_EQ(rd(G::STATUS), 0u);
   // Hash filter: only the bit of mc1 set.
-  if (h1 >= 32) wr(G::HASH_MSB, 1u << (h1 - 32));
-  else wr(G::HASH_LSB, 1u << h1);
+  if (h1 >= 32)
+    wr(G::HASH_MSB, 1u << (h1 - 32));
+  else
+    wr(G::HASH_LSB, 1u << h1);
   wr(G::CTRL, G::CTRL_RE | G::CTRL_ME);
   send_and_settle(mc1);  // accepted through the hash (desc 2), MC bit
   EXPECT_EQ(b.m32(RXT + 16), uint32_t(G::RXD_MC) | 64);
@@ -673,7 +676,7 @@ TEST_F(GrethTest, MdioReadPhyRegistersAndBusyTime) {
 
 TEST_F(GrethTest, MdioWriteIgnoredWhileBusyAndWrongPhy) {
   wr(G::MDIO, mdio_cmd(0, 4, G::MDIO_WR, 0x0061));  // advertise 10 Mbit only
-  wr(G::MDIO, mdio_cmd(0, 2, G::MDIO_RD));           // ignored: busy
+  wr(G::MDIO, mdio_cmd(0, 2, G::MDIO_RD));          // ignored: busy
   run_us(200);
   EXPECT_EQ(rd(G::MDIO) >> 16, 0x0061u);  // still the write data
   EXPECT_EQ(b.mac.phy_reg(4), 0x0061u);
@@ -727,7 +730,7 @@ TEST_F(GrethTest, SoftResetClearsStateAndWaitsForMdio) {
   run_us(10);
   wr(G::CTRL, G::CTRL_RS);
   EXPECT_EQ(rd(G::CTRL), 0x06000000u | G::CTRL_RS | G::CTRL_ME | G::CTRL_PI);
-  EXPECT_EQ(rd(G::RXDESC), RXT);  // index back to 0, base kept
+  EXPECT_EQ(rd(G::RXDESC), RXT);                 // index back to 0, base kept
   EXPECT_EQ(rd(G::STATUS), uint32_t(G::ST_RI));  // TS cleared, RI kept
   EXPECT_EQ(rd(G::MAC_LSB), 8u);
   run_us(200);
@@ -907,8 +910,8 @@ TEST_F(GrethTest, ListeningChangesNothing) {
 // ---------------------------------------------------------------------------
 
 const uint8_t kHostIp[4] = {192, 168, 0, 1}, kBoardIp[4] = {192, 168, 0, 83};
-constexpr size_t kIp = 14;       // IPv4 header offset in the frame
-constexpr size_t kL4 = kIp + 20;  // TCP/UDP header offset (IHL 5)
+constexpr size_t kIp = 14;                  // IPv4 header offset in the frame
+constexpr size_t kL4 = kIp + 20;            // TCP/UDP header offset (IHL 5)
 constexpr uint32_t kCsumBits = 0x7F << 19;  // RX ID IR UD UR TD TR IF
 
 uint16_t get16(const EthFrame& f, size_t off) { return uint16_t(f.data[off] << 8 | f.data[off + 1]); }
@@ -954,20 +957,21 @@ EthFrame ip_frame(uint8_t proto, size_t payload, uint8_t tag = 0) {
   const size_t l4 = (proto == 6 ? 20 : 8) + payload;
   EthFrame f = make(kMac, 0x0800, kL4 + l4, tag);
   uint8_t* ip = f.data.data() + kIp;
-  const uint8_t hdr[12] = {0x45, 0, uint8_t((20 + l4) >> 8), uint8_t(20 + l4), 0x12, 0x34, 0x40, 0, 64, proto, 0, 0};
+  const uint8_t hdr[12] = {0x45, 0, uint8_t((20 + l4) >> 8), uint8_t(20 + l4), 0x12, 0x34, 0x40, 0, 64, proto,
+                           0,    0};
   std::copy(hdr, hdr + 12, ip);
   std::copy(kHostIp, kHostIp + 4, ip + 12);
   std::copy(kBoardIp, kBoardIp + 4, ip + 16);
   set16(f, kIp + 10, ip_header_checksum(f));
-  set16(f, kL4, 5000);  // source port
+  set16(f, kL4, 5000);   // source port
   set16(f, kL4 + 2, 7);  // destination port
   if (proto == 17) {
     set16(f, kL4 + 4, uint16_t(l4));
     const uint16_t c = l4_checksum(f, 17, l4, 6);
     set16(f, kL4 + 6, c ? c : 0xFFFF);
   } else {
-    f.data[kL4 + 12] = 5 << 4;     // data offset: 5 words
-    f.data[kL4 + 13] = 0x18;       // ACK PSH
+    f.data[kL4 + 12] = 5 << 4;                // data offset: 5 words
+    f.data[kL4 + 13] = 0x18;                  // ACK PSH
     f.data[kL4 + 18] = f.data[kL4 + 19] = 0;  // urgent pointer
     set16(f, kL4 + 16, l4_checksum(f, 6, l4, 16));
   }
@@ -985,8 +989,10 @@ class GrethCsumTest : public GrethTest {
     const unsigned i = next_rx_++;
     x.desc(RXT + 8 * i, G::DESC_EN, buf(RXB, i));
     x.wr(G::CTRL, G::CTRL_RE);
-    if (f.crc_error) x.mac.frame_in(f);
-    else x.link.port(1).send(f);
+    if (f.crc_error)
+      x.mac.frame_in(f);
+    else
+      x.link.port(1).send(f);
     run_us(150);
     EXPECT_EQ(x.m32(RXT + 8 * i) & G::DESC_EN, 0u) << "descriptor " << i << " not written back";
     return x.m32(RXT + 8 * i);
@@ -1037,7 +1043,7 @@ TEST_F(GrethCsumTest, RxCorruptedUdpPayloadGivesUr) {
 
 TEST_F(GrethCsumTest, RxUdpWithoutChecksumIsNotAnError) {
   EthFrame f = udp_frame(100, 4);
-  set16(f, kL4 + 6, 0);  // RFC 768: no checksum
+  set16(f, kL4 + 6, 0);          // RFC 768: no checksum
   f.data[kL4 + 8 + 10] ^= 0xFF;  // would not match a checksum
   EXPECT_EQ(receive(f), G::RXD_ID | G::RXD_UD | 142u);
   EXPECT_EQ(delta(&GrethStats::rx_csum_udp_errors), 0u);

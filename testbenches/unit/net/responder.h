@@ -82,7 +82,8 @@ class Responder : public sc_core::sc_module, public EthPort {
     if (v.proto == kProtoIcmp && v.len >= 8 && inet_checksum(v.payload, v.len) == 0) {
       if (v.payload[0] == 8) {
         ++echo_requests;
-        send_ip(kProtoIcmp, icmp_echo(true, get16(v.payload + 4), get16(v.payload + 6), v.payload + 8, v.len - 8));
+        send_ip(kProtoIcmp,
+                icmp_echo(true, get16(v.payload + 4), get16(v.payload + 6), v.payload + 8, v.len - 8));
       } else if (v.payload[0] == 0) {
         ++echo_replies;
         echo_reply_times.push_back(sc_core::sc_time_stamp());
@@ -126,10 +127,12 @@ class Responder : public sc_core::sc_module, public EthPort {
   void client_send(uint64_t off, size_t len) {
     Bytes d(len);
     for (size_t i = 0; i < len; ++i) d[i] = stream_byte(off + i);
-    send_tcp_now(client_port, client_dport, client_iss + 1 + uint32_t(off), client_irs + 1 + client_fin_seen, kAck | kPsh, 65535, 0, d.data(), len);
+    send_tcp_now(client_port, client_dport, client_iss + 1 + uint32_t(off), client_irs + 1 + client_fin_seen,
+                 kAck | kPsh, 65535, 0, d.data(), len);
   }
   void client_fin(uint64_t off) {
-    send_tcp_now(client_port, client_dport, client_iss + 1 + uint32_t(off), client_irs + 1, kFin | kAck, 65535, 0, nullptr, 0);
+    send_tcp_now(client_port, client_dport, client_iss + 1 + uint32_t(off), client_irs + 1, kFin | kAck,
+                 65535, 0, nullptr, 0);
   }
   uint16_t client_port = 40000;
   unsigned pings_sent = 0;
@@ -139,7 +142,13 @@ class Responder : public sc_core::sc_module, public EthPort {
  private:
   void sink_in(const TcpView& t) {
     SinkConn& c = sink[t.sport];
-    Seg s{sc_core::sc_time_stamp(), t.seq, t.ack, t.flags, t.wnd, t.plen, uint64_t(uint32_t(t.seq - c.irs - 1))};
+    Seg s{sc_core::sc_time_stamp(),
+          t.seq,
+          t.ack,
+          t.flags,
+          t.wnd,
+          t.plen,
+          uint64_t(uint32_t(t.seq - c.irs - 1))};
     if (t.flags & kSyn) {
       c = SinkConn{};
       c.irs = t.seq;
@@ -153,7 +162,8 @@ class Responder : public sc_core::sc_module, public EthPort {
     }
     c.segs.push_back(s);
     if (t.flags & kRst) return;
-    if (t.plen > 0 && drop_offset >= 0 && uint64_t(drop_offset) >= s.off && uint64_t(drop_offset) < s.off + t.plen) {
+    if (t.plen > 0 && drop_offset >= 0 && uint64_t(drop_offset) >= s.off &&
+        uint64_t(drop_offset) < s.off + t.plen) {
       drop_offset = -1;
       ++dropped;
       c.segs.back().len = 0;  // record as lost
@@ -174,7 +184,8 @@ class Responder : public sc_core::sc_module, public EthPort {
         return;
       }
     }
-    if (t.plen > 0 || (t.flags & kFin)) send_tcp(t.dport, t.sport, c.snd_nxt, c.rcv_nxt, kAck, tcp_window, 0, nullptr, 0);
+    if (t.plen > 0 || (t.flags & kFin))
+      send_tcp(t.dport, t.sport, c.snd_nxt, c.rcv_nxt, kAck, tcp_window, 0, nullptr, 0);
   }
   void client_in(const TcpView& t) {
     client_rx.push_back({sc_core::sc_time_stamp(), t.seq, t.ack, t.flags, t.wnd, t.plen, 0});
@@ -208,8 +219,8 @@ class Responder : public sc_core::sc_module, public EthPort {
                 const uint8_t* d, size_t n) {
     send_ip(kProtoTcp, tcp_segment(ip, host_ip, sp, dp, seq, ack, fl, w, mss, d, n));
   }
-  void send_tcp_now(uint16_t sp, uint16_t dp, uint32_t seq, uint32_t ack, uint8_t fl, uint16_t w, uint16_t mss,
-                    const uint8_t* d, size_t n) {
+  void send_tcp_now(uint16_t sp, uint16_t dp, uint32_t seq, uint32_t ack, uint8_t fl, uint16_t w,
+                    uint16_t mss, const uint8_t* d, size_t n) {
     send_ip_now(kProtoTcp, tcp_segment(ip, host_ip, sp, dp, seq, ack, fl, w, mss, d, n));
   }
   EthTx* tx = nullptr;

@@ -24,10 +24,10 @@ namespace {
 
 using sc_core::SC_MS;
 using sc_core::SC_NS;
-using sc_core::SC_US;
 using sc_core::SC_SEC;
 using sc_core::sc_time;
 using sc_core::sc_time_stamp;
+using sc_core::SC_US;
 
 constexpr uint32_t kBoard = 0xC0A80035, kHost = 0xC0A80037;
 
@@ -356,8 +356,10 @@ TEST(HostTcp, RetransmitsAfterLossOnRtoSchedule) {
   // microseconds, so RTO = srtt + 4 rttvar is clamped to rto_min (200 ms).
   sc_time lost, again;
   for (const auto& g : s.segs) {
-    if ((g.flags & 0x80) && lost == sc_time()) lost = g.t;
-    else if (lost != sc_time() && g.off == 3000 && g.len > 0 && again == sc_time()) again = g.t;
+    if ((g.flags & 0x80) && lost == sc_time())
+      lost = g.t;
+    else if (lost != sc_time() && g.off == 3000 && g.len > 0 && again == sc_time())
+      again = g.t;
   }
   ASSERT_NE(lost, sc_time());
   ASSERT_NE(again, sc_time());

@@ -30,9 +30,9 @@ using sc_core::SC_MS;
 using sc_core::SC_NS;
 using sc_core::SC_PS;
 using sc_core::SC_SEC;
-using sc_core::SC_US;
 using sc_core::sc_time;
 using sc_core::sc_time_stamp;
+using sc_core::SC_US;
 
 constexpr uint32_t kBoard = 0xC0A80035;
 const sc_time kProp = sc_time(250, SC_NS), kBoardLatency = sc_time(13, SC_US);
@@ -201,9 +201,8 @@ TEST(HostLatency, ShortFrameNeverOvertakesLongOne) {
     if (e.dir == 1) wire_tx->push_back({e.start, e.bytes});
   });
   std::vector<size_t> got;  // datagram sizes as the board echoes them back
-  ASSERT_TRUE(p.host->udp_bind(5000, [&got](uint32_t, uint16_t, uint16_t, const uint8_t*, size_t n) {
-    got.push_back(n);
-  }));
+  ASSERT_TRUE(p.host->udp_bind(
+      5000, [&got](uint32_t, uint16_t, uint16_t, const uint8_t*, size_t n) { got.push_back(n); }));
   const sc_time t0 = sc_time_stamp();
   p.host->udp_send(kBoard, 5000, 7, host::udp_pattern(0, 1000));  // 1042-byte frame
   p.host->udp_send(kBoard, 5000, 7, host::udp_pattern(1, 10));    // 52-byte frame
@@ -291,7 +290,8 @@ TEST(HostLatency, HostCaptureDiffersFromBoardCaptureByTheLatencies) {
     // Board -> host (echo replies): the PC's stack sees them after the
     // receive latency of the frame as delivered (same bytes, padded).
     EXPECT_EQ(h_up[k].data, b_up[k].data) << "reply " << k;
-    EXPECT_EQ(h_up[k].ns - b_up[k].ns, ns(kRx + times(sc_time(8, SC_NS), b_up[k].data.size()))) << "reply " << k;
+    EXPECT_EQ(h_up[k].ns - b_up[k].ns, ns(kRx + times(sc_time(8, SC_NS), b_up[k].data.size())))
+        << "reply " << k;
     // Host -> board (echo requests): handed to the card before the transmit
     // latency (of the unpadded frame) and the wire; the board's capture
     // stamps the last bit's arrival.

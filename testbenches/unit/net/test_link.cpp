@@ -19,8 +19,8 @@ namespace l3vp::test {
 namespace {
 
 using sc_core::SC_NS;
-using sc_core::SC_US;
 using sc_core::sc_time;
+using sc_core::SC_US;
 
 // Records what a link delivers at one end.
 struct Sink : EthPort {

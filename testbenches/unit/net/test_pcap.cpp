@@ -114,7 +114,8 @@ TEST(Pcap, RecordsReadBackWithNanosecondStamps) {
     std::vector<uint8_t> d(60 + 37 * i);
     for (size_t j = 0; j < d.size(); ++j) d[j] = uint8_t(i * 13 + j);
     // 1.000000123 s + i * 2.5 s + 999 ps (sub-ns part is truncated)
-    const sc_time t = sc_time(1, SC_SEC) + sc_time(123, SC_NS) + sc_time(2500 * i, SC_MS) + sc_time(999, SC_PS);
+    const sc_time t =
+        sc_time(1, SC_SEC) + sc_time(123, SC_NS) + sc_time(2500 * i, SC_MS) + sc_time(999, SC_PS);
     const uint64_t ns = 1000000123ull + 2500000000ull * i;
     recs.push_back({d, t, ns / 1000000000, ns % 1000000000});
   }
@@ -143,9 +144,7 @@ TEST(Pcap, RecordsReadBackWithNanosecondStamps) {
   if (!HasFailure()) std::remove(path.c_str());
 }
 
-TEST(Pcap, OpenFailureThrows) {
-  EXPECT_THROW(PcapWriter("/nonexistent-dir/x.pcap"), std::runtime_error);
-}
+TEST(Pcap, OpenFailureThrows) { EXPECT_THROW(PcapWriter("/nonexistent-dir/x.pcap"), std::runtime_error); }
 
 TEST(Pcap, HostTrafficDissectsCleanlyInTshark) {
   if (!have_tshark()) GTEST_SKIP() << "tshark is not installed";
@@ -221,8 +220,8 @@ TEST(Pcap, TsharkFlagsABrokenChecksum) {
   }
   const auto rows = dissect(path);
   ASSERT_EQ(rows.size(), 1u);
-  EXPECT_EQ(rows[0][3], "1");  // IP header fine
-  EXPECT_EQ(rows[0][4], "0");  // UDP checksum bad
+  EXPECT_EQ(rows[0][3], "1");                     // IP header fine
+  EXPECT_EQ(rows[0][4], "0");                     // UDP checksum bad
   EXPECT_GE(max_severity(rows[0][7]), kPiError);  // reported as an error
   if (!HasFailure()) std::remove(path.c_str());
 }

@@ -29,8 +29,8 @@ using sc_core::SC_MS;
 using sc_core::SC_NS;
 using sc_core::SC_PS;
 using sc_core::SC_SEC;
-using sc_core::SC_US;
 using sc_core::sc_time;
+using sc_core::SC_US;
 
 TEST(Scenario, DurationsAreExact) {
   EXPECT_EQ(parse_duration("40us"), sc_time(40, SC_US));
@@ -74,12 +74,14 @@ TEST(Scenario, ErrorsNameThePath) {
   EXPECT_NE(error_of(R"({"host": {"ip": "192.168.0.300"}})").find(".host.ip"), std::string::npos);
   EXPECT_NE(error_of(R"({"host": {"mac": "02:00:00"}})").find(".host.mac"), std::string::npos);
   EXPECT_NE(error_of(R"({"link": {"mbps": 55}})").find(".link.mbps"), std::string::npos);
-  EXPECT_NE(error_of(R"({"link": {"to_board": {"loss": 1.5}}})").find(".link.to_board.loss"), std::string::npos);
+  EXPECT_NE(error_of(R"({"link": {"to_board": {"loss": 1.5}}})").find(".link.to_board.loss"),
+            std::string::npos);
   EXPECT_NE(error_of(R"({"experiments": [{"type": "ping", "cout": 3}]})").find(".experiments[0].cout"),
             std::string::npos);
   EXPECT_NE(error_of(R"({"experiments": [{"type": "pong"}]})").find("unknown experiment"), std::string::npos);
-  EXPECT_NE(error_of(R"({"experiments": [{"type": "ping", "interval": 5}]})").find(".experiments[0].interval"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of(R"({"experiments": [{"type": "ping", "interval": 5}]})").find(".experiments[0].interval"),
+      std::string::npos);
   EXPECT_NE(error_of(R"({"host": {"tcp": {"mss": 20}}})").find(".host.tcp.mss"), std::string::npos);
   EXPECT_THROW(host::load_scenario("/nonexistent.json"), ScenarioError);
 }
@@ -88,8 +90,8 @@ TEST(Scenario, ErrorsNameThePath) {
 // the keys and values, models/platform/fw_params.h); it must be an object.
 TEST(Scenario, BoardParamsAreKeptForTheSimulator) {
   EXPECT_TRUE(host::parse_scenario(json::object()).board_params.is_null());
-  const host::Scenario s =
-      host::parse_scenario(json::parse(R"({"board": {"ip": "192.168.0.53", "params": {"window": 300, "flags": "verify"}}})"));
+  const host::Scenario s = host::parse_scenario(
+      json::parse(R"({"board": {"ip": "192.168.0.53", "params": {"window": 300, "flags": "verify"}}})"));
   EXPECT_EQ(s.board_params, json::parse(R"({"window": 300, "flags": "verify"})"));
   EXPECT_NE(error_of(R"({"board": {"params": [1, 2]}})").find(".board.params"), std::string::npos);
   EXPECT_NE(error_of(R"({"board": {"parms": {}}})").find(".board.parms: unknown key"), std::string::npos);
@@ -121,16 +123,21 @@ TEST(Scenario, RawFramesParse) {
   EXPECT_TRUE(t.experiments[0].raw.timed);
   EXPECT_EQ(t.experiments[0].raw.frames[1].at, sc_time(3, SC_US));
 
-  auto err = [](const char* e) { return error_of(std::string(R"({"experiments": [{"type": "raw", )") + e + "}]}"); };
+  auto err = [](const char* e) {
+    return error_of(std::string(R"({"experiments": [{"type": "raw", )") + e + "}]}");
+  };
   EXPECT_NE(err(R"("frames": ["0g"])").find(".experiments[0].frames[0]: bad hex digit 'g' at character 1"),
             std::string::npos);
   EXPECT_NE(err(R"("frames": [{"hex": "012"}])").find(".frames[0].hex: odd number of hex digits (3)"),
             std::string::npos);
-  EXPECT_NE(err(R"("frames": [])").find(".experiments[0].frames: must be a non-empty array"), std::string::npos);
-  EXPECT_NE(err(R"("frames": [{"hex": "00", "fcs": "ok"}])").find(".frames[0].fcs"), std::string::npos);
-  EXPECT_NE(err(R"("frames": [{"hex": "00", "hx": ""}])").find(".frames[0].hx: unknown key"), std::string::npos);
-  EXPECT_NE(err(R"("frames": [{"hex": "00", "at": "1ms"}, "01"])").find("either every frame has \"at\" or none"),
+  EXPECT_NE(err(R"("frames": [])").find(".experiments[0].frames: must be a non-empty array"),
             std::string::npos);
+  EXPECT_NE(err(R"("frames": [{"hex": "00", "fcs": "ok"}])").find(".frames[0].fcs"), std::string::npos);
+  EXPECT_NE(err(R"("frames": [{"hex": "00", "hx": ""}])").find(".frames[0].hx: unknown key"),
+            std::string::npos);
+  EXPECT_NE(
+      err(R"("frames": [{"hex": "00", "at": "1ms"}, "01"])").find("either every frame has \"at\" or none"),
+      std::string::npos);
   EXPECT_NE(err(R"("frames": [{"hex": "00", "at": "2ms"}, {"hex": "00", "at": "1ms"}])")
                 .find(".frames[1].at: earlier than the frame before it"),
             std::string::npos);
@@ -214,10 +221,12 @@ TEST(Scenario, TcpRequestParses) {
   EXPECT_NE(error_of(R"({"experiments": [{"type": "tcp_request", "request": "abc", "interval": "2000s"}]})")
                 .find("request bytes * interval"),
             std::string::npos);
-  EXPECT_NE(error_of(R"({"experiments": [{"type": "tcp_request", "request": 5}]})").find(".experiments[0].request"),
-            std::string::npos);
-  EXPECT_NE(error_of(R"({"experiments": [{"type": "tcp_request", "expct": "x"}]})").find(".experiments[0].expct"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of(R"({"experiments": [{"type": "tcp_request", "request": 5}]})").find(".experiments[0].request"),
+      std::string::npos);
+  EXPECT_NE(
+      error_of(R"({"experiments": [{"type": "tcp_request", "expct": "x"}]})").find(".experiments[0].expct"),
+      std::string::npos);
 }
 
 // The host latency model's keys: exact values, defaults zero (today's

@@ -85,8 +85,9 @@ TEST(Tap, KernelAnswersArpThroughNamespacedTap) {
     for (const EthFrame& r : board.rx) {
       EthView e;
       ArpView a;
-      if (parse_eth(r.data.data(), r.data.size(), e) && e.type == kEtherArp && parse_arp(e.payload, e.len, a) &&
-          a.op == 2 && a.spa == host_ip && a.tpa == board_ip && a.tha == mine && e.dst == mine) {
+      if (parse_eth(r.data.data(), r.data.size(), e) && e.type == kEtherArp &&
+          parse_arp(e.payload, e.len, a) && a.op == 2 && a.spa == host_ip && a.tpa == board_ip &&
+          a.tha == mine && e.dst == mine) {
         got = true;
         reply = a;
       }

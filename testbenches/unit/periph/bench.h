@@ -129,9 +129,12 @@ class Bench : public sc_core::sc_module {
     tlm::tlm_generic_payload gp;
     uint8_t buf[4] = {0, 0, 0, 0};
     if (write) {
-      if (len == 4) put_be32(buf, data);
-      else if (len == 2) put_be16(buf, static_cast<uint16_t>(data));
-      else buf[0] = static_cast<uint8_t>(data);
+      if (len == 4)
+        put_be32(buf, data);
+      else if (len == 2)
+        put_be16(buf, static_cast<uint16_t>(data));
+      else
+        buf[0] = static_cast<uint8_t>(data);
     }
     gp.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
     gp.set_address(addr);

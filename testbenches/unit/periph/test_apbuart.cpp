@@ -10,15 +10,34 @@ namespace {
 enum : uint32_t { DATA = 0x00, STATUS = 0x04, CTRL = 0x08, SCALER = 0x0C };
 // STATUS
 enum : uint32_t {
-  DR = 1, TS = 2, TE = 4, BR = 8, OV = 0x10, PE = 0x20, FE = 0x40, TH = 0x80, RH = 0x100,
-  TF = 0x200, RF = 0x400,
+  DR = 1,
+  TS = 2,
+  TE = 4,
+  BR = 8,
+  OV = 0x10,
+  PE = 0x20,
+  FE = 0x40,
+  TH = 0x80,
+  RH = 0x100,
+  TF = 0x200,
+  RF = 0x400,
 };
 constexpr uint32_t TCNT(unsigned n) { return n << 20; }
 constexpr uint32_t RCNT(unsigned n) { return n << 26; }
 // CTRL
 enum : uint32_t {
-  C_RE = 1, C_TE = 2, C_RI = 4, C_TI = 8, C_PE = 0x20, C_FL = 0x40, C_LB = 0x80, C_TF = 0x200,
-  C_RF = 0x400, C_SI = 0x4000, C_NS = 0x8000, C_FA = 0x80000000u,
+  C_RE = 1,
+  C_TE = 2,
+  C_RI = 4,
+  C_TI = 8,
+  C_PE = 0x20,
+  C_FL = 0x40,
+  C_LB = 0x80,
+  C_TF = 0x200,
+  C_RF = 0x400,
+  C_SI = 0x4000,
+  C_NS = 0x8000,
+  C_FA = 0x80000000u,
 };
 constexpr uint64_t kChar = 160;
 
@@ -39,8 +58,12 @@ class ApbuartTest : public ::testing::Test {
     b.irq_uart.pulses.clear();
     b.irq_uart1.pulses.clear();
   }
-  uint32_t rd(uint32_t off, sc_core::sc_time d = sc_core::SC_ZERO_TIME) { return Bench::rd(b.s_uart, off, d); }
-  void wr(uint32_t off, uint32_t v, sc_core::sc_time d = sc_core::SC_ZERO_TIME) { Bench::wr(b.s_uart, off, v, d); }
+  uint32_t rd(uint32_t off, sc_core::sc_time d = sc_core::SC_ZERO_TIME) {
+    return Bench::rd(b.s_uart, off, d);
+  }
+  void wr(uint32_t off, uint32_t v, sc_core::sc_time d = sc_core::SC_ZERO_TIME) {
+    Bench::wr(b.s_uart, off, v, d);
+  }
   void put(const std::string& s) {
     for (char c : s) wr(DATA, static_cast<uint8_t>(c));
   }
@@ -87,7 +110,7 @@ TEST_F(ApbuartTest, ErrorBitsTakeTheWrittenValue) {
 TEST_F(ApbuartTest, TransmitImmediateOutputTimedStatus) {
   wr(CTRL, C_TE);
   wr(DATA, 'A');
-  EXPECT_EQ(b.tx, "A");  // reaches the host at once
+  EXPECT_EQ(b.tx, "A");            // reaches the host at once
   EXPECT_EQ(rd(STATUS), TE | TH);  // FIFO empty, shift register busy
   put("BC");
   EXPECT_EQ(b.tx, "ABC");

@@ -22,7 +22,9 @@ class GptimerTest : public ::testing::Test {
     b.irq_gpt3.pulses.clear();
   }
   uint32_t rd(uint32_t off, sc_core::sc_time d = sc_core::SC_ZERO_TIME) { return Bench::rd(b.s_gpt, off, d); }
-  void wr(uint32_t off, uint32_t v, sc_core::sc_time d = sc_core::SC_ZERO_TIME) { Bench::wr(b.s_gpt, off, v, d); }
+  void wr(uint32_t off, uint32_t v, sc_core::sc_time d = sc_core::SC_ZERO_TIME) {
+    Bench::wr(b.s_gpt, off, v, d);
+  }
   // Advance to exactly t0 + n clocks.
   void to(uint64_t n) {
     const sc_core::sc_time target = at(t0, n);
@@ -122,7 +124,7 @@ TEST_F(GptimerTest, PrescalerSequenceAndPerTimerSlots) {
 // qtest style: program, advance an exact number of clocks, read back.
 TEST_F(GptimerTest, CounterAfterExactAdvance) {
   const uint64_t u0 = b.gpt.underflows(1);  // statistics survive reset()
-  wr(SRELOAD, 39);  // 1 MHz tick at 40 MHz
+  wr(SRELOAD, 39);                          // 1 MHz tick at 40 MHz
   wr(RLD(1), 1000);
   wr(CTRL(1), EN | RS | LD);
   // Decrements at 40 + 2 + 40k.
@@ -320,7 +322,7 @@ TEST_F(GptimerTest, AnnotatedDelayReadEqualsLaterRead) {
   EXPECT_EQ(rd(CNT(1)), ahead_cnt);
   EXPECT_EQ(rd(SCALER), ahead_scl);
   EXPECT_EQ(ahead_cnt, 99u - 13);  // decrements at 12, 22, ..., 132
-  EXPECT_EQ(ahead_scl, 2u);   // tick at 130, then 7 decrements
+  EXPECT_EQ(ahead_scl, 2u);        // tick at 130, then 7 decrements
 }
 
 TEST_F(GptimerTest, AnnotatedDelayWriteTimesTheUnderflow) {
@@ -369,11 +371,11 @@ TEST_F(GptimerTest, UnderflowAndIpProbes) {
   std::vector<TimerIpEvent> ip;
   const auto i1 = b.gpt.on_underflow.listen([&](const TimerUnderflowEvent& e) { uf.push_back(e); });
   const auto i2 = b.gpt.on_ip.listen([&](const TimerIpEvent& e) { ip.push_back(e); });
-  wr(SRELOAD, 9);                   // ticks at 10, 20, ...; timer n at tick + 1 + n
+  wr(SRELOAD, 9);  // ticks at 10, 20, ...; timer n at tick + 1 + n
   wr(RLD(1), 2);
-  wr(CTRL(1), EN | RS | LD | IE);   // 2 -> 1 at 12, 0 at 22, underflow at 32, 62, 92
+  wr(CTRL(1), EN | RS | LD | IE);  // 2 -> 1 at 12, 0 at 22, underflow at 32, 62, 92
   wr(RLD(2), 0);
-  wr(CTRL(2), EN | RS | LD);        // underflows every tick: 13, 23, ... (no IRQ)
+  wr(CTRL(2), EN | RS | LD);  // underflows every tick: 13, 23, ... (no IRQ)
   to(40);
   wr(CTRL(1), EN | RS | IE | IP, cyc(5));  // IP cleared at 45 (annotated)
   to(100);
@@ -415,7 +417,7 @@ TEST_F(GptimerTest, DebugReadHasNoSideEffects) {
   to(70);
   const uint64_t u0 = b.gpt.underflows(2);  // the statistics getter catches up
   ASSERT_EQ(uf.size(), 1u);
-  to(140);  // underflow at 103 (no event: no side effect)
+  to(140);                                        // underflow at 103 (no event: no side effect)
   EXPECT_EQ(Bench::dbg_rd(b.s_gpt, CNT(2)), 1u);  // 4 at 103, 3 at 113, 2 at 123, 1 at 133
   const uint32_t scaler = Bench::dbg_rd(b.s_gpt, SCALER);
   EXPECT_EQ(uf.size(), 1u);

@@ -15,8 +15,11 @@ namespace {
 class RefTimer {
  public:
   RefTimer(unsigned ntimers, unsigned sbits, unsigned nbits, unsigned pirq, bool sepirq)
-      : n_(ntimers), smask_(sbits >= 32 ? ~0u : (1u << sbits) - 1),
-        vmask_(nbits >= 32 ? ~0u : (1u << nbits) - 1), pirq_(pirq), sep_(sepirq) {
+      : n_(ntimers),
+        smask_(sbits >= 32 ? ~0u : (1u << sbits) - 1),
+        vmask_(nbits >= 32 ? ~0u : (1u << nbits) - 1),
+        pirq_(pirq),
+        sep_(sepirq) {
     scaler_ = sreload_ = smask_;
   }
 
@@ -69,8 +72,10 @@ class RefTimer {
 
   // Register access at the current edge (after the edge's own update).
   void write(uint32_t off, uint32_t v) {
-    if (off == 0x00) scaler_ = v & smask_;
-    else if (off == 0x04) scaler_ = sreload_ = v & smask_;
+    if (off == 0x00)
+      scaler_ = v & smask_;
+    else if (off == 0x04)
+      scaler_ = sreload_ = v & smask_;
     else if (off == 0x08) {
       for (unsigned i = 1; i <= n_; ++i)
         if (v & (1u << (15 + i))) t_[i].en = true;
@@ -78,8 +83,12 @@ class RefTimer {
       const unsigned i = off >> 4;
       T& t = t_[i];
       switch (off & 0xF) {
-        case 0x0: t.value = v & vmask_; break;
-        case 0x4: t.reload = v & vmask_; break;
+        case 0x0:
+          t.value = v & vmask_;
+          break;
+        case 0x4:
+          t.reload = v & vmask_;
+          break;
         case 0x8:
           t.en = v & 1;
           t.rs = v & 2;
@@ -97,10 +106,13 @@ class RefTimer {
     const unsigned i = off >> 4;
     const T& t = t_[i];
     switch (off & 0xF) {
-      case 0x0: return t.value;
-      case 0x4: return t.reload;
-      case 0x8: return uint32_t(t.en) | uint32_t(t.rs) << 1 | uint32_t(t.ie) << 3 |
-                       uint32_t(t.ip) << 4 | uint32_t(t.ch) << 5;
+      case 0x0:
+        return t.value;
+      case 0x4:
+        return t.reload;
+      case 0x8:
+        return uint32_t(t.en) | uint32_t(t.rs) << 1 | uint32_t(t.ie) << 3 | uint32_t(t.ip) << 4 |
+               uint32_t(t.ch) << 5;
     }
     return 0;
   }
@@ -154,9 +166,15 @@ void cross_check(Gptimer& dut, Bench::Sock& sock, IrqRecorder& rec, unsigned see
     } else {
       uint32_t v;
       switch (off & 0xF) {
-        case 0x4: v = off == 0x04 ? pick(14) : pick(25); break;  // SRELOAD may be < ntimers
-        case 0x8: v = pick(64); break;
-        default: v = off == 0x00 ? pick(14) : pick(30); break;
+        case 0x4:
+          v = off == 0x04 ? pick(14) : pick(25);
+          break;  // SRELOAD may be < ntimers
+        case 0x8:
+          v = pick(64);
+          break;
+        default:
+          v = off == 0x00 ? pick(14) : pick(30);
+          break;
       }
       if (pick(10) == 0) {  // occasionally enable through CONFIG
         Bench::wr(sock, 0x08, 1u << (15 + timer));

@@ -5,8 +5,13 @@ namespace l3vp::test {
 namespace {
 
 enum : uint32_t {
-  ILEVEL = 0x00, IPEND = 0x04, IFORCE = 0x08, ICLEAR = 0x0C, MPSTAT = 0x10,
-  PIMASK = 0x40, PIFORCE = 0x80,
+  ILEVEL = 0x00,
+  IPEND = 0x04,
+  IFORCE = 0x08,
+  ICLEAR = 0x0C,
+  MPSTAT = 0x10,
+  PIMASK = 0x40,
+  PIFORCE = 0x80,
 };
 constexpr uint32_t bit(unsigned n) { return 1u << n; }
 
@@ -19,11 +24,13 @@ class IrqmpTest : public ::testing::Test {
     b.cpu.changes.clear();
     b.irl_events.clear();
   }
-  void TearDown() override {
-    b.gpt.connect_irq(&b.irq_gpt);
+  void TearDown() override { b.gpt.connect_irq(&b.irq_gpt); }
+  uint32_t rd(uint32_t off, sc_core::sc_time d = sc_core::SC_ZERO_TIME) {
+    return Bench::rd(b.s_irqmp, off, d);
   }
-  uint32_t rd(uint32_t off, sc_core::sc_time d = sc_core::SC_ZERO_TIME) { return Bench::rd(b.s_irqmp, off, d); }
-  void wr(uint32_t off, uint32_t v, sc_core::sc_time d = sc_core::SC_ZERO_TIME) { Bench::wr(b.s_irqmp, off, v, d); }
+  void wr(uint32_t off, uint32_t v, sc_core::sc_time d = sc_core::SC_ZERO_TIME) {
+    Bench::wr(b.s_irqmp, off, v, d);
+  }
   Bench& b = bench();
   sc_core::sc_time t0;
 };
@@ -147,8 +154,8 @@ TEST_F(IrqmpTest, TimerInterruptReachesCpuAtUnderflowTime) {
   b.gpt.reset();
   b.gpt.connect_irq(&b.irqmp);
   wr(PIMASK, bit(8) | bit(9));
-  Bench::wr(b.s_gpt, 0x04, 9);                  // SRELOAD: 10-clock tick
-  Bench::wr(b.s_gpt, 0x14, 99);                 // TRLDVAL1
+  Bench::wr(b.s_gpt, 0x04, 9);                      // SRELOAD: 10-clock tick
+  Bench::wr(b.s_gpt, 0x14, 99);                     // TRLDVAL1
   Bench::wr(b.s_gpt, 0x18, 0x1 | 0x2 | 0x4 | 0x8);  // EN RS LD IE
   advance(cyc(1500));
   ASSERT_EQ(b.cpu.changes.size(), 1u);
@@ -211,11 +218,11 @@ TEST_F(IrqmpTest, IrlAndAckProbes) {
   const auto i1 = b.irqmp.on_irl.listen([&](const IrlEvent& e) { irl.push_back(e); });
   const auto i2 = b.irqmp.on_intack.listen([&](const IntAckEvent& e) { ack.push_back(e); });
   wr(PIMASK, bit(5) | bit(9));
-  b.irqmp.irq_pulse(5);             // IRL 0 -> 5 at t0
-  wr(IFORCE, bit(9), cyc(40));      // IRL 5 -> 9 at t0 + 40 (annotated)
+  b.irqmp.irq_pulse(5);         // IRL 0 -> 5 at t0
+  wr(IFORCE, bit(9), cyc(40));  // IRL 5 -> 9 at t0 + 40 (annotated)
   advance(cyc(50));
-  b.irqmp.intack(9);                // clears the force bit: IRL 9 -> 5 at t0 + 50
-  wr(ICLEAR, bit(5), cyc(3));       // IRL 5 -> 0 at t0 + 53
+  b.irqmp.intack(9);           // clears the force bit: IRL 9 -> 5 at t0 + 50
+  wr(ICLEAR, bit(5), cyc(3));  // IRL 5 -> 0 at t0 + 53
   b.irqmp.on_irl.unlisten(i1);
   b.irqmp.on_intack.unlisten(i2);
   ASSERT_EQ(irl.size(), 4u);

@@ -67,9 +67,10 @@ TEST(FwParams, LayoutMatchesTheFirmwareStruct) {
   // port (u16), window, count, bytes, idle_ms, max_ms, flags, chksum (the
   // firmware side checks the same offsets with _Static_assert in greth.c).
   const std::vector<std::pair<std::string, unsigned>> want = {
-      {"board_ip", 12}, {"netmask", 16}, {"peer_ip", 20}, {"mac", 24}, {"port", 30}, {"window", 32},
-      {"count", 36},    {"bytes", 40},   {"idle_ms", 44}, {"max_ms", 48}, {"flags", 52},
-      {"chksum", 56},   {"seed", 60},    {"gateway", 64}, {"conn_idle_ms", 68}, {"keepalive_ms", 72},
+      {"board_ip", 12},       {"netmask", 16},      {"peer_ip", 20},      {"mac", 24},
+      {"port", 30},           {"window", 32},       {"count", 36},        {"bytes", 40},
+      {"idle_ms", 44},        {"max_ms", 48},       {"flags", 52},        {"chksum", 56},
+      {"seed", 60},           {"gateway", 64},      {"conn_idle_ms", 68}, {"keepalive_ms", 72},
       {"persist_max_ms", 76}, {"evict_idle_ms", 80}};
   const auto& f = fw_param_fields();
   ASSERT_EQ(f.size(), want.size());
@@ -161,9 +162,11 @@ TEST(FwParams, MeaninglessValuesAreRejected) {
   expect_error([&] { p.set("window", "0"); }, "window: '0' is not an integer in [1, 65535]");
   expect_error([&] { p.set("window", "65536"); }, "window: '65536' is not an integer in [1, 65535]");
   expect_error([&] { p.set("board_ip", "0.0.0.0"); }, "board_ip: '0.0.0.0' is not a usable board address");
-  expect_error([&] { p.set("netmask", "255.0.255.0"); }, "netmask: '255.0.255.0' is not a contiguous netmask");
+  expect_error([&] { p.set("netmask", "255.0.255.0"); },
+               "netmask: '255.0.255.0' is not a contiguous netmask");
   expect_error([&] { p.set("netmask", "0.0.0.255"); }, "not a contiguous netmask");
-  expect_error([&] { p.set("mac", "01:00:5e:00:00:01"); }, "mac: '01:00:5e:00:00:01' is a multicast MAC address");
+  expect_error([&] { p.set("mac", "01:00:5e:00:00:01"); },
+               "mac: '01:00:5e:00:00:01' is a multicast MAC address");
   expect_error([&] { p.set("mac", "ff:ff:ff:ff:ff:ff"); }, "multicast MAC address");
   EXPECT_TRUE(p.empty()) << "a rejected setting must not be kept";
   p.set("window", "1");
@@ -178,9 +181,11 @@ TEST(FwParams, MeaninglessValuesAreRejected) {
   auto block = fresh_block();
   FwParams g;
   g.set("gateway", "192.168.0.53");  // the default board_ip
-  expect_error([&] { g.apply(block.data(), block.size()); }, "gateway: '192.168.0.53' is the board's own address");
+  expect_error([&] { g.apply(block.data(), block.size()); },
+               "gateway: '192.168.0.53' is the board's own address");
   g.set("gateway", "192.168.0.255");  // the default subnet's broadcast
-  expect_error([&] { g.apply(block.data(), block.size()); }, "gateway: '192.168.0.255' is the broadcast address");
+  expect_error([&] { g.apply(block.data(), block.size()); },
+               "gateway: '192.168.0.255' is the broadcast address");
   g.set("board_ip", "10.1.2.3");
   g.set("netmask", "255.255.0.0");
   g.set("gateway", "10.1.255.255");
@@ -198,14 +203,19 @@ TEST(FwParams, MeaninglessValuesAreRejected) {
 
 TEST(FwParams, JsonObjects) {
   FwParams p;
-  p.set_json(json::parse(R"({"window": 700, "board_ip": "192.168.1.9", "flags": "verify"})"), ".board.params");
+  p.set_json(json::parse(R"({"window": 700, "board_ip": "192.168.1.9", "flags": "verify"})"),
+             ".board.params");
   EXPECT_EQ(value_of(p, "window"), (std::vector<uint8_t>{0, 0, 0x02, 0xbc}));
   EXPECT_EQ(value_of(p, "board_ip"), (std::vector<uint8_t>{192, 168, 1, 9}));
-  expect_error([&] { p.set_json(json::parse(R"({"window": true})"), ".board.params"); }, ".board.params.window");
-  expect_error([&] { p.set_json(json::parse(R"({"window": -3})"), ".board.params"); }, ".board.params.window");
+  expect_error([&] { p.set_json(json::parse(R"({"window": true})"), ".board.params"); },
+               ".board.params.window");
+  expect_error([&] { p.set_json(json::parse(R"({"window": -3})"), ".board.params"); },
+               ".board.params.window");
   expect_error([&] { p.set_json(json::parse(R"({"count": 1.5})"), ".board.params"); }, ".board.params.count");
-  expect_error([&] { p.set_json(json::parse(R"({"cnt": 1})"), ".board.params"); }, ".board.params: fw_params: unknown key 'cnt'");
-  expect_error([&] { p.set_json(json::parse(R"([1])"), ".board.params"); }, ".board.params: must be an object");
+  expect_error([&] { p.set_json(json::parse(R"({"cnt": 1})"), ".board.params"); },
+               ".board.params: fw_params: unknown key 'cnt'");
+  expect_error([&] { p.set_json(json::parse(R"([1])"), ".board.params"); },
+               ".board.params: must be an object");
 }
 
 TEST(FwParams, ApplyChecksTheHeaderAndWritesOnlyGivenFields) {
@@ -323,12 +333,17 @@ TEST(FwParams, SlotPolicyTimesAreCheckedAndTakeOff) {
   EXPECT_EQ(value_of(p, "keepalive_ms"), (std::vector<uint8_t>{0xff, 0xff, 0xff, 0xff}));
   EXPECT_EQ(p.to_json()["keepalive_ms"], "off");
   EXPECT_EQ(p.to_json()["conn_idle_ms"], 30000);
-  expect_error([&] { p.set("conn_idle_ms", "0"); }, "conn_idle_ms: '0' is not a time in [100, 86400000] ms or 'off'");
-  expect_error([&] { p.set("keepalive_ms", "99"); }, "keepalive_ms: '99' is not a time in [100, 86400000] ms");
+  expect_error([&] { p.set("conn_idle_ms", "0"); },
+               "conn_idle_ms: '0' is not a time in [100, 86400000] ms or 'off'");
+  expect_error([&] { p.set("keepalive_ms", "99"); },
+               "keepalive_ms: '99' is not a time in [100, 86400000] ms");
   expect_error([&] { p.set("evict_idle_ms", "86400001"); }, "evict_idle_ms: '86400001' is not a time");
-  expect_error([&] { p.set("conn_idle_ms", "99999999999"); }, "conn_idle_ms: '99999999999' is not a time in ms");
-  expect_error([&] { p.set("conn_idle_ms", "4294967295"); }, "conn_idle_ms: '4294967295' is not a time in ms");
-  expect_error([&] { p.set("persist_max_ms", "off"); }, "persist_max_ms: 'off' is not a time in [1000, 86400000] ms (");
+  expect_error([&] { p.set("conn_idle_ms", "99999999999"); },
+               "conn_idle_ms: '99999999999' is not a time in ms");
+  expect_error([&] { p.set("conn_idle_ms", "4294967295"); },
+               "conn_idle_ms: '4294967295' is not a time in ms");
+  expect_error([&] { p.set("persist_max_ms", "off"); },
+               "persist_max_ms: 'off' is not a time in [1000, 86400000] ms (");
   expect_error([&] { p.set("persist_max_ms", "999"); }, "persist_max_ms: '999'");
   expect_error([&] { p.set("keepalive_ms", "soon"); }, "keepalive_ms: 'soon' is not a time in ms or 'off'");
   std::vector<uint8_t> b = fresh_block(kFwParamsMagic, 4, 84);
@@ -339,7 +354,8 @@ TEST(FwParams, SlotPolicyTimesAreCheckedAndTakeOff) {
   EXPECT_EQ(be32(&b[80]), 86400000u);
   // A version 3 image (68 bytes) cannot take them.
   b = fresh_block();
-  expect_error([&] { p.apply(b.data(), b.size()); }, "needs version 4 of the block; the loaded image has version 3");
+  expect_error([&] { p.apply(b.data(), b.size()); },
+               "needs version 4 of the block; the loaded image has version 3");
   b = fresh_block(kFwParamsMagic, 4, 68);
   expect_error([&] { p.apply(b.data(), b.size()); }, "size field 68");
 }

@@ -85,8 +85,8 @@ TEST(Params, ModelRowsAppearUnderTheirInstancePrefix) {
     const std::string s = i.key.substr(0, i.key.find('.'));
     if (sections.empty() || sections.back() != s) sections.push_back(s);
   }
-  EXPECT_EQ(sections, (std::vector<std::string>{"mode", "clock_hz", "cpu", "icache", "dcache", "memory", "ahb",
-                                                "apb", "uart", "gptimer", "chksum", "greth", "energy",
+  EXPECT_EQ(sections, (std::vector<std::string>{"mode", "clock_hz", "cpu", "icache", "dcache", "memory",
+                                                "ahb", "apb", "uart", "gptimer", "chksum", "greth", "energy",
                                                 "quantum_ns", "dmi", "net"}));
   // net: the GRETH's station address, then the link's rows.
   EXPECT_EQ(all[all.size() - EthLinkParams::rows().size() - 1].key, "net.mac");
@@ -172,8 +172,9 @@ TEST(Params, ABadValueNamesTheFullKey) {
             "key 'greth.csum_offload': must be true or false (got \"1\")");
   EXPECT_EQ(error_of([&] { c.set("net.to_board.jitter_ns", "2s"); }),
             "key 'net.to_board.jitter_ns': must be at most 1 s (got 2000000000)");
-  EXPECT_EQ(error_of([] { PlatformConfig::from_json(nlohmann::json::parse(R"({"chksum": {"enable": "yes"}})")); }),
-            "key 'chksum.enable': must be true or false");
+  EXPECT_EQ(
+      error_of([] { PlatformConfig::from_json(nlohmann::json::parse(R"({"chksum": {"enable": "yes"}})")); }),
+      "key 'chksum.enable': must be true or false");
   EXPECT_EQ(error_of([] { PlatformConfig::from_json(nlohmann::json::parse(R"({"uart": {"baud": 9600}})")); }),
             "unknown key 'uart.baud'");
 }

@@ -457,7 +457,7 @@ TEST(Leon3mp, PlugAndPlayAsSeenByFirmware) {
   EXPECT_EQ(ahb_read(0x800FF014), 0x0020FFF1u);
   EXPECT_EQ(ahb_read(0x800FF018), 0x01011028u);  // APB slot 3 GPTIMER, IRQ 8
   EXPECT_EQ(ahb_read(0x800FF01C), 0x0030FFF1u);
-  EXPECT_EQ(ahb_read(0x800FF020), 0u);  // slot 4 empty
+  EXPECT_EQ(ahb_read(0x800FF020), 0u);           // slot 4 empty
   EXPECT_EQ(ahb_read(0x800FF068), 0x0101D006u);  // APB slot 13 GRETH, IRQ 6
   EXPECT_EQ(ahb_read(0x800FF06C), 0x00D0FFF1u);  // 0x80000D00, mask 0xFFF, APB I/O
   EXPECT_EQ(ahb_read(0xFFFFF080), 0x0101D000u);  // AHB master 4 GRETH
@@ -483,7 +483,7 @@ TEST(Leon3mp, GrethWiring) {
 TEST(Leon3mp, MemoryMapAndIrqMap) {
   EXPECT_EQ(ahb_read(0x80000000), 0x10380033u);                         // MCFG1 (prom.h)
   EXPECT_EQ(ahb_read(0x80000308) & 0x1FF, (1u << 8) | (8u << 3) | 2u);  // GPTIMER CONFIG: SI, IRQ 8, 2 timers
-  ASSERT_NE(plat->gptimer(), nullptr);  // gptimer.model = tlm
+  ASSERT_NE(plat->gptimer(), nullptr);                                  // gptimer.model = tlm
   EXPECT_EQ(plat->gptimer()->irq_line(1), 8u);
   EXPECT_EQ(plat->gptimer()->irq_line(2), 9u);
   tlm::tlm_response_status st;

@@ -46,11 +46,13 @@ size_t index_of(const Leon3mp& b, const std::string& name) {
 
 TEST(PlatformProbeRegistry, EveryModelRegistersUnderItsInstanceName) {
   const auto n = names(*plain);
-  for (const char* p : {"cpu.step", "cpu.execute", "cpu.power", "cpu.trap", "cpu.psr", "cpu.halt",
-                        "ahb.transaction", "marker.mark", "link.send", "link.rx_start", "link.rx_end",
-                        "irqmp.line", "irqmp.irl", "irqmp.intack", "gptimer.underflow", "gptimer.ip",
-                        "uart.tx", "uart.rx", "greth.irq", "greth.dma_busy", "greth.desc", "greth.kick",
-                        "greth.frame_sent", "greth.frame_received", "greth.dma_burst"})
+  for (const char* p : {"cpu.step",       "cpu.execute",   "cpu.power",         "cpu.trap",
+                        "cpu.psr",        "cpu.halt",      "ahb.transaction",   "marker.mark",
+                        "link.send",      "link.rx_start", "link.rx_end",       "irqmp.line",
+                        "irqmp.irl",      "irqmp.intack",  "gptimer.underflow", "gptimer.ip",
+                        "uart.tx",        "uart.rx",       "greth.irq",         "greth.dma_busy",
+                        "greth.desc",     "greth.kick",    "greth.frame_sent",  "greth.frame_received",
+                        "greth.dma_burst"})
     EXPECT_TRUE(has(n, p)) << p;
   EXPECT_EQ(n.size(), 25u);
   EXPECT_FALSE(has(n, "chksum.op"));  // the engine is off

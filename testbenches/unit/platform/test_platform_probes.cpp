@@ -38,16 +38,18 @@ std::vector<uint32_t> program() {
       enc_sethi(G2, 0x80000000),
       enc_ori(G2, G2, 0x200),  // IRQMP
       enc_movi(G3, 2),
-      enc_st(G3, G2, 0x40),    // PIMASK: line 1
+      enc_st(G3, G2, 0x40),  // PIMASK: line 1
       enc_movi(G4, 0xE0),
-      enc_wrpsr(G4, 0),        // S PS ET, PIL 0, CWP 0
-      enc_nop(), enc_nop(), enc_nop(),
-      enc_movi(G5, 100),       // some work before the force
+      enc_wrpsr(G4, 0),  // S PS ET, PIL 0, CWP 0
+      enc_nop(),
+      enc_nop(),
+      enc_nop(),
+      enc_movi(G5, 100),  // some work before the force
       enc_subcci(G5, G5, 1),
       enc_bicc(NE, false, -1),
       enc_nop(),
-      enc_st(G3, G2, 0x08),    // IFORCE: line 1
-      enc_bicc(A, false, 0),   // spin until the interrupt
+      enc_st(G3, G2, 0x08),   // IFORCE: line 1
+      enc_bicc(A, false, 0),  // spin until the interrupt
       enc_nop(),
   };
 }

@@ -24,9 +24,9 @@ struct FakeModel {
     auto m = g.counter("misses", &misses, StatUnit::Count, StatInv::Yes, "Misses.");
     if (extra_per_region) m.per_region("fake.misses");
     g.counter("lazy", &lazy, StatUnit::Count, StatInv::Yes, "Lazy.").per_region("lazy");
-    g.vector("lanes", {"a", "b"}, StatUnit::Count, StatInv::Yes, "Per lane.",
-             [this](unsigned i) { return per_lane[i]; })
-        .per_region("lanes");
+    g.vector("lanes", {"a", "b"}, StatUnit::Count, StatInv::Yes, "Per lane.", [this](unsigned i) {
+       return per_lane[i];
+     }).per_region("lanes");
   }
 };
 
@@ -62,7 +62,7 @@ TEST(Regions, FiguresComeFromTheRegistry) {
   EXPECT_EQ(r[0]["lanes"], (nlohmann::json{{"a", 1}, {"b", 5}}));
   EXPECT_FALSE(r[0].contains("misses"));  // not marked per region
   EXPECT_FALSE(r[0].contains("fake"));
-  EXPECT_FALSE(r[0].contains("cpi"));     // no cycles/instructions figures to derive it from
+  EXPECT_FALSE(r[0].contains("cpi"));  // no cycles/instructions figures to derive it from
   EXPECT_EQ(b.regions.sum(b.regions.regions().at(7), "lanes.b"), 5u);
   EXPECT_THROW(b.regions.sum(b.regions.regions().at(7), "misses"), std::out_of_range);
 }
@@ -89,7 +89,9 @@ TEST(Regions, CpiIsDerivedFromTheFigures) {
   StatsRegistry reg;
   uint64_t cycles = 0, idle = 0, instrs = 0;
   const StatsGroup g = reg.root();
-  g.counter("cycles", [&] { return cycles; }, StatUnit::Cycles, StatInv::Yes, "C.").per_region("cycles");
+  g.counter(
+       "cycles", [&] { return cycles; }, StatUnit::Cycles, StatInv::Yes, "C.")
+      .per_region("cycles");
   g.counter("idle", &idle, StatUnit::Cycles, StatInv::Yes, "I.").per_region("idle_cycles");
   g.counter("instrs", &instrs, StatUnit::Count, StatInv::Yes, "N.").per_region("instructions");
   Regions regions;

@@ -88,7 +88,8 @@ TEST(Duration, FormatReadsBack) {
   EXPECT_EQ(format_duration(3000000000u), "3ms");
   EXPECT_EQ(format_duration(10000000000000u), "10s");
   EXPECT_EQ(format_duration(1000000000000000u), "1000s");
-  for (uint64_t ps : {uint64_t(0), uint64_t(1), uint64_t(999), uint64_t(25000), uint64_t(3) << 40, kMaxDurationPs})
+  for (uint64_t ps :
+       {uint64_t(0), uint64_t(1), uint64_t(999), uint64_t(25000), uint64_t(3) << 40, kMaxDurationPs})
     EXPECT_EQ(parse_duration_ps(format_duration(ps)), ps) << ps;
 }
 

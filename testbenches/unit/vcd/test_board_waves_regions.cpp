@@ -35,7 +35,8 @@ void build() {
   plat = std::make_unique<Leon3mp>("leon3mp", cfg);
   vcd::Selection sel;
   sel.regions = true;
-  waves = std::make_unique<vcd::BoardWaves>(*plat, sel, std::map<uint32_t, std::string>{{5, "r5"}, {6, "r6"}});
+  waves =
+      std::make_unique<vcd::BoardWaves>(*plat, sel, std::map<uint32_t, std::string>{{5, "r5"}, {6, "r6"}});
 }
 
 // sethi %hi(0x80000C00), %g3; mov 5, %g4; st %g4, [%g3] (BEGIN 5); nop;

@@ -142,8 +142,9 @@ TEST(VcdWriter, AddDeltaAppliesInTimeOrder) {
   b.w.add_delta(400, b.v, -1);  // wraps, masked to 8 bits
   b.w.change(500, b.v, 4);      // a set, then a delta at the same time
   b.w.add_delta(500, b.v, +2);
-  EXPECT_EQ(b.finish(500),
-            kDump0 + "#50\nb1 \"\n#100\nb11 \"\n#200\nb1 \"\n#300\nb0 \"\n#400\nb11111111 \"\n#500\nb110 \"\n");
+  EXPECT_EQ(
+      b.finish(500),
+      kDump0 + "#50\nb1 \"\n#100\nb11 \"\n#200\nb1 \"\n#300\nb0 \"\n#400\nb11111111 \"\n#500\nb110 \"\n");
 }
 
 TEST(VcdWriter, LateChangesAreCountedAndPlacedAtTheEarliestOpenTime) {
@@ -152,8 +153,8 @@ TEST(VcdWriter, LateChangesAreCountedAndPlacedAtTheEarliestOpenTime) {
   b.open();
   b.w.change(100, b.a, 1);
   b.w.flush(500);
-  b.w.change(200, b.a, 0);       // dated before the horizon already written
-  b.w.change(st, 300, b.v, 2);   // a stream's change before the horizon, too
+  b.w.change(200, b.a, 0);      // dated before the horizon already written
+  b.w.change(st, 300, b.v, 2);  // a stream's change before the horizon, too
   b.w.change(600, b.v, 1);
   b.w.flush(1000);
   EXPECT_EQ(b.w.late(), 2u);
@@ -188,7 +189,8 @@ TEST(VcdWriter, StringValues) {
   b.w.change(200, b.s, "two words");  // no spaces in a VCD token
   b.w.change(300, b.s, "");           // empty: "-"
   b.w.change(400, b.s, "net.driver");
-  EXPECT_EQ(b.finish(400), kDump0 + "#100\nsnet.driver #\n#200\nstwo_words #\n#300\ns- #\n#400\nsnet.driver #\n");
+  EXPECT_EQ(b.finish(400),
+            kDump0 + "#100\nsnet.driver #\n#200\nstwo_words #\n#300\ns- #\n#400\nsnet.driver #\n");
 }
 
 TEST(VcdWriter, CloseEndsAtTheLastChangeAtTheLeast) {

@@ -7,13 +7,9 @@
 #include "lwip/stats.h"
 #include "lwipapp.h"
 
-static int done(void)
-{
-  return lwipapp_p.count && lwip_stats.icmp.xmit >= lwipapp_p.count;
-}
+static int done(void) { return lwipapp_p.count && lwip_stats.icmp.xmit >= lwipapp_p.count; }
 
-static void report(void)
-{
+static void report(void) {
   result_begin("result");
   result_u("echo_rx", lwip_stats.icmp.recv);
   result_u("echo_tx", lwip_stats.icmp.xmit);
@@ -23,8 +19,12 @@ static void report(void)
   result_end();
 }
 
-static const struct lwipapp app = {
-    .name = "lwip_ping", .default_port = 0, .default_count = 0,
-    .default_idle_ms = 3000, .start = 0, .done = done, .report = report};
+static const struct lwipapp app = {.name = "lwip_ping",
+                                   .default_port = 0,
+                                   .default_count = 0,
+                                   .default_idle_ms = 3000,
+                                   .start = 0,
+                                   .done = done,
+                                   .report = report};
 
 int main(void) { return lwipapp_run(&app); }

@@ -25,28 +25,22 @@ struct echo {
 static struct echo echos[MAX_CONNS];
 static uint32_t accepted, finished, total_rx, total_tx, quit;
 
-static void finish(struct echo *e)
-{
+static void finish(struct echo *e) {
   total_rx += e->rx;
   total_tx += e->tx;
-  if (e->quit)
-    quit = 1;
-  if (e->pending)
-    pbuf_free(e->pending);
+  if (e->quit) quit = 1;
+  if (e->pending) pbuf_free(e->pending);
   memset(e, 0, sizeof(*e));
   finished++;
 }
 
 /* Copy what fits of the pending chain into the send buffer; close once the
  * peer has closed and everything went out. */
-static void push(struct tcp_pcb *pcb, struct echo *e)
-{
+static void push(struct tcp_pcb *pcb, struct echo *e) {
   while (e->pending) {
     u16_t len = e->pending->len;
-    if (len > tcp_sndbuf(pcb))
-      len = tcp_sndbuf(pcb);
-    if (!len || tcp_write(pcb, e->pending->payload, len, TCP_WRITE_FLAG_COPY) != ERR_OK)
-      break;
+    if (len > tcp_sndbuf(pcb)) len = tcp_sndbuf(pcb);
+    if (!len || tcp_write(pcb, e->pending->payload, len, TCP_WRITE_FLAG_COPY) != ERR_OK) break;
     e->tx += len;
     tcp_recved(pcb, len);
     e->pending = pbuf_free_header(e->pending, len);
@@ -61,8 +55,7 @@ static void push(struct tcp_pcb *pcb, struct echo *e)
   }
 }
 
-static err_t on_recv(void *arg, struct tcp_pcb *pcb, struct pbuf *p, err_t err)
-{
+static err_t on_recv(void *arg, struct tcp_pcb *pcb, struct pbuf *p, err_t err) {
   struct echo *e = arg;
   char head[4];
 
@@ -71,8 +64,7 @@ static err_t on_recv(void *arg, struct tcp_pcb *pcb, struct pbuf *p, err_t err)
   if (!p) {
     e->peer_closed = 1;
   } else {
-    if (e->rx == 0 && p->tot_len >= 4 && pbuf_copy_partial(p, head, 4, 0) == 4 &&
-        !memcmp(head, "quit", 4))
+    if (e->rx == 0 && p->tot_len >= 4 && pbuf_copy_partial(p, head, 4, 0) == 4 && !memcmp(head, "quit", 4))
       e->quit = 1;
     e->rx += p->tot_len;
     if (e->pending)
@@ -85,26 +77,22 @@ static err_t on_recv(void *arg, struct tcp_pcb *pcb, struct pbuf *p, err_t err)
   return ERR_OK;
 }
 
-static err_t on_sent(void *arg, struct tcp_pcb *pcb, u16_t len)
-{
+static err_t on_sent(void *arg, struct tcp_pcb *pcb, u16_t len) {
   (void)len;
   push(pcb, arg);
   return ERR_OK;
 }
 
-static void on_err(void *arg, err_t err)
-{
+static void on_err(void *arg, err_t err) {
   (void)err;
   finish(arg); /* the pcb is gone already */
 }
 
-static err_t on_accept(void *arg, struct tcp_pcb *pcb, err_t err)
-{
+static err_t on_accept(void *arg, struct tcp_pcb *pcb, err_t err) {
   unsigned i;
 
   (void)arg;
-  if (err != ERR_OK || !pcb)
-    return ERR_VAL;
+  if (err != ERR_OK || !pcb) return ERR_VAL;
   for (i = 0; i < MAX_CONNS; i++) {
     if (!echos[i].used) {
       echos[i].used = 1;
@@ -122,13 +110,11 @@ static err_t on_accept(void *arg, struct tcp_pcb *pcb, err_t err)
 
 static void start(void) { lwipapp_tcp_listen(on_accept); }
 
-static int done(void)
-{
+static int done(void) {
   return (quit || (lwipapp_p.count && finished >= lwipapp_p.count)) && lwipapp_tcp_all_closed();
 }
 
-static void report(void)
-{
+static void report(void) {
   result_begin("result");
   result_u("accepted", accepted);
   result_u("finished", finished);
@@ -139,8 +125,12 @@ static void report(void)
   result_end();
 }
 
-static const struct lwipapp app = {
-    .name = "lwip_tcpecho", .default_port = 7, .default_count = 1,
-    .default_idle_ms = 5000, .start = start, .done = done, .report = report};
+static const struct lwipapp app = {.name = "lwip_tcpecho",
+                                   .default_port = 7,
+                                   .default_count = 1,
+                                   .default_idle_ms = 5000,
+                                   .start = start,
+                                   .done = done,
+                                   .report = report};
 
 int main(void) { return lwipapp_run(&app); }

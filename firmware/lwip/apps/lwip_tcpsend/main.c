@@ -25,8 +25,7 @@ static uint32_t t_start, t_acked, t_total_us, total_bytes;
 static int closing, active;
 static struct tcp_pcb *cur;
 
-static void conn_end(void)
-{
+static void conn_end(void) {
   conns_done++;
   total_bytes += acked;
   t_total_us += t_acked - t_start;
@@ -35,16 +34,12 @@ static void conn_end(void)
 }
 
 /* Queue as much of the stream as lwIP takes; close after the last byte. */
-static void push(struct tcp_pcb *pcb)
-{
+static void push(struct tcp_pcb *pcb) {
   while (sent < lwipapp_p.bytes) {
     uint32_t len = lwipapp_p.bytes - sent;
-    if (len > TCP_MSS)
-      len = TCP_MSS;
-    if (len > tcp_sndbuf(pcb))
-      len = tcp_sndbuf(pcb);
-    if (!len || tcp_write(pcb, pattern + sent % 251u, (u16_t)len, TCP_WRITE_FLAG_COPY) != ERR_OK)
-      break;
+    if (len > TCP_MSS) len = TCP_MSS;
+    if (len > tcp_sndbuf(pcb)) len = tcp_sndbuf(pcb);
+    if (!len || tcp_write(pcb, pattern + sent % 251u, (u16_t)len, TCP_WRITE_FLAG_COPY) != ERR_OK) break;
     sent += len;
   }
   if (sent >= lwipapp_p.bytes && !closing && tcp_close(pcb) == ERR_OK)
@@ -53,53 +48,47 @@ static void push(struct tcp_pcb *pcb)
     tcp_output(pcb);
 }
 
-static err_t on_sent(void *arg, struct tcp_pcb *pcb, u16_t len)
-{
+static err_t on_sent(void *arg, struct tcp_pcb *pcb, u16_t len) {
   (void)arg;
   acked += len;
-  if (acked >= lwipapp_p.bytes && !t_acked)
-    t_acked = tick_us();
-  if (!closing)
-    push(pcb);
+  if (acked >= lwipapp_p.bytes && !t_acked) t_acked = tick_us();
+  if (!closing) push(pcb);
   return ERR_OK;
 }
 
-static err_t on_recv(void *arg, struct tcp_pcb *pcb, struct pbuf *p, err_t err)
-{
-  (void)arg; (void)err;
+static err_t on_recv(void *arg, struct tcp_pcb *pcb, struct pbuf *p, err_t err) {
+  (void)arg;
+  (void)err;
   if (p) { /* the host sends nothing: discard */
     tcp_recved(pcb, p->tot_len);
     pbuf_free(p);
     return ERR_OK;
   }
   /* The peer closed too: nothing more to send on this connection. */
-  if (!t_acked)
-    t_acked = tick_us();
+  if (!t_acked) t_acked = tick_us();
   tcp_recv(pcb, NULL);
   tcp_sent(pcb, NULL);
   tcp_err(pcb, NULL);
-  if (!closing)
-    tcp_close(pcb);
+  if (!closing) tcp_close(pcb);
   conn_end();
   return ERR_OK;
 }
 
-static void on_err(void *arg, err_t err)
-{
-  (void)arg; (void)err;
+static void on_err(void *arg, err_t err) {
+  (void)arg;
+  (void)err;
   failed++;
   conn_end();
 }
 
-static err_t on_connected(void *arg, struct tcp_pcb *pcb, err_t err)
-{
-  (void)arg; (void)err;
+static err_t on_connected(void *arg, struct tcp_pcb *pcb, err_t err) {
+  (void)arg;
+  (void)err;
   push(pcb);
   return ERR_OK;
 }
 
-static void open_next(void)
-{
+static void open_next(void) {
   ip_addr_t peer;
 
   sent = acked = t_acked = 0;
@@ -125,27 +114,23 @@ static void open_next(void)
   }
 }
 
-static void start(void)
-{
+static void start(void) {
   unsigned i;
 
-  for (i = 0; i < sizeof(pattern); i++)
-    pattern[i] = (uint8_t)(i % 251u);
-  if (!lwipapp_p.bytes)
-    lwipapp_p.bytes = 100000;
-  lwip_port_tcp_sndbuf = lwipapp_p.window < 536u ? 536u : lwipapp_p.window > 16384u ? 16384u : lwipapp_p.window;
+  for (i = 0; i < sizeof(pattern); i++) pattern[i] = (uint8_t)(i % 251u);
+  if (!lwipapp_p.bytes) lwipapp_p.bytes = 100000;
+  lwip_port_tcp_sndbuf = lwipapp_p.window < 536u     ? 536u
+                         : lwipapp_p.window > 16384u ? 16384u
+                                                     : lwipapp_p.window;
   open_next();
 }
 
-static int done(void)
-{
-  if (!active && conns_started < lwipapp_p.count && !failed)
-    open_next();
+static int done(void) {
+  if (!active && conns_started < lwipapp_p.count && !failed) open_next();
   return !active && (conns_started >= lwipapp_p.count || failed) && lwipapp_tcp_all_closed();
 }
 
-static void report(void)
-{
+static void report(void) {
   result_begin("result");
   result_u("connections", conns_done);
   result_u("failed", failed);
@@ -157,8 +142,12 @@ static void report(void)
   result_end();
 }
 
-static const struct lwipapp app = {
-    .name = "lwip_tcpsend", .default_port = 5002, .default_count = 1,
-    .default_idle_ms = 5000, .start = start, .done = done, .report = report};
+static const struct lwipapp app = {.name = "lwip_tcpsend",
+                                   .default_port = 5002,
+                                   .default_count = 1,
+                                   .default_idle_ms = 5000,
+                                   .start = start,
+                                   .done = done,
+                                   .report = report};
 
 int main(void) { return lwipapp_run(&app); }

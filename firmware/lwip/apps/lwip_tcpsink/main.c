@@ -31,8 +31,7 @@ static struct sink finished[MAX_FINISHED];
 static const char *finished_how[MAX_FINISHED];
 static unsigned nfinished;
 
-static void finish(struct sink *s, const char *how)
-{
+static void finish(struct sink *s, const char *how) {
   total_bytes += s->bytes;
   total_bad += s->bad;
   open_now--;
@@ -43,8 +42,7 @@ static void finish(struct sink *s, const char *how)
   s->used = 0;
 }
 
-static void conn_report(const struct sink *s, const char *how)
-{
+static void conn_report(const struct sink *s, const char *how) {
   uint32_t us = s->last_us - s->start_us;
 
   result_begin("conn");
@@ -60,8 +58,7 @@ static void conn_report(const struct sink *s, const char *how)
 }
 
 /* Check one piece of stream `s` at its current offset. */
-static void take(struct sink *s, const uint8_t *d, unsigned n)
-{
+static void take(struct sink *s, const uint8_t *d, unsigned n) {
   if (lwipapp_p.flags & FW_PF_SIMCHECK) {
     STREAM_CHECK(s->id, d, n);
   } else if (lwipapp_p.flags & FW_PF_VERIFY) {
@@ -70,8 +67,7 @@ static void take(struct sink *s, const uint8_t *d, unsigned n)
   s->bytes += n;
 }
 
-static err_t on_recv(void *arg, struct tcp_pcb *pcb, struct pbuf *p, err_t err)
-{
+static err_t on_recv(void *arg, struct tcp_pcb *pcb, struct pbuf *p, err_t err) {
   struct sink *s = arg;
   struct pbuf *q;
 
@@ -87,8 +83,7 @@ static err_t on_recv(void *arg, struct tcp_pcb *pcb, struct pbuf *p, err_t err)
     finish(s, "closed");
   } else {
     s->segs++;
-    for (q = p; q; q = q->next)
-      take(s, q->payload, q->len);
+    for (q = p; q; q = q->next) take(s, q->payload, q->len);
     tcp_recved(pcb, p->tot_len);
     pbuf_free(p);
   }
@@ -96,29 +91,24 @@ static err_t on_recv(void *arg, struct tcp_pcb *pcb, struct pbuf *p, err_t err)
   return ERR_OK;
 }
 
-static void on_err(void *arg, err_t err)
-{
+static void on_err(void *arg, err_t err) {
   aborted++;
   finish(arg, err == ERR_ABRT || err == ERR_RST ? "aborted" : "timedout");
 }
 
-static err_t on_accept(void *arg, struct tcp_pcb *pcb, err_t err)
-{
+static err_t on_accept(void *arg, struct tcp_pcb *pcb, err_t err) {
   unsigned i;
 
   (void)arg;
-  if (err != ERR_OK || !pcb)
-    return ERR_VAL;
+  if (err != ERR_OK || !pcb) return ERR_VAL;
   for (i = 0; i < MAX_CONNS; i++) {
     struct sink *s = &sinks[i];
-    if (s->used)
-      continue;
+    if (s->used) continue;
     memset(s, 0, sizeof(*s));
     s->used = 1;
     s->id = accepted++;
     s->start_us = s->last_us = tick_us();
-    if (++open_now > max_open)
-      max_open = open_now;
+    if (++open_now > max_open) max_open = open_now;
     tcp_arg(pcb, s);
     tcp_recv(pcb, on_recv);
     tcp_err(pcb, on_err);
@@ -130,17 +120,14 @@ static err_t on_accept(void *arg, struct tcp_pcb *pcb, err_t err)
 
 static void start(void) { lwipapp_tcp_listen(on_accept); }
 
-static int done(void)
-{
+static int done(void) {
   return lwipapp_p.count && closed + aborted >= lwipapp_p.count && lwipapp_tcp_all_closed();
 }
 
-static void report(void)
-{
+static void report(void) {
   unsigned i;
 
-  for (i = 0; i < nfinished; i++)
-    conn_report(&finished[i], finished_how[i]);
+  for (i = 0; i < nfinished; i++) conn_report(&finished[i], finished_how[i]);
   result_begin("result");
   result_u("window", lwip_port_tcp_wnd);
   result_u("accepted", accepted);
@@ -150,13 +137,16 @@ static void report(void)
   result_u("bytes", total_bytes);
   result_u("bad", total_bad);
   result_u("expected", lwipapp_p.bytes);
-  result_u("ok", (!lwipapp_p.bytes || total_bytes == lwipapp_p.bytes * closed) && !total_bad &&
-                     !aborted);
+  result_u("ok", (!lwipapp_p.bytes || total_bytes == lwipapp_p.bytes * closed) && !total_bad && !aborted);
   result_end();
 }
 
-static const struct lwipapp app = {
-    .name = "lwip_tcpsink", .default_port = 5001, .default_count = 1,
-    .default_idle_ms = 5000, .start = start, .done = done, .report = report};
+static const struct lwipapp app = {.name = "lwip_tcpsink",
+                                   .default_port = 5001,
+                                   .default_count = 1,
+                                   .default_idle_ms = 5000,
+                                   .start = start,
+                                   .done = done,
+                                   .report = report};
 
 int main(void) { return lwipapp_run(&app); }

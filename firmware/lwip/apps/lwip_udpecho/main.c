@@ -12,17 +12,14 @@
 static uint32_t datagrams, bytes, echoed, send_err, no_reply;
 static int quit;
 
-static void recv(void *arg, struct udp_pcb *pcb, struct pbuf *p, const ip_addr_t *addr,
-                 u16_t port)
-{
+static void recv(void *arg, struct udp_pcb *pcb, struct pbuf *p, const ip_addr_t *addr, u16_t port) {
   char head[4];
 
   (void)arg;
   NET_PHASE_ENTER(NET_PH_APP);
   datagrams++;
   bytes += p->tot_len;
-  if (p->tot_len >= 4 && pbuf_copy_partial(p, head, 4, 0) == 4 && !memcmp(head, "quit", 4))
-    quit = 1;
+  if (p->tot_len >= 4 && pbuf_copy_partial(p, head, 4, 0) == 4 && !memcmp(head, "quit", 4)) quit = 1;
   /* Source port 0: the sender expects no reply (RFC 768). */
   if (port == 0)
     no_reply++;
@@ -36,13 +33,9 @@ static void recv(void *arg, struct udp_pcb *pcb, struct pbuf *p, const ip_addr_t
 
 static void start(void) { lwipapp_udp_listen(recv); }
 
-static int done(void)
-{
-  return quit || (lwipapp_p.count && datagrams >= lwipapp_p.count);
-}
+static int done(void) { return quit || (lwipapp_p.count && datagrams >= lwipapp_p.count); }
 
-static void report(void)
-{
+static void report(void) {
   result_begin("result");
   result_u("datagrams", datagrams);
   result_u("bytes", bytes);
@@ -53,8 +46,12 @@ static void report(void)
   result_end();
 }
 
-static const struct lwipapp app = {
-    .name = "lwip_udpecho", .default_port = 7, .default_count = 0,
-    .default_idle_ms = 3000, .start = start, .done = done, .report = report};
+static const struct lwipapp app = {.name = "lwip_udpecho",
+                                   .default_port = 7,
+                                   .default_count = 0,
+                                   .default_idle_ms = 3000,
+                                   .start = start,
+                                   .done = done,
+                                   .report = report};
 
 int main(void) { return lwipapp_run(&app); }

@@ -21,54 +21,45 @@ static uint32_t received, bytes, bad, reordered, next_k, max_k1;
 static uint32_t first_us, last_us;
 static uint8_t appbuf[1520] __attribute__((aligned(4)));
 
-static uint32_t get32(const uint8_t *d)
-{
+static uint32_t get32(const uint8_t *d) {
   return (uint32_t)d[0] << 24 | (uint32_t)d[1] << 16 | (uint32_t)d[2] << 8 | d[3];
 }
 
 /* Is d[4..len) the pattern of datagram k? */
-static int pattern_ok(const uint8_t *d, unsigned len, uint32_t k)
-{
+static int pattern_ok(const uint8_t *d, unsigned len, uint32_t k) {
   uint32_t v = (k + 4u) % 251u; /* one division per datagram */
   unsigned j;
 
   for (j = 4; j < len; j++) {
-    if (d[j] != v)
-      return 0;
-    if (++v == 251u)
-      v = 0;
+    if (d[j] != v) return 0;
+    if (++v == 251u) v = 0;
   }
   return 1;
 }
 
-static void account(const uint8_t *d, unsigned len)
-{
+static void account(const uint8_t *d, unsigned len) {
   uint32_t k;
 
-  if (len < 4)
-    return;
+  if (len < 4) return;
   k = get32(d);
-  if ((lwipapp_p.flags & FW_PF_VERIFY) && !pattern_ok(d, len, k))
-    bad++;
-  if (k != next_k)
-    reordered++;
+  if ((lwipapp_p.flags & FW_PF_VERIFY) && !pattern_ok(d, len, k)) bad++;
+  if (k != next_k) reordered++;
   next_k = k + 1;
-  if (k + 1 > max_k1)
-    max_k1 = k + 1;
+  if (k + 1 > max_k1) max_k1 = k + 1;
 }
 
-static void recv(void *arg, struct udp_pcb *pcb, struct pbuf *p, const ip_addr_t *addr,
-                 u16_t port)
-{
+static void recv(void *arg, struct udp_pcb *pcb, struct pbuf *p, const ip_addr_t *addr, u16_t port) {
   uint32_t now;
   unsigned len;
 
-  (void)arg; (void)pcb; (void)addr; (void)port;
+  (void)arg;
+  (void)pcb;
+  (void)addr;
+  (void)port;
   REGION_BEGIN(REGION_NET_APPCB);
   NET_PHASE_ENTER(NET_PH_APP);
   now = tick_us();
-  if (!received)
-    first_us = now;
+  if (!received) first_us = now;
   last_us = now;
   received++;
   bytes += p->tot_len;
@@ -85,13 +76,11 @@ static void start(void) { lwipapp_udp_listen(recv); }
 
 static int done(void) { return lwipapp_p.count && received >= lwipapp_p.count; }
 
-static void report(void)
-{
+static void report(void) {
   uint32_t us = last_us - first_us;
   uint32_t bps = 0;
 
-  if (us && received > 1)
-    bps = (uint32_t)((uint64_t)(bytes - bytes / received) * 8000000u / us);
+  if (us && received > 1) bps = (uint32_t)((uint64_t)(bytes - bytes / received) * 8000000u / us);
   result_begin("result");
   result_u("received", received);
   result_u("bytes", bytes);
@@ -104,8 +93,12 @@ static void report(void)
   result_end();
 }
 
-static const struct lwipapp app = {
-    .name = "lwip_udprx", .default_port = 5002, .default_count = 0,
-    .default_idle_ms = 2000, .start = start, .done = done, .report = report};
+static const struct lwipapp app = {.name = "lwip_udprx",
+                                   .default_port = 5002,
+                                   .default_count = 0,
+                                   .default_idle_ms = 2000,
+                                   .start = start,
+                                   .done = done,
+                                   .report = report};
 
 int main(void) { return lwipapp_run(&app); }

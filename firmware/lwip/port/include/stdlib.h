@@ -4,14 +4,11 @@
 #define LWIP_PORT_STDLIB_H
 #include <stddef.h>
 
-static inline int atoi(const char *s)
-{
+static inline int atoi(const char *s) {
   int v = 0, neg = *s == '-';
 
-  if (*s == '-' || *s == '+')
-    s++;
-  while (*s >= '0' && *s <= '9')
-    v = v * 10 + (*s++ - '0');
+  if (*s == '-' || *s == '+') s++;
+  while (*s >= '0' && *s <= '9') v = v * 10 + (*s++ - '0');
   return neg ? -v : v;
 }
 #endif

@@ -51,14 +51,30 @@ constexpr bool cond_eval(unsigned cond, unsigned icc) {
   bool n = icc & kN, z = icc & kZ, v = icc & kV, c = icc & kC;
   bool r = false;
   switch (cond & 7) {
-    case 0: r = false; break;            // N / A
-    case 1: r = z; break;                // E / NE
-    case 2: r = z || (n != v); break;    // LE / G
-    case 3: r = n != v; break;           // L / GE
-    case 4: r = c || z; break;           // LEU / GU
-    case 5: r = c; break;                // CS / CC
-    case 6: r = n; break;                // NEG / POS
-    case 7: r = v; break;                // VS / VC
+    case 0:
+      r = false;
+      break;  // N / A
+    case 1:
+      r = z;
+      break;  // E / NE
+    case 2:
+      r = z || (n != v);
+      break;  // LE / G
+    case 3:
+      r = n != v;
+      break;  // L / GE
+    case 4:
+      r = c || z;
+      break;  // LEU / GU
+    case 5:
+      r = c;
+      break;  // CS / CC
+    case 6:
+      r = n;
+      break;  // NEG / POS
+    case 7:
+      r = v;
+      break;  // VS / VC
   }
   return (cond & 8) ? !r : r;
 }
@@ -68,10 +84,10 @@ constexpr uint16_t cond_mask(unsigned cond) {
     if (cond_eval(cond, icc)) m |= uint16_t(1u << icc);
   return m;
 }
-constexpr uint16_t kCondTab[16] = {
-    cond_mask(0), cond_mask(1), cond_mask(2),  cond_mask(3),  cond_mask(4),  cond_mask(5),
-    cond_mask(6), cond_mask(7), cond_mask(8),  cond_mask(9),  cond_mask(10), cond_mask(11),
-    cond_mask(12), cond_mask(13), cond_mask(14), cond_mask(15)};
+constexpr uint16_t kCondTab[16] = {cond_mask(0),  cond_mask(1),  cond_mask(2),  cond_mask(3),
+                                   cond_mask(4),  cond_mask(5),  cond_mask(6),  cond_mask(7),
+                                   cond_mask(8),  cond_mask(9),  cond_mask(10), cond_mask(11),
+                                   cond_mask(12), cond_mask(13), cond_mask(14), cond_mask(15)};
 inline bool cond_true(unsigned cond, uint32_t icc) { return (kCondTab[cond & 15] >> icc) & 1; }
 
 #define L3_SEM(name) \
@@ -120,7 +136,7 @@ L3_SEM(subxcc) {
     c.icc = nz(r);              \
     c.W(d.rd, r);               \
   }
-L3_LOGIC_CC(andcc, a & b)
+L3_LOGIC_CC(andcc, a& b)
 L3_LOGIC_CC(andncc, a & ~b)
 L3_LOGIC_CC(orcc, a | b)
 L3_LOGIC_CC(orncc, a | ~b)
@@ -221,8 +237,8 @@ L3_SEM(sdivcc) { divide<I, true, true>(c, d); }
 L3_SEM(rdasr) {
   unsigned r = d.rs1;
   if (r == 0) return c.W(d.rd, c.y);
-  if (r < 16) return c.trap(kTtIllegal);   // %asr1..15 (15 with rd=0 is STBAR)
-  c.W(d.rd, r == 17 ? c.asr17() : 0);      // 16, 18, 20..31: not modelled, read 0
+  if (r < 16) return c.trap(kTtIllegal);  // %asr1..15 (15 with rd=0 is STBAR)
+  c.W(d.rd, r == 17 ? c.asr17() : 0);     // 16, 18, 20..31: not modelled, read 0
 }
 L3_SEM(stbar) {}
 L3_SEM(rdpsr) {

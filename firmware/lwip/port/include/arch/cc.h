@@ -29,7 +29,10 @@
  * end the run with the BSP's exit status for faults. */
 void lwip_port_assert(const char *msg, int line, const char *file) __attribute__((noreturn));
 #define LWIP_PLATFORM_ASSERT(x) lwip_port_assert((x), __LINE__, __FILE__)
-#define LWIP_PLATFORM_DIAG(x) do { printf x; } while (0)
+#define LWIP_PLATFORM_DIAG(x) \
+  do {                        \
+    printf x;                 \
+  } while (0)
 
 /* Random numbers (TCP ISNs, ports): xorshift seeded from fw_params.seed,
  * the MAC and the timer, like our stack's boot secret. */
