@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "board_slots.h"
 #include "gptimer_rtl.h"  // rtl/adapters: l3vp::rtl_slot_key()
 #include "messages.h"
 #include "units.h"
@@ -36,7 +37,8 @@ void apply_rtl(const std::vector<std::string>& args, PlatformConfig& cfg) {
       const std::string key = rtl_slot_key(b);
       if (key.empty()) bad_input("--rtl: unknown block '" + b + "' (known: " + rtl_block_names() + ")");
       cfg.set(key, "rtl");
-      if (b == "chksum") cfg.set("chksum.enable", "true");  // the engine on the board, as RTL
+      const SlotRow* slot = board_slots::find(b);  // an optional device: on the board, as RTL
+      if (slot && !slot->enabled_by.empty()) cfg.set(slot->enabled_by, "true");
     }
   }
 }

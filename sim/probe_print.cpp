@@ -40,7 +40,7 @@ void ProbePrint::add_options(CLI::App& app) {
 
 int ProbePrint::list_probes() {
   PlatformConfig cfg = PlatformConfig::preset("gr-xc3s-1500");
-  cfg.set("chksum.enable", "true");  // and the engine's probes (the engine is off by default)
+  board_slots::enable_all(cfg);  // and the probes of the optional devices (chksum.enable, ...)
   Leon3mp board("leon3mp", cfg);
   std::fputs(board.probes().listing().c_str(), stdout);
   return 0;

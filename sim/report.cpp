@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "board_slots.h"
 #include "far_end.h"
 #include "format.h"
 #include "log.h"
@@ -138,7 +139,7 @@ void register_run_stats(const StatsGroup& root, const RunStats& r) {
 int print_stats_schema() {
   PlatformConfig cfg = PlatformConfig::preset("gr-xc3s-1500");
   cfg.set("energy.profile", "flat");  // so that the energy.* and regions[].energy* rows are listed too
-  cfg.set("chksum.enable", "true");   // and the devices.chksum.* rows (the engine is off by default)
+  board_slots::enable_all(cfg);       // and the rows of the optional devices (devices.chksum.*, ...)
   Leon3mp plat("leon3mp", cfg);
   RunStats r;
   register_run_stats(plat.stats_registry().root(), r);

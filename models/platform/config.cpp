@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "apbuart.h"
-#include "chksum.h"
+#include "board_slots.h"
 #include "energy_model.h"
 #include "eth_link.h"
 #include "gptimer.h"
@@ -164,8 +164,8 @@ const std::vector<Entry>& table() {
     std::vector<Entry> t;
     add_platform(t, platform_rows());
     add_instance(t, "uart", ApbuartParams::rows());
-    add_instance(t, "gptimer", GptimerParams::rows());
-    add_instance(t, "chksum", ChksumParams::rows());
+    for (const SlotRow& slot : board_slots::table())  // the slot table's devices, by APB slot
+      for (const Spec* r : slot.rows) t.push_back({param::join(slot.name, r->key), r, nullptr});
     add_instance(t, "greth", GrethParams::rows());
     add_instance(t, "energy", energy::EnergyParams::rows());
     add_platform(t, platform_late_rows());

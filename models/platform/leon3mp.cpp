@@ -14,46 +14,9 @@
 
 namespace l3vp {
 
-// ---------------------------------------------------------------- slot variants
-
-namespace {
-std::map<std::string, std::map<std::string, ApbDeviceFactory>>& slot_variants() {
-  static std::map<std::string, std::map<std::string, ApbDeviceFactory>> v;
-  return v;
-}
-// The model names a slot's configuration key may take.
-void check_slot_model(const std::string& slot, const std::string& model) {
-  if (model != "tlm" && !SlotVariants::find(slot, model))
-    throw ConfigError("key '" + slot + ".model': unknown model \"" + model +
-                      "\" (known: " + SlotVariants::names(slot) + ")");
-}
-}  // namespace
-
-void SlotVariants::add(const std::string& slot, const std::string& model, ApbDeviceFactory f) {
-  if (model == "tlm") throw std::invalid_argument("slot variant name 'tlm' is the built-in model");
-  slot_variants()[slot][model] = std::move(f);
-}
-const ApbDeviceFactory* SlotVariants::find(const std::string& slot, const std::string& model) {
-  auto s = slot_variants().find(slot);
-  if (s == slot_variants().end()) return nullptr;
-  auto m = s->second.find(model);
-  return m == s->second.end() ? nullptr : &m->second;
-}
-std::string SlotVariants::names(const std::string& slot) {
-  std::string out = "tlm";
-  auto s = slot_variants().find(slot);
-  if (s != slot_variants().end())
-    for (const auto& m : s->second) out += ", " + m.first;
-  return out;
-}
-
 Leon3Params Leon3mp::cpu_params(const PlatformConfig& c) {
   c.validate();  // first member built: nothing is allocated from a bad config
-  const ChksumParams cs = chksum_params(c);
-  check_slot_model("gptimer", gptimer_params(c).model);
-  check_slot_model("chksum", cs.model);
-  if (cs.model != "tlm" && !cs.enable)
-    throw ConfigError("key 'chksum.model': \"" + cs.model + "\" needs chksum.enable=true");
+  board_slots::check(c);
   Leon3Params p;
   p.core.nwin = c.nwin;
   p.core.reset_pc = 0x00000000;  // rstaddr: the PROM
@@ -80,20 +43,6 @@ ApbuartParams Leon3mp::uart_params(const PlatformConfig& c) {
   ApbuartParams p;  // template UART #1: pindex 1, paddr 0x001, pirq 2, FIFO 4
   p.clk_period = c.period();
   c.fill("uart", ApbuartParams::rows(), p);
-  return p;
-}
-
-GptimerParams Leon3mp::gptimer_params(const PlatformConfig& c) {
-  GptimerParams p;  // pindex 3, paddr 0x003, pirq 8, sepirq, 2 timers, 8/32 bits
-  p.clk_period = c.period();
-  c.fill("gptimer", GptimerParams::rows(), p);
-  return p;
-}
-
-ChksumParams Leon3mp::chksum_params(const PlatformConfig& c) {
-  ChksumParams p;  // hindex 5, pindex 5, paddr 0x005, pirq 10
-  p.clk_period = c.period();
-  c.fill("chksum", ChksumParams::rows(), p);
   return p;
 }
 
@@ -175,17 +124,6 @@ Leon3mp::Leon3mp(sc_core::sc_module_name name, const PlatformConfig& cfg)
   irqmp.set_cpu(&cpu);
   irqmp.set_powerdown_status([this] { return cpu.core().powered_down(); });
 
-  // --- GPTIMER slot: APB slot 3, IRQ 8 (timer 1) / 9 (timer 2) --------------
-  // The built-in TLM model or the variant gptimer.model names (RTL co-sim).
-  const GptimerParams tp = gptimer_params(cfg);
-  if (tp.model == "tlm") {
-    auto g = std::make_unique<Gptimer>("gptimer", tp);
-    gptimer_ = g.get();
-    timer_slot_ = &add_apb_device(3, std::move(g));
-  } else {
-    timer_slot_ = &add_apb_device(3, (*SlotVariants::find("gptimer", tp.model))("gptimer", cfg));
-  }
-
   // --- region marker: APB slot 12, simulator only (not in P&P) ---------------
   apb.bind_hidden_slave(marker.tsock, RegionMarker::kPindex, "region_marker");
   // Region accounting listens to the marker and reads the figures the
@@ -207,26 +145,8 @@ Leon3mp::Leon3mp(sc_core::sc_module_name name, const PlatformConfig& cfg)
   turnaround.attach(greth);
   link.attach(0, &greth);  // net.mac: the GRETH loaded its station address (GrethParams::mac)
 
-  // --- CHKSUM: APB slot 5 (0x80000500), IRQ 10, AHB master 5 (DMA) ---------
-  // Our co-design block (rtl/chksum/README.md), off by default: without it
-  // the bus, the P&P table and every result are those of the template.
-  const ChksumParams p = chksum_params(cfg);
-  if (p.enable) {
-    if (p.model == "tlm") {
-      auto c = std::make_unique<Chksum>("chksum", p);
-      chksum_ = c.get();
-      chksum_slot_ = &add_apb_device(p.pindex, std::move(c));
-      ahb.bind_master(chksum_->isock, p.hindex, chksum_->ahb_pnp(), "chksum");
-    } else {
-      // A variant (the RTL engine, rtl/adapters): an ApbDevice that is also
-      // an AHB master; it binds its DMA socket as master 5 itself.
-      std::unique_ptr<ApbDevice> d = (*SlotVariants::find("chksum", p.model))("chksum", cfg);
-      auto* m = dynamic_cast<AhbMasterSlot*>(d.get());
-      if (!m) throw std::logic_error("chksum slot variant '" + p.model + "' is no AHB master");
-      chksum_slot_ = &add_apb_device(p.pindex, std::move(d));
-      m->bind_ahb(ahb);
-    }
-  }
+  // --- the slot table (board_slots.h): GPTIMER at slot 3, CHKSUM at 5, ... --
+  mount_slots();
 
   // --- snooping: writes of other AHB masters reach the D-cache --------------
   ahb.set_snoop_fn([this](unsigned mst, uint64_t addr, unsigned len) {
@@ -313,11 +233,26 @@ Leon3mp::Leon3mp(sc_core::sc_module_name name, const PlatformConfig& cfg)
   register_probes();
 }
 
-ApbDevice& Leon3mp::add_apb_device(unsigned pindex, std::unique_ptr<ApbDevice> d) {
-  apb.add_slave(pindex, *d);
-  d->connect_irq(&irqmp);
-  apb_devices_.push_back(std::move(d));
-  return *apb_devices_.back();
+void Leon3mp::mount_slots() {
+  for (const SlotRow& row : board_slots::table()) {
+    std::unique_ptr<ApbDevice> d = board_slots::build(row, cfg_);
+    if (!d) continue;  // not enabled
+    ApbDevice& dev = *d;
+    apb.add_slave(row.pindex, dev);
+    dev.connect_irq(&irqmp);
+    apb_devices_.push_back(std::move(d));
+    if (auto* m = dynamic_cast<AhbMasterSlot*>(&dev))
+      m->bind_ahb(ahb);  // a variant that is an AHB master
+    else if (row.bind_ahb)
+      row.bind_ahb(dev, ahb);
+    slots_.push_back({&row, &dev});
+  }
+}
+
+ApbDevice* Leon3mp::device(const std::string& name) {
+  for (const Mounted& m : slots_)
+    if (m.row->name == name) return m.dev;
+  return nullptr;
 }
 
 void Leon3mp::set_trace(std::FILE* f) {
@@ -335,10 +270,9 @@ void Leon3mp::register_probes() {
   marker.register_probes(probes_, "marker");
   link.register_probes(probes_, "link");
   irqmp.register_probes(probes_, "irqmp");
-  timer_slot_->register_probes(probes_, "gptimer");  // the TLM model's; a variant's (if any)
+  for (const Mounted& m : slots_) m.dev->register_probes(probes_, m.row->name);  // the model in the slot
   uart.register_probes(probes_, "uart");
   greth.register_probes(probes_, "greth");
-  if (chksum_slot_) chksum_slot_->register_probes(probes_, "chksum");
 }
 
 void Leon3mp::listen_all_probes() {
@@ -413,7 +347,8 @@ void Leon3mp::boot_loader(uint32_t entry) {
   // GPTIMER: a 1 MHz tick (SRELOAD = round(clk / 1 MHz) - 1, at least the
   // number of timers, writing SRELOAD also loads SCALER); timer 1 free-running
   // from 0xFFFFFFFF without interrupt (EN | RS | LD), as SIS and QEMU leave it.
-  const GptimerParams tp = gptimer_params(cfg_);
+  GptimerParams tp;
+  cfg_.fill("gptimer", GptimerParams::rows(), tp);
   const uint32_t pmax = tp.sbits >= 32 ? 0xFFFFFFFFu : (1u << tp.sbits) - 1;
   ApbDevice& t = timer_slot();
   t.regs().write(0x04, reload_for(div_round(cfg_.clock_hz, 1000000), tp.ntimers, pmax));
@@ -475,10 +410,10 @@ void Leon3mp::register_stats() {
   const StatsGroup dev = root.sub("devices");
   uart.register_stats(dev.sub("uart"));
   irqmp.register_stats(dev.sub("irqmp"));
-  for (const auto& d : apb_devices_) {
-    // The checksum engine exists only with chksum.enable: its rows are optional.
-    const StatsGroup g = dev.sub(d->basename());
-    d->register_stats(d.get() == chksum_slot_ ? g.only_if([] { return true; }) : g);
+  for (const Mounted& m : slots_) {
+    // A device that an `enabled_by` key puts on the board: its rows are optional.
+    const StatsGroup g = dev.sub(m.row->name);
+    m.dev->register_stats(m.row->enabled_by.empty() ? g : g.only_if([] { return true; }));
   }
   apb.register_stats(dev.sub("apb"));
   const StatsGroup log = root.sub("log");

@@ -17,6 +17,9 @@
 //               12 region marker 0x80000C00 (simulator only, not in P&P)
 //               13 GRETH        0x80000D00  IRQ 6
 //
+// APB slots 3 and 5 are rows of the board's slot table (board_slots.h,
+// slots/*.cpp), built by the constructor's loop over it (mount_slots()).
+//
 // Network: the GRETH is end 0 of `link` (EthLink, parameters from net.*);
 // end 1 is left to the executable (simulated host, TAP device or nothing:
 // frames are then counted and dropped). An idle GRETH (TE = RE = 0) never
@@ -38,6 +41,7 @@
 #include "ahb_ctrl.h"
 #include "apb_ctrl.h"
 #include "apbuart.h"
+#include "board_slots.h"
 #include "chksum.h"
 #include "config.h"
 #include "elf_loader.h"
@@ -57,32 +61,6 @@
 #include "turnaround.h"
 
 namespace l3vp {
-
-// A model that can take a platform slot in place of the built-in one
-// (the slot is a seam): anything with the slot's bus and IRQ interface, i.e. an
-// ApbDevice (APB target socket, P&P record, pulses into the IRQMP). The
-// configuration key `<slot>.model` chooses it by name; `tlm` is the built-in
-// model. A variant (e.g. an RTL GPTIMER behind an APB adapter) registers its
-// factory once, before the platform is built.
-using ApbDeviceFactory =
-    std::function<std::unique_ptr<ApbDevice>(const char* name, const PlatformConfig& cfg)>;
-class SlotVariants {
- public:
-  // Slots that take variants: "gptimer" (APB slot 3, IRQ 8/9); "chksum" (APB
-  // slot 5, IRQ 10, AHB master 5: the variant must be an AhbMasterSlot).
-  static void add(const std::string& slot, const std::string& model, ApbDeviceFactory f);
-  static const ApbDeviceFactory* find(const std::string& slot, const std::string& model);
-  // "tlm, ..." (for error messages).
-  static std::string names(const std::string& slot);
-};
-
-// A slot variant that is also an AHB master (the checksum engine's DMA):
-// the platform binds its initiator socket with its AHB index and P&P record.
-class AhbMasterSlot {
- public:
-  virtual ~AhbMasterSlot() = default;
-  virtual void bind_ahb(AhbCtrl& ahb) = 0;
-};
 
 class Leon3mp : public sc_core::sc_module {
  public:
@@ -189,20 +167,18 @@ class Leon3mp : public sc_core::sc_module {
   Greth greth;
   EthLink link;           // end 0 = greth, end 1 = free for the PC side
   Turnaround turnaround;  // frame received -> TX kick, at the GRETH (turnaround.h)
+  // The devices of the slot table (board_slots.h, models/platform/slots/):
+  // the model in the slot named `name` (the built-in one or a variant), or
+  // null when the row's device is not enabled (chksum.enable off).
+  ApbDevice* device(const std::string& name);
   // The GPTIMER slot (APB slot 3, IRQ 8 and 9): the model gptimer.model
   // chose. gptimer() is the built-in TLM model, or null when a variant sits
   // in the slot.
-  ApbDevice& timer_slot() { return *timer_slot_; }
-  Gptimer* gptimer() { return gptimer_; }
-  // The checksum engine (APB slot 5, IRQ 10, AHB master 5), or null when
-  // chksum.enable is off (the default).
-  Chksum* chksum() { return chksum_; }
-
-  // A further APB device, owned by the platform (docs/developer-guide.md "Add
-  // an APB device"): bound at APB slot `pindex` (its P&P record appears
-  // there), its interrupt pulses go to the IRQMP, its statistics to
-  // devices.<its basename>. Call in the constructor (elaboration).
-  ApbDevice& add_apb_device(unsigned pindex, std::unique_ptr<ApbDevice> d);
+  ApbDevice& timer_slot() { return *device("gptimer"); }
+  Gptimer* gptimer() { return dynamic_cast<Gptimer*>(device("gptimer")); }
+  // The checksum engine (APB slot 5, IRQ 10, AHB master 5): the TLM model,
+  // or null when chksum.enable is off (the default) or a variant sits there.
+  Chksum* chksum() { return dynamic_cast<Chksum*>(device("chksum")); }
 
   // The devices' Params: the platform's wiring (clock, slots, the link's
   // speed at the GRETH) plus the values of each device's configuration rows
@@ -213,18 +189,19 @@ class Leon3mp : public sc_core::sc_module {
  private:
   static Leon3Params cpu_params(const PlatformConfig& c);
   static ApbuartParams uart_params(const PlatformConfig& c);
-  static GptimerParams gptimer_params(const PlatformConfig& c);
-  static ChksumParams chksum_params(const PlatformConfig& c);
+  void mount_slots();
 
   void register_stats();
   void register_probes();
 
   PlatformConfig cfg_;
-  std::vector<std::unique_ptr<ApbDevice>> apb_devices_;  // add_apb_device()
-  ApbDevice* timer_slot_ = nullptr;
-  Gptimer* gptimer_ = nullptr;
-  Chksum* chksum_ = nullptr;
-  ApbDevice* chksum_slot_ = nullptr;  // the model in the checksum slot (TLM or a variant)
+  std::vector<std::unique_ptr<ApbDevice>> apb_devices_;  // the slot table's models (owned)
+  // The slot table's devices that are on the board, by APB slot.
+  struct Mounted {
+    const SlotRow* row;
+    ApbDevice* dev;
+  };
+  std::vector<Mounted> slots_;
   StatsRegistry stats_;
   ProbeRegistry probes_;
   std::unique_ptr<energy::EnergyModel> energy_;  // before profiler_: it reads the model
