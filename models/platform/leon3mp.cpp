@@ -142,8 +142,7 @@ Leon3mp::Leon3mp(sc_core::sc_module_name name, const PlatformConfig& cfg)
   ahb.bind_master(greth.isock, greth.params().hindex, greth.ahb_pnp(), "greth");
   greth.connect_irq(&irqmp);
   greth.connect_link(&link.port(0));  // the GRETH is end 0 of the link
-  turnaround.attach(greth);
-  link.attach(0, &greth);  // net.mac: the GRETH loaded its station address (GrethParams::mac)
+  link.attach(0, &greth);             // net.mac: the GRETH loaded its station address (GrethParams::mac)
 
   // --- the slot table (board_slots.h): GPTIMER at slot 3, CHKSUM at 5, ... --
   mount_slots();
@@ -229,6 +228,8 @@ Leon3mp::Leon3mp(sc_core::sc_module_name name, const PlatformConfig& cfg)
     energy_->attach(cpu.core());
     profiler_.set_energy([this] { return energy_->cpu_total(); });
   }
+  // --- the listener table (board_listeners.h): listeners feeding --stats ----
+  for (const ListenerRow& row : board_listeners::table()) listeners_.emplace_back(&row, row.make(*this));
   register_stats();
   register_probes();
 }
@@ -429,7 +430,7 @@ void Leon3mp::register_stats() {
             [] { return Log::suppressed(LogCat::GuestError) + Log::suppressed(LogCat::Unimp); });
   ahb.register_stats(root.sub("bus.ahb"), cfg_.period());
   greth.register_stats(root.sub("net.greth"));
-  turnaround.register_stats(root.sub("net.turnaround"));
+  for (const auto& [row, l] : listeners_) l->register_stats(root.sub(row->stats));
   link.register_stats(root.sub("net.link"));
   profiler_.register_stats(root.sub("profile").only_if([this] { return profiling_; }));
 }

@@ -41,6 +41,7 @@
 #include "ahb_ctrl.h"
 #include "apb_ctrl.h"
 #include "apbuart.h"
+#include "board_listeners.h"
 #include "board_slots.h"
 #include "chksum.h"
 #include "config.h"
@@ -58,7 +59,6 @@
 #include "region_marker.h"
 #include "stats.h"
 #include "stream_check.h"
-#include "turnaround.h"
 
 namespace l3vp {
 
@@ -165,8 +165,7 @@ class Leon3mp : public sc_core::sc_module {
   RegionMarker marker;
   StreamCheck stream_check;  // APB slot 11, hidden: checks received data (stream_check.h)
   Greth greth;
-  EthLink link;           // end 0 = greth, end 1 = free for the PC side
-  Turnaround turnaround;  // frame received -> TX kick, at the GRETH (turnaround.h)
+  EthLink link;  // end 0 = greth, end 1 = free for the PC side
   // The devices of the slot table (board_slots.h, models/platform/slots/):
   // the model in the slot named `name` (the built-in one or a variant), or
   // null when the row's device is not enabled (chksum.enable off).
@@ -202,6 +201,8 @@ class Leon3mp : public sc_core::sc_module {
     ApbDevice* dev;
   };
   std::vector<Mounted> slots_;
+  // The listener table's listeners of this board (board_listeners.h).
+  std::vector<std::pair<const ListenerRow*, std::unique_ptr<BoardListener>>> listeners_;
   StatsRegistry stats_;
   ProbeRegistry probes_;
   std::unique_ptr<energy::EnergyModel> energy_;  // before profiler_: it reads the model

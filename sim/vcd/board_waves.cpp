@@ -114,8 +114,8 @@ std::string ident(std::string s) {
 }  // namespace
 
 BoardWaves::BoardWaves(Leon3mp& plat, const Selection& sel,
-                       const std::map<uint32_t, std::string>& region_names)
-    : plat_(plat), clk_ps_(plat.config().period_ps()) {
+                       const std::map<uint32_t, std::string>& region_names, const std::string& scope)
+    : plat_(plat), scope_(scope), clk_ps_(plat.config().period_ps()) {
   unit_ps_ =
       std::max<uint64_t>(1, uint64_t(std::llround(sc_core::sc_get_time_resolution().to_seconds() * 1e12)));
   if (sel.cpu) declare_cpu(sel);
@@ -129,7 +129,7 @@ BoardWaves::BoardWaves(Leon3mp& plat, const Selection& sel,
 }
 
 void BoardWaves::declare_cpu(const Selection& sel) {
-  const std::string sc = "board.cpu";
+  const std::string sc = scope_ + ".cpu";
   pil_ = w_.add(sc, "pil", 4);
   et_ = w_.add(sc, "et", 1);
   trap_ = w_.add(sc, "trap", 8);
@@ -187,7 +187,7 @@ void BoardWaves::declare_cpu(const Selection& sel) {
 }
 
 void BoardWaves::declare_irq() {
-  const std::string sc = "board.irq";
+  const std::string sc = scope_ + ".irq";
   for (unsigned l = 1; l <= 15; ++l) line_[l] = w_.add(sc, "line" + std::to_string(l), 1);
   irl_ = w_.add(sc, "irl", 4);
   ack_ = w_.add(sc, "ack", 4);
@@ -210,7 +210,7 @@ void BoardWaves::declare_timer() {
   Gptimer& g = *plat_.gptimer();
   timers_.resize(g.params().ntimers + 1);
   for (unsigned n = 1; n <= g.params().ntimers; ++n) {
-    const std::string sc = "board.timer.t" + std::to_string(n);
+    const std::string sc = scope_ + ".timer.t" + std::to_string(n);
     timers_[n] = {w_.add(sc, "underflow", 1), w_.add(sc, "ip", 1), w_.add(sc, "value", 32),
                   w_.add(sc, "underflows", 32)};
   }
@@ -232,7 +232,7 @@ void BoardWaves::declare_timer() {
 }
 
 void BoardWaves::declare_uart() {
-  const std::string sc = "board.uart";
+  const std::string sc = scope_ + ".uart";
   tx_ = w_.add(sc, "tx", 8);
   tx_busy_ = w_.add(sc, "tx_busy", 1);
   rx_ = w_.add(sc, "rx", 8);
@@ -255,7 +255,7 @@ void BoardWaves::declare_uart() {
 }
 
 void BoardWaves::declare_ahb() {
-  const std::string sc = "board.ahb";
+  const std::string sc = scope_ + ".ahb";
   bus_master_ = w_.add(sc, "master", 0, "-");
   master_slot_.assign(16, -1);
   for (const auto& m : plat_.ahb.master_stats()) {
@@ -285,7 +285,7 @@ void BoardWaves::declare_ahb() {
 }
 
 void BoardWaves::declare_greth() {
-  const std::string sc = "board.greth";
+  const std::string sc = scope_ + ".greth";
   tx_dma_ = w_.add(sc, "tx_dma", 1);
   rx_dma_ = w_.add(sc, "rx_dma", 1);
   tx_desc_ = w_.add(sc, "tx_desc", 7);
@@ -321,7 +321,7 @@ void BoardWaves::declare_greth() {
 void BoardWaves::declare_link() {
   const char* names[2] = {"to_host", "to_board"};
   for (unsigned d = 0; d < 2; ++d) {
-    const std::string sc = std::string("board.link.") + names[d];
+    const std::string sc = scope_ + ".link." + names[d];
     dir_[d] = {w_.add(sc, "wire", 1), w_.add(sc, "rx", 1), w_.add(sc, "len", 11), w_.add(sc, "impair", 8)};
   }
   EthLink& l = plat_.link;
@@ -350,7 +350,7 @@ void BoardWaves::declare_link() {
 
 void BoardWaves::declare_regions(const std::map<uint32_t, std::string>& region_names) {
   region_names_ = region_names;
-  const std::string sc = "board.regions";
+  const std::string sc = scope_ + ".regions";
   region_current_ = w_.add(sc, "current", 0, "-");
   region_depth_ = w_.add(sc, "depth", 8);
   for (const auto& [id, name] : region_names) region_sig_[id] = w_.add(sc, ident(name), 1);

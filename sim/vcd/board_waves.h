@@ -43,7 +43,10 @@ class BoardWaves {
   // Declares the signals of the selected groups and attaches the listeners.
   // region_names: names of region ids (ElfImage::region_names); each named
   // region gets its own wire, all regions appear in regions.current.
-  BoardWaves(Leon3mp& plat, const Selection& sel, const std::map<uint32_t, std::string>& region_names);
+  // scope: the top scope of every signal ("board": board.cpu.pil, ...); a
+  // board of several in one process takes its own name.
+  BoardWaves(Leon3mp& plat, const Selection& sel, const std::map<uint32_t, std::string>& region_names,
+             const std::string& scope = "board");
   ~BoardWaves();
   BoardWaves(const BoardWaves&) = delete;
   BoardWaves& operator=(const BoardWaves&) = delete;
@@ -90,6 +93,7 @@ class BoardWaves {
   std::string region_label(uint32_t id) const;
 
   Leon3mp& plat_;
+  std::string scope_;  // top scope of every signal
   Writer w_;
   uint64_t unit_ps_ = 1;  // ps per sc_time resolution unit
   uint64_t clk_ps_;       // one clock: the width of a pulse

@@ -105,6 +105,25 @@ TEST(BoardSlots, AnOptionalDeviceIsOffUnlessEnabled) {
   EXPECT_TRUE(master);
 }
 
+// The listener table (board_listeners.h): every row's statistics are in each
+// board's --stats under the row's prefix, from a listener of its own.
+TEST(BoardListeners, EveryRowFeedsTheStatisticsOfEachBoard) {
+  const auto& t = board_listeners::table();
+  ASSERT_FALSE(t.empty());
+  bool turnaround = false;
+  for (const ListenerRow& r : t) {
+    turnaround |= r.stats == "net.turnaround";
+    std::string path = "/" + r.stats;  // "net.turnaround" -> /net/turnaround
+    for (char& c : path)
+      if (c == '.') c = '/';
+    const nlohmann::json::json_pointer at(path);
+    EXPECT_TRUE(off_board->stats().contains(at)) << r.stats;
+    EXPECT_TRUE(on_board->stats().contains(at)) << r.stats;
+  }
+  EXPECT_TRUE(turnaround);
+  EXPECT_EQ(off_board->stats()["net"]["turnaround"]["rx_frames"], 0);
+}
+
 TEST(BoardSlots, AModelNameIsCheckedAgainstTheVariants) {
   PlatformConfig cfg = quiet();
   cfg.set("gptimer.model", "nosuch");

@@ -6,6 +6,8 @@
 // output, and statistics that are the board's own (the two JSON documents
 // are equal to each other). One board's halt does not stop the other
 // (Leon3mp::set_on_halt); the test stops the kernel when both have halted.
+// Each board writes its waveform (vcd::BoardWaves, default signals) under a
+// top scope of its own name; the two files differ in that name only.
 //
 // usage: test_two_boards FIRMWARE_DIR CYCLES_GOLDEN_DIR [gtest options]
 #include <cstdio>
@@ -15,6 +17,7 @@
 #include <sstream>
 #include <string>
 
+#include "board_waves.h"
 #include "config.h"
 #include "leon3mp.h"
 #include "tb_util.h"
@@ -28,9 +31,12 @@ std::string g_fw_dir, g_golden_dir;
 constexpr const char* kProgram = "timer";
 constexpr const char* kEnergy = "leon3-90nm-estimate";  // as the golden's command
 std::unique_ptr<Leon3mp> g_board[2];
+std::unique_ptr<vcd::BoardWaves> g_waves[2];
 int g_halted = 0;
 
+std::string board_name(int i) { return "b" + std::to_string(i); }
 std::string uart_file(int i) { return "two_boards_uart_b" + std::to_string(i) + ".txt"; }
+std::string vcd_file(int i) { return "two_boards_b" + std::to_string(i) + ".vcd"; }
 
 void build() {
   for (int i = 0; i < 2; ++i) {
@@ -38,9 +44,12 @@ void build() {
     cfg.set("uart.out", uart_file(i));
     cfg.set("energy.profile", kEnergy);
     cfg.validate();
-    g_board[i] = std::make_unique<Leon3mp>(i == 0 ? "b0" : "b1", cfg);
+    g_board[i] = std::make_unique<Leon3mp>(board_name(i).c_str(), cfg);
     Leon3mp& b = *g_board[i];
     b.load_elf(g_fw_dir + "/" + kProgram + ".elf");
+    g_waves[i] =
+        std::make_unique<vcd::BoardWaves>(b, vcd::default_signals(), b.image().region_names, board_name(i));
+    g_waves[i]->open(vcd_file(i), {});
     b.boot_loader(b.image().entry);
     b.set_end_time(sc_core::sc_time(10, sc_core::SC_SEC));  // the golden's max_time
     b.set_on_halt([](Leon3mp&) {
@@ -88,6 +97,7 @@ void run_once() {
   sc_core::sc_start(sc_core::sc_time(10, sc_core::SC_SEC));
   for (auto& b : g_board)
     if (b->uart_out_file()) std::fflush(b->uart_out_file());
+  for (auto& w : g_waves) EXPECT_EQ(w->close(), "");
 }
 
 TEST(TwoBoards, BothHaltWithTheExitOfOneBoardAlone) {
@@ -123,6 +133,23 @@ TEST(TwoBoards, StatisticsAndUartOutputAreIdenticalAndTheirOwn) {
   // Each board's models are its own SystemC objects, named under it.
   EXPECT_STREQ(g_board[0]->greth.name(), "b0.greth");
   EXPECT_STREQ(g_board[1]->greth.name(), "b1.greth");
+}
+
+TEST(TwoBoards, EachWaveformHasTheBoardsScopeAndTheSameChanges) {
+  run_once();
+  std::string body[2];
+  for (int i = 0; i < 2; ++i) {
+    const std::string vcd = read_text(vcd_file(i));
+    const size_t end = vcd.find("$enddefinitions");
+    ASSERT_NE(end, std::string::npos) << vcd_file(i);
+    const std::string header = vcd.substr(0, end);
+    EXPECT_NE(header.find("$scope module " + board_name(i) + " $end"), std::string::npos) << header;
+    EXPECT_EQ(header.find("$scope module board $end"), std::string::npos) << header;
+    EXPECT_EQ(header.find("$scope module " + board_name(1 - i) + " $end"), std::string::npos) << header;
+    body[i] = vcd.substr(end);
+  }
+  EXPECT_GT(body[0].size(), 1000u);  // the timer program's IRQs, UART, regions
+  EXPECT_EQ(body[0], body[1]);
 }
 
 }  // namespace
