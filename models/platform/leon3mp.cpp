@@ -228,10 +228,11 @@ Leon3mp::Leon3mp(sc_core::sc_module_name name, const PlatformConfig& cfg)
     energy_->attach(cpu.core());
     profiler_.set_energy([this] { return energy_->cpu_total(); });
   }
+  register_probes();
   // --- the listener table (board_listeners.h): listeners feeding --stats ----
+  // (after every device and the probe registry: a listener may attach by name)
   for (const ListenerRow& row : board_listeners::table()) listeners_.emplace_back(&row, row.make(*this));
   register_stats();
-  register_probes();
 }
 
 void Leon3mp::mount_slots() {
