@@ -10,7 +10,7 @@ namespace {
 // ---- protothreads without the network ----------------------------------
 
 struct Counter {
-  struct pt pt;
+  struct pt pt = {};
   int flag = 0;
   int steps = 0;
 };
@@ -29,7 +29,7 @@ PT_THREAD(counter_thread(Counter* c)) {
 }
 
 struct Parent {
-  struct pt pt;
+  struct pt pt = {};
   Counter child;
   int done = 0;
 };

@@ -158,10 +158,11 @@ class Bench : public sc_core::sc_module {
         // Like the CPU after a sync: every process due now runs first.
         while (sc_core::sc_pending_activity_at_current_time()) sc_core::wait(sc_core::SC_ZERO_TIME);
         const bool busy_t = tlm.access(false, 0x04, 0) & 1, busy_r = rtl.access(false, 0x04, 0) & 1;
-        if (g_tc == 2)
+        if (g_tc == 2) {
           EXPECT_EQ(busy_t, busy_r) << "STATUS.BUSY at clock " << n << " of op " << tlm.out.size()
                                     << " (ADDR " << std::hex << addr_of(o) << std::dec << " LEN " << o.len
                                     << ")";
+        }
         if (!busy_t && !busy_r) break;
         if (n > 100000) {
           ADD_FAILURE() << "no DONE";
