@@ -49,7 +49,7 @@ struct GptimerParams {
   unsigned revision = 1;
   sc_core::sc_time clk_period = sc_core::sc_time(25, sc_core::SC_NS);  // 40 MHz
   // The model the owner puts in the GPTIMER slot: "tlm" (this one) or a
-  // registered variant (Leon3mp's SlotVariants); the TLM model ignores it.
+  // registered variant (SlotVariants, board_slots.h); the TLM model ignores it.
   std::string model = "tlm";
   // Configuration rows (below), keys below the instance prefix.
   static const param::Rows<GptimerParams>& rows();
