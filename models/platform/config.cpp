@@ -152,9 +152,12 @@ struct Entry {
 void add_platform(std::vector<Entry>& t, const param::Rows<PC>& rows) {
   for (const param::Row<PC>& r : rows) t.push_back({r.key, &r, r.field});
 }
+void add_instance(std::vector<Entry>& t, const std::string& prefix, const std::vector<const Spec*>& rows) {
+  for (const Spec* r : rows) t.push_back({param::join(prefix, r->key), r, nullptr});
+}
 template <typename P>
 void add_instance(std::vector<Entry>& t, const char* prefix, const param::Rows<P>& rows) {
-  for (const param::Row<P>& r : rows) t.push_back({param::join(prefix, r.key), &r, nullptr});
+  add_instance(t, prefix, slot_rows(rows));
 }
 
 // The table: the platform's rows and each instance's rows under its prefix
@@ -164,8 +167,7 @@ const std::vector<Entry>& table() {
     std::vector<Entry> t;
     add_platform(t, platform_rows());
     add_instance(t, "uart", ApbuartParams::rows());
-    for (const SlotRow& slot : board_slots::table())  // the slot table's devices, by APB slot
-      for (const Spec* r : slot.rows) t.push_back({param::join(slot.name, r->key), r, nullptr});
+    for (const SlotRow& slot : board_slots::table()) add_instance(t, slot.name, slot.rows);  // by APB slot
     add_instance(t, "greth", GrethParams::rows());
     add_instance(t, "energy", energy::EnergyParams::rows());
     add_platform(t, platform_late_rows());

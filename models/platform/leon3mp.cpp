@@ -242,18 +242,27 @@ void Leon3mp::mount_slots() {
     ApbDevice& dev = *d;
     apb.add_slave(row.pindex, dev);
     dev.connect_irq(&irqmp);
-    apb_devices_.push_back(std::move(d));
-    if (auto* m = dynamic_cast<AhbMasterSlot*>(&dev))
-      m->bind_ahb(ahb);  // a variant that is an AHB master
-    else if (row.bind_ahb)
-      row.bind_ahb(dev, ahb);
-    slots_.push_back({&row, &dev});
+    if (row.bind_ahb) bind_slot_master(row, dev);
+    slots_.push_back({&row, std::move(d)});
+  }
+}
+
+// A slot whose device is also an AHB master: the built-in model binds through
+// its row, a variant through AhbMasterSlot (and must be one).
+void Leon3mp::bind_slot_master(const SlotRow& row, ApbDevice& dev) {
+  const std::string model = board_slots::model(row, cfg_);
+  if (model == "tlm") {
+    row.bind_ahb(dev, ahb);
+  } else if (auto* m = dynamic_cast<AhbMasterSlot*>(&dev)) {
+    m->bind_ahb(ahb);
+  } else {
+    throw std::logic_error(row.name + " slot variant '" + model + "' is no AHB master");
   }
 }
 
 ApbDevice* Leon3mp::device(const std::string& name) {
   for (const Mounted& m : slots_)
-    if (m.row->name == name) return m.dev;
+    if (m.row->name == name) return m.dev.get();
   return nullptr;
 }
 

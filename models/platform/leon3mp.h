@@ -189,16 +189,16 @@ class Leon3mp : public sc_core::sc_module {
   static Leon3Params cpu_params(const PlatformConfig& c);
   static ApbuartParams uart_params(const PlatformConfig& c);
   void mount_slots();
+  void bind_slot_master(const SlotRow& row, ApbDevice& dev);
 
   void register_stats();
   void register_probes();
 
   PlatformConfig cfg_;
-  std::vector<std::unique_ptr<ApbDevice>> apb_devices_;  // the slot table's models (owned)
-  // The slot table's devices that are on the board, by APB slot.
+  // The slot table's devices that are on the board, by APB slot (owned).
   struct Mounted {
     const SlotRow* row;
-    ApbDevice* dev;
+    std::unique_ptr<ApbDevice> dev;
   };
   std::vector<Mounted> slots_;
   // The listener table's listeners of this board (board_listeners.h).
