@@ -146,6 +146,9 @@ struct Bench {
     EthSwitchParams q = sw_params(4);
     q.queue_frames = 4;
     add("incast", q);
+    EthSwitchParams one = sw_params(2);
+    one.queue_frames = 1;
+    add("edge", one);
     EthSwitchParams b = sw_params(3);
     b.queue_bytes = 3000;
     add("bytes", b);
@@ -443,6 +446,34 @@ TEST(EthSwitchQueue, ByteLimitDrops) {
     EXPECT_EQ(d.bytes, 1000u);
   }
   EXPECT_EQ(egress, std::vector<unsigned>(K + 2, 2u));
+}
+
+// A frame stops counting against the queue when its last bit leaves: with a
+// queue of one frame, a frame entering 1 ps earlier is dropped, one entering
+// at that very time is sent.
+TEST(EthSwitchQueue, AFrameLeavesTheQueueWithItsLastBit) {
+  Net& n = bench().net("edge");  // queue_frames 1
+  n.tx(1).send(frame(kBroadcast, station(1), 60));
+  run(kIdle);
+  n.clear();
+  const sc_time w = eth::frame_time(100, 100);
+  const sc_time t0 = now();
+  n.sw->rx(0)->frame_in(frame(station(1), station(0), 100, 1));  // by hand: enters at once
+  run(w - sc_time(1, sc_core::SC_PS));
+  EXPECT_EQ(n.sw->queue_frames(1), 1u);
+  EXPECT_EQ(n.sw->queue_bytes(1), 100u);
+  n.sw->rx(0)->frame_in(frame(station(1), station(0), 100, 2));  // dropped
+  run(sc_time(1, sc_core::SC_PS));
+  EXPECT_EQ(now(), t0 + w);
+  EXPECT_EQ(n.sw->queue_frames(1), 0u);
+  n.sw->rx(0)->frame_in(frame(station(1), station(0), 100, 3));  // sent
+  run(kIdle);
+  ASSERT_EQ(n.ep(1).rx.size(), 2u);
+  EXPECT_EQ(tag_of(n.ep(1).rx[0].f), 1u);
+  EXPECT_EQ(tag_of(n.ep(1).rx[1].f), 3u);
+  EXPECT_EQ(n.ep(1).rx[1].start, t0 + w + eth::ifg_time(100));  // the wire still keeps its IFG
+  EXPECT_EQ(n.st(1).drops_queue_full, 1u);
+  EXPECT_EQ(n.st(1).queue_hw_frames, 1u);
 }
 
 // Frames entering the same queue at the same time go in ingress port order,
