@@ -739,7 +739,7 @@ TEST(EthSwitchDeterminism, SameTrafficSameResult) {
   };
   const std::vector<Ev> la = log(a), lb = log(b);
   EXPECT_GT(la.size(), 1000u);
-  for (unsigned p = 0; p < 5; ++p) EXPECT_EQ(a.sw->queue_frames(p) + b.sw->in_pipeline(), 0u);
+  EXPECT_EQ(a.sw->in_pipeline() + b.sw->in_pipeline(), 0u);  // everything through
   EXPECT_TRUE(la == lb);
   uint64_t drops = 0, crc = 0;
   for (unsigned p = 0; p < 5; ++p) {
