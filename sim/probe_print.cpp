@@ -33,7 +33,8 @@ void ProbePrint::add_options(CLI::App& app) {
           ->type_name("FILE")
           ->needs(p);
   app.add_flag("--list-probes", list_,
-               "Print the probe names (instance.probe) with their event fields and exit");
+               "Print the probe names (instance.probe) with their event fields and exit (every optional "
+               "device on, as --list-stats; -c/--set do not change the listing)");
   app.add_flag("--probe-all", all_, "Debug: listen to every probe of the platform (results must not change)")
       ->group("");
 }

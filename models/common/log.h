@@ -10,6 +10,11 @@
 // last of them saying so; the rest are only counted, and report_suppressed()
 // prints one summary line per category at the end of the run. At most
 // kMaxKinds kinds are told apart (bounded memory); further kinds share one.
+//
+// Counts are kept for the whole process and per scope: the first component
+// of `who` ("b0" of "b0.greth"), the board a model belongs to when several
+// boards share one process. At most kMaxScopes scopes are told apart;
+// further scopes are counted in the process totals only.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -22,6 +27,7 @@ class Log {
  public:
   static constexpr unsigned kLinesPerKind = 10;
   static constexpr unsigned kMaxKinds = 256;
+  static constexpr unsigned kMaxScopes = 64;
 
   static void msg(LogCat cat, const std::string& who, const std::string& text);
   static void guest_error(const std::string& who, const std::string& text) {
@@ -29,8 +35,11 @@ class Log {
   }
   static void unimp(const std::string& who, const std::string& text) { msg(LogCat::Unimp, who, text); }
   static uint64_t count(LogCat cat);
+  // The messages whose `who` is `scope` or starts with `scope` + '.'.
+  static uint64_t count(LogCat cat, const std::string& scope);
   // Messages of an enabled category that were counted but not printed.
   static uint64_t suppressed(LogCat cat);
+  static uint64_t suppressed(LogCat cat, const std::string& scope);
   static void enable(LogCat cat, bool on);
   // One line per category with suppressed messages ("leon3vp: guest-error:
   // 999990 more messages not shown ..."); nothing when none were.

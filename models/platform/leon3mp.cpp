@@ -130,6 +130,7 @@ Leon3mp::Leon3mp(sc_core::sc_module_name name, const PlatformConfig& cfg)
   // statistics mark per region (register_stats()): the marker store runs
   // inside the CPU's b_transport, at the exact instruction boundary, so no
   // observed loop is needed.
+  regions_.set_log_name(std::string(this->name()) + ".regions");
   marker.on_mark.listen([this](const RegionMark& m) { regions_.mark(m.begin, m.id); });
 
   // --- stream checker: APB slot 11, simulator only (not in P&P) ------------
@@ -428,16 +429,20 @@ void Leon3mp::register_stats() {
   }
   apb.register_stats(dev.sub("apb"));
   const StatsGroup log = root.sub("log");
+  // This board's messages: those of the models under its name (Log scopes).
+  const std::string scope = name();
   log.value("guest_errors", "int", StatUnit::Count, Y,
-            "`Log::guest_error` count (firmware mistakes), printed or not (`--quiet`).",
-            [] { return Log::count(LogCat::GuestError); });
+            "`Log::guest_error` count of this board's models (firmware mistakes), printed or not "
+            "(`--quiet`).",
+            [scope] { return Log::count(LogCat::GuestError, scope); });
   log.value("unimp", "int", StatUnit::Count, Y,
-            "`Log::unimp` count (unmodelled features), printed or not (`--quiet`).",
-            [] { return Log::count(LogCat::Unimp); });
-  log.value("suppressed", "int", StatUnit::Count, Y,
-            "Guest-error and unimp messages counted but not printed: beyond the first "
-            "`Log::kLinesPerKind` of each kind (`models/common/log.h`); 0 with `--quiet`.",
-            [] { return Log::suppressed(LogCat::GuestError) + Log::suppressed(LogCat::Unimp); });
+            "`Log::unimp` count of this board's models (unmodelled features), printed or not (`--quiet`).",
+            [scope] { return Log::count(LogCat::Unimp, scope); });
+  log.value(
+      "suppressed", "int", StatUnit::Count, Y,
+      "Guest-error and unimp messages of this board counted but not printed: beyond the first "
+      "`Log::kLinesPerKind` of each kind (`models/common/log.h`); 0 with `--quiet`.",
+      [scope] { return Log::suppressed(LogCat::GuestError, scope) + Log::suppressed(LogCat::Unimp, scope); });
   ahb.register_stats(root.sub("bus.ahb"), cfg_.period());
   greth.register_stats(root.sub("net.greth"));
   for (const auto& [row, l] : listeners_) l->register_stats(root.sub(row->stats));

@@ -166,7 +166,7 @@ void Regions::mark(bool begin, uint32_t id) {
   if (it == regions_.end()) {
     if (regions_.size() >= kMaxRegions) {
       if (dropped_marks_++ == 0)
-        Log::guest_error("regions",
+        Log::guest_error(log_name_,
                          "more than " + std::to_string(kMaxRegions) +
                              " distinct region ids: marks of further ids (first: " + std::to_string(id) +
                              ") are not accounted, only counted (--stats region_marks_dropped)");

@@ -123,6 +123,8 @@ class Regions {
   // functions) and opens or closes region `id`.
   void mark(bool begin, uint32_t id);
   uint64_t dropped_marks() const { return dropped_marks_; }
+  // The `who` of its log line (log.h: its first component is the board's scope).
+  void set_log_name(std::string who) { log_name_ = std::move(who); }
   const std::map<uint32_t, Region>& regions() const { return regions_; }
   // A region's sum of one figure by its per-region key ("instructions",
   // "stalls.bus", "by_class.load"); throws std::out_of_range for an unknown key.
@@ -138,6 +140,7 @@ class Regions {
   std::vector<uint128> now_;               // scratch of mark()
   std::map<uint32_t, Region> regions_;
   uint64_t dropped_marks_ = 0;
+  std::string log_name_ = "regions";
 };
 
 }  // namespace l3vp

@@ -20,6 +20,7 @@
 #include "board_waves.h"
 #include "config.h"
 #include "leon3mp.h"
+#include "log.h"
 #include "tb_util.h"
 
 using namespace l3vp;
@@ -133,6 +134,18 @@ TEST(TwoBoards, StatisticsAndUartOutputAreIdenticalAndTheirOwn) {
   // Each board's models are its own SystemC objects, named under it.
   EXPECT_STREQ(g_board[0]->greth.name(), "b0.greth");
   EXPECT_STREQ(g_board[1]->greth.name(), "b1.greth");
+}
+
+// A model's log message counts in its own board's statistics only.
+TEST(TwoBoards, LogCountsAreEachBoardsOwn) {
+  run_once();
+  const json::json_pointer ge("/log/guest_errors");
+  const uint64_t b0 = g_board[0]->stats().at(ge), b1 = g_board[1]->stats().at(ge);
+  Log::enable(LogCat::GuestError, false);
+  Log::guest_error(std::string(g_board[1]->greth.name()), "a test message");
+  Log::enable(LogCat::GuestError, true);
+  EXPECT_EQ(g_board[0]->stats().at(ge).get<uint64_t>(), b0);
+  EXPECT_EQ(g_board[1]->stats().at(ge).get<uint64_t>(), b1 + 1);
 }
 
 TEST(TwoBoards, EachWaveformHasTheBoardsScopeAndTheSameChanges) {
