@@ -20,12 +20,15 @@
 #include <systemc>
 
 #include "messages.h"
+#include "network_run.h"
 #include "run.h"
 
 int sc_main(int argc, char** argv) {
   using l3vp::sim::fail;
   using l3vp::sim::kExitInternal;
   try {
+    // A topology scenario (several boards): its own run (sim/network_run.h).
+    if (l3vp::sim::is_network_run(argc, argv)) return l3vp::sim::run_network(argc, argv);
     return l3vp::sim::Run().execute(argc, argv);
   } catch (const sc_core::sc_report& r) {
     return fail(kExitInternal, std::string("systemc: ") + r.get_msg());

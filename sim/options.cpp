@@ -65,10 +65,12 @@ std::vector<std::string> unknown_options(const CLI::App& app, int argc, char** a
   return unknown;
 }
 
+}  // namespace
+
 // What a failed parse prints: --help and --version on stdout (exit 0),
 // unknown options as one line naming only them, anything else as CLI11
 // says it; exit 2.
-[[noreturn]] void parse_failure(const CLI::App& app, const CLI::ParseError& e, int argc, char** argv) {
+void parse_failure(const CLI::App& app, const CLI::ParseError& e, int argc, char** argv) {
   if (dynamic_cast<const CLI::CallForVersion*>(&e)) {
     std::printf("%s\n", e.what());
     done_early(0);
@@ -88,8 +90,6 @@ std::vector<std::string> unknown_options(const CLI::App& app, int argc, char** a
   }
   bad_input(e.what());
 }
-
-}  // namespace
 
 CommandLine::CommandLine()
     : app_(std::make_unique<CLI::App>("leon3vp: LEON3 (SPARC V8) GR-XC3S-1500 virtual platform", "leon3vp")) {

@@ -12,6 +12,11 @@
 
 namespace l3vp::sim {
 
+// What a failed parse of `app` prints: --help and --version on stdout
+// (done_early(0)), unknown options as one line naming only them, anything
+// else as CLI11 says it (bad_input()).
+[[noreturn]] void parse_failure(const CLI::App& app, const CLI::ParseError& e, int argc, char** argv);
+
 class CommandLine {
  public:
   CommandLine();

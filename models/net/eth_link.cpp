@@ -197,25 +197,26 @@ void EthLink::hold_timeout(unsigned d) {
 
 // All simulated: invariant.
 void EthLink::register_stats(const StatsGroup& g) {
+  register_dir_stats(g.sub("to_host"), 0);
+  register_dir_stats(g.sub("to_board"), 1);
+}
+
+void EthLink::register_dir_stats(const StatsGroup& s, unsigned dir) {
   const auto U = StatUnit::Count;
   const auto B = StatUnit::Bytes;
   const auto Y = StatInv::Yes;
-  const char* names[2] = {"to_host", "to_board"};
-  for (unsigned dir = 0; dir < 2; ++dir) {
-    const EthDirStats& d = dir_[dir].st;
-    const StatsGroup s = g.sub(names[dir]);
-    s.counter("submitted", &d.submitted, U, Y, "Frames handed to the link in this direction.");
-    s.counter("submitted_bytes", &d.submitted_bytes, B, Y, "Their bytes.");
-    s.counter("delivered", &d.delivered, U, Y, "Frames delivered (duplicates included).");
-    s.counter("delivered_bytes", &d.delivered_bytes, B, Y, "Their bytes (padded to 60 bytes).");
-    s.counter("lost", &d.lost, U, Y, "Frames lost (impairment `loss`).");
-    s.counter("corrupted", &d.corrupted, U, Y, "Frames corrupted (impairment `corrupt`).");
-    s.counter("duplicated", &d.duplicated, U, Y, "Frames duplicated (impairment `duplicate`).");
-    s.counter("reordered", &d.reordered, U, Y, "Frames held back (impairment `reorder`).");
-    s.counter("reorder_timeouts", &d.reorder_timeouts, U, Y, "Held frames released by the reorder timeout.");
-    s.counter("delayed", &d.delayed, U, Y, "Frames with extra delay + jitter > 0.");
-    s.counter("jitter_sum_ps", &d.jitter_sum, StatUnit::Ps, Y, "Sum of the jitter draws.");
-  }
+  const EthDirStats& d = dir_[dir & 1].st;
+  s.counter("submitted", &d.submitted, U, Y, "Frames handed to the link in this direction.");
+  s.counter("submitted_bytes", &d.submitted_bytes, B, Y, "Their bytes.");
+  s.counter("delivered", &d.delivered, U, Y, "Frames delivered (duplicates included).");
+  s.counter("delivered_bytes", &d.delivered_bytes, B, Y, "Their bytes (padded to 60 bytes).");
+  s.counter("lost", &d.lost, U, Y, "Frames lost (impairment `loss`).");
+  s.counter("corrupted", &d.corrupted, U, Y, "Frames corrupted (impairment `corrupt`).");
+  s.counter("duplicated", &d.duplicated, U, Y, "Frames duplicated (impairment `duplicate`).");
+  s.counter("reordered", &d.reordered, U, Y, "Frames held back (impairment `reorder`).");
+  s.counter("reorder_timeouts", &d.reorder_timeouts, U, Y, "Held frames released by the reorder timeout.");
+  s.counter("delayed", &d.delayed, U, Y, "Frames with extra delay + jitter > 0.");
+  s.counter("jitter_sum_ps", &d.jitter_sum, StatUnit::Ps, Y, "Sum of the jitter draws.");
 }
 
 void probe_text(ProbeText& o, const EthWireEvent& e) {

@@ -168,6 +168,8 @@ class EthLink : public sc_core::sc_module {
   // Registers both directions' EthDirStats under `g` (net.link): to_host
   // (direction 0, end 0 -> end 1) and to_board (direction 1).
   void register_stats(const StatsGroup& g);
+  // One direction's EthDirStats under `g` (register_stats: both, by name).
+  void register_dir_stats(const StatsGroup& g, unsigned dir);
   // <prefix>.send, <prefix>.rx_start, <prefix>.rx_end (probe_registry.h).
   void register_probes(ProbeRegistry& r, const std::string& prefix);
   // Frames submitted in direction `dir` and not yet delivered (or lost).

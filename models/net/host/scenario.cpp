@@ -8,111 +8,14 @@
 
 #include "format.h"
 #include "input_file.h"
+#include "scenario_json.h"
 #include "units.h"
 
 namespace l3vp::host {
 
 using nlohmann::json;
 using sc_core::sc_time;
-
-namespace {
-
-[[noreturn]] void fail(const std::string& path, const std::string& msg) {
-  throw ScenarioError("scenario " + path + ": " + msg);
-}
-
-// Rejects keys not in `allowed` (typos must not pass silently).
-void check_keys(const json& j, const std::string& path, std::initializer_list<const char*> allowed) {
-  if (!j.is_object()) fail(path, "must be an object");
-  std::set<std::string> ok(allowed.begin(), allowed.end());
-  for (auto it = j.begin(); it != j.end(); ++it)
-    if (!ok.count(it.key())) fail(path + "." + it.key(), "unknown key");
-}
-
-template <typename T>
-void get_uint(const json& j, const char* k, const std::string& path, T& out, uint64_t max) {
-  if (!j.contains(k)) return;
-  const json& v = j[k];
-  if (!v.is_number_unsigned() || v.get<uint64_t>() > max)
-    fail(path + "." + k, "must be an integer in [0, " + std::to_string(max) + "]");
-  out = static_cast<T>(v.get<uint64_t>());
-}
-void get_bool(const json& j, const char* k, const std::string& path, bool& out) {
-  if (!j.contains(k)) return;
-  if (!j[k].is_boolean()) fail(path + "." + k, "must be true or false");
-  out = j[k].get<bool>();
-}
-void get_prob(const json& j, const char* k, const std::string& path, double& out) {
-  if (!j.contains(k)) return;
-  if (!j[k].is_number() || j[k].get<double>() < 0 || j[k].get<double>() > 1)
-    fail(path + "." + k, "must be a probability in [0, 1]");
-  out = j[k].get<double>();
-}
-void get_time(const json& j, const char* k, const std::string& path, sc_time& out) {
-  if (!j.contains(k)) return;
-  if (!j[k].is_string()) fail(path + "." + k, "must be a duration string such as \"40us\"");
-  try {
-    out = parse_duration(j[k].get<std::string>());
-  } catch (const ScenarioError& e) {
-    fail(path + "." + k, e.what());
-  }
-}
-// A duration of at most `max_ps`.
-void get_time_max(const json& j, const char* k, const std::string& path, sc_time& out, uint64_t max_ps) {
-  get_time(j, k, path, out);
-  if (ps_of(out) > max_ps) fail(path + "." + k, "at most " + l3vp::format_duration(max_ps));
-}
-void get_string(const json& j, const char* k, const std::string& path, std::string& out) {
-  if (!j.contains(k)) return;
-  if (!j[k].is_string()) fail(path + "." + k, "must be a string");
-  out = j[k].get<std::string>();
-}
-void get_ip(const json& j, const char* k, const std::string& path, uint32_t& out) {
-  if (!j.contains(k)) return;
-  if (!j[k].is_string() || !l3vp::parse_ip4(j[k].get<std::string>(), out))
-    fail(path + "." + k, "must be a dotted IPv4 address");
-}
-void get_mac(const json& j, const char* k, const std::string& path, Mac& out) {
-  if (!j.contains(k)) return;
-  if (!j[k].is_string() || !l3vp::parse_mac(j[k].get<std::string>(), out.data()))
-    fail(path + "." + k, "must be a MAC address aa:bb:cc:dd:ee:ff");
-}
-
-void parse_imp(const json& j, const std::string& path, EthImpairments& im) {
-  check_keys(j, path, {"loss", "corrupt", "duplicate", "reorder", "extra_delay", "jitter", "seed"});
-  get_prob(j, "loss", path, im.loss);
-  get_prob(j, "corrupt", path, im.corrupt);
-  get_prob(j, "duplicate", path, im.duplicate);
-  get_prob(j, "reorder", path, im.reorder);
-  get_time(j, "extra_delay", path, im.extra_delay);
-  get_time(j, "jitter", path, im.jitter);
-  get_uint(j, "seed", path, im.seed, UINT64_MAX);
-}
-
-void parse_tcp(const json& j, const std::string& path, TcpParams& t) {
-  check_keys(
-      j, path,
-      {"mss", "rcv_wnd", "rto_initial", "rto_min", "rto_max", "clock_granularity", "init_cwnd", "nagle",
-       "delayed_ack", "ato", "max_quickacks", "dupack_threshold", "max_retries", "syn_retries", "time_wait"});
-  get_uint(j, "mss", path, t.mss, 65495);
-  get_uint(j, "rcv_wnd", path, t.rcv_wnd, 65535);
-  get_time(j, "rto_initial", path, t.rto_initial);
-  get_time(j, "rto_min", path, t.rto_min);
-  get_time(j, "rto_max", path, t.rto_max);
-  get_time(j, "clock_granularity", path, t.clock_granularity);
-  get_uint(j, "init_cwnd", path, t.init_cwnd, 1000);
-  get_bool(j, "nagle", path, t.nagle);
-  get_bool(j, "delayed_ack", path, t.delayed_ack);
-  get_time(j, "ato", path, t.ato);
-  get_uint(j, "max_quickacks", path, t.max_quickacks, 1000);
-  get_uint(j, "dupack_threshold", path, t.dupack_threshold, 1000);
-  get_uint(j, "max_retries", path, t.max_retries, 1000);
-  get_uint(j, "syn_retries", path, t.syn_retries, 1000);
-  get_time(j, "time_wait", path, t.time_wait);
-  if (t.mss < 48) fail(path + ".mss", "must be at least 48");
-}
-
-}  // namespace
+using namespace scenario_json;
 
 sc_time parse_duration(const std::string& s) {
   uint64_t ps;
@@ -460,23 +363,29 @@ Scenario parse_scenario(const json& j, const std::string& base_dir) {
   return s;
 }
 
-Scenario load_scenario(const std::string& path) {
+json read_scenario_json(const std::string& path) {
   std::string text;
   try {
     text = l3vp::read_input_file(path, l3vp::kMaxJsonBytes, "scenario");
   } catch (const l3vp::InputFileError& e) {
     throw ScenarioError(e.what());
   }
-  json j;
   try {
-    j = json::parse(text);
+    return json::parse(text);
   } catch (const json::exception& e) {  // parse_error; out_of_range for a number such as 1e400
     std::string m = e.what();
     const auto p = m.find("] ");
     throw ScenarioError("scenario '" + path + "': " + (p == std::string::npos ? m : m.substr(p + 2)));
   }
+}
+
+std::string scenario_dir(const std::string& path) {
   const auto slash = path.rfind('/');
-  return parse_scenario(j, slash == std::string::npos ? "" : path.substr(0, slash == 0 ? 1 : slash));
+  return slash == std::string::npos ? "" : path.substr(0, slash == 0 ? 1 : slash);
+}
+
+Scenario load_scenario(const std::string& path) {
+  return parse_scenario(read_scenario_json(path), scenario_dir(path));
 }
 
 ScenarioRunner::ScenarioRunner(SimHost& host, const Scenario& s) : host_(host), s_(s) {

@@ -76,7 +76,11 @@ struct Scenario {
 // `base_dir`: where files named by the scenario (a raw experiment's "pcap")
 // are looked up when their path is relative ("" = the working directory).
 Scenario parse_scenario(const nlohmann::json& j, const std::string& base_dir = "");
-Scenario load_scenario(const std::string& path);  // file -> parse_scenario (base_dir: the file's directory)
+Scenario load_scenario(const std::string& path);
+// The file as JSON (ScenarioError: unreadable, too large, not JSON), and
+// the directory its relative paths are resolved against.
+nlohmann::json read_scenario_json(const std::string& path);
+std::string scenario_dir(const std::string& path);  // file -> parse_scenario (base_dir: the file's directory)
 
 // Creates the applications of a scenario on `host` (which must be built
 // with s.host / s.tcp). start() schedules them relative to the current time.

@@ -1,0 +1,143 @@
+#!/usr/bin/python3
+"""leon3vp with a topology scenario (several boards, docs/network.md "Topologies").
+
+  check_network_cli.py LEON3VP FW_DIR WORK_DIR
+
+* pairs.topology.json: b0-pc0 is board-net's ping scenario; its board must
+  measure exactly what the same board measures alone (`leon3vp net_ping.elf
+  --scenario testbenches/board-net/ping.scenario.json`): instructions,
+  cycles, cache, bus, GRETH, link and energy statistics and the host's ping
+  results, value for value. b1-pc1 (another schedule, a 10 Mbit/s cable with
+  the board at its end b) runs beside it and ends with its own counts.
+* The same topology with --quantum 1us and --no-dmi gives the same counts.
+* --uart-out BOARD=FILE writes that board's lines; the other board's lines
+  are on stdout, prefixed with its name.
+* Bad command lines are one line and exit 2.
+"""
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from nettest import check, finish, localise  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# The board statistics that a run alone and a run in a network share (the
+# executable's own blocks, stop/host/version, exist only in a single run).
+SHARED = ["instructions", "cycles", "idle_cycles", "traps", "timing", "bus", "devices", "log", "sim_time_ps",
+          "net.greth", "net.link", "net.turnaround"]
+
+
+def at(doc, path):
+    for k in path.split("."):
+        doc = doc.get(k) if isinstance(doc, dict) else None
+    return doc
+
+
+
+def run(vp, args, expect=0):
+    p = subprocess.run([vp] + args, capture_output=True, text=True, timeout=600)
+    check(p.returncode == expect, "%s: exit %d, expected %d; stderr: %s" % (" ".join(args), p.returncode, expect,
+                                                                           p.stderr.strip()[-400:]))
+    return p
+
+
+
+def alone(vp, fw_dir, work):
+    stats = os.path.join(work, "alone.json")
+    results = os.path.join(work, "alone-results.json")
+    # The board's addresses as a topology writes them into fw_params.
+    run(vp, [os.path.join(fw_dir, "net_ping.elf"), "--scenario",
+             os.path.join(HERE, "..", "board-net", "ping.scenario.json"), "--fw-param", "count=20",
+             "--fw-param", "board_ip=192.168.0.53", "--fw-param", "mac=02:00:00:00:00:53",
+             "--stats", stats, "--net-results", results, "-q"])
+    with open(stats) as f, open(results) as g:
+        return json.load(f), json.load(g)
+
+
+def network(vp, topo, work, tag, extra=()):
+    stats = os.path.join(work, tag + ".json")
+    p = run(vp, ["--scenario", topo, "--stats", stats, "-q"] + list(extra))
+    with open(stats) as f:
+        return json.load(f), p
+
+
+def check_pairs(vp, fw_dir, work):
+    one, one_results = alone(vp, fw_dir, work)
+    topo = localise(os.path.join(HERE, "pairs.topology.json"), fw_dir, work)
+    net, p = network(vp, topo, work, "pairs")
+    b0 = net["boards"]["b0"]
+    for key in SHARED:
+        check(at(one, key) is not None, "single-board --stats has no '%s'" % key)
+        check(at(b0, key) == at(one, key), "b0 in the network differs from the board alone in '%s'" % key)
+    check(net["hosts"]["pc0"]["experiments"] == one_results["experiments"],
+          "pc0's pings differ from the single-board scenario's")
+    check(net["run"]["reason"] == "exit" and net["run"]["status"] == 0, "run: %s" % net["run"])
+    b1 = net["boards"]["b1"]
+    pings = net["hosts"]["pc1"]["experiments"][0]
+    check(pings["transmitted"] == 7 and pings["received"] == 7, "pc1: %s" % pings)
+    check(b1["net"]["greth"] != b0["net"]["greth"], "b1's GRETH counts are b0's")
+    check(net["links"][1]["a"] == "pc1" and net["links"][1]["cable"] == "b1.eth", "links[1]: %s" % net["links"][1])
+    check(net["links"][1]["a_to_b"]["delivered"] == b1["net"]["link"]["to_board"]["delivered"],
+          "pc1 -> b1 counted differently by the link and by the board")
+    lines = [l for l in p.stdout.splitlines() if l]
+    check(any(l.startswith("b0: ") for l in lines) and any(l.startswith("b1: ") for l in lines),
+          "stdout has no prefixed UART lines of both boards: %r" % lines[:4])
+    check(all(l.startswith(("b0: ", "b1: ")) for l in lines), "unprefixed stdout lines: %r" % lines[:4])
+    return topo, net
+
+
+def check_invariance(vp, topo, work, net):
+    other, _ = network(vp, topo, work, "pairs-q1us", ["--quantum", "1us", "--no-dmi"])
+    for b in ("b0", "b1"):
+        for key in ("instructions", "cycles", "idle_cycles", "timing", "net"):
+            check(other["boards"][b][key] == net["boards"][b][key],
+                  "%s: '%s' changes with --quantum 1us --no-dmi" % (b, key))
+
+
+def check_uart_out(vp, topo, work):
+    path = os.path.join(work, "b1.uart")
+    _, p = network(vp, topo, work, "pairs-uart", ["--uart-out", "b1=" + path])
+    with open(path) as f:
+        text = f.read()
+    check("b1: " not in text and len(text) > 0, "b1's UART file: %r" % text[:80])
+    check(not any(l.startswith("b1: ") for l in p.stdout.splitlines()), "b1's lines still on stdout")
+
+
+def check_bad(vp, topo, fw_dir, work):
+    cases = [
+        ([os.path.join(fw_dir, "net_ping.elf"), "--scenario", topo], "leave"),
+        (["--scenario", topo, "--uart-out", "b9=x.txt"], "'b9' is not a board (b0, b1)"),
+        (["--scenario", topo, "--uart-out", "b1"], "is not BOARD=FILE"),
+        (["--scenario", topo, "--vcd", "x.vcd"], "unknown option '--vcd'"),
+        (["--scenario", topo, "--set", "cpu.nwin=99"], "--set: key 'cpu.nwin'"),
+        (["--scenario", topo, "--stats", "/nonexistent/dir/s.json"], "--stats: cannot open"),
+    ]
+    for args, text in cases:
+        p = run(vp, args, expect=2)
+        err = p.stderr.strip()
+        check(err.count("\n") == 0 and err.startswith("leon3vp: error: ") and text in err,
+              "%s: stderr %r lacks %r" % (" ".join(args[-2:]), err, text))
+    bad = json.load(open(topo))
+    bad["boards"][1]["set"] = {"cpu.nwin": 1}
+    path = os.path.join(work, "bad.topology.json")
+    with open(path, "w") as f:
+        json.dump(bad, f)
+    p = run(vp, ["--scenario", path], expect=2)
+    check("board b1: config: " in p.stderr, "a bad board: %r" % p.stderr)
+
+
+def main():
+    vp, fw_dir, work = sys.argv[1:4]
+    os.makedirs(work, exist_ok=True)
+    topo, net = check_pairs(vp, fw_dir, work)
+    check_invariance(vp, topo, work, net)
+    check_uart_out(vp, topo, work)
+    check_bad(vp, topo, fw_dir, work)
+    return finish("network CLI")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,33 @@
+"""What the network checks share: failed checks collected, topologies
+copied with their ELF paths pointing into the firmware directory."""
+import json
+import os
+
+ERRORS = []
+
+
+def check(cond, msg):
+    if not cond:
+        ERRORS.append(msg)
+        print("FAIL: " + msg)
+
+
+def localise(src, fw_dir, work):
+    """A copy of topology file `src` in `work` whose boards' ELFs are in `fw_dir`; its path."""
+    with open(src) as f:
+        t = json.load(f)
+    for b in t["boards"]:
+        b["elf"] = os.path.join(fw_dir, b["elf"])
+    path = os.path.join(work, os.path.basename(src))
+    with open(path, "w") as f:
+        json.dump(t, f)
+    return path
+
+
+def finish(what):
+    """The exit status: 1 with a count of the failed checks, else 0."""
+    if ERRORS:
+        print("%d check(s) failed" % len(ERRORS))
+        return 1
+    print(what + ": all checks passed")
+    return 0
