@@ -33,6 +33,8 @@ def run(vp, topo, work, tag, extra=()):
     p = subprocess.run([vp, "--scenario", path, "--stats", stats, "-q"] + list(extra), capture_output=True,
                        text=True, timeout=600)
     check(p.returncode == 0, "%s: exit %d: %s" % (tag, p.returncode, p.stderr.strip()[-300:]))
+    if p.returncode != 0:
+        sys.exit(finish("stopped at " + tag))
     with open(stats) as f:
         return json.load(f)
 

@@ -60,6 +60,8 @@ def alone(vp, fw_dir, work):
 def network(vp, topo, work, tag, extra=()):
     stats = os.path.join(work, tag + ".json")
     p = run(vp, ["--scenario", topo, "--stats", stats, "-q"] + list(extra))
+    if p.returncode != 0:
+        sys.exit(finish("stopped at " + tag))
     with open(stats) as f:
         return json.load(f), p
 

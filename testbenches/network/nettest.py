@@ -17,7 +17,7 @@ def localise(src, fw_dir, work):
     with open(src) as f:
         t = json.load(f)
     for b in t["boards"]:
-        b["elf"] = os.path.join(fw_dir, b["elf"])
+        b["elf"] = os.path.join(os.path.abspath(fw_dir), b["elf"])
     path = os.path.join(work, os.path.basename(src))
     with open(path, "w") as f:
         json.dump(t, f)
