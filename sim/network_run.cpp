@@ -15,6 +15,7 @@
 #include "network.h"
 #include "options.h"
 #include "output_file.h"
+#include "pcap_writer.h"
 #include "run_control.h"
 #include "run_loop.h"
 #include "run_state.h"
@@ -40,6 +41,7 @@ std::string scenario_arg(int argc, char** argv) {
 struct NetOptions {
   std::string scenario, stats, results, firmware;
   std::vector<std::string> uart_out;  // BOARD=FILE
+  std::vector<std::string> pcap;      // NODE=FILE
 };
 
 class NetworkRun {
@@ -54,12 +56,14 @@ class NetworkRun {
   void run();
   void decide_exit();
   void write_outputs();
+  void attach_pcaps();
 
   RunState state_;  // options, configuration, created files, time limit, exit
   NetOptions n_;
   host::Topology topo_;
   std::unique_ptr<net::Network> net_;
   std::ofstream stats_out_, results_out_;
+  std::vector<std::pair<std::string, std::unique_ptr<PcapWriter>>> pcaps_;  // path, writer
   bool planned_end_ = false;
 };
 
@@ -83,6 +87,9 @@ void NetworkRun::parse(int argc, char** argv) {
   app.add_option("--stats", n_.stats, "Write the statistics of every board, host and link (JSON)");
   app.add_option("--net-results", n_.results, "Write the hosts' experiment results (JSON)");
   app.add_option("--uart-out", n_.uart_out, "BOARD=FILE: that board's UART output to FILE (repeatable)");
+  app.add_option("--pcap", n_.pcap,
+                 "NODE=FILE: the frames on the cable at NODE (a board, a host or switch:port) to a pcap "
+                 "file, both directions as delivered (repeatable)");
   app.add_flag("-q,--quiet", o.quiet, "Do not print model diagnostics");
   try {
     app.parse(argc, argv);
@@ -112,13 +119,18 @@ void NetworkRun::load_topology() {
   set_time_limit(state_);
 }
 
+// "NAME=FILE" of `option` (bad_input() unless both are there).
+std::pair<std::string, std::string> name_file(const std::string& kv, const char* option, const char* name) {
+  const size_t eq = kv.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == kv.size())
+    bad_input(std::string(option) + ": '" + kv + "' is not " + name + "=FILE");
+  return {kv.substr(0, eq), kv.substr(eq + 1)};
+}
+
 // --uart-out BOARD=FILE: the board's uart.out, after its own "set" keys.
 void NetworkRun::apply_uart_out() {
   for (const std::string& kv : n_.uart_out) {
-    const size_t eq = kv.find('=');
-    if (eq == std::string::npos || eq == 0 || eq + 1 == kv.size())
-      bad_input("--uart-out: '" + kv + "' is not BOARD=FILE");
-    const std::string name = kv.substr(0, eq);
+    const auto [name, file] = name_file(kv, "--uart-out", "BOARD");
     host::TopoBoard* b = nullptr;
     std::string known;
     for (host::TopoBoard& x : topo_.boards) {
@@ -126,8 +138,8 @@ void NetworkRun::apply_uart_out() {
       known += (known.empty() ? "" : ", ") + x.name;
     }
     if (!b) bad_input("--uart-out: '" + name + "' is not a board (" + known + ")");
-    b->sets.push_back("uart.out=" + kv.substr(eq + 1));
-    state_.created.note(kv.substr(eq + 1));
+    b->sets.push_back("uart.out=" + file);
+    state_.created.note(file);
   }
 }
 
@@ -148,6 +160,7 @@ void NetworkRun::run() {
   } catch (const net::NetworkError& e) {
     bad_input(e.what());
   }
+  attach_pcaps();
   net_->set_end_time(state_.max_time);
   state_.created.keep();
   const auto t0 = std::chrono::steady_clock::now();
@@ -164,6 +177,24 @@ void NetworkRun::run() {
   if (state_.run_end != RunEnd::Starved)
     for (size_t i = 0; i < net_->boards(); ++i) net_->board(i).cpu.finish();
   state_.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// --pcap NODE=FILE: a capture of the cable at NODE (both directions, as delivered).
+void NetworkRun::attach_pcaps() {
+  for (const std::string& kv : n_.pcap) {
+    const auto [node, file] = name_file(kv, "--pcap", "NODE");
+    EthLink* cable = net_->cable_at(node);
+    if (!cable) bad_input("--pcap: '" + node + "' is no end of a link (a board, a host or switch:port)");
+    state_.created.note(file);
+    auto w = std::make_unique<PcapWriter>();
+    try {
+      w->open(file);
+    } catch (const std::runtime_error& e) {
+      bad_input("--pcap: " + std::string(e.what()));
+    }
+    w->attach(*cable, PcapWriter::Point::kDeliver);
+    pcaps_.emplace_back(file, std::move(w));
+  }
 }
 
 // As one board's run (docs/user-guide.md "Exit status"), over every board:
@@ -218,6 +249,7 @@ void NetworkRun::write_outputs() {
     results_out_ << net_->stats()["hosts"].dump(2) << '\n';
     state_.check_output("--net-results", n_.results, finish_output(results_out_));
   }
+  for (auto& [path, w] : pcaps_) state_.check_output("--pcap", path, w->close());
   std::fflush(stdout);
   for (size_t i = 0; i < net_->boards(); ++i)
     if (std::FILE* f = net_->board(i).uart_out_file())

@@ -219,6 +219,12 @@ nlohmann::json Network::stats() {
   return j;
 }
 
+EthLink* Network::cable_at(const std::string& end) {
+  for (size_t k = 0; k < t_.links.size(); ++k)
+    if (t_.end_name(t_.links[k].a) == end || t_.end_name(t_.links[k].b) == end) return cables_[k];
+  return nullptr;
+}
+
 std::vector<std::FILE*> Network::uart_files() const {
   std::vector<std::FILE*> out;
   for (const auto& b : boards_)

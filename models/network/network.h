@@ -68,6 +68,8 @@ class Network {
   // scenario results}, "switches": {NAME: ports[] and the switch-wide
   // counters}, "links": [{"a", "b", "cable", "a_to_b", "b_to_a"}]}.
   nlohmann::json stats();
+  // The cable at node `end` ("b0", "pc", "sw0:3": docs/network.md), or null.
+  EthLink* cable_at(const std::string& end);
   // The UART files of the boards that write one (uart.out), for write checks.
   std::vector<std::FILE*> uart_files() const;
 

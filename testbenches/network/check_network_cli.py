@@ -12,6 +12,7 @@
 * The same topology with --quantum 1us and --no-dmi gives the same counts.
 * --uart-out BOARD=FILE writes that board's lines; the other board's lines
   are on stdout, prefixed with its name.
+* --pcap NODE=FILE captures every frame delivered on that node's cable.
 * Bad command lines are one line and exit 2.
 """
 import json
@@ -21,6 +22,9 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from nettest import check, finish, localise  # noqa: E402
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "lib"))
+import l3vp.pcap  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -108,11 +112,25 @@ def check_uart_out(vp, topo, work):
     check(not any(l.startswith("b1: ") for l in p.stdout.splitlines()), "b1's lines still on stdout")
 
 
+def check_pcap(vp, topo, work):
+    """--pcap NODE=FILE: every frame delivered on that node's cable, both ways."""
+    files = {n: os.path.join(work, n + ".pcap") for n in ("b1", "pc0")}
+    net, _ = network(vp, topo, work, "pairs-pcap", ["--pcap", "b1=" + files["b1"], "--pcap", "pc0=" + files["pc0"]])
+    for node, k in (("b1", 1), ("pc0", 0)):
+        link = net["links"][k]
+        want = link["a_to_b"]["delivered"] + link["b_to_a"]["delivered"]
+        recs = l3vp.pcap.records(files[node])
+        check(len(recs) == want and want > 0, "%s.pcap: %d records, the link delivered %d" % (node, len(recs), want))
+        check([r[0] for r in recs] == sorted(r[0] for r in recs), "%s.pcap: time stamps out of order" % node)
+
+
 def check_bad(vp, topo, fw_dir, work):
     cases = [
         ([os.path.join(fw_dir, "net_ping.elf"), "--scenario", topo], "leave"),
         (["--scenario", topo, "--uart-out", "b9=x.txt"], "'b9' is not a board (b0, b1)"),
         (["--scenario", topo, "--uart-out", "b1"], "is not BOARD=FILE"),
+        (["--scenario", topo, "--pcap", "mars=x.pcap"], "--pcap: 'mars' is no end of a link"),
+        (["--scenario", topo, "--pcap", "b0=/nonexistent/dir/x.pcap"], "--pcap: "),
         (["--scenario", topo, "--vcd", "x.vcd"], "unknown option '--vcd'"),
         (["--scenario", topo, "--set", "cpu.nwin=99"], "--set: key 'cpu.nwin'"),
         (["--scenario", topo, "--stats", "/nonexistent/dir/s.json"], "--stats: cannot open"),
@@ -137,6 +155,7 @@ def main():
     topo, net = check_pairs(vp, fw_dir, work)
     check_invariance(vp, topo, work, net)
     check_uart_out(vp, topo, work)
+    check_pcap(vp, topo, work)
     check_bad(vp, topo, fw_dir, work)
     return finish("network CLI")
 
