@@ -16,6 +16,7 @@
 #include "options.h"
 #include "output_file.h"
 #include "pcap_writer.h"
+#include "vcd/board_waves.h"
 #include "run_control.h"
 #include "run_loop.h"
 #include "run_state.h"
@@ -42,6 +43,7 @@ struct NetOptions {
   std::string scenario, stats, results, firmware;
   std::vector<std::string> uart_out;  // BOARD=FILE
   std::vector<std::string> pcap;      // NODE=FILE
+  std::vector<std::string> vcd;       // BOARD=FILE
 };
 
 class NetworkRun {
@@ -57,13 +59,15 @@ class NetworkRun {
   void decide_exit();
   void write_outputs();
   void attach_pcaps();
+  void attach_waves();
 
   RunState state_;  // options, configuration, created files, time limit, exit
   NetOptions n_;
   host::Topology topo_;
   std::unique_ptr<net::Network> net_;
   std::ofstream stats_out_, results_out_;
-  std::vector<std::pair<std::string, std::unique_ptr<PcapWriter>>> pcaps_;  // path, writer
+  std::vector<std::pair<std::string, std::unique_ptr<PcapWriter>>> pcaps_;       // path, writer
+  std::vector<std::pair<std::string, std::unique_ptr<vcd::BoardWaves>>> waves_;  // path, writer
   bool planned_end_ = false;
 };
 
@@ -90,6 +94,9 @@ void NetworkRun::parse(int argc, char** argv) {
   app.add_option("--pcap", n_.pcap,
                  "NODE=FILE: the frames on the cable at NODE (a board, a host or switch:port) to a pcap "
                  "file, both directions as delivered (repeatable)");
+  app.add_option("--vcd", n_.vcd,
+                 "BOARD=FILE: that board's waveform (the default signals, under a scope of the board's "
+                 "name) to a VCD file (repeatable)");
   app.add_flag("-q,--quiet", o.quiet, "Do not print model diagnostics");
   try {
     app.parse(argc, argv);
@@ -161,6 +168,7 @@ void NetworkRun::run() {
     bad_input(e.what());
   }
   attach_pcaps();
+  attach_waves();
   net_->set_end_time(state_.max_time);
   state_.created.keep();
   const auto t0 = std::chrono::steady_clock::now();
@@ -194,6 +202,26 @@ void NetworkRun::attach_pcaps() {
     }
     w->attach(*cable, PcapWriter::Point::kDeliver);
     pcaps_.emplace_back(file, std::move(w));
+  }
+}
+
+// --vcd BOARD=FILE: the board's default signals under a scope of its name.
+void NetworkRun::attach_waves() {
+  for (const std::string& kv : n_.vcd) {
+    const auto [name, file] = name_file(kv, "--vcd", "BOARD");
+    Leon3mp* plat = nullptr;
+    for (size_t i = 0; i < net_->boards(); ++i)
+      if (topo_.boards[i].name == name) plat = &net_->board(i);
+    if (!plat) bad_input("--vcd: '" + name + "' is not a board");
+    state_.created.note(file);
+    auto w =
+        std::make_unique<vcd::BoardWaves>(*plat, vcd::default_signals(), plat->image().region_names, name);
+    try {
+      w->open(file, {"topology: " + n_.scenario, "board: " + name});
+    } catch (const std::runtime_error& e) {
+      bad_input("--vcd: " + std::string(e.what()));
+    }
+    waves_.emplace_back(file, std::move(w));
   }
 }
 
@@ -250,6 +278,7 @@ void NetworkRun::write_outputs() {
     state_.check_output("--net-results", n_.results, finish_output(results_out_));
   }
   for (auto& [path, w] : pcaps_) state_.check_output("--pcap", path, w->close());
+  for (auto& [path, w] : waves_) state_.check_output("--vcd", path, w->close());
   std::fflush(stdout);
   for (size_t i = 0; i < net_->boards(); ++i)
     if (std::FILE* f = net_->board(i).uart_out_file())

@@ -13,6 +13,7 @@
 * --uart-out BOARD=FILE writes that board's lines; the other board's lines
   are on stdout, prefixed with its name.
 * --pcap NODE=FILE captures every frame delivered on that node's cable.
+* --vcd BOARD=FILE writes that board's waveform under its own scope.
 * Bad command lines are one line and exit 2.
 """
 import json
@@ -124,14 +125,29 @@ def check_pcap(vp, topo, work):
         check([r[0] for r in recs] == sorted(r[0] for r in recs), "%s.pcap: time stamps out of order" % node)
 
 
+def check_vcd(vp, topo, work):
+    """--vcd BOARD=FILE: each board's waveform under a scope of its own name."""
+    files = {b: os.path.join(work, b + ".vcd") for b in ("b0", "b1")}
+    network(vp, topo, work, "pairs-vcd", ["--vcd", "b0=" + files["b0"], "--vcd", "b1=" + files["b1"]])
+    for b, path in files.items():
+        with open(path) as f:
+            text = f.read()
+        head, _, body = text.partition("$enddefinitions")
+        other = "b1" if b == "b0" else "b0"
+        check("$scope module %s $end" % b in head and "$scope module %s $end" % other not in head,
+              "%s: the header does not name only its board" % path)
+        check(body.count("\n#") > 100, "%s: only %d time steps" % (path, body.count("\n#")))
+
+
 def check_bad(vp, topo, fw_dir, work):
     cases = [
         ([os.path.join(fw_dir, "net_ping.elf"), "--scenario", topo], "leave"),
         (["--scenario", topo, "--uart-out", "b9=x.txt"], "'b9' is not a board (b0, b1)"),
         (["--scenario", topo, "--uart-out", "b1"], "is not BOARD=FILE"),
         (["--scenario", topo, "--pcap", "mars=x.pcap"], "--pcap: 'mars' is no end of a link"),
+        (["--scenario", topo, "--vcd", "pc0=x.vcd"], "--vcd: 'pc0' is not a board"),
         (["--scenario", topo, "--pcap", "b0=/nonexistent/dir/x.pcap"], "--pcap: "),
-        (["--scenario", topo, "--vcd", "x.vcd"], "unknown option '--vcd'"),
+        (["--scenario", topo, "--trace", "x.txt"], "unknown option '--trace'"),
         (["--scenario", topo, "--set", "cpu.nwin=99"], "--set: key 'cpu.nwin'"),
         (["--scenario", topo, "--stats", "/nonexistent/dir/s.json"], "--stats: cannot open"),
     ]
@@ -156,6 +172,7 @@ def main():
     check_invariance(vp, topo, work, net)
     check_uart_out(vp, topo, work)
     check_pcap(vp, topo, work)
+    check_vcd(vp, topo, work)
     check_bad(vp, topo, fw_dir, work)
     return finish("network CLI")
 
