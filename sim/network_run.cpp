@@ -40,7 +40,7 @@ std::string scenario_arg(int argc, char** argv) {
 }
 
 struct NetOptions {
-  std::string scenario, stats, results, firmware;
+  std::string scenario, stats, results, firmware, fw_dir;
   std::vector<std::string> uart_out;  // BOARD=FILE
   std::vector<std::string> pcap;      // NODE=FILE
   std::vector<std::string> vcd;       // BOARD=FILE
@@ -78,6 +78,9 @@ void NetworkRun::parse(int argc, char** argv) {
                "leon3vp");
   app.add_option("--scenario", n_.scenario, "Topology scenario file (JSON with \"boards\")")->required();
   app.add_option("firmware", n_.firmware, "(none: the topology names each board's firmware)");
+  app.add_option("--fw-dir", n_.fw_dir,
+                 "Look the boards' relative ELF paths up in this directory (default: the scenario's)")
+      ->check(CLI::ExistingDirectory);
   app.add_option("-c,--config", o.config, "Configuration file or preset every board starts from");
   app.add_option("--set", o.sets, "KEY=VALUE for every board (before each board's own \"set\")")
       ->type_name("KEY=VALUE");
@@ -116,7 +119,8 @@ void NetworkRun::parse(int argc, char** argv) {
 
 void NetworkRun::load_topology() {
   try {
-    topo_ = host::parse_topology(host::read_scenario_json(n_.scenario), host::scenario_dir(n_.scenario));
+    topo_ = host::parse_topology(host::read_scenario_json(n_.scenario), host::scenario_dir(n_.scenario),
+                                 n_.fw_dir);
   } catch (const host::ScenarioError& e) {
     bad_input("--scenario: " + std::string(e.what()));
   }

@@ -96,6 +96,13 @@ def check_pairs(vp, fw_dir, work):
     return topo, net
 
 
+def check_fw_dir(vp, fw_dir, work, net):
+    """--fw-dir: the shipped file as it is (ELF names relative), the same run."""
+    other, _ = network(vp, os.path.join(HERE, "pairs.topology.json"), work, "pairs-fw-dir",
+                       ["--fw-dir", os.path.abspath(fw_dir)])
+    check(other["boards"] == net["boards"], "--fw-dir gives other board statistics")
+
+
 def check_invariance(vp, topo, work, net):
     other, _ = network(vp, topo, work, "pairs-q1us", ["--quantum", "1us", "--no-dmi"])
     for b in ("b0", "b1"):
@@ -145,6 +152,7 @@ def check_bad(vp, topo, fw_dir, work):
         (["--scenario", topo, "--uart-out", "b9=x.txt"], "'b9' is not a board (b0, b1)"),
         (["--scenario", topo, "--uart-out", "b1"], "is not BOARD=FILE"),
         (["--scenario", topo, "--pcap", "mars=x.pcap"], "--pcap: 'mars' is no end of a link"),
+        (["--scenario", topo, "--fw-dir", "/nonexistent"], "--fw-dir"),
         (["--scenario", topo, "--vcd", "pc0=x.vcd"], "--vcd: 'pc0' is not a board"),
         (["--scenario", topo, "--pcap", "b0=/nonexistent/dir/x.pcap"], "--pcap: "),
         (["--scenario", topo, "--trace", "x.txt"], "unknown option '--trace'"),
@@ -170,6 +178,7 @@ def main():
     os.makedirs(work, exist_ok=True)
     topo, net = check_pairs(vp, fw_dir, work)
     check_invariance(vp, topo, work, net)
+    check_fw_dir(vp, fw_dir, work, net)
     check_uart_out(vp, topo, work)
     check_pcap(vp, topo, work)
     check_vcd(vp, topo, work)

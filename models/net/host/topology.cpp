@@ -90,7 +90,8 @@ const TopoBoard* find_board(const Topology& t, const std::string& name) {
 
 // A host: its "host" section and "experiments" are those of a single-board
 // scenario, whose default destination is the peer board.
-TopoHost parse_host(const json& j, size_t i, const Topology& t, std::set<std::string>& names) {
+TopoHost parse_host(const json& j, size_t i, const Topology& t, const std::string& base_dir,
+                    std::set<std::string>& names) {
   const std::string p = idx("hosts", i);
   check_keys(j, p, {"name", "peer", "host", "experiments"});
   TopoHost h;
@@ -108,7 +109,7 @@ TopoHost parse_host(const json& j, size_t i, const Topology& t, std::set<std::st
   frag["host"] = hs;
   if (j.contains("experiments")) frag["experiments"] = j["experiments"];
   try {
-    h.s = parse_scenario(frag);
+    h.s = parse_scenario(frag, base_dir);  // a raw experiment's pcap: relative to the file
   } catch (const ScenarioError& e) {
     const std::string m = e.what();  // "scenario .host.ip: ..." -> "scenario .hosts[i].host.ip: ..."
     const std::string head = "scenario ";
@@ -287,15 +288,16 @@ std::string Topology::end_name(const TopoEnd& e) const {
 
 bool is_topology(const json& j) { return j.is_object() && j.contains("boards"); }
 
-Topology parse_topology(const json& j, const std::string& base_dir) {
+Topology parse_topology(const json& j, const std::string& base_dir, const std::string& elf_dir) {
   check_keys(j, "", {"boards", "hosts", "switches", "links", "duration", "comment"});
   Topology t;
   std::set<std::string> names;
   const json& boards = array_of(j, "boards", kMaxBoards);
   if (boards.empty()) fail(".boards", "needs at least one board");
-  for (size_t i = 0; i < boards.size(); ++i) t.boards.push_back(parse_board(boards[i], i, base_dir, names));
+  for (size_t i = 0; i < boards.size(); ++i)
+    t.boards.push_back(parse_board(boards[i], i, elf_dir.empty() ? base_dir : elf_dir, names));
   const json& hosts = array_of(j, "hosts", kMaxHosts);
-  for (size_t i = 0; i < hosts.size(); ++i) t.hosts.push_back(parse_host(hosts[i], i, t, names));
+  for (size_t i = 0; i < hosts.size(); ++i) t.hosts.push_back(parse_host(hosts[i], i, t, base_dir, names));
   const json& switches = array_of(j, "switches", kMaxSwitches);
   for (size_t i = 0; i < switches.size(); ++i) t.switches.push_back(parse_switch(switches[i], i, names));
   check_addresses(t);

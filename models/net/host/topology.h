@@ -28,7 +28,7 @@ constexpr size_t kMaxSwitches = 16;
 
 struct TopoBoard {
   std::string name;  // also its statistics section (boards.NAME) and waveform scope
-  std::string elf;   // firmware ELF, relative paths resolved against the file's directory
+  std::string elf;   // firmware ELF, a relative path resolved (parse_topology's elf_dir or base_dir)
   Mac mac;           // default 02:00:00:00:01:<index + 1>
   uint32_t ip = 0;   // default 192.168.0.<10 + index>
   // Configuration overlay, "KEY=VALUE" by key (as --set; the keys are distinct).
@@ -79,6 +79,10 @@ struct Topology {
 };
 
 bool is_topology(const nlohmann::json& j);
-Topology parse_topology(const nlohmann::json& j, const std::string& base_dir = "");
+// `base_dir`: where relative paths of the file are looked up (its
+// directory; "" = the working directory); `elf_dir`, when not empty, where
+// the boards' relative ELF paths are looked up instead (leon3vp --fw-dir).
+Topology parse_topology(const nlohmann::json& j, const std::string& base_dir = "",
+                        const std::string& elf_dir = "");
 
 }  // namespace l3vp::host
