@@ -2,6 +2,7 @@
 #define SC_INCLUDE_DYNAMIC_PROCESSES
 #include "network.h"
 
+#include <algorithm>
 #include <iostream>
 
 #include "elf_loader.h"
@@ -79,9 +80,14 @@ void Network::build_board(size_t i, const PlatformConfig& base) {
     boards_.push_back(std::make_unique<Leon3mp>(b.name.c_str(), cfg));
     Leon3mp& plat = *boards_.back();
     plat.load_elf(b.elf);
-    FwParams fp;
-    fp.set_json(b.params, "params");
-    write_fw_params(plat.image(), plat.load_regions(), fp);
+    const auto& syms = plat.image().symbols;
+    const bool has_block =
+        std::any_of(syms.begin(), syms.end(), [](const ElfSymbol& x) { return x.name == kFwParamsSymbol; });
+    if (b.params_given || has_block) {  // a program of its own without a block runs as it is
+      FwParams fp;
+      fp.set_json(b.params, "params");
+      write_fw_params(plat.image(), plat.load_regions(), fp);
+    }
   } catch (const ConfigError& e) {
     throw NetworkError(where + "config: " + e.what());
   } catch (const energy::ProfileError& e) {

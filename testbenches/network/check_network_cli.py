@@ -14,6 +14,7 @@
   are on stdout, prefixed with its name.
 * --pcap NODE=FILE captures every frame delivered on that node's cable.
 * --vcd BOARD=FILE writes that board's waveform under its own scope.
+* A program of the user's own (no fw_params block) runs on a board.
 * Bad command lines are one line and exit 2.
 """
 import json
@@ -146,6 +147,23 @@ def check_vcd(vp, topo, work):
         check(body.count("\n#") > 100, "%s: only %d time steps" % (path, body.count("\n#")))
 
 
+def check_own_program(vp, fw_dir, work):
+    """A program without a fw_params block (hello) runs on a board as it is;
+    given params, it is refused."""
+    t = {"boards": [{"name": "b0", "elf": os.path.join(os.path.abspath(fw_dir), "hello.elf")}],
+         "hosts": [{"name": "pc"}], "links": [{"a": "b0", "b": "pc"}]}
+    path = os.path.join(work, "hello.topology.json")
+    with open(path, "w") as f:
+        json.dump(t, f)
+    p = run(vp, ["--scenario", path])
+    check("b0: " in p.stdout, "hello's UART lines: %r" % p.stdout[:200])
+    t["boards"][0]["params"] = {"count": 1}
+    with open(path, "w") as f:
+        json.dump(t, f)
+    p = run(vp, ["--scenario", path], expect=2)
+    check("no 'fw_params' symbol" in p.stderr, "hello with params: %r" % p.stderr)
+
+
 def check_bad(vp, topo, fw_dir, work):
     cases = [
         ([os.path.join(fw_dir, "net_ping.elf"), "--scenario", topo], "leave"),
@@ -183,6 +201,7 @@ def main():
     check_pcap(vp, topo, work)
     check_vcd(vp, topo, work)
     check_bad(vp, topo, fw_dir, work)
+    check_own_program(vp, fw_dir, work)
     return finish("network CLI")
 
 

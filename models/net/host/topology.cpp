@@ -72,6 +72,7 @@ TopoBoard parse_board(const json& j, size_t i, const std::string& base_dir, std:
   if (j.contains("params")) {
     if (!j["params"].is_object()) fail(p + ".params", "must be an object of firmware parameters");
     b.params = j["params"];
+    b.params_given = !b.params.empty();
     for (const char* k : {"board_ip", "mac"})
       if (b.params.contains(k))
         fail(p + ".params." + k,

@@ -34,8 +34,11 @@ struct TopoBoard {
   // Configuration overlay, "KEY=VALUE" by key (as --set; the keys are distinct).
   std::vector<std::string> sets;
   // Firmware parameters (fw_params block) with board_ip and mac filled in
-  // from `ip` and `mac`.
+  // from `ip` and `mac`; params_given: the file gave some (a program
+  // without a fw_params block then is an error; without any, such a
+  // program runs as it is and its addresses are its own).
   nlohmann::json params;
+  bool params_given = false;
   std::string energy;  // energy.profile ("" = none)
 };
 
