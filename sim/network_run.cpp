@@ -16,6 +16,7 @@
 #include "options.h"
 #include "output_file.h"
 #include "pcap_writer.h"
+#include "tap.h"
 #include "vcd/board_waves.h"
 #include "run_control.h"
 #include "run_loop.h"
@@ -123,6 +124,10 @@ void NetworkRun::load_topology() {
                                  n_.fw_dir);
   } catch (const host::ScenarioError& e) {
     bad_input("--scenario: " + std::string(e.what()));
+  }
+  if (!topo_.taps.empty()) {
+    const std::string why = TapEndpoint::unavailable_reason();
+    if (!why.empty()) bad_input("--scenario: taps: " + why);
   }
   Options& o = state_.opt;
   planned_end_ = !o.max_time_set && topo_.duration > sc_core::SC_ZERO_TIME;

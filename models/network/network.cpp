@@ -34,6 +34,18 @@ Network::Network(const host::Topology& t, const PlatformConfig& base, UartLine u
     switches_.push_back(std::make_unique<EthSwitch>(s.name.c_str(), s.p));
     switches_.back()->register_stats(switch_stats_.root().sub(s.name));
   }
+  for (const host::TopoTap& tp : t_.taps) {
+    TapParams p;
+    p.ifname = tp.device;
+    p.netns = tp.device;  // scripts/netns-tap up NAME: device NAME in namespace NAME
+    p.realtime = true;
+    try {
+      taps_.push_back(std::make_unique<TapEndpoint>(tp.name.c_str(), p));
+    } catch (const std::exception& e) {
+      throw NetworkError("tap " + tp.name + ": " + e.what());
+    }
+    TapEndpoint::register_stats(tap_stats_.root().sub(tp.name), taps_.back().get());
+  }
   cables_.resize(t_.links.size(), nullptr);
   for (size_t k = 0; k < t_.links.size(); ++k) wire(k);
 }
@@ -140,6 +152,10 @@ void Network::attach_end(const TopoEnd& e, EthLink& cable, unsigned side) {
       switches_[e.index]->connect(e.port, cable.port(side));
       cable.attach(side, switches_[e.index]->rx(e.port));
       return;
+    case TopoEnd::Kind::kTap:
+      taps_[e.index]->connect(&cable.port(side));
+      cable.attach(side, taps_[e.index].get());
+      return;
   }
 }
 
@@ -222,6 +238,7 @@ nlohmann::json Network::stats() {
   }
   j["links"] = links;
   j["switches"] = switch_stats_.to_json();
+  if (!taps_.empty()) j["taps"] = tap_stats_.to_json();
   return j;
 }
 

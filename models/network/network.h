@@ -17,6 +17,7 @@
 #include "leon3mp.h"
 #include "scenario.h"
 #include "sim_host.h"
+#include "tap.h"
 #include "stats.h"
 #include "topology.h"
 
@@ -66,7 +67,8 @@ class Network {
   // {"boards": {NAME: the board's statistics, taken at its halt when it
   // halted}, "hosts": {NAME: the
   // scenario results}, "switches": {NAME: ports[] and the switch-wide
-  // counters}, "links": [{"a", "b", "cable", "a_to_b", "b_to_a"}]}.
+  // counters}, "taps": {NAME: its counters} (with TAP devices), "links":
+  // [{"a", "b", "cable", "a_to_b", "b_to_a"}]}.
   nlohmann::json stats();
   // The cable at node `end` ("b0", "pc", "sw0:3": docs/network.md), or null.
   EthLink* cable_at(const std::string& end);
@@ -94,7 +96,9 @@ class Network {
   std::vector<std::unique_ptr<host::SimHost>> hosts_;
   std::vector<std::unique_ptr<host::ScenarioRunner>> runners_;
   std::vector<std::unique_ptr<EthSwitch>> switches_;
-  StatsRegistry switch_stats_;                       // every switch's counters, by name
+  StatsRegistry switch_stats_;  // every switch's counters, by name
+  std::vector<std::unique_ptr<TapEndpoint>> taps_;
+  StatsRegistry tap_stats_;                          // every TAP device's counters, by name
   std::vector<EthLink*> cables_;                     // per topology link
   std::vector<std::unique_ptr<EthLink>> own_links_;  // cables that are no board's link
   size_t halted_ = 0;

@@ -147,10 +147,25 @@ TopoSwitch parse_switch(const json& j, size_t i, std::set<std::string>& names) {
   return s;
 }
 
-// What the links have taken: switch ports, and the boards and hosts linked.
+TopoTap parse_tap(const json& j, size_t i, std::set<std::string>& names) {
+  const std::string p = idx("taps", i);
+  check_keys(j, p, {"name", "device"});
+  TopoTap t;
+  check_name(j, p, names, t.name);
+  t.device = t.name;
+  get_string(j, "device", p, t.device);
+  bool ok = !t.device.empty() && t.device.size() <= 15;  // IFNAMSIZ - 1
+  for (char c : t.device) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-');
+  if (!ok)
+    fail(p + ".device", "'" + t.device + "' is not a device name (letters, digits, _ or -; at most 15)");
+  return t;
+}
+
+// What the links have taken: switch ports, and the boards, hosts and TAP
+// devices linked.
 struct Wiring {
   std::vector<std::vector<bool>> port_used;  // per switch
-  std::vector<bool> board_linked, host_linked;
+  std::vector<bool> board_linked, host_linked, tap_linked;
 };
 
 bool find_node(const Topology& t, const std::string& name, TopoEnd& e) {
@@ -160,6 +175,8 @@ bool find_node(const Topology& t, const std::string& name, TopoEnd& e) {
     if (t.hosts[i].name == name) return e = {TopoEnd::Kind::kHost, i, 0}, true;
   for (size_t i = 0; i < t.switches.size(); ++i)
     if (t.switches[i].name == name) return e = {TopoEnd::Kind::kSwitch, i, 0}, true;
+  for (size_t i = 0; i < t.taps.size(); ++i)
+    if (t.taps[i].name == name) return e = {TopoEnd::Kind::kTap, i, 0}, true;
   return false;
 }
 
@@ -183,8 +200,10 @@ TopoEnd resolve_end(const json& j, const char* k, const std::string& p, const To
   if (!find_node(t, text.substr(0, colon), e)) fail(path, "'" + text.substr(0, colon) + "' is not a node");
   if (e.kind != TopoEnd::Kind::kSwitch) {
     if (colon != std::string::npos) fail(path, "only a switch has ports ('" + text + "')");
-    std::vector<bool>& linked = e.kind == TopoEnd::Kind::kBoard ? w.board_linked : w.host_linked;
-    if (linked[e.index]) fail(path, "'" + text + "' is already linked (a board or host has one port)");
+    std::vector<bool>& linked = e.kind == TopoEnd::Kind::kBoard  ? w.board_linked
+                                : e.kind == TopoEnd::Kind::kHost ? w.host_linked
+                                                                 : w.tap_linked;
+    if (linked[e.index]) fail(path, "'" + text + "' is already linked (a board, host or TAP has one port)");
     linked[e.index] = true;
     return e;
   }
@@ -264,12 +283,15 @@ void parse_links(const json& j, Topology& t) {
   for (const TopoSwitch& s : t.switches) w.port_used.emplace_back(s.p.ports, false);
   w.board_linked.assign(t.boards.size(), false);
   w.host_linked.assign(t.hosts.size(), false);
-  const json& links = array_of(j, "links", kMaxBoards + kMaxHosts + kMaxSwitches);
+  w.tap_linked.assign(t.taps.size(), false);
+  const json& links = array_of(j, "links", kMaxBoards + kMaxHosts + kMaxSwitches + kMaxTaps);
   for (size_t i = 0; i < links.size(); ++i) t.links.push_back(parse_link(links[i], i, t, w));
   for (size_t i = 0; i < t.boards.size(); ++i)
     if (!w.board_linked[i]) fail(idx("boards", i), "'" + t.boards[i].name + "' is on no link");
   for (size_t i = 0; i < t.hosts.size(); ++i)
     if (!w.host_linked[i]) fail(idx("hosts", i), "'" + t.hosts[i].name + "' is on no link");
+  for (size_t i = 0; i < t.taps.size(); ++i)
+    if (!w.tap_linked[i]) fail(idx("taps", i), "'" + t.taps[i].name + "' is on no link");
   check_loop_free(t);
 }
 
@@ -281,6 +303,8 @@ std::string Topology::end_name(const TopoEnd& e) const {
       return boards.at(e.index).name;
     case TopoEnd::Kind::kHost:
       return hosts.at(e.index).name;
+    case TopoEnd::Kind::kTap:
+      return taps.at(e.index).name;
     case TopoEnd::Kind::kSwitch:
       break;
   }
@@ -290,7 +314,7 @@ std::string Topology::end_name(const TopoEnd& e) const {
 bool is_topology(const json& j) { return j.is_object() && j.contains("boards"); }
 
 Topology parse_topology(const json& j, const std::string& base_dir, const std::string& elf_dir) {
-  check_keys(j, "", {"boards", "hosts", "switches", "links", "duration", "comment"});
+  check_keys(j, "", {"boards", "hosts", "switches", "taps", "links", "duration", "comment"});
   Topology t;
   std::set<std::string> names;
   const json& boards = array_of(j, "boards", kMaxBoards);
@@ -301,6 +325,8 @@ Topology parse_topology(const json& j, const std::string& base_dir, const std::s
   for (size_t i = 0; i < hosts.size(); ++i) t.hosts.push_back(parse_host(hosts[i], i, t, base_dir, names));
   const json& switches = array_of(j, "switches", kMaxSwitches);
   for (size_t i = 0; i < switches.size(); ++i) t.switches.push_back(parse_switch(switches[i], i, names));
+  const json& taps = array_of(j, "taps", kMaxTaps);
+  for (size_t i = 0; i < taps.size(); ++i) t.taps.push_back(parse_tap(taps[i], i, names));
   check_addresses(t);
   parse_links(j, t);
   get_time_max(j, "duration", "", t.duration, kMaxScenarioPs);

@@ -25,6 +25,7 @@ namespace l3vp::host {
 constexpr size_t kMaxBoards = 64;
 constexpr size_t kMaxHosts = 64;
 constexpr size_t kMaxSwitches = 16;
+constexpr size_t kMaxTaps = 4;
 
 struct TopoBoard {
   std::string name;  // also its statistics section (boards.NAME) and waveform scope
@@ -58,10 +59,18 @@ struct TopoSwitch {
   EthSwitchParams p;
 };
 
-// One end of a link: a board, a host, or port `port` of a switch.
+// A TAP device in the network namespace of the same name (scripts/netns-tap
+// up NAME): a real Linux kernel on the simulated network, paced to the
+// wall clock (the run is then not deterministic).
+struct TopoTap {
+  std::string name;
+  std::string device;  // the TAP device and its namespace
+};
+
+// One end of a link: a board, a host, a TAP device or port `port` of a switch.
 struct TopoEnd {
-  enum class Kind { kBoard, kHost, kSwitch } kind = Kind::kBoard;
-  size_t index = 0;   // into boards, hosts or switches
+  enum class Kind { kBoard, kHost, kSwitch, kTap } kind = Kind::kBoard;
+  size_t index = 0;   // into boards, hosts, switches or taps
   unsigned port = 0;  // switch port (0 for a board or host)
 };
 
@@ -75,6 +84,7 @@ struct Topology {
   std::vector<TopoBoard> boards;
   std::vector<TopoHost> hosts;
   std::vector<TopoSwitch> switches;
+  std::vector<TopoTap> taps;
   std::vector<TopoLink> links;
   sc_core::sc_time duration = sc_core::SC_ZERO_TIME;  // 0: until every host's experiments are done
   // "sw0:3", "b1", "pc" for messages and statistics.

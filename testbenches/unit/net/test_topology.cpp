@@ -159,6 +159,9 @@ const BadCase kBad[] = {
     {R"({"boards": [ {"name": "b0", "elf": "a"}, {"name": "b1", "elf": "a", "ip": "192.168.0.10"} ]})",
      "scenario .boards[1].ip: is also the address of .boards[0]"},
     {R"({"duration": "7200s"})", "scenario .duration: at most"},
+    {R"({"taps": [ {"name": "t", "device": "no spaces"} ]})",
+     "scenario .taps[0].device: 'no spaces' is not a device"},
+    {R"({"taps": [ {"name": "t"} ]})", "scenario .taps[0]: 't' is on no link"},
 };
 
 TEST(Topology, BadDocumentsGiveAnErrorNamingThePath) {
@@ -168,6 +171,17 @@ TEST(Topology, BadDocumentsGiveAnErrorNamingThePath) {
     const std::string e = error_of(j);
     EXPECT_EQ(e.rfind(c.error, 0), 0u) << c.patch << "\n  gave: " << e;
   }
+}
+
+TEST(Topology, ATapDeviceIsANodeOnOneLink) {
+  json j = two_boards();
+  j["taps"] = json::parse(R"([ {"name": "linux", "device": "l3vpns1"} ])");
+  j["links"].push_back({{"a", "linux"}, {"b", "sw0"}});
+  const Topology t = parse_topology(j, "/dir");
+  ASSERT_EQ(t.taps.size(), 1u);
+  EXPECT_EQ(t.taps[0].device, "l3vpns1");
+  EXPECT_EQ(t.links[3].a.kind, TopoEnd::Kind::kTap);
+  EXPECT_EQ(t.end_name(t.links[3].b), "sw0:2");
 }
 
 TEST(Topology, LoopsOfSwitchesAreRefused) {
