@@ -9,7 +9,7 @@
 
 #if TCP_HOLD
 /*--------------------------------------------------------------------------*/
-/* Receive side: out-of-order segments (issue 15). A segment after a gap is
+/* Receive side: out-of-order segments (held, not copied). A segment after a gap is
  * not copied: the netif keeps its whole frame (rx_hold; the GRETH takes
  * the DMA buffer out of its ring and puts a spare in its place) and an
  * entry here points at its data. Entries of one connection never overlap:

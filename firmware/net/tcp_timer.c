@@ -89,7 +89,7 @@ static __attribute__((noinline)) void tcp_retransmit(struct tcp_conn *c) {
  * so that the tick of a board without connections (ping, UDP) runs only the
  * few lines of tcp_timer() below, which leon3.ld places with the other hot
  * code, and not the inlined retransmission and output code in here
- * (docs/firmware.md "Speed: before and after (issue 15)"). */
+ * (CHANGELOG.md, the speed entries). */
 static __attribute__((noinline)) void tcp_timer_conns(void) {
   unsigned i;
   if (net_now - tcp_slow_last >= NET_TCP_SLOW_MS) {
