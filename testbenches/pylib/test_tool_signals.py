@@ -158,15 +158,23 @@ def _stop_experiment(cmd, sig, group, tmp_path, ready=None):
     tool's process group runs); then every process the tool had started,
     its local Dask cluster's (a session of their own) too, must be gone."""
     settle = 0.5 if ready is None else 0   # past the 1 ns probe runs, into the sweep's own
-    ready = ready or (lambda pid: leon3vp_running(pid)())
+    # A leon3vp of the tool's group (its probe runs, the pool's runs) or any
+    # descendant (the Dask workers' runs: a session of their own). Watching the
+    # group alone could miss the probe runs' few milliseconds on a loaded
+    # machine and see the Dask sweep finish first.
+    ready = ready or (lambda pid: leon3vp_running(pid)() or leon3vp_descendant(pid))
     err = open(tmp_path / "stderr", "w+")
     p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err, start_new_session=True)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and not ready(p.pid) and p.poll() is None:
         time.sleep(0.02)
     if not ready(p.pid):
-        os.killpg(p.pid, signal.SIGKILL)
-        pytest.fail("the tool never got there")
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except ProcessLookupError:  # it ended by itself
+            pass
+        err.seek(0)
+        pytest.fail(f"the tool never got there (exit {p.poll()}): {err.read()[-500:]}")
     time.sleep(settle)
     started = tool.descendants(p.pid)
     (os.killpg if group else os.kill)(p.pid, sig)
@@ -179,6 +187,17 @@ def _stop_experiment(cmd, sig, group, tmp_path, ready=None):
     assert not [c for c in started if alive(c)], "a process the tool started still runs"
     err.seek(0)
     return status, err.read().splitlines()
+
+
+def leon3vp_descendant(pid):
+    """A leon3vp among the processes `pid` started, in any session."""
+    for c in tool.descendants(pid):
+        try:
+            if pathlib.Path(f"/proc/{c}/comm").read_text().strip() == "leon3vp":
+                return True
+        except OSError:
+            continue
+    return False
 
 
 def alive(pid):
