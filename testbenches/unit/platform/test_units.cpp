@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <systemc>  // sc_main
 
 #include "stats.h"
 #include "units.h"
@@ -179,4 +180,11 @@ TEST(Stats, WideValuesAreExactJsonIntegers) {
             "\"text\":\"\\u0000l3vp-uint128:12x\"}");
   EXPECT_EQ(to_decimal(0), "0");
   EXPECT_EQ(to_decimal(~uint128(0)), "340282366920938463463374607431768211455");
+}
+
+// l3vp_common brings SystemC (sc_time in units.h), whose library calls
+// sc_main: this program's main is SystemC's.
+int sc_main(int argc, char** argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
 }
