@@ -92,7 +92,8 @@ void Chksum::start() {
 // ---------------------------------------------------------------- DMA
 
 void Chksum::dma_thread() {
-  std::vector<uint8_t> buf(4 * p_.maxburst);
+  std::vector<uint8_t>& buf = dma_buf_;
+  buf.assign(4 * p_.maxburst, 0);
   for (;;) {
     sc_core::wait(start_ev_);
     const uint64_t g = gen_;
