@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 #include <stdexcept>
+#include <systemc>  // sc_main
 
 #include "profiler.h"
 #include "stats.h"
@@ -118,4 +119,11 @@ TEST(Regions, PerRegionNamesMustNotCollide) {
   reg2.root().counter("a", &a, StatUnit::Count, StatInv::Yes, "A.").per_region("entries");
   Regions regions;
   EXPECT_THROW(regions.register_stats(reg2.root()), std::logic_error);  // a fixed field of regions[]
+}
+
+// l3vp_platform brings SystemC, whose library calls sc_main: this program's
+// main is SystemC's.
+int sc_main(int argc, char** argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
 }
