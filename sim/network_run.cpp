@@ -45,6 +45,7 @@ struct NetOptions {
   std::vector<std::string> uart_out;  // BOARD=FILE
   std::vector<std::string> pcap;      // NODE=FILE
   std::vector<std::string> vcd;       // BOARD=FILE
+  std::vector<std::string> profile;   // BOARD=FILE
 };
 
 class NetworkRun {
@@ -61,6 +62,8 @@ class NetworkRun {
   void write_outputs();
   void attach_pcaps();
   void attach_waves();
+  Leon3mp& board_named(const std::string& name, const char* option);
+  void start_profiles();
 
   RunState state_;  // options, configuration, created files, time limit, exit
   NetOptions n_;
@@ -69,6 +72,7 @@ class NetworkRun {
   std::ofstream stats_out_, results_out_;
   std::vector<std::pair<std::string, std::unique_ptr<PcapWriter>>> pcaps_;       // path, writer
   std::vector<std::pair<std::string, std::unique_ptr<vcd::BoardWaves>>> waves_;  // path, writer
+  std::vector<std::pair<std::string, Leon3mp*>> profiles_;                       // path, board
   bool planned_end_ = false;
 };
 
@@ -101,6 +105,8 @@ void NetworkRun::parse(int argc, char** argv) {
   app.add_option("--vcd", n_.vcd,
                  "BOARD=FILE: that board's waveform (the default signals, under a scope of the board's "
                  "name) to a VCD file (repeatable)");
+  app.add_option("--profile", n_.profile,
+                 "BOARD=FILE: that board's per-function profile and region table to FILE (repeatable)");
   app.add_flag("-q,--quiet", o.quiet, "Do not print model diagnostics");
   try {
     app.parse(argc, argv);
@@ -178,6 +184,7 @@ void NetworkRun::run() {
   }
   attach_pcaps();
   attach_waves();
+  start_profiles();
   net_->set_end_time(state_.max_time);
   state_.created.keep();
   const auto t0 = std::chrono::steady_clock::now();
@@ -214,23 +221,36 @@ void NetworkRun::attach_pcaps() {
   }
 }
 
+// The board of that name (bad_input() naming `option` if there is none).
+Leon3mp& NetworkRun::board_named(const std::string& name, const char* option) {
+  for (size_t i = 0; i < net_->boards(); ++i)
+    if (topo_.boards[i].name == name) return net_->board(i);
+  bad_input(std::string(option) + ": '" + name + "' is not a board");
+}
+
 // --vcd BOARD=FILE: the board's default signals under a scope of its name.
 void NetworkRun::attach_waves() {
   for (const std::string& kv : n_.vcd) {
     const auto [name, file] = name_file(kv, "--vcd", "BOARD");
-    Leon3mp* plat = nullptr;
-    for (size_t i = 0; i < net_->boards(); ++i)
-      if (topo_.boards[i].name == name) plat = &net_->board(i);
-    if (!plat) bad_input("--vcd: '" + name + "' is not a board");
+    Leon3mp& plat = board_named(name, "--vcd");
     state_.created.note(file);
-    auto w =
-        std::make_unique<vcd::BoardWaves>(*plat, vcd::default_signals(), plat->image().region_names, name);
+    auto w = std::make_unique<vcd::BoardWaves>(plat, vcd::default_signals(), plat.image().region_names, name);
     try {
       w->open(file, {"topology: " + n_.scenario, "board: " + name});
     } catch (const std::runtime_error& e) {
       bad_input("--vcd: " + std::string(e.what()));
     }
     waves_.emplace_back(file, std::move(w));
+  }
+}
+
+// --profile BOARD=FILE: the board's per-function profile, written at the end.
+void NetworkRun::start_profiles() {
+  for (const std::string& kv : n_.profile) {
+    const auto [name, file] = name_file(kv, "--profile", "BOARD");
+    Leon3mp& plat = board_named(name, "--profile");
+    if (!plat.profiling()) plat.enable_profile(false);
+    profiles_.emplace_back(file, &plat);
   }
 }
 
@@ -288,6 +308,11 @@ void NetworkRun::write_outputs() {
   }
   for (auto& [path, w] : pcaps_) state_.check_output("--pcap", path, w->close());
   for (auto& [path, w] : waves_) state_.check_output("--vcd", path, w->close());
+  for (auto& [path, plat] : profiles_) {
+    std::ofstream f(path);
+    f << plat->profile_report();
+    state_.check_output("--profile", path, f ? finish_output(f) : std::string(std::strerror(errno)));
+  }
   std::fflush(stdout);
   for (size_t i = 0; i < net_->boards(); ++i)
     if (std::FILE* f = net_->board(i).uart_out_file())

@@ -14,6 +14,7 @@
   are on stdout, prefixed with its name.
 * --pcap NODE=FILE captures every frame delivered on that node's cable.
 * --vcd BOARD=FILE writes that board's waveform under its own scope.
+* --profile BOARD=FILE writes that board's profile and changes no count.
 * A program of the user's own (no fw_params block) runs on a board.
 * Bad command lines are one line and exit 2.
 """
@@ -164,6 +165,17 @@ def check_own_program(vp, fw_dir, work):
     check("no 'fw_params' symbol" in p.stderr, "hello with params: %r" % p.stderr)
 
 
+def check_profile(vp, topo, work, net):
+    """--profile BOARD=FILE: that board's flat profile; profiling changes no count."""
+    path = os.path.join(work, "b0.prof")
+    other, _ = network(vp, topo, work, "pairs-profile", ["--profile", "b0=" + path])
+    with open(path) as f:
+        text = f.read()
+    check(text.startswith("leon3vp profile") and "netapp_loop" in text, "b0.prof: %r" % text[:120])
+    for key in ("instructions", "cycles", "idle_cycles", "timing", "net"):
+        check(other["boards"]["b0"][key] == net["boards"]["b0"][key], "--profile changes b0's '%s'" % key)
+
+
 def check_bad(vp, topo, fw_dir, work):
     cases = [
         ([os.path.join(fw_dir, "net_ping.elf"), "--scenario", topo], "leave"),
@@ -172,6 +184,8 @@ def check_bad(vp, topo, fw_dir, work):
         (["--scenario", topo, "--pcap", "mars=x.pcap"], "--pcap: 'mars' is no end of a link"),
         (["--scenario", topo, "--fw-dir", "/nonexistent"], "--fw-dir"),
         (["--scenario", topo, "--vcd", "pc0=x.vcd"], "--vcd: 'pc0' is not a board"),
+        (["--scenario", topo, "--profile", "pc0=x.prof"], "--profile: 'pc0' is not a board"),
+        (["--scenario", topo, "--profile", "b0=/nonexistent/dir/x.prof"], "--profile: write to"),
         (["--scenario", topo, "--pcap", "b0=/nonexistent/dir/x.pcap"], "--pcap: "),
         (["--scenario", topo, "--trace", "x.txt"], "unknown option '--trace'"),
         (["--scenario", topo, "--set", "cpu.nwin=99"], "--set: key 'cpu.nwin'"),
@@ -200,6 +214,7 @@ def main():
     check_uart_out(vp, topo, work)
     check_pcap(vp, topo, work)
     check_vcd(vp, topo, work)
+    check_profile(vp, topo, work, net)
     check_bad(vp, topo, fw_dir, work)
     check_own_program(vp, fw_dir, work)
     return finish("network CLI")
