@@ -14,12 +14,11 @@ datagrams (the traffic is real).
 """
 import json
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "lib"))
-from nettest import check, finish  # noqa: E402
+from nettest import check, finish, run_topology  # noqa: E402
 from l3vp import network  # noqa: E402
 
 KEYS = ["instructions", "cycles", "idle_cycles", "timing", "energy", "net"]
@@ -29,14 +28,7 @@ def run(vp, topo, work, tag, extra=()):
     path = os.path.join(work, tag + ".topology.json")
     with open(path, "w") as f:
         json.dump(topo, f)
-    stats = os.path.join(work, tag + ".json")
-    p = subprocess.run([vp, "--scenario", path, "--stats", stats, "-q"] + list(extra), capture_output=True,
-                       text=True, timeout=600)
-    check(p.returncode == 0, "%s: exit %d: %s" % (tag, p.returncode, p.stderr.strip()[-300:]))
-    if p.returncode != 0:
-        sys.exit(finish("stopped at " + tag))
-    with open(stats) as f:
-        return json.load(f)
+    return run_topology(vp, path, work, tag, extra)[0]
 
 
 def compare(ref, other, tag):

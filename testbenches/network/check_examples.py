@@ -19,24 +19,10 @@ and their data is verified.
 """
 import json
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from nettest import check, finish, localise  # noqa: E402
-
-
-
-
-def run(vp, topo, work, tag, extra=()):
-    stats = os.path.join(work, tag + ".json")
-    p = subprocess.run([vp, "--scenario", topo, "--stats", stats, "-q"] + list(extra), capture_output=True,
-                       text=True, timeout=600)
-    check(p.returncode == 0, "%s: exit %d: %s" % (tag, p.returncode, p.stderr.strip()[-400:]))
-    if p.returncode != 0:
-        sys.exit(finish("stopped at " + tag))
-    with open(stats) as f:
-        return json.load(f), p.stdout
+from nettest import check, finish, localise, run_topology as run  # noqa: E402
 
 
 def results(stdout):

@@ -2,6 +2,8 @@
 copied with their ELF paths pointing into the firmware directory."""
 import json
 import os
+import subprocess
+import sys
 
 ERRORS = []
 
@@ -31,3 +33,16 @@ def finish(what):
         return 1
     print(what + ": all checks passed")
     return 0
+
+
+def run_topology(vp, path, work, tag, extra=()):
+    """leon3vp on topology file `path` with --stats WORK/TAG.json: (statistics,
+    stdout); a failed run is a failed check and ends the script."""
+    stats = os.path.join(work, tag + ".json")
+    p = subprocess.run([vp, "--scenario", path, "--stats", stats, "-q"] + list(extra), capture_output=True,
+                       text=True, timeout=600)
+    check(p.returncode == 0, "%s: exit %d: %s" % (tag, p.returncode, p.stderr.strip()[-400:]))
+    if p.returncode != 0:
+        sys.exit(finish("stopped at " + tag))
+    with open(stats) as f:
+        return json.load(f), p.stdout
