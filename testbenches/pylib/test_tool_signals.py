@@ -42,6 +42,14 @@ def test_every_python_tool_ends_through_l3vp_tool():
         assert f'l3vp.tool.run("{p.name}", main' in tail, p.name
 
 
+def as_foreground_job():
+    """In the tool's process, before exec: Ctrl-C acts as in a terminal's
+    foreground job. A tool started with SIGINT ignored (as a shell starts a
+    background job: `scripts/test &`) keeps ignoring it, as it should,
+    and then ran to its end here instead of stopping."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def leftover(pgid):
     """True while some process of the group still runs."""
     try:
@@ -56,7 +64,8 @@ def stop_midway(cmd, sig, whole_group, wait_for, tmp_path):
     or 20 s, send sig (to the tool, or to its whole process group as a
     terminal's Ctrl-C does); return (status, stderr lines)."""
     err = open(tmp_path / "stderr", "w+")
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err, start_new_session=True)
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err, start_new_session=True,
+                         preexec_fn=as_foreground_job)
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline and not wait_for():
         time.sleep(0.05)
@@ -164,7 +173,8 @@ def _stop_experiment(cmd, sig, group, tmp_path, ready=None):
     # machine and see the Dask sweep finish first.
     ready = ready or (lambda pid: leon3vp_running(pid)() or leon3vp_descendant(pid))
     err = open(tmp_path / "stderr", "w+")
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err, start_new_session=True)
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err, start_new_session=True,
+                         preexec_fn=as_foreground_job)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and not ready(p.pid) and p.poll() is None:
         time.sleep(0.02)
@@ -187,9 +197,25 @@ def _stop_experiment(cmd, sig, group, tmp_path, ready=None):
             break
         time.sleep(0.05)
     assert not leftover(p.pid), "a child of the stopped tool still runs"
-    assert not [c for c in started if alive(c)], "a process the tool started still runs"
+    left = [c for c in started if alive(c)]
+    assert not left, f"a process the tool started still runs: {describe(left)}"
     err.seek(0)
     return status, err.read().splitlines()
+
+
+def describe(pids):
+    """pid, state and command line of each process, for a failure message."""
+    out = []
+    for c in pids:
+        try:
+            with open(f"/proc/{c}/stat") as f:
+                state = f.read().rsplit(")", 1)[1].split()[0]
+            with open(f"/proc/{c}/cmdline", "rb") as f:
+                cmd = f.read().replace(b"\0", b" ").decode(errors="replace")[:160]
+        except OSError:
+            continue
+        out.append(f"{c} {state} {cmd}")
+    return "; ".join(out)
 
 
 def leon3vp_descendant(pid):
@@ -249,7 +275,7 @@ def on_a_terminal(cmd, until, timeout=120):
     for what it drew there (or it ends); Ctrl-C it; (status, text)."""
     master, slave = pty.openpty()
     p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=slave, stdin=subprocess.DEVNULL,
-                         start_new_session=True)
+                         start_new_session=True, preexec_fn=as_foreground_job)
     os.close(slave)
     text, deadline = b"", time.monotonic() + timeout
     while time.monotonic() < deadline and not until(text.decode(errors="replace")):
