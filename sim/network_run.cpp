@@ -24,6 +24,7 @@
 #include "stats.h"
 #include "topology.h"
 #include "units.h"
+#include "version.h"
 
 namespace l3vp::sim {
 
@@ -299,6 +300,11 @@ void NetworkRun::write_outputs() {
                 {"status", state_.status},
                 {"sim_time_ps", sc_core::sc_time_stamp().value()},
                 {"scenario", n_.scenario}};
+    j["version"] = {{"leon3vp", leon3vp_version()},
+                    {"hash", "fnv1a64"},
+                    {"scenario_hash", hex64(fnv1a64_file(n_.scenario))}};
+    for (const host::TopoBoard& b : topo_.boards)
+      j["version"]["firmware_hash"][b.name] = hex64(fnv1a64_file(b.elf));
     stats_out_ << stats_text(j, 2) << '\n';
     state_.check_output("--stats", n_.stats, finish_output(stats_out_));
   }

@@ -402,7 +402,26 @@ BAD = [
      ["network.scenario", "/dev/zero", "not a regular file"]),
     ("experiment: x\nfirmware: {program: net_ping, params: {nokey: 1}}\nmetrics: {c: stats.cycles}\n",
      ["firmware.params", "leon3vp refuses", "nokey"]),
-]
+] + [("experiment: x\n" + text + ("" if "metrics:" in text else "\nmetrics: {c: stats.run.sim_time_ps}") + "\n",
+       words) for text, words in [
+    # topologies (network.topology): the template, the grid's values, leon3vp's own check of each
+    ("firmware: {program: hello}\nnetwork: {topology: {boards: [{name: b, elf: hello.elf}]}}",
+     ["firmware", "leave firmware out"]),
+    ("network: {topology: {boards: [{name: 'b{i}', elf: hello.elf}]}}", ["network.topology.boards[0].name",
+                                                                         "{i}", "repeat item"]),
+    ("network: {topology: {boards: [{repeat: '{n}', name: 'b{i}', elf: hello.elf}]}}\ngrid: {n: [1, 65]}",
+     ["network.topology.boards[0].repeat", "65", "0..64"]),
+    ("network: {topology: {boards: [{name: b, elf: hello.elf, params: {p: '{n+1}'}}]}}\ngrid: {n: [a]}",
+     ["network.topology", "'{n+1}'", "not an integer"]),
+    ("network: {topology: {boards: [{name: b, elf: nosuch.elf}]}}", ["boards.b.elf", "nosuch.elf", "found"]),
+    ("network: {topology: {boards: [{name: b, elf: hello.elf}], switches: [{name: s, ports: '{n}'}], "
+     "links: [{a: b, b: s}]}}\ngrid: {n: [2, 99]}", ["network.topology", "leon3vp refuses", "switches[0].ports"]),
+    ("network: {topology: {boards: {}}}", ["network.topology", "list of boards"]),
+    ("network: {topology: {boards: [{name: b, elf: hello.elf}]}, scenario: {}}", ["network", "exclude"]),
+    ("network: {topology: {boards: [{name: b, elf: hello.elf}], hosts: [{name: h}], links: [{a: b, b: h}]}}\n"
+     "metrics: {d: stats.boards.b.nosuch}",
+     ["metrics.d", "stats.boards.b.nosuch", "not a key"]),
+]]
 
 
 def test_bad_files(a, work):
@@ -906,11 +925,81 @@ def test_executors(a, work):
     print(f"cached rerun: {took:.2f} s")
 
 
+SWEEP = os.path.join(ROOT, "experiments", "network", "incast-sweep.yaml")
+
+
+def test_topology(a, work):
+    """experiments/network/incast-sweep.yaml with 2 senders at queue 4 and
+    64: each row equals a direct leon3vp run of the topology written out
+    by hand (the repeat items, {i+5001}, the per-board, every-board,
+    switch-port and host metrics); what the switch dropped is what the PC
+    lost; a rerun takes everything from the cache."""
+    vp, counter = counting_vp(a.vp, work)
+    out = os.path.join(work, "out")
+    args = ["run", SWEEP, "--out", out, "--vp", vp, "--fw-dir", a.fw_dir, "--subset", "n=2",
+            "--subset", "queue=4,64", "--workers", "2", "-q"]
+    run_ok(args, "incast sweep")
+    df = read_csv(out)
+    check(list(df["queue"]) == [4, 64] and list(df["n"]) == [2, 2], f"rows {df[['n', 'queue']]}")
+    check((df["error"] == "").all() and (df["exit_status"] == 0).all(), f"errors: {list(df['error'])}")
+    for _, row in df.iterrows():
+        with open(record_path(out, row["run_id"])) as f:
+            ran = json.load(f)["spec"]["topology"]
+        check(ran == _incast_topology(int(row["queue"])), f"queue {row['queue']}: the run's topology {ran}")
+        _check_incast_row(a, work, row)
+    check(df["received"].iloc[1] > df["received"].iloc[0], "a longer queue delivered no more datagrams")
+    n0 = count(counter)
+    run_ok(args, "incast sweep, cached")
+    check(count(counter) == n0, f"the cached rerun started leon3vp {count(counter) - n0} times")
+    check(read_csv(out).equals(df), "the cached rerun's table differs")
+
+
+def _incast_topology(queue):
+    boards = [{"name": f"s{i}", "elf": "net_udptx.elf",
+               "params": {"peer_ip": "192.168.0.200", "port": 5001 + i, "count": 50, "bytes": 1472, "window": 1}}
+              for i in range(2)]
+    exps = [{"name": f"from_s{i}", "type": "udp_recv", "port": 5001 + i, "expect": 50} for i in range(2)]
+    return {"boards": boards, "hosts": [{"name": "pc", "peer": "s0", "experiments": exps}],
+            "switches": [{"name": "sw0", "ports": 3, "queue_frames": queue}],
+            "links": [{"a": "pc", "b": "sw0", "mbps": 10}, {"a": "s0", "b": "sw0"}, {"a": "s1", "b": "sw0"}],
+            "duration": "2s"}
+
+
+def _check_incast_row(a, work, row):
+    d = tempfile.mkdtemp(dir=work)
+    topo = os.path.join(d, "t.json")
+    with open(topo, "w") as f:
+        json.dump(_incast_topology(int(row["queue"])), f)
+    r = l3vp.run(a.vp, None, quiet=True, scenario=topo, stats=True, workdir=d,
+                 extra=["--fw-dir", a.fw_dir, "--energy", "leon3-90nm-estimate"])
+    check(r.returncode == 0, f"direct topology run: exit {r.returncode}: {r.last_stderr_line()}")
+    st, q = r.stats, row["queue"]
+    pc = st["hosts"]["pc"]["experiments"]
+    port = st["switches"]["sw0"]["ports"][0]
+    want = {"received": sum(e["received"] for e in pc), "lost": sum(e["lost"] for e in pc),
+            "dropped": port["drops_queue_full"], "queue_high_water": port["queue_hw_frames"],
+            "goodput_s0_bps": pc[0]["goodput_bps"],
+            "energy_s0_uj": st["boards"]["s0"]["energy"]["total_fj"] * 1e-9,
+            "energy_all_uj": sum(b["energy"]["total_fj"] for b in st["boards"].values()) * 1e-9}
+    for k, v in want.items():
+        check(abs(row[k] - v) <= 1e-9 * max(1, abs(v)), f"queue {q}: {k} {row[k]} != direct {v}")
+    check(row["received"] + row["lost"] == 100 and row["dropped"] == row["lost"],
+          f"queue {q}: received {row['received']} + lost {row['lost']} (dropped {row['dropped']})")
+    check(0 < row["queue_high_water"] <= q, f"queue {q}: high water {row['queue_high_water']}")
+    tx = next(x for x in st["boards"]["s0"]["regions"] if x["id"] == 0x4e455402)
+    check(abs(row["tx_energy_s0_nj_per_frame"] - tx["energy_fj"] / tx["entries"] * 1e-6) < 1e-6,
+          f"queue {q}: tx energy per frame {row['tx_energy_s0_nj_per_frame']}")
+    check(row["sent_s0"] == 50 and tx["entries"] == 51, f"queue {q}: s0 sent {row['sent_s0']}, "
+          f"{tx['entries']} frames through its send path (50 datagrams and an ARP request)")
+    print(f"queue {q}: received {row['received']:.0f} of 100, dropped {row['dropped']}, "
+          f"s0 {row['tx_energy_s0_nj_per_frame']:.1f} nJ per frame sent")
+
+
 TESTS = {"local_sweep": test_local_sweep, "set_sweep": test_set_sweep, "variant": test_variant,
          "cluster": test_cluster, "bad_files": test_bad_files, "example": test_example, "tap": test_tap,
          "elf": test_elf, "cmake": test_cmake, "stack_axis": test_stack_axis, "metric_gate": test_metric_gate,
          "diff_metric": test_diff_metric, "own_example": test_own_example, "seeds": test_seeds,
-         "executors": test_executors}
+         "executors": test_executors, "topology": test_topology}
 
 
 def main():

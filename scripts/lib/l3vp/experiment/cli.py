@@ -29,6 +29,7 @@ from .. import tool as _tool
 from . import spec as _spec
 from . import firmware as _fw
 from . import metrics as _metrics
+from . import topology as _topo
 from . import execute as _execute_mod
 from .execute import execute
 
@@ -196,7 +197,7 @@ def validate(exp, runs):
     seen = set()
     for r in runs:
         key = json.dumps([r.firmware["program"], r.firmware["elf"], r.firmware["build"]], sort_keys=True)
-        if key not in seen:
+        if "topology" not in r.network and key not in seen:   # a topology's ELFs: prepare()
             seen.add(key)
             _check_firmware(r)
         _energy(r, exp)
@@ -240,6 +241,9 @@ def prepare(exp, runs, args, out, log):
     probe info."""
     elves = {}
     for r in runs:
+        if "topology" in r.network:
+            _topology_firmware(r, exp, args, out, log, elves)
+            continue
         key = _firmware_key(r.firmware)
         if key not in elves:
             elf = _firmware_file(r.firmware, args, out, log)
@@ -247,7 +251,7 @@ def prepare(exp, runs, args, out, log):
             elves[key] = (elf, data, _fw.fnv1a64(data))
         # the ELF's file for the run record (region names: cycles-compare)
         r.firmware["elf_file"] = elves[key][0]
-    first_elf = next(iter(elves.values()))[0]
+    first_elf = runs[0].firmware["elf_file"] if runs else next(iter(elves.values()))[0]
     info = probe_vp(args.vp, first_elf, os.path.join(out, "cache"))
     known = set(info["params"])
     for k in exp.board["set"]:
@@ -256,10 +260,55 @@ def prepare(exp, runs, args, out, log):
     check_metric_schema(exp, info.get("stats_keys"))
     out_runs = []
     for r in runs:
-        _, data, fw_hash = elves[_firmware_key(r.firmware)]
+        if "topology" in r.network:
+            data, fw_hash = r.firmware["elves"], r.firmware["hash"]
+        else:
+            _, data, fw_hash = elves[_firmware_key(r.firmware)]
         out_runs.append(_run_spec(exp, r, info, data, fw_hash, args))
     preflight(out_runs, args.vp, info, os.path.join(out, "cache"))
     return out_runs, info
+
+
+def _topology_firmware(r, exp, args, out, log, elves):
+    """A topology run's boards' ELFs (topology.py): found beside the
+    topology or in --fw-dir, else built when they name one of our programs
+    (net_udptx.elf); shipped under their file names, the run's topology
+    rewritten to those names; the firmware hash covers them all."""
+    files, names = {}, {}
+    try:
+        pairs = _topo.board_elves(r.network["topology"])
+    except _topo.TopologyError as e:
+        raise _spec.SpecError(f"{e.args[0]}: {e.args[1]}") from None
+    for board, elf in pairs:
+        if elf not in elves:
+            elves[elf] = _topology_elf(board, elf, exp, args, out, log)
+        path, data, h = elves[elf]
+        name = os.path.basename(path)
+        if files.get(name, (None, data, h))[1] != data:
+            raise _spec.SpecError(f"network.topology.boards.{board}.elf: two different ELFs named {name}")
+        files[name], names[elf] = (path, data, h), name
+    r.network["topology"] = _topo.with_local_elves(r.network["topology"], names)
+    r.firmware["elf_file"] = elves[pairs[0][1]][0]
+    r.firmware["elves"] = {n: d for n, (_, d, _) in sorted(files.items())}
+    r.firmware["hashes"] = {n: h for n, (_, _, h) in sorted(files.items())}
+    r.firmware["hash"] = _fw.fnv1a64(json.dumps(r.firmware["hashes"], sort_keys=True).encode())
+
+
+def _topology_elf(board, elf, exp, args, out, log):
+    """(path, bytes, hash) of one board's ELF."""
+    path = _topo.resolve_elf(elf, exp.topology_dir, args.fw_dir)
+    if path is None:
+        program = elf[:-4] if elf.endswith(".elf") else None
+        if "/" in elf or program is None or not _program_exists(program):
+            raise _spec.SpecError(f"network.topology.boards.{board}.elf: {elf}: found neither beside the "
+                                  "topology nor in --fw-dir, and not one of our programs")
+        path = _firmware_file({"program": program, "elf": None, "cmake": None, "build": {}}, args, out, log)
+    try:
+        _fw.check_elf(path)
+    except ValueError as e:
+        raise _spec.SpecError(f"network.topology.boards.{board}.elf: {e}") from None
+    data = _read_elf(path)
+    return path, data, _fw.fnv1a64(data)
 
 
 # -- leon3vp's own checks, before the first run -------------------------------
@@ -273,11 +322,11 @@ def preflight(prepared, vp, info, cache_dir):
     combination, remembered in DIR/cache (a rerun starts nothing)."""
     seen = set()
     for r, spec, _, task in prepared:
-        if not (task["fw_params"] or task["set"] or task["energy"]):
+        if not (task["fw_params"] or task["set"] or task["energy"] or task["topology"]):
             continue   # nothing leon3vp checks beyond what is checked here
         key = hashlib.sha256(json.dumps([info["sha256"], spec["firmware_hash"], task["fw_params"], task["set"],
-                                         task["energy"], spec["energy_sha256"], task["mode"]],
-                                        sort_keys=True).encode()).hexdigest()[:16]
+                                         task["energy"], spec["energy_sha256"], task["mode"],
+                                         spec.get("topology")], sort_keys=True).encode()).hexdigest()[:16]
         ok = os.path.join(cache_dir, f"preflight-{key}.ok")
         if key in seen or os.path.exists(ok):
             continue
@@ -300,11 +349,15 @@ def _preflight_one(elf, task, vp):
                 f.write(task["energy_file"])
         if energy:
             cmd += ["--energy", energy]
-        p = subprocess.run(cmd + [elf], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                           stdin=subprocess.DEVNULL, text=True, timeout=120)
+        if task["topology"]:   # the topology and its ELFs as the run has them (execute.py)
+            cmd += ["--scenario", _execute_mod.write_topology(task, d)]
+        p = subprocess.run(cmd + ([] if task["topology"] else [elf]), stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True, timeout=120)
     if p.returncode == 2:
         line = (p.stderr.strip().splitlines() or ["?"])[-1].replace("leon3vp: error: ", "")
         where = next((k for w, k in _PREFLIGHT_KEYS if w in line), "board")
+        if task["topology"] and "--scenario" in line:
+            where = "network.topology"
         raise _spec.SpecError(f"{where}: leon3vp refuses it: {line}")
 
 
@@ -321,11 +374,16 @@ def _run_spec(exp, r, info, data, fw_hash, args):
             "energy_sha256": hashlib.sha256(energy_file).hexdigest() if energy_file else None,
             "set": sets, "fw_params": fw_params, "scenario": r.network.get("scenario"),
             "tap": r.network.get("tap"), "params": r.params}
+    topo = r.network.get("topology")
+    if topo is not None:   # (keys of their own: the ids of the other runs stay as they were)
+        spec["topology"] = topo
+        spec["firmware_hashes"] = r.firmware["hashes"]
     canon = json.dumps(spec, sort_keys=True, separators=(",", ":"))
     run_id = hashlib.sha256(canon.encode()).hexdigest()[:16]
     task = {"id": run_id, "vp": args.vp, "program": r.firmware["program"], "elf": data, "set": sets,
             "fw_params": fw_params, "energy": energy, "energy_file": energy_file,
-            "scenario": spec["scenario"], "tap": spec["tap"], "mode": r.board["mode"],
+            "topology": topo is not None,
+            "scenario": topo if topo is not None else spec["scenario"], "tap": spec["tap"], "mode": r.board["mode"],
             "max_time": r.board["max_time"], "timeout": r.board["timeout"]}
     return r, spec, run_id, task
 
@@ -336,9 +394,13 @@ def check_metric_schema(exp, stats_keys):
     (--list-stats): a key no run can have fails before anything runs."""
     if not stats_keys:
         return
+    def known(path):
+        if exp.topology is not None:
+            return _topo.stats_path_in_schema(path, lambda rest: _metrics.in_schema(rest, stats_keys))
+        return _metrics.in_schema(path, stats_keys)
     for m in exp.metrics:
         for p in m.paths + ([m.per_path] if m.per_path else []):
-            if p.startswith("stats.") and not _metrics.in_schema(p[len("stats."):], stats_keys):
+            if p.startswith("stats.") and not known(p[len("stats."):]):
                 raise _spec.SpecError(f"metrics.{m.name}: {p}: not a key of leon3vp's --stats "
                                       "(leon3vp --list-stats, docs/stats-schema.md)")
 
@@ -365,7 +427,13 @@ def check_result(result, spec, expect_exit):
         tail = (result.get("stderr") or ["(no message)"])[-1]
         return f"leon3vp exit {rc} (expected {', '.join(map(str, expect_exit))}): {tail}"
     ver = (result.get("stats") or {}).get("version", {})
-    if ver.get("firmware_hash") != spec["firmware_hash"]:
+    if "topology" in spec:
+        ran = ver.get("firmware_hash") or {}
+        for b in spec["topology"]["boards"]:
+            want = spec["firmware_hashes"][b["elf"]]
+            if ran.get(b["name"]) != want:
+                return f"board {b['name']} ran firmware {ran.get(b['name'])}, expected {want}"
+    elif ver.get("firmware_hash") != spec["firmware_hash"]:
         return f"ran firmware {ver.get('firmware_hash')}, expected {spec['firmware_hash']}"
     if not spec["leon3vp"].startswith(ver.get("leon3vp", "?")):
         return f"{result.get('host')} ran leon3vp {ver.get('leon3vp')}, expected {spec['leon3vp']}"
@@ -433,9 +501,11 @@ def _row(exp, r, spec, run_id, rec):
         except _metrics.MetricError as e:
             error = str(e)
     row.update(vals)
-    row.update({"exit_status": res.get("returncode"), "sim_time_ps": stats.get("sim_time_ps"),
+    row.update({"exit_status": res.get("returncode"),
+                "sim_time_ps": stats.get("sim_time_ps", (stats.get("run") or {}).get("sim_time_ps")),
                 "leon3vp_version": ver.get("leon3vp"), "config_hash": ver.get("config_hash"),
-                "firmware_hash": ver.get("firmware_hash"), "error": error or ""})
+                "firmware_hash": spec["firmware_hash"] if "topology" in spec else ver.get("firmware_hash"),
+                "error": error or ""})
     return row, terms
 
 

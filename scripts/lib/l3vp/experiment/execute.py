@@ -16,6 +16,7 @@ import tempfile
 
 from ..run import run as _l3vp_run, RunError
 from .. import results as _results
+from . import topology as _topo
 
 
 # The worker's name in a local process pool (set by its initializer).
@@ -38,9 +39,7 @@ def _worker_name():
 def execute(task):
     """Run one task dict (cli.make_task) and return the record's "result"."""
     with tempfile.TemporaryDirectory(prefix="l3vp-exp-") as d:
-        elf = os.path.join(d, task["program"] + ".elf")
-        with open(elf, "wb") as f:
-            f.write(task["elf"])
+        elf = _write_firmware(task, d)
         extra = []
         for k, v in task["set"].items():
             extra += ["--set", f"{k}={v}"]
@@ -84,8 +83,39 @@ def execute(task):
                 out["net"] = r.net_results
             except (OSError, ValueError):
                 out["net"] = None
-        try:
-            out["uart_lines"] = _results.json_lines(r.uart, strict=False)
-        except ValueError:
-            out["uart_lines"] = []
+        if task.get("topology"):   # "NAME: line" per board
+            out["uart_boards"] = {b: _json_lines(text) for b, text in _topo.split_uart(r.uart).items()}
+        else:
+            out["uart_lines"] = _json_lines(r.uart)
         return out
+
+
+def _json_lines(text):
+    try:
+        return _results.json_lines(text, strict=False)
+    except ValueError:
+        return []
+
+
+def write_topology(task, d):
+    """A topology task's ELFs and topology in `d`; the topology's path."""
+    _write_firmware(task, d)
+    path = os.path.join(d, "scenario.json")
+    with open(path, "w") as f:
+        json.dump(task["scenario"], f, indent=1)
+    return path
+
+
+def _write_firmware(task, d):
+    """The run's ELF in `d` (its path), or for a topology every board's
+    ELF under the file name the topology gives it (None: leon3vp takes no
+    firmware argument)."""
+    if task.get("topology"):
+        for name, data in task["elf"].items():
+            with open(os.path.join(d, name), "wb") as f:
+                f.write(data)
+        return None
+    elf = os.path.join(d, task["program"] + ".elf")
+    with open(elf, "wb") as f:
+        f.write(task["elf"])
+    return elf

@@ -3,6 +3,7 @@
     stats.<path>   leon3vp's --stats JSON (docs/stats-schema.md)
     net.<path>     the simulated host's results JSON (docs/network.md)
     uart.<type>... the firmware's JSON result lines of that type, a list
+                   (a topology run: uart.<board>.<type>...)
 
 A metric is one path, or `sum` of several paths, optionally divided by the
 value at `per` (a total per packet) or by a number, and multiplied by
@@ -11,6 +12,8 @@ runs at two values of one axis, every other axis equal): numerator and
 `per` value are subtracted before the division, so whatever both runs
 share (boot, ARP, warm-up packets) drops out (diff_values).
 
+A step `*` adds up what the rest of the path finds in every element of a
+list or every value of an object (stats.hosts.pc.experiments.*.received).
 A path step into an object takes the key; into a list, an index (0, 1, ...)
 or the element whose "name" (scenario experiments) or "id" (regions, also
 as 0x... hex) matches: net.experiments.ping.rtt_avg_ps,
@@ -61,6 +64,29 @@ def lookup(doc, path):
     return cur
 
 
+def lookup_sum(doc, path):
+    """lookup(), where a step `*` takes every element of a list or every
+    value of an object and the values found are added (the datagrams a
+    host received from however many boards the grid gives it:
+    stats.hosts.pc.experiments.*.received). KeyError when nothing matches
+    or a step below `*` is missing in some element; ValueError for a value
+    that is not a number."""
+    head, sep, rest = path.partition(".*")
+    if not sep:
+        return lookup(doc, path)
+    cur = lookup(doc, head) if head else doc
+    elems = list(cur.values()) if isinstance(cur, dict) else cur if isinstance(cur, list) else None
+    if not elems:
+        raise KeyError(head + ".*")
+    total = 0
+    for e in elems:
+        v = lookup_sum(e, rest[1:]) if rest else e
+        if not _is_number(v):
+            raise ValueError(f"{path}: {v!r} is not a number")
+        total += v
+    return total
+
+
 def expand_schema_key(key):
     """A key of `leon3vp --list-stats` as dotted paths: `a.{b,c}` -> a.b,
     a.c; `regions[].cycles` -> regions.*.cycles (any element)."""
@@ -96,6 +122,9 @@ def sources(result):
     uart = {}
     for line in result.get("uart_lines") or []:
         uart.setdefault(line.get("type"), []).append(line)
+    for board, lines in (result.get("uart_boards") or {}).items():   # a topology run: uart.BOARD.TYPE
+        for line in lines:
+            uart.setdefault(board, {}).setdefault(line.get("type"), []).append(line)
     return {"stats": result.get("stats") or {}, "net": result.get("net") or {}, "uart": uart}
 
 
@@ -111,11 +140,13 @@ def _lookup_all(m, doc):
     out = []
     for p in paths:
         try:
-            out.append((p, lookup(doc, p)))
+            out.append((p, lookup_sum(doc, p)))
         except KeyError as e:
             if m.optional:
                 return None
             raise MetricError(f"metric {m.name}: {p}: no {e.args[0]} in the run's outputs") from None
+        except ValueError as e:
+            raise MetricError(f"metric {m.name}: {e}") from None
     for p, v in out:
         if isinstance(v, (dict, list)):
             raise MetricError(f"metric {m.name}: {p} is an {'object' if isinstance(v, dict) else 'array'}, "
@@ -124,7 +155,7 @@ def _lookup_all(m, doc):
 
 
 def _arithmetic(m):
-    return len(m.paths) > 1 or m.per is not None or m.scale is not None or m.diff is not None
+    return any(".*" in p for p in m.paths) or len(m.paths) > 1 or m.per is not None or m.scale is not None or m.diff is not None
 
 
 def terms(m, doc):

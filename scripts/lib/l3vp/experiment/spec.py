@@ -19,6 +19,7 @@ import string
 import yaml
 
 from .. import units as _units
+from . import topology as _topology
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _EXPERIMENT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*\Z")
@@ -228,7 +229,7 @@ class Run:
         self.params = params        # {axis: value}
         self.firmware = firmware    # {"program", "elf", "cmake", "build": {...}, "params": {...}}
         self.board = board          # {"set": {...}, "mode", "energy", "max_time", "timeout", "expect_exit"}
-        self.network = network      # {"scenario": dict} | {"tap": name} | {}
+        self.network = network      # {"scenario": dict} | {"topology": dict} | {"tap": name} | {}
 
 
 class Experiment:
@@ -239,14 +240,23 @@ class Experiment:
         self.dir = os.path.dirname(os.path.abspath(path))
         _keys(doc, "", ("experiment", "description", "firmware", "board", "network", "grid", "zip",
                         "metrics", "plots", "tables", "values", "statistics"),
-              required=("experiment", "firmware", "metrics"))
+              required=("experiment", "metrics"))
         self.name = doc["experiment"]
         if not isinstance(self.name, str) or not _EXPERIMENT_NAME.match(self.name):
             _fail("experiment", "must be a name of letters, digits, '_', '.', '-'")
         self.description = doc.get("description", "")
         if not isinstance(self.description, str):
             _fail("description", "must be a string")
-        self._firmware(doc["firmware"])
+        net = doc.get("network") or {}
+        self.topology = None
+        if isinstance(net, dict) and "topology" in net:
+            if "firmware" in doc:
+                _fail("firmware", "a topology names each board's ELF (boards[].elf): leave firmware out")
+            self.fw = {"program": None, "elf": None, "cmake": None, "build": {}, "params": {}}
+        elif "firmware" not in doc:
+            _fail("", "missing key firmware (or network.topology, whose boards name their ELFs)")
+        else:
+            self._firmware(doc["firmware"])
         self._board(doc.get("board") or {})
         self._network(doc.get("network") or {})
         self._grid(doc.get("grid") or {}, doc.get("zip") or [])
@@ -327,12 +337,14 @@ class Experiment:
         self.board = out
 
     def _network(self, n):
-        _keys(n, "network", ("scenario", "patch", "tap"))
-        if "scenario" in n and "tap" in n:
-            _fail("network", "scenario and tap exclude each other")
+        _keys(n, "network", ("scenario", "topology", "patch", "tap"))
+        if sum(k in n for k in ("scenario", "topology", "tap")) > 1:
+            _fail("network", "scenario, topology and tap exclude each other")
         self.scenario = None
         self.patch = {}
         self.tap = None
+        if "topology" in n:
+            self._topology(n["topology"])
         if "tap" in n:
             if not isinstance(n["tap"], str) or not n["tap"]:
                 _fail("network.tap", "must be the name of a TAP device (scripts/netns-tap)")
@@ -351,19 +363,40 @@ class Experiment:
             if not isinstance(self.scenario, dict):
                 _fail("network.scenario", "must be a JSON object")
         if "patch" in n:
-            if self.scenario is None:
-                _fail("network.patch", "needs network.scenario")
+            if self.scenario is None and self.topology is None:
+                _fail("network.patch", "needs network.scenario or network.topology")
             p = n["patch"]
             if not isinstance(p, dict):
                 _fail("network.patch", "must be a mapping of scenario paths to values")
             for k, v in p.items():
                 if not isinstance(k, str) or not k:
                     _fail("network.patch", f"key {k!r} is not a path such as experiments.ping64.size")
-                try:
-                    _patch(copy.deepcopy(self.scenario), k, v)
+                try:   # a topology's paths may lead into repeat items: checked per run
+                    if self.scenario is not None:
+                        _patch(copy.deepcopy(self.scenario), k, v)
                 except KeyError as e:
                     _fail(f"network.patch.{k}", str(e.args[0]))
             self.patch = dict(p)
+
+    def _topology(self, t):
+        """network.topology: a topology file (docs/network.md) or an inline
+        mapping; its template is checked here (topology.py), the filled-in
+        topology by leon3vp."""
+        if isinstance(t, str):
+            path = os.path.join(self.dir, t)
+            self.topology = load_json(read_text(path, f"network.topology: {t}"), f"network.topology: {t}")
+            self.topology_dir = os.path.dirname(os.path.abspath(path))
+            self.scenario_source = os.path.relpath(path, self.dir)
+        elif isinstance(t, dict):
+            self.topology = copy.deepcopy(t)
+            self.topology_dir = self.dir
+            self.scenario_source = "inline"
+        else:
+            _fail("network.topology", "must be a topology file path or an inline topology mapping")
+        if not isinstance(self.topology, dict) or not isinstance(self.topology.get("boards"), list):
+            _fail("network.topology", "must be a JSON object with a list of boards")
+        self.fw["program"] = os.path.splitext(os.path.basename(t))[0].split(".")[0] \
+            if isinstance(t, str) else "topology"
 
     def _grid(self, grid, zips):
         """Axes: each grid key is one axis; each zip group is one axis of
@@ -549,12 +582,20 @@ class Experiment:
         """Every {name} refers to an axis, and every axis is used somewhere
         (an unused axis would only repeat identical deterministic runs)."""
         used = set()
-        for where, obj in self._templated():
-            for name in _placeholders(obj, where):
+        templated = list(self._templated())
+        if self.topology is not None:
+            try:
+                names = _topology.placeholders(self.topology, "network.topology")
+            except _topology.TopologyError as e:
+                _fail(*e.args)
+            templated.append(("network.topology", names))
+        for where, obj in templated:
+            for name in (obj if where == "network.topology" else _placeholders(obj, where)):
                 if name not in self.axis_names:
                     _fail(where, f"placeholder {{{name}}} is not an axis of the grid")
                 used.add(name)
-            self._check_formats(obj, where)
+            if where != "network.topology":
+                self._check_formats(obj, where)
         for name in self.axis_names:
             if name not in used:
                 _fail(f"grid.{name}", "axis is used by no {placeholder} (firmware, board or network)")
@@ -616,16 +657,34 @@ class Experiment:
                 network["scenario"] = scen
             if self.tap is not None:
                 network["tap"] = self.tap
+            if self.topology is not None:
+                network["topology"] = self._run_topology(params)
             fw = self._run_firmware(fill)
             out.append(Run(i, params, fw, board, network))
         return out
+
+    def _run_topology(self, params):
+        """The run's topology: the template filled in, repeat items
+        expanded, then network.patch applied."""
+        try:
+            topo = _topology.fill(self.topology, params)
+        except _topology.TopologyError as e:
+            raise SpecError(f"{e.args[0]}: {e.args[1]} (from the grid)") from None
+        for k, v in self.patch.items():
+            try:
+                _patch(topo, k, _fill(v, params))
+            except KeyError as e:
+                raise SpecError(f"network.patch.{k}: {e.args[0]} (from the grid)") from None
+        return topo
 
     def _run_firmware(self, fill):
         """A run's firmware, placeholders filled: the program name (for an
         ELF: its file name without .elf) and the ELF's absolute path."""
         fw = {"program": None, "elf": None, "cmake": self.fw["cmake"], "build": fill(self.fw["build"]),
               "params": fill(self.fw["params"])}
-        if self.fw["elf"] is not None:
+        if self.topology is not None:
+            fw["program"] = self.fw["program"]
+        elif self.fw["elf"] is not None:
             fw["elf"] = resolve_path(self.dir, str(fill(self.fw["elf"])))
             base = os.path.basename(fw["elf"])
             fw["program"] = re.sub(r"[^A-Za-z0-9_.-]", "_", base[:-4] if base.endswith(".elf") else base) or "elf"
