@@ -267,6 +267,12 @@ void icmp_input(const uint8_t *frame, uint32_t src, int dst_kind, int src_at_mac
     net_stats.icmp.drop_chksum++;
     return;
   }
+#if NET_ICMP_CLIENT
+  if (data[0] == 0 && data[1] == 0) { /* an echo reply: to the program's ping client */
+    icmp_echo_reply_in(src, data, len);
+    return;
+  }
+#endif
   if (data[0] != 8 || data[1] != 0) { /* only echo requests are served */
     net_stats.icmp.drop_type++;
     return;
@@ -301,3 +307,22 @@ void icmp_input(const uint8_t *frame, uint32_t src, int dst_kind, int src_at_mac
   net_stats.icmp.tx++;
   ip_output_frame(fr, NET_IPPROTO_ICMP, src, len);
 }
+
+#if NET_ICMP_CLIENT
+net_err_t icmp_echo_request(uint32_t dst, uint16_t id, uint16_t seq, const uint8_t *data, unsigned len) {
+  uint8_t *p = NET_IP_PAYLOAD;
+  uint32_t sum;
+
+  if (len > NET_IP_MAX_PAYLOAD - 8) return NET_ERR_BUF;
+  p[0] = 8; /* echo request, code 0 */
+  p[1] = 0;
+  net_put16(p + 2, 0);
+  net_put16(p + 4, id);
+  net_put16(p + 6, seq);
+  memcpy(p + 8, data, len);
+  sum = net_chksum(0, p, len + 8);
+  net_put16(p + 2, (uint16_t)~sum);
+  net_stats.icmp.tx++;
+  return ip_output(NET_IPPROTO_ICMP, dst, len + 8);
+}
+#endif

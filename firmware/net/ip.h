@@ -36,4 +36,18 @@ net_err_t ip_output_frame(uint8_t *frame, uint8_t proto, uint32_t dst, unsigned 
 void icmp_input(const uint8_t *frame, uint32_t src, int dst_kind, int src_at_mac, const uint8_t *data,
                 unsigned len);
 
+#if NET_ICMP_CLIENT
+/* The ping client of the library variant fw_net_icmpc (NET_ICMP_CLIENT=1;
+ * the other programs' images stay as they are without it). */
+
+/** Send an echo request (identifier, sequence number, `len` data bytes)
+ *  to `dst` through ip_output() (the ARP queue holds one while the
+ *  address is resolved). @return as ip_output() */
+net_err_t icmp_echo_request(uint32_t dst, uint16_t id, uint16_t seq, const uint8_t *data, unsigned len);
+
+/** Supplied by the program: an echo reply from `src` with a valid
+ *  checksum (`data`: the ICMP message, header included, `len` bytes). */
+void icmp_echo_reply_in(uint32_t src, const uint8_t *data, unsigned len);
+#endif
+
 #endif /* NET_IP_H */

@@ -66,6 +66,12 @@
 /* ---- ARP --------------------------------------------------------------- */
 
 /** Number of ARP table entries. */
+#ifndef NET_ICMP_CLIENT
+/* 1: ip.h's ping client (icmp_echo_request, echo replies to the program's
+ * icmp_echo_reply_in); the library fw_net_icmpc, linked by net_pinger. */
+#define NET_ICMP_CLIENT 0
+#endif
+
 #ifndef NET_ARP_TABLE_SIZE
 #define NET_ARP_TABLE_SIZE 8
 #endif

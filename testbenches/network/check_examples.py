@@ -7,6 +7,9 @@ and their data is verified.
 * board-to-board-udp: b0 sends 200 datagrams to b1 through a switch, no
   host in the path; b1 receives every one with every byte right, both
   boards report their energy, the switch forwarded every frame.
+* board-to-board-ping: b0 (net_pinger) pings b1 (net_ping) 20 times
+  through a switch: every reply verified, no round trip below the wire's
+  minimum, the round trips and energies per frame docs/network.md quotes.
 * board-to-board-tcp*: b0 sends 100,000 bytes over TCP to b1 on one cable,
   with our stack or lwIP at either end; b1 verifies every byte; the
   sender's goodput is the one docs/network.md quotes.
@@ -62,6 +65,40 @@ def board_to_board(vp, fw_dir, examples, work):
     same_counts(s, s2, "b2b")
 
 
+# What docs/network.md quotes of board-to-board-ping: b0's round trips
+# (first, min, avg, max in ns) and the energy per frame (nJ, one decimal)
+# of b0's send path (region net.tx), b0's receive path (net.rx) and b1's
+# receive path with its reply.
+PING_RTTS = (477900, 178400, 180236, 185700)
+PING_NJ = {("b0", 0x4e455402): 33.5, ("b0", 0x4e455201): 123.1, ("b1", 0x4e455201): 95.3}
+
+
+def board_to_board_ping(vp, fw_dir, examples, work):
+    topo = localise(os.path.join(examples, "board-to-board-ping.topology.json"), fw_dir, work)
+    s, out = run(vp, topo, work, "b2b-ping")
+    r = results(out)
+    tx, rx = r.get("b0", {}).get("result", {}), r.get("b1", {}).get("result", {})
+    check(tx.get("app") == "net_pinger" and rx.get("app") == "net_ping", "programs: %s, %s" % (tx, rx))
+    check((tx.get("sent"), tx.get("received"), tx.get("bad"), tx.get("lost")) == (20, 20, 0, 0), "b0: %s" % tx)
+    check(rx.get("echo_rx") == 20 and rx.get("echo_tx") == 20, "b1: %s" % rx)
+    rtts = tuple(tx.get(k) for k in ("first_rtt_ns", "rtt_min_ns", "rtt_avg_ns", "rtt_max_ns"))
+    check(rtts[1] <= rtts[2] <= rtts[3] < rtts[0], "RTTs out of order: %s" % (rtts,))
+    # 4 cable crossings of a 98-byte frame (+ FCS, preamble: 110 bytes, 8.8 us
+    # each), 2 switch latencies of 2 us: no echo can come back sooner
+    check(rtts[1] > 4 * 8800 + 2 * 2000, "RTT %d ns below the wire's minimum" % rtts[1])
+    check(rtts == PING_RTTS, "RTTs %s, not docs/network.md's %s" % (rtts, PING_RTTS))
+    for (b, rid), nj in PING_NJ.items():
+        reg = [x for x in s["boards"][b]["regions"] if x["id"] == rid]
+        got = round(reg[0]["energy_fj"] / reg[0]["entries"] / 1e6, 1) if reg else None
+        check(got == nj and reg[0]["entries"] == 21, "%s region %#x: %s nJ per frame (%s), not %s" %
+              (b, rid, got, reg and reg[0]["entries"], nj))
+    turn = [x for x in s["boards"]["b1"]["regions"] if x["id"] == 0x4e455201]
+    check(turn and round(turn[0]["cycles"] / turn[0]["entries"] / 40) == 45,
+          "b1's turnaround is not docs/network.md's 45 us: %s" % turn)   # 40 cycles per us
+    s2, _ = run(vp, topo, work, "b2b-ping-q", ["--quantum", "1us", "--no-dmi"])
+    same_counts(s, s2, "b2b-ping")
+
+
 # Sender and receiver stack of each board-to-board TCP example and the
 # sender's goodput docs/network.md quotes (bit/s).
 TCP_PAIRS = [("", "net_tcpsend", "net_tcpsink", 22112886),
@@ -115,6 +152,7 @@ def main():
     vp, fw_dir, examples, work = sys.argv[1:5]
     os.makedirs(work, exist_ok=True)
     board_to_board(vp, fw_dir, examples, work)
+    board_to_board_ping(vp, fw_dir, examples, work)
     board_to_board_tcp(vp, fw_dir, examples, work)
     incast(vp, fw_dir, examples, work)
     return finish("network examples")
