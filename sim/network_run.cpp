@@ -18,6 +18,7 @@
 #include "pcap_writer.h"
 #include "tap.h"
 #include "vcd/board_waves.h"
+#include "vcd/switch_waves.h"
 #include "run_control.h"
 #include "run_loop.h"
 #include "run_state.h"
@@ -63,6 +64,7 @@ class NetworkRun {
   void write_outputs();
   void attach_pcaps();
   void attach_waves();
+  bool attach_switch_waves(const std::string& name, const std::string& file);
   Leon3mp& board_named(const std::string& name, const char* option);
   void start_profiles();
 
@@ -73,7 +75,8 @@ class NetworkRun {
   std::ofstream stats_out_, results_out_;
   std::vector<std::pair<std::string, std::unique_ptr<PcapWriter>>> pcaps_;       // path, writer
   std::vector<std::pair<std::string, std::unique_ptr<vcd::BoardWaves>>> waves_;  // path, writer
-  std::vector<std::pair<std::string, Leon3mp*>> profiles_;                       // path, board
+  std::vector<std::pair<std::string, std::unique_ptr<vcd::SwitchWaves>>> switch_waves_;
+  std::vector<std::pair<std::string, Leon3mp*>> profiles_;  // path, board
   bool planned_end_ = false;
 };
 
@@ -105,7 +108,8 @@ void NetworkRun::parse(int argc, char** argv) {
                  "file, both directions as delivered (repeatable)");
   app.add_option("--vcd", n_.vcd,
                  "BOARD=FILE: that board's waveform (the default signals, under a scope of the board's "
-                 "name) to a VCD file (repeatable)");
+                 "name) to a VCD file; SWITCH=FILE: the switch's per-port queue, wire and counts "
+                 "(repeatable)");
   app.add_option("--profile", n_.profile,
                  "BOARD=FILE: that board's per-function profile and region table to FILE (repeatable)");
   app.add_flag("-q,--quiet", o.quiet, "Do not print model diagnostics");
@@ -229,10 +233,29 @@ Leon3mp& NetworkRun::board_named(const std::string& name, const char* option) {
   bad_input(std::string(option) + ": '" + name + "' is not a board");
 }
 
-// --vcd BOARD=FILE: the board's default signals under a scope of its name.
+// --vcd SWITCH=FILE: the switch's per-port signals; false if `name` is no switch.
+bool NetworkRun::attach_switch_waves(const std::string& name, const std::string& file) {
+  for (size_t i = 0; i < net_->switches(); ++i) {
+    if (topo_.switches[i].name != name) continue;
+    state_.created.note(file);
+    auto w = std::make_unique<vcd::SwitchWaves>(net_->eth_switch(i), name);
+    try {
+      w->open(file, {"topology: " + n_.scenario, "switch: " + name});
+    } catch (const std::runtime_error& e) {
+      bad_input("--vcd: " + std::string(e.what()));
+    }
+    switch_waves_.emplace_back(file, std::move(w));
+    return true;
+  }
+  return false;
+}
+
+// --vcd BOARD=FILE: the board's default signals under a scope of its name
+// (or a switch's: attach_switch_waves).
 void NetworkRun::attach_waves() {
   for (const std::string& kv : n_.vcd) {
     const auto [name, file] = name_file(kv, "--vcd", "BOARD");
+    if (attach_switch_waves(name, file)) continue;
     Leon3mp& plat = board_named(name, "--vcd");
     state_.created.note(file);
     auto w = std::make_unique<vcd::BoardWaves>(plat, vcd::default_signals(), plat.image().region_names, name);
@@ -314,6 +337,7 @@ void NetworkRun::write_outputs() {
   }
   for (auto& [path, w] : pcaps_) state_.check_output("--pcap", path, w->close());
   for (auto& [path, w] : waves_) state_.check_output("--vcd", path, w->close());
+  for (auto& [path, w] : switch_waves_) state_.check_output("--vcd", path, w->close());
   for (auto& [path, plat] : profiles_) {
     std::ofstream f(path);
     f << plat->profile_report();

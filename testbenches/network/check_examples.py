@@ -27,6 +27,9 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from nettest import check, finish, localise, run_topology as run  # noqa: E402
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "lib"))
+from l3vp.waveform import Wave  # noqa: E402
+
 
 def results(stdout):
     """{board: {type: the last JSON result line of that type}} from the prefixed UART lines."""
@@ -144,8 +147,29 @@ def incast(vp, fw_dir, examples, work):
           "received %s, dropped %d: not docs/network.md's [43, 3, 6, 6] and 342" % (per_sender, drops))
     for b in ("s0", "s1", "s2", "s3"):
         check(s["boards"][b]["energy"]["total_fj"] > 0, "%s has no energy" % b)
-    s2, _ = run(vp, topo, work, "incast-q", ["--quantum", "1us", "--no-dmi"])
+    vcd = os.path.join(work, "incast-sw0.vcd")   # the switch's waveform changes no count either
+    s2, _ = run(vp, topo, work, "incast-q", ["--quantum", "1us", "--no-dmi", "--vcd", "sw0=" + vcd])
     same_counts(s, s2, "incast")
+    check_switch_wave(vcd, s["switches"]["sw0"]["ports"])
+
+
+def check_switch_wave(path, ports):
+    """--vcd sw0=FILE: per port, the queue's peak is the high-water mark, the
+    running counts end at the port's frames and drops, one wire span per frame."""
+    w = Wave(path)
+    for i, st in enumerate(ports):
+        sig = "sw0.p%d." % i
+        last = lambda name: w[sig + name][-1][1] if w[sig + name] else 0  # noqa: E731
+        peak = max((v for _, v in w[sig + "queue_frames"]), default=0)
+        check(peak == st["queue_hw_frames"], "%squeue_frames peaks at %d, high-water %d" % (sig, peak,
+                                                                                           st["queue_hw_frames"]))
+        check(last("queue_frames") == 0, "%squeue_frames does not end empty" % sig)
+        check(last("forwarded") == st["tx_frames"], "%sforwarded %d != tx_frames %d" % (sig, last("forwarded"),
+                                                                                       st["tx_frames"]))
+        dropped = sum(st[k] for k in ("drops_queue_full", "drops_no_link", "filtered", "rx_control", "rx_crc_errors",
+                                      "rx_oversize", "rx_runts"))
+        check(last("drops") == dropped, "%sdrops %d, the port counted %d" % (sig, last("drops"), dropped))
+        check(len(w.spans(sig + "tx")) == st["tx_frames"], "%stx: %d spans" % (sig, len(w.spans(sig + "tx"))))
 
 
 def main():
