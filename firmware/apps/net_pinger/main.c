@@ -32,8 +32,8 @@ static uint32_t count, size, gap_us;
 static uint32_t sent, received, bad, arp_queued, first_us, last_us;
 static uint32_t first_rtt, rtt_min = 0xffffffffu, rtt_max, rtt_n;
 static uint64_t rtt_sum;
-static uint32_t sent_at[WINDOW];   /* tick_raw() at each request (a down-counter) */
-static uint8_t answered[WINDOW];   /* whether that request's reply came */
+static uint32_t sent_at[WINDOW]; /* tick_raw() at each request (a down-counter) */
+static uint8_t answered[WINDOW]; /* whether that request's reply came */
 static uint8_t data[MAX_SIZE] __attribute__((aligned(4)));
 
 static void fill(uint32_t k) {
