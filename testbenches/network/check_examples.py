@@ -10,6 +10,8 @@ and their data is verified.
 * board-to-board-ping: b0 (net_pinger) pings b1 (net_ping) 20 times
   through a switch: every reply verified, no round trip below the wire's
   minimum, the round trips and energies per frame docs/network.md quotes.
+* our stack against lwIP as the receiving board (ping and UDP): verified,
+  the figures docs/network.md quotes.
 * board-to-board-tcp*: b0 sends 100,000 bytes over TCP to b1 on one cable,
   with our stack or lwIP at either end; b1 verifies every byte; the
   sender's goodput is the one docs/network.md quotes.
@@ -102,6 +104,40 @@ def board_to_board_ping(vp, fw_dir, examples, work):
     same_counts(s, s2, "b2b-ping")
 
 
+def region_nj(stats, board, rid):
+    """(frames, nJ per frame to one decimal) of a board's region."""
+    reg = [x for x in stats["boards"][board]["regions"] if x["id"] == rid]
+    return (reg[0]["entries"], round(reg[0]["energy_fj"] / reg[0]["entries"] / 1e6, 1)) if reg else (0, None)
+
+
+# Our stack against lwIP on the receiving board (docs/network.md "Our stack
+# and lwIP, board to board"): the receiver's program, what the sender or
+# receiver measures, and b1's energy per frame of its receive (net.rx) and
+# send (net.tx) paths.
+STACKS = [("board-to-board-ping", "net_ping", ("b0", "rtt_avg_ns", 180236), (95.3, 12.1)),
+          ("board-to-board-ping-ours-to-lwip", "lwip_ping", ("b0", "rtt_avg_ns", 280626), (271.4, 52.4)),
+          ("board-to-board-udp", "net_udprx", ("b1", "goodput_bps", 16686656), (1471.3, 53.8)),
+          ("board-to-board-udp-ours-to-lwip", "lwip_udprx", ("b1", "goodput_bps", 13748615), (1526.5, 58.2))]
+
+
+def ours_and_lwip(vp, fw_dir, examples, work):
+    for name, receiver, (who, key, value), (rx_nj, tx_nj) in STACKS:
+        topo = localise(os.path.join(examples, name + ".topology.json"), fw_dir, work)
+        s, out = run(vp, topo, work, name)
+        r = results(out)
+        b0, b1 = r.get("b0", {}).get("result", {}), r.get("b1", {}).get("result", {})
+        check(b1.get("app") == receiver, "%s: b1 runs %s" % (name, b1.get("app")))
+        if "ping" in name:
+            check((b0.get("received"), b0.get("bad"), b1.get("echo_tx")) == (20, 0, 20), "%s: %s %s" % (name, b0, b1))
+        else:
+            check((b1.get("received"), b1.get("bad"), b1.get("lost")) == (200, 0, 0), "%s: b1 %s" % (name, b1))
+        got = {"b0": b0, "b1": b1}[who].get(key)
+        check(got == value, "%s: %s.%s %s, not docs/network.md's %s" % (name, who, key, got, value))
+        nj = (region_nj(s, "b1", 0x4e455201)[1], region_nj(s, "b1", 0x4e455402)[1])
+        check(nj == (rx_nj, tx_nj), "%s: b1 nJ per frame (rx, tx) %s, not docs/network.md's %s" %
+              (name, nj, (rx_nj, tx_nj)))
+
+
 # Sender and receiver stack of each board-to-board TCP example and the
 # sender's goodput docs/network.md quotes (bit/s).
 TCP_PAIRS = [("", "net_tcpsend", "net_tcpsink", 22112886),
@@ -177,6 +213,7 @@ def main():
     os.makedirs(work, exist_ok=True)
     board_to_board(vp, fw_dir, examples, work)
     board_to_board_ping(vp, fw_dir, examples, work)
+    ours_and_lwip(vp, fw_dir, examples, work)
     board_to_board_tcp(vp, fw_dir, examples, work)
     incast(vp, fw_dir, examples, work)
     return finish("network examples")
