@@ -153,6 +153,11 @@ bool GdbStub::stopped(Cause why) {
   } else if (why == Cause::Poll && interrupted_) {
     last_reply_ = "T02thread:1;";
   } else if (why == Cause::Break) {
+    if (hit_ == Hit::None)  // the core stopped at a breakpoint before the listener saw the instruction
+      hit_ = step_done_                  ? Hit::Step
+             : watch_hit_                ? Hit::Watch
+             : sw_bps_.count(core_.pc()) ? Hit::SwBreak
+                                         : Hit::HwBreak;
     last_reply_ = stop_reply();
   }
   interrupted_ = false;
@@ -214,7 +219,6 @@ void GdbStub::arm(Resume r) {
     stepping_ = false;
   }
   interrupted_ = false;  // a Ctrl-C typed while stopped is not for the next run
-  first_event_ = true;
   resume_pc_ = core_.pc();
   step_done_ = false;
   step_sig_ = kSigTrap;
@@ -223,7 +227,12 @@ void GdbStub::arm(Resume r) {
   hit_ = Hit::None;
   // Listen only when something must be checked per instruction; otherwise
   // the core runs its plain loop at full speed.
-  const bool need_exec = stepping_ || !sw_bps_.empty() || !hw_bps_.empty() || !watches_.empty();
+  // Breakpoints are the core's own check (Core::set_break_pcs): a run with
+  // breakpoints that are not hit stays in the plain loop.
+  std::vector<uint32_t> pcs(sw_bps_.begin(), sw_bps_.end());
+  pcs.insert(pcs.end(), hw_bps_.begin(), hw_bps_.end());
+  core_.set_break_pcs(std::move(pcs), resume_pc_);
+  const bool need_exec = stepping_ || !watches_.empty();
   const bool need_step = stepping_ || !watches_.empty();
   if (need_exec)
     exec_id_ = core_.probes().execute.listen([this](const leon3::ExecuteEvent& e) { on_execute(e); });
@@ -231,14 +240,13 @@ void GdbStub::arm(Resume r) {
 }
 
 void GdbStub::disarm() {
+  core_.set_break_pcs({});
   if (exec_id_) core_.probes().execute.unlisten(exec_id_);
   if (step_id_) core_.probes().step.unlisten(step_id_);
   exec_id_ = step_id_ = 0;
 }
 
 void GdbStub::on_execute(const leon3::ExecuteEvent& e) {
-  const bool first = first_event_;
-  first_event_ = false;
   if (step_done_) {
     hit_ = Hit::Step;
     core_.request_break();
@@ -248,14 +256,6 @@ void GdbStub::on_execute(const leon3::ExecuteEvent& e) {
     hit_ = Hit::Watch;
     core_.request_break();
     return;
-  }
-  // The instruction gdb resumes from runs even if a breakpoint is on it.
-  if (!(first && e.pc == resume_pc_)) {
-    if (sw_bps_.count(e.pc) || hw_bps_.count(e.pc)) {
-      hit_ = sw_bps_.count(e.pc) ? Hit::SwBreak : Hit::HwBreak;
-      core_.request_break();
-      return;
-    }
   }
   if (!watches_.empty()) {
     uint8_t w[4];

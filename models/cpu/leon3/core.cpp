@@ -527,7 +527,7 @@ void write_trace_line(const Core& c, std::FILE* f) {
   std::fputc('\n', f);
 }
 
-template <bool kTimed, bool kObserved>
+template <bool kTimed, bool kObserved, bool kBreaks>
 void Cpu::loop() {
   // pc/npc are mirrored in locals: the members are still written every
   // instruction (handlers, traps and probe listeners read them), but
@@ -555,9 +555,18 @@ void Cpu::loop() {
     // Interrupts: irl > irq_thresh encodes ET=1 && (irl == 15 || irl > PIL).
     if (L3_UNLIKELY(irl > irq_thresh) && retired() != irq_inhibit_seq) {
       take_interrupt();
+      if constexpr (kBreaks || kObserved) bp_skip = false;  // the resumed instruction is not next
       lpc = pc;
       lnpc = npc;
       continue;
+    }
+    if constexpr (kBreaks || kObserved) {
+      if (L3_UNLIKELY((kBreaks || !bp_pcs.empty()) && bp_filter_hit(lpc)) && at_break(lpc)) {
+        if constexpr (kObserved) obs_open = false;  // nothing of this instruction happened
+        broke = true;
+        return;
+      }
+      bp_skip = false;
     }
     if constexpr (kObserved) {
       if (probes.execute.has_listeners()) probes.execute.notify(ExecuteEvent{pc, npc, cycles});
@@ -650,6 +659,8 @@ template void Cpu::loop<false, false>();
 template void Cpu::loop<true, false>();
 template void Cpu::loop<false, true>();
 template void Cpu::loop<true, true>();
+template void Cpu::loop<false, false, true>();
+template void Cpu::loop<true, false, true>();
 
 // Stall cycles before the instruction `d` can issue at slot t (hw-reference
 // §7.3), accounted by cause. Rules, in slots (1 slot = 1 cycle without holds):
@@ -820,6 +831,11 @@ StopReason Core::run(uint64_t cycle_limit) {
       c.loop<true, true>();
     else
       c.loop<false, true>();
+  } else if (L3_UNLIKELY(!c.bp_pcs.empty())) {
+    if (c.timed)
+      c.loop<true, false, true>();
+    else
+      c.loop<false, false, true>();
   } else if (c.timed) {
     c.loop<true, false>();
   } else {
@@ -845,6 +861,19 @@ void Core::request_yield() {
   impl_->refresh_limit();
 }
 void Core::request_break() { impl_->brk = true; }
+void Core::set_break_pcs(std::vector<uint32_t> pcs, std::optional<uint32_t> skip_first) {
+  Cpu& c = *impl_;
+  std::sort(pcs.begin(), pcs.end());
+  pcs.erase(std::unique(pcs.begin(), pcs.end()), pcs.end());
+  c.bp_pcs = std::move(pcs);
+  std::fill(c.bp_filter.begin(), c.bp_filter.end(), 0);
+  for (uint32_t a : c.bp_pcs) {
+    const uint32_t b = (a >> 2) & (Cpu::kBpFilterBits - 1);
+    c.bp_filter[b >> 6] |= uint64_t(1) << (b & 63);
+  }
+  c.bp_skip = skip_first.has_value();
+  c.bp_skip_pc = skip_first.value_or(0);
+}
 bool Core::break_requested() const { return impl_->brk; }
 
 void Core::set_irl(unsigned level) { impl_->irl = level & 15; }

@@ -9,6 +9,7 @@
 // instructions until cycles() reaches the cycle limit or something stops it.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <cstdio>
 #include <memory>
 #include <vector>
@@ -290,6 +291,14 @@ class Core {
   // nothing. The request stays pending until a run() honours it.
   void request_break();
   bool break_requested() const;
+  // Breakpoints at full speed: run() returns StopReason::Break before an
+  // instruction at one of `pcs` (nothing of it executed or charged, pc()/
+  // npc() at it), checked in the plain loop by a bit filter (one load and
+  // test per instruction; README "Breakpoints") and in the observed loop.
+  // `skip_first`: if the first instruction the core reaches is at that
+  // address, it runs (a debugger resumes from a breakpoint); an interrupt
+  // taken first cancels the skip. An empty list turns the check off.
+  void set_break_pcs(std::vector<uint32_t> pcs, std::optional<uint32_t> skip_first = std::nullopt);
 
   // Interrupt request level from the IRQMP (0..15).
   void set_irl(unsigned level);

@@ -478,7 +478,27 @@ struct Cpu {
   // Core::request_break(): the observed loop stops before the instruction of
   // the current (or next) execute event, without executing or charging it.
   bool brk = false;
-  bool broke = false;     // the run() in progress stopped for brk
+  bool broke = false;  // the run() in progress stopped for brk
+  // Core::set_break_pcs(): the loop stops before an instruction at one of
+  // these addresses (sorted); bp_filter has bit (pc >> 2) % kBpFilterBits of
+  // each, so a PC with a clear bit costs one load and test (the plain loop's
+  // kBreaks variant). bp_skip: the first instruction checked, if at
+  // bp_skip_pc, runs (a debugger resumes from a breakpoint).
+  static constexpr unsigned kBpFilterBits = 1u << 12;
+  std::vector<uint32_t> bp_pcs;
+  std::vector<uint64_t> bp_filter = std::vector<uint64_t>(kBpFilterBits / 64);
+  bool bp_skip = false;
+  uint32_t bp_skip_pc = 0;
+  bool bp_filter_hit(uint32_t a) const {
+    const uint32_t b = (a >> 2) & (kBpFilterBits - 1);
+    return (bp_filter[b >> 6] >> (b & 63)) & 1;
+  }
+  // Whether the instruction at `a` is a breakpoint to stop at (consumes the skip).
+  bool at_break(uint32_t a) {
+    const bool skip = bp_skip && a == bp_skip_pc;
+    bp_skip = false;
+    return !skip && std::binary_search(bp_pcs.begin(), bp_pcs.end(), a);
+  }
   uint64_t pd_idle0 = 0;  // idle_cycles when the current power-down began (PowerEvent)
   // Publishes the step in progress (if any).
   void obs_close();
@@ -501,8 +521,10 @@ struct Cpu {
   }
 
   // The run loop: kTimed = timed mode, kObserved = publish the step and
-  // execute probes (README "Probes"). loop<kTimed, false> is the plain loop.
-  template <bool kTimed, bool kObserved>
+  // execute probes (README "Probes"), kBreaks = stop at bp_pcs (the
+  // observed loop checks them whenever there are any).
+  // loop<kTimed, false, false> is the plain loop.
+  template <bool kTimed, bool kObserved, bool kBreaks = false>
   void loop();
 };
 

@@ -3,6 +3,7 @@
 // execute probe, the power-down probe; idle cycles excluded; both modes;
 // the sums equal the core's own counters.
 #include <map>
+#include <optional>
 
 #include "timed_harness.h"
 
@@ -232,6 +233,76 @@ TEST_F(TimedTest, RequestBreakStopsBeforeTheInstructionTimed) {
   make(tcfg);
   exec(loop_prog());
   EXPECT_EQ(core->cycles(), cycles);
+}
+
+// Core::set_break_pcs (breakpoints in the plain loop): the run stops before
+// each visit of a breakpoint's instruction, nothing of it executed; the
+// resumed instruction runs once (skip_first); the counts equal a run
+// without breakpoints. `observed`: a step listener too (the observed loop).
+void breakpoints_in_loop(Core& c, bool observed, uint64_t& cycles, uint64_t& insns) {
+  std::optional<Recorder> r;
+  if (observed) r.emplace(c);
+  const uint32_t sub = kCode + 8, ld = kCode + 20;  // subcc (3 visits), ld (1)
+  c.set_break_pcs({ld, sub, sub});
+  std::vector<uint32_t> stops;
+  for (StopReason why; (why = c.run(c.cycles() + 100000)) == StopReason::Break;) {
+    stops.push_back(c.pc());
+    if (c.pc() == ld) {
+      EXPECT_EQ(c.reg(G3), 0u);  // the load has not run
+    }
+    c.set_break_pcs({ld, sub}, c.pc());  // resume from it, as the gdb stub does
+  }
+  EXPECT_EQ(stops, (std::vector<uint32_t>{sub, sub, sub, ld}));
+  if (r) {
+    EXPECT_EQ(r->total.cycles, c.cycles());  // no half record of a stopped instruction
+  }
+  c.set_break_pcs({});
+  cycles = c.cycles();
+  insns = c.counters().instructions;
+}
+
+TEST_F(CoreTest, BreakPcsStopBeforeEachVisit) {
+  for (bool observed : {false, true}) {
+    std::vector<uint32_t> prog = loop_prog();
+    prog.push_back(enc_ta(0));
+    make(CoreConfig{});
+    load(prog);
+    uint64_t cycles = 0, insns = 0;
+    breakpoints_in_loop(*core, observed, cycles, insns);
+    expect_exit(6);
+    make(CoreConfig{});
+    exec(loop_prog());
+    EXPECT_EQ(core->cycles(), cycles) << observed;
+    EXPECT_EQ(core->counters().instructions, insns) << observed;
+  }
+}
+
+TEST_F(TimedTest, BreakPcsStopBeforeEachVisitTimed) {
+  for (bool observed : {false, true}) {
+    std::vector<uint32_t> prog = loop_prog();
+    prog.push_back(enc_ta(0));
+    make(tcfg);
+    load(prog);
+    uint64_t cycles = 0, insns = 0;
+    breakpoints_in_loop(*core, observed, cycles, insns);
+    make(tcfg);
+    exec(loop_prog());
+    EXPECT_EQ(core->cycles(), cycles) << observed;
+    EXPECT_EQ(core->counters().instructions, insns) << observed;
+  }
+}
+
+// A breakpoint whose filter bit another address shares (4096 words apart)
+// stops only at its own address.
+TEST_F(CoreTest, BreakPcsFilterAliasDoesNotStop) {
+  load([] {
+    std::vector<uint32_t> p = loop_prog();
+    p.push_back(enc_ta(0));
+    return p;
+  }());
+  core->set_break_pcs({kCode + 8 + 4 * 4096});
+  EXPECT_EQ(core->run(core->cycles() + 100000), StopReason::ErrorMode);
+  expect_exit(6);
 }
 
 TEST_F(CoreTest, WindowRegAccessReachesCallerWindows) {
