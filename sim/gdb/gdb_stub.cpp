@@ -145,6 +145,7 @@ bool GdbStub::poll() {
 }
 
 bool GdbStub::stopped(Cause why) {
+  const int w = core_.watch_hit();  // (disarm() clears it)
   disarm();
   if (why == Cause::Start) {
     if (!o_.wait) return true;
@@ -153,11 +154,14 @@ bool GdbStub::stopped(Cause why) {
   } else if (why == Cause::Poll && interrupted_) {
     last_reply_ = "T02thread:1;";
   } else if (why == Cause::Break) {
-    if (hit_ == Hit::None)  // the core stopped at a breakpoint before the listener saw the instruction
-      hit_ = step_done_                  ? Hit::Step
-             : watch_hit_                ? Hit::Watch
-             : sw_bps_.count(core_.pc()) ? Hit::SwBreak
-                                         : Hit::HwBreak;
+    // The core stopped by itself: after a watched access (reported first,
+    // also when it ended a step), else a breakpoint
+    if (w >= 0 && size_t(w) < watches_.size()) {
+      watch_hit_ = watches_[size_t(w)];
+      hit_ = Hit::Watch;
+    } else if (hit_ == Hit::None) {
+      hit_ = step_done_ ? Hit::Step : sw_bps_.count(core_.pc()) ? Hit::SwBreak : Hit::HwBreak;
+    }
     last_reply_ = stop_reply();
   }
   interrupted_ = false;
@@ -222,7 +226,6 @@ void GdbStub::arm(Resume r) {
   resume_pc_ = core_.pc();
   step_done_ = false;
   step_sig_ = kSigTrap;
-  pending_watch_.reset();
   watch_hit_.reset();
   hit_ = Hit::None;
   // Listen only when something must be checked per instruction; otherwise
@@ -232,8 +235,12 @@ void GdbStub::arm(Resume r) {
   std::vector<uint32_t> pcs(sw_bps_.begin(), sw_bps_.end());
   pcs.insert(pcs.end(), hw_bps_.begin(), hw_bps_.end());
   core_.set_break_pcs(std::move(pcs), resume_pc_);
-  const bool need_exec = stepping_ || !watches_.empty();
-  const bool need_step = stepping_ || !watches_.empty();
+  // Watchpoints too (Core::set_watches): only their pages leave the fast path.
+  std::vector<leon3::Core::WatchRange> ranges;
+  for (const Watch& w : watches_) ranges.push_back({w.addr, w.len, w.type != 2, w.type != 3});
+  core_.set_watches(ranges);
+  const bool need_exec = stepping_;
+  const bool need_step = stepping_;
   if (need_exec)
     exec_id_ = core_.probes().execute.listen([this](const leon3::ExecuteEvent& e) { on_execute(e); });
   if (need_step) step_id_ = core_.probes().step.listen([this](const leon3::StepRecord& s) { on_step(s); });
@@ -241,36 +248,17 @@ void GdbStub::arm(Resume r) {
 
 void GdbStub::disarm() {
   core_.set_break_pcs({});
+  core_.set_watches({});
   if (exec_id_) core_.probes().execute.unlisten(exec_id_);
   if (step_id_) core_.probes().step.unlisten(step_id_);
   exec_id_ = step_id_ = 0;
 }
 
-void GdbStub::on_execute(const leon3::ExecuteEvent& e) {
+// Stepping: the instruction after the stepped one stops before it runs.
+void GdbStub::on_execute(const leon3::ExecuteEvent&) {
   if (step_done_) {
     hit_ = Hit::Step;
     core_.request_break();
-    return;
-  }
-  if (watch_hit_) {
-    hit_ = Hit::Watch;
-    core_.request_break();
-    return;
-  }
-  if (!watches_.empty()) {
-    uint8_t w[4];
-    if (cpu_.debug_access(false, e.pc, w, 4) != 4) return;
-    const uint32_t word = uint32_t(w[0]) << 24 | uint32_t(w[1]) << 16 | uint32_t(w[2]) << 8 | w[3];
-    const auto acc = decode_mem_access(word, core_.reg(rs1_of(word)), core_.reg(rs2_of(word)));
-    if (!acc) return;
-    for (const Watch& wp : watches_) {
-      const bool kind_ok = wp.type == 4 || (wp.type == 2 && acc->write) || (wp.type == 3 && acc->read);
-      const uint64_t a0 = acc->addr, a1 = a0 + acc->size, w0 = wp.addr, w1 = w0 + wp.len;
-      if (kind_ok && a0 < w1 && w0 < a1) {
-        pending_watch_ = wp;
-        break;
-      }
-    }
   }
 }
 
@@ -278,11 +266,6 @@ void GdbStub::on_step(const leon3::StepRecord& r) {
   if (stepping_ && !step_done_) {
     step_done_ = true;
     step_sig_ = r.trapped && !r.interrupt ? signal_of_trap(r.tt) : kSigTrap;
-  }
-  if (pending_watch_) {
-    // Reported after the access completed; a trapping instruction made none.
-    if (!r.trapped || r.interrupt) watch_hit_ = pending_watch_;
-    pending_watch_.reset();
   }
 }
 

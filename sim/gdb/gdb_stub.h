@@ -110,8 +110,7 @@ class GdbStub : public DebugAgent {
   uint32_t resume_pc_ = 0;
   bool step_done_ = false;
   int step_sig_ = kSigTrap;
-  std::optional<Watch> pending_watch_;  // the instruction about to run touches it
-  std::optional<Watch> watch_hit_;      // ... and it completed
+  std::optional<Watch> watch_hit_;  // the watchpoint the last stop reports
   uint32_t watch_addr_ = 0;
   // the last stop
   Hit hit_ = Hit::None;

@@ -129,7 +129,41 @@ uint8_t* Cpu::dmi_ptr(DmiWin& w, uint32_t a, unsigned n, bool for_write) {
   const DmiRegion* r = find_dmi(a, n, for_write);
   if (!r) return nullptr;
   load_window(w, *r);
+  if (L3_UNLIKELY(!watch_pages.empty()) && &w != &fetch_w && !clip_window(w, a, n)) {
+    w = DmiWin();
+    return nullptr;
+  }
   return w.hit_n(a, n);
+}
+
+bool Cpu::clip_window(DmiWin& w, uint32_t a, unsigned n) const {
+  uint64_t lo = w.base, hi = w.base + w.last;  // inclusive
+  const uint64_t a1 = uint64_t(a) + n - 1;
+  for (const auto& [first, last] : watch_pages) {
+    if (first <= a1 && a <= last) return false;
+    if (last < a) lo = std::max<uint64_t>(lo, uint64_t(last) + 1);
+    if (first > a1) hi = std::min<uint64_t>(hi, uint64_t(first) - 1);
+  }
+  w.ptr += lo - w.base;
+  w.base = lo;
+  w.last = hi - lo;
+  return true;
+}
+
+void Cpu::watch_check_slow(uint32_t a, unsigned n, bool write) {
+  const uint64_t a1 = uint64_t(a) + n - 1;
+  for (size_t i = 0; i < watches.size(); ++i) {
+    const WatchRange& wr = watches[i];
+    if ((write ? wr.on_write : wr.on_read) && wr.lo <= a1 && a <= wr.hi) {
+      if (!watch_stop) {  // the first hit of the instruction is reported
+        watch_stop = true;
+        watch_hit = int(i);
+        watch_traps = ctr.traps;
+        refresh_limit();
+      }
+      return;
+    }
+  }
 }
 
 bool Cpu::fetch_slow(uint32_t a, uint32_t& w) {
@@ -144,6 +178,7 @@ bool Cpu::fetch_slow(uint32_t a, uint32_t& w) {
 }
 
 bool Cpu::read_slow(uint32_t a, uint8_t asi, uint8_t* out, unsigned n) {
+  watch_check(a, n, false);
   if (timed) return read_timed(a, asi, out, n, true, false);
   if (uint8_t* p = dmi_ptr(read_w, a, n, false)) {
     std::memcpy(out, p, n);
@@ -157,6 +192,7 @@ bool Cpu::read_slow(uint32_t a, uint8_t asi, uint8_t* out, unsigned n) {
 }
 
 bool Cpu::write_slow(uint32_t a, uint8_t asi, const uint8_t* in, unsigned n) {
+  watch_check(a, n, true);
   if (timed) return write_timed(a, asi, in, n, false);
   if (uint8_t* p = dmi_ptr(write_w, a, n, true)) {
     std::memcpy(p, in, n);
@@ -383,6 +419,7 @@ bool Cpu::write_timed(uint32_t a, uint8_t asi, const uint8_t* in, unsigned n, bo
 bool Cpu::alt_read(uint32_t a, uint8_t asi, uint8_t* out, unsigned n) {
   switch (asi) {
     case 0x01:  // forced cache miss: always a bus access, tagged with ASI 1
+      watch_check(a, n, false);
       if (timed) return read_timed(a, 0x01, out, n, false, true);
       if (!bus.access(CoreBus::Kind::Read, a, out, n, 0x01, cycles)) {
         trap(kTtDataAccess);
@@ -417,6 +454,7 @@ bool Cpu::alt_read(uint32_t a, uint8_t asi, uint8_t* out, unsigned n) {
 bool Cpu::alt_write(uint32_t a, uint8_t asi, const uint8_t* in, unsigned n) {
   switch (asi) {
     case 0x01: {
+      watch_check(a, n, true);
       if (timed) return write_timed(a, 0x01, in, n, true);
       uint8_t buf[8];
       std::memcpy(buf, in, n);
@@ -842,6 +880,12 @@ StopReason Core::run(uint64_t cycle_limit) {
     c.loop<false, false>();
   }
   if (c.broke) return StopReason::Break;
+  if (c.watch_stop) {  // after the instruction that hit a watchpoint
+    c.watch_stop = false;
+    c.refresh_limit();
+    if (!c.error && c.ctr.traps == c.watch_traps) return StopReason::Break;
+    c.watch_hit = -1;  // it trapped: no access happened
+  }
   if (c.error) return StopReason::ErrorMode;
   if (c.pd) {  // entered in this run(): the loop stops at once after %asr19
     c.pd_idle0 = c.ctr.idle_cycles;
@@ -861,6 +905,22 @@ void Core::request_yield() {
   impl_->refresh_limit();
 }
 void Core::request_break() { impl_->brk = true; }
+void Core::set_watches(const std::vector<WatchRange>& ranges) {
+  Cpu& c = *impl_;
+  c.watches.clear();
+  c.watch_pages.clear();
+  for (const WatchRange& r : ranges) {
+    if (r.len == 0) continue;
+    const uint32_t hi = uint32_t(std::min<uint64_t>(uint64_t(r.addr) + r.len - 1, 0xFFFFFFFFu));
+    c.watches.push_back(Cpu::WatchRange{r.addr, hi, r.on_read, r.on_write});
+    c.watch_pages.emplace_back(r.addr & ~0xFFFu, hi | 0xFFFu);
+  }
+  std::sort(c.watch_pages.begin(), c.watch_pages.end());
+  c.watch_hit = -1;
+  c.reset_dmi_windows();
+}
+int Core::watch_hit() const { return impl_->watch_hit; }
+
 void Core::set_break_pcs(std::vector<uint32_t> pcs, std::optional<uint32_t> skip_first) {
   Cpu& c = *impl_;
   std::sort(pcs.begin(), pcs.end());

@@ -299,6 +299,19 @@ class Core {
   // address, it runs (a debugger resumes from a breakpoint); an interrupt
   // taken first cancels the skip. An empty list turns the check off.
   void set_break_pcs(std::vector<uint32_t> pcs, std::optional<uint32_t> skip_first = std::nullopt);
+  // Data watchpoints at full speed: after an instruction whose load or
+  // store (normal or ASI 1, 8-11) touched one of `ranges` with a kind it
+  // watches, run() returns StopReason::Break with watch_hit() = the
+  // range's index (an instruction that trapped made no access: no stop).
+  // The watched ranges' 4 KiB pages get no data DMI window, so accesses to
+  // them take the slow path that checks; every other access is untouched
+  // (README "Debugger seam"). Counts do not change (DMI never changes them).
+  struct WatchRange {
+    uint32_t addr, len;
+    bool on_read, on_write;
+  };
+  void set_watches(const std::vector<WatchRange>& ranges);
+  int watch_hit() const;  // -1 when the last Break was no watchpoint
 
   // Interrupt request level from the IRQMP (0..15).
   void set_irl(unsigned level);

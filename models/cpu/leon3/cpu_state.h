@@ -195,7 +195,7 @@ struct Cpu {
       probes.psr.notify(PsrEvent{cycles, uint8_t(pil), et});
   }
   bool wake_ok() const { return irl != 0 && (irl == 15 || irl > pil); }
-  void refresh_limit() { eff_limit = (yield || pd || error) ? 0 : limit; }
+  void refresh_limit() { eff_limit = (yield || pd || error || watch_stop) ? 0 : limit; }
   void annul_next() {
     ++ctr.annulled;
     cycles += timing::kAnnulledCycles;
@@ -484,6 +484,27 @@ struct Cpu {
   // each, so a PC with a clear bit costs one load and test (the plain loop's
   // kBreaks variant). bp_skip: the first instruction checked, if at
   // bp_skip_pc, runs (a debugger resumes from a breakpoint).
+  // Core::set_watches(): data watchpoints. Their pages get no data DMI
+  // window (clip_window), so every access to them takes read_slow/
+  // write_slow, which call watch_check(); a hit ends the loop after the
+  // instruction (watch_stop), and run() reports it as a Break unless the
+  // instruction trapped.
+  struct WatchRange {
+    uint32_t lo, hi;  // inclusive
+    bool on_read, on_write;
+  };
+  std::vector<WatchRange> watches;
+  std::vector<std::pair<uint32_t, uint32_t>> watch_pages;  // [first, last] bytes of whole pages, sorted
+  bool watch_stop = false;
+  int watch_hit = -1;        // index into watches of the last stop's hit
+  uint64_t watch_traps = 0;  // ctr.traps when the hit was seen
+  void watch_check(uint32_t a, unsigned n, bool write) {
+    if (__builtin_expect(!watches.empty(), 0)) watch_check_slow(a, n, write);
+  }
+  void watch_check_slow(uint32_t a, unsigned n, bool write);
+  // Narrows a data window just loaded for [a, a+n) to the pages around it
+  // that hold no watchpoint; false if [a, a+n) touches a watched page.
+  bool clip_window(DmiWin& w, uint32_t a, unsigned n) const;
   static constexpr unsigned kBpFilterBits = 1u << 12;
   std::vector<uint32_t> bp_pcs;
   std::vector<uint64_t> bp_filter = std::vector<uint64_t>(kBpFilterBits / 64);

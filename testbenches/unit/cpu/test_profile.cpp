@@ -305,6 +305,46 @@ TEST_F(CoreTest, BreakPcsFilterAliasDoesNotStop) {
   expect_exit(6);
 }
 
+// Core::set_watches: the run stops right after the store to the watched
+// word (not after the store to another page, nor after a load for a write
+// watchpoint), the instruction done; the counts equal a run without it.
+// Timed mode with a DMI region over the RAM: the other page stays on DMI.
+std::vector<uint32_t> watch_prog() {  // st to kData, ld and st on the next page (g3), nop
+  return {enc_sethi(G1, kData), enc_sethi(G3, kData + 0x1000),
+          enc_st(G1, G1, 0),    enc_ld(G2, G3, 0),
+          enc_st(G1, G3, 0),    enc_nop()};
+}
+
+TEST_F(TimedTest, WatchStopsAfterTheWatchedStoreOnly) {
+  bus.latency = 3;  // the bus as slow as the DMI region: the watched page's accesses cost the same
+  remake(3, 3);
+  load([] {
+    std::vector<uint32_t> p = watch_prog();
+    p.push_back(enc_ta(0));
+    return p;
+  }());
+  core->set_watches({{kData + 0x1000, 4, false, true}});
+  ASSERT_EQ(core->run(core->cycles() + 100000), StopReason::Break);
+  EXPECT_EQ(core->watch_hit(), 0);
+  EXPECT_EQ(core->pc(), kCode + 20);  // after the second store
+  EXPECT_EQ(bus.r32(kData + 0x1000), kData);
+  core->set_watches({});
+  EXPECT_EQ(core->run(core->cycles() + 100000), StopReason::ErrorMode);
+  expect_exit(6);
+  const uint64_t cycles = core->cycles(), insns = core->counters().instructions;
+  remake(3, 3);
+  exec(watch_prog());
+  EXPECT_EQ(core->cycles(), cycles);
+  EXPECT_EQ(core->counters().instructions, insns);
+}
+
+TEST_F(CoreTest, WatchOnReadsIgnoresStores) {
+  core->set_watches({{kData, 4, true, false}});
+  exec({enc_sethi(G1, kData), enc_st(G1, G1, 0), enc_ld(G2, G1, 0), enc_nop()});
+  EXPECT_EQ(core->watch_hit(), 0);
+  EXPECT_EQ(core->pc(), kCode + 12);  // after the load, not the store
+}
+
 TEST_F(CoreTest, WindowRegAccessReachesCallerWindows) {
   // save: the caller's outs become the callee's ins.
   core->set_reg(O6, 0x1000);
