@@ -10,7 +10,6 @@ changes only the timing of UART-bound code.
   * `--set uart.fast=false` is the default: every statistic as without it.
 
 usage: check_fast_uart.py LEON3VP FW_DIR SCENARIO_DIR"""
-import json
 import os
 import re
 import sys
