@@ -16,7 +16,9 @@ void Profiler::set_symbols(const ElfImage& img) {
   funcs_.clear();
   labels_.clear();
   per_pc_.clear();
-  total_ = Counts();
+  energy_total_ = 0;
+  run_ = kNoRun;
+  next_pc_ = 1;
   for (const ElfSymbol& s : img.symbols) {
     if (s.type == ElfSymbol::Type::Object || s.name.empty() || s.name[0] == '.' || s.name[0] == '$') continue;
     const bool func = s.type == ElfSymbol::Type::Func && s.size > 0;
@@ -70,7 +72,11 @@ void Profiler::attach(leon3::Core& core) {
   listener_ = core.probes().step.listen([this](const leon3::StepRecord& s) { step(s); });
   if (energy_now_) {
     energy_last_ = energy_now_();
+    run_ = kNoRun;
+    next_pc_ = 1;
     power_listener_ = core.probes().power.listen([this](const leon3::PowerEvent& e) {
+      // Enter: right after the loop's last step (already closed, the run ended there).
+      if (run_ != kNoRun) close_run();
       if (e.enter) return;
       const uint128 now = energy_now_();
       energy_jumps_ += now - energy_last_;
@@ -88,47 +94,78 @@ void Profiler::detach() {
   core_ = nullptr;
 }
 
+void Profiler::close_run() {
+  const uint128 now = energy_now_();
+  const uint128 e = now - energy_last_;
+  energy_last_ = now;
+  rows_[run_].c.energy_fj += e;
+  energy_total_ += e;
+  run_ = kNoRun;
+}
+
+uint128 Profiler::open_run_energy() const { return run_ != kNoRun ? energy_now_() - energy_last_ : 0; }
+
 uint128 Profiler::energy_unattributed() const {
-  return energy_now_ ? energy_jumps_ + (energy_now_() - energy_last_) : 0;
+  // An open run (the last step ended without a close: a debugger stop) takes
+  // the growth since its start; otherwise it is growth outside the steps.
+  return energy_now_ && run_ == kNoRun ? energy_jumps_ + (energy_now_() - energy_last_) : energy_jumps_;
+}
+
+Profiler::Counts Profiler::total() const {
+  Counts t;  // the rows' sums (kept per row only: one add per figure and step)
+  for (const Row& r : rows_) {
+    t.cycles += r.c.cycles;
+    t.instructions += r.c.instructions;
+    t.ic_misses += r.c.ic_misses;
+    t.dc_misses += r.c.dc_misses;
+  }
+  t.energy_fj = energy_total_ + open_run_energy();
+  return t;
 }
 
 void Profiler::step(const leon3::StepRecord& s) {
-  const uint32_t pc = s.pc;
-  const uint64_t cycles = s.cycles;
-  const unsigned retired = s.retired, ic_misses = s.ic_misses, dc_misses = s.dc_misses;
   if (rows_.empty()) rows_.push_back(Row{"(unknown)", 0, 0, Counts()});
-  const unsigned idx = (pc >= last_.start && pc < last_.end) ? last_.idx : lookup(pc);
+  const unsigned idx = s.pc == next_pc_ ? next_idx_ : index_of(s.pc);
   Counts& c = rows_[idx].c;
-  c.cycles += cycles;
-  c.instructions += retired;
-  c.ic_misses += ic_misses;
-  c.dc_misses += dc_misses;
-  total_.cycles += cycles;
-  total_.instructions += retired;
-  total_.ic_misses += ic_misses;
-  total_.dc_misses += dc_misses;
-  uint128 energy = 0;
-  if (energy_now_) {
-    const uint128 now = energy_now_();
-    energy = now - energy_last_;
-    energy_last_ = now;
-    c.energy_fj += energy;
-    total_.energy_fj += energy;
-  }
-  if (per_pc_on_) {
-    Counts& p = per_pc_[pc];
-    p.cycles += cycles;
-    p.instructions += retired;
-    p.ic_misses += ic_misses;
-    p.dc_misses += dc_misses;
-    p.energy_fj += energy;
-  }
+  c.cycles += s.cycles;
+  c.instructions += s.retired;
+  c.ic_misses += s.ic_misses;
+  c.dc_misses += s.dc_misses;
+  if (per_pc_on_) return step_pc(idx, s);
+  if (!energy_now_) return;
+  // The open run continues while the steps stay in its function. A step in
+  // another function without a close before it means the core continued
+  // outside the steps at another PC (a debugger wrote it): the open run
+  // ends with this step.
+  if (run_ != idx && run_ != kNoRun) close_run();
+  run_ = idx;
+  next_pc_ = s.next_pc;
+  next_idx_ = index_of(next_pc_);
+  if (s.last || next_idx_ != idx) close_run();
+}
+
+// The per-PC histogram: the step's counts and, with energy, its own growth.
+void Profiler::step_pc(unsigned idx, const leon3::StepRecord& s) {
+  Counts& p = per_pc_[s.pc];
+  p.cycles += s.cycles;
+  p.instructions += s.retired;
+  p.ic_misses += s.ic_misses;
+  p.dc_misses += s.dc_misses;
+  if (!energy_now_) return;
+  run_ = idx;
+  const uint128 before = energy_last_;
+  close_run();
+  p.energy_fj += energy_last_ - before;
 }
 
 std::vector<Profiler::Row> Profiler::functions() const {
   std::vector<Row> out;
-  for (const Row& r : rows_)
-    if (r.c.cycles || r.c.instructions) out.push_back(r);
+  for (size_t i = 0; i < rows_.size(); ++i) {
+    const Row& r = rows_[i];
+    if (!r.c.cycles && !r.c.instructions) continue;
+    out.push_back(r);
+    if (i == run_) out.back().c.energy_fj += open_run_energy();
+  }
   std::stable_sort(out.begin(), out.end(), [](const Row& a, const Row& b) {
     return a.c.cycles != b.c.cycles ? a.c.cycles > b.c.cycles : a.addr < b.addr;
   });
@@ -206,9 +243,11 @@ void Profiler::register_stats(const StatsGroup& g) const {
   const auto C = StatUnit::Cycles;
   const auto Y = StatInv::Yes;
   g.counter(
-      "cycles", &total_.cycles, C, Y,
+      "cycles", [this] { return total().cycles; }, C, Y,
       "Only with --profile, --profile-out or --profile-pc: profiled cycles (= `cycles − idle_cycles`).");
-  g.counter("instructions", &total_.instructions, U, Y, "Profiled instructions (= `instructions.total`).");
+  g.counter(
+      "instructions", [this] { return total().instructions; }, U, Y,
+      "Profiled instructions (= `instructions.total`).");
   using R = Row;
   auto& t = g.table<R>("functions", Y, "Per function with at least one step, most cycles first.",
                        [this] { return functions(); });
@@ -226,7 +265,7 @@ void Profiler::register_stats(const StatsGroup& g) const {
             "With --energy: energy caused by the function's steps (growth of `energy.cpu_fj` over them).",
             [](const R& r) { return wide_json(r.c.energy_fj); });
     g.counter(
-        "energy_fj", [this] { return total_.energy_fj; }, StatUnit::Fj, Y,
+        "energy_fj", [this] { return total().energy_fj; }, StatUnit::Fj, Y,
         "With --energy: energy of all profiled steps (the sum of `functions[].energy_fj`).");
     g.counter(
         "energy_unattributed_fj", [this] { return energy_unattributed(); }, StatUnit::Fj, Y,

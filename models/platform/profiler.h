@@ -50,6 +50,15 @@ class Profiler {
   // functions' energies add up to the CPU's energy except what grows between
   // steps (power-down: idle cycles and their static energy), which is
   // energy_unattributed(). Call before attach().
+  //
+  // `now` is read only where the attribution changes hands, not per step:
+  // at the end of a step after which the core continues in another function
+  // (StepRecord::next_pc), at the end of the loop's last step, and at
+  // power-down. A run of steps in one function gets the energy growth over
+  // the run, which is the sum of its steps' growths (a telescoping sum), so
+  // the figures are bit-identical to sampling every step, whatever `now`
+  // computes (the static energy's floor included). Only the per-PC histogram
+  // needs every step's own growth: with it, `now` is read per step.
   void set_energy(std::function<uint128()> now) { energy_now_ = std::move(now); }
   bool has_energy() const { return bool(energy_now_); }
   uint128 energy_unattributed() const;
@@ -66,7 +75,7 @@ class Profiler {
   std::vector<Row> functions() const;
   // Every PC with at least one step, by address.
   std::vector<std::pair<uint32_t, Counts>> pcs() const;
-  const Counts& total() const { return total_; }
+  Counts total() const;  // with the open run's energy
   // Name of the function a PC is attributed to.
   std::string function_of(uint32_t pc) const;
   // Registers the profile (cycles, instructions, functions[]) under `g`
@@ -79,20 +88,32 @@ class Profiler {
     unsigned idx;         // into names_/counts_
   };
   unsigned lookup(uint32_t pc) const;
+  unsigned index_of(uint32_t pc) const {
+    return (pc >= last_.start && pc < last_.end) ? last_.idx : lookup(pc);
+  }
+  void step_pc(unsigned idx, const leon3::StepRecord& s);
+  // Gives the energy grown since energy_last_ to the open run's function.
+  void close_run();
+  // The open run's energy not given yet (0 without one).
+  uint128 open_run_energy() const;
+  static constexpr unsigned kNoRun = ~0u;
 
   std::vector<Row> rows_;      // by index; last = "(unknown)"
   std::vector<Sym> funcs_;     // FUNC symbols with a size, by start
   std::vector<Sym> labels_;    // other labels, by start
   mutable Sym last_{1, 0, 0};  // last lookup (empty range initially)
-  Counts total_;
+  uint128 energy_total_ = 0;   // energy given to the rows
   bool per_pc_on_ = false;
   std::unordered_map<uint32_t, Counts> per_pc_;
   leon3::Core* core_ = nullptr;
   Probe<leon3::StepRecord>::Id listener_ = 0;
   Probe<leon3::PowerEvent>::Id power_listener_ = 0;
   std::function<uint128()> energy_now_;
-  uint128 energy_last_ = 0;   // the energy after the last step (or power-down)
+  uint128 energy_last_ = 0;   // the energy when the open run began (or after the last step)
   uint128 energy_jumps_ = 0;  // growth during power-downs
+  unsigned run_ = kNoRun;     // the function of the open run: its growth is not given yet
+  uint32_t next_pc_ = 1;      // the PC the next step is expected at (odd: none) ...
+  unsigned next_idx_ = 0;     // ... and its function
 };
 
 class Regions {

@@ -11,7 +11,9 @@ Commands:
   double ELF        doubling every coefficient doubles every energy (whole
                     run, components, classes, regions, functions)
   profile ELF       --profile: the functions' energies add up to the CPU's
-                    energy with what grows during power-down
+                    energy with what grows during power-down, and equal those
+                    of a --profile-pc run (which reads the energy every step;
+                    --profile alone reads it only where the function changes)
   echo ELF          the profile is echoed into --stats and the configuration
   udprx             per-datagram energy of the UDP receive benchmark by phase
                     against a golden file (--update rewrites it)
@@ -231,7 +233,17 @@ def cmd_profile(a):
     with tempfile.TemporaryDirectory() as d:
         s = run(a, a.elf, a.profile, ["--profile-out", os.path.join(d, "p.txt")]).stats
         text = open(os.path.join(d, "p.txt")).read()
+        # The reference: with the per-PC histogram the profiler reads the
+        # energy after every step and gives each step its own growth.
+        s_pc = run(a, a.elf, a.profile, ["--profile-out", os.path.join(d, "p2.txt"),
+                                         "--profile-pc", os.path.join(d, "pc.txt")]).stats
     e, p = s["energy"], s["profile"]
+    if p != s_pc["profile"]:
+        diff = [(f["name"], f["energy_fj"], g["energy_fj"]) for f, g in zip(p["functions"], s_pc["profile"]["functions"])
+                if f != g]
+        fail(f"profile differs from the per-step one (--profile-pc): {diff[:5]} "
+             f"energy_fj {p.get('energy_fj')} vs {s_pc['profile'].get('energy_fj')}, unattributed "
+             f"{p.get('energy_unattributed_fj')} vs {s_pc['profile'].get('energy_unattributed_fj')}")
     funcs = sum(f["energy_fj"] for f in p["functions"])
     if funcs != p["energy_fj"]:
         fail(f"functions sum {funcs} != profile.energy_fj {p['energy_fj']}")
@@ -250,7 +262,7 @@ def cmd_profile(a):
         fail("the --profile report has no energy column")
     check_report(text, p["functions"])
     beyond(a, e["total_fj"])
-    print(f"PASS: {len(p['functions'])} functions add up to {p['energy_fj']} fJ; "
+    print(f"PASS: {len(p['functions'])} functions add up to {p['energy_fj']} fJ (as per step); "
           f"{p['energy_unattributed_fj']} fJ in {idle} idle cycles")
 
 

@@ -542,14 +542,19 @@ uint64_t Cpu::arb_dmi_report(uint64_t dur, CoreBus::Kind k, uint32_t a, unsigned
   return w;
 }
 
-void Cpu::obs_close() {
+void Cpu::obs_close(bool last) {
   obs_open = false;
   StepRecord& r = obs;
   r.cycles = cycles - r.start_cycle;
-  r.retired = uint8_t(retired() - obs_i);
+  r.last = last;
+  r.next_pc = pc;
+  // r.retired: set by the loop where it counts the instruction (summing
+  // ctr.by_class here right after that increment stalls on store forwarding).
   r.annulled = ctr.annulled != obs_annul;
   // enter_trap() sets tt both for a taken trap and for error mode.
   r.trapped = ctr.traps != obs_traps || (error && !obs_err);
+  // A taken Ticc retires (semantics.h counts it) and traps.
+  if (r.trapped) r.retired = uint8_t(ctr.by_class[unsigned(InsnClass::Trap)] - obs_ticc);
   r.interrupt = ctr.interrupts != obs_ints;
   if (r.trapped) r.tt = uint8_t(tt);
   r.ic_hits = uint16_t(tctr.ic_hits - obs_ich);
@@ -671,6 +676,7 @@ void Cpu::loop() {
       cycles += d.tcost;
       tctr.class_cycles[d.cls] += d.tcost;
       ++ctr.by_class[d.cls];
+      if constexpr (kObserved) obs.retired = 1;
       if (d.tflags & (timing::kTfLoad | timing::kTfMul | timing::kTfWIcc | timing::kTfWY)) produce(d, t);
       if (L3_UNLIKELY((d.tflags & timing::kTfCwp) && cwp != cwp0)) remap_ready(cwp0);
       continue;
@@ -688,9 +694,10 @@ void Cpu::loop() {
     advance(d);
     cycles += d.cost;  // timing hook: per-instruction cost (+ bus latency already added)
     ++ctr.by_class[d.cls];
+    if constexpr (kObserved) obs.retired = 1;
   }
   if constexpr (kObserved)
-    if (obs_open) obs_close();
+    if (obs_open) obs_close(true);
 }
 
 template void Cpu::loop<false, false>();

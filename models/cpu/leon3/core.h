@@ -171,6 +171,8 @@ struct StepRecord {
   // Timed mode only (0 in functional mode): cache outcomes of this step.
   uint16_t ic_hits = 0, ic_misses = 0;  // instruction fetch (0/1 each)
   uint16_t dc_hits = 0, dc_misses = 0;  // D-cache read hits / misses (LDD, SWAP: at most 2)
+  uint32_t next_pc = 0;                 // the PC after the step: where the next step begins (the core's pc())
+  bool last = false;  // the loop stops after this step (Core::run() returns before the next one)
 };
 
 // The core is about to execute the instruction at pc (before its fetch; not

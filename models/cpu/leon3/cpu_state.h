@@ -472,7 +472,7 @@ struct Cpu {
   // Observed loop: the step in progress and the counters at its start.
   StepRecord obs;
   bool obs_open = false;
-  uint64_t obs_i = 0, obs_traps = 0, obs_ints = 0, obs_annul = 0;
+  uint64_t obs_ticc = 0, obs_traps = 0, obs_ints = 0, obs_annul = 0;
   uint64_t obs_ich = 0, obs_icm = 0, obs_dch = 0, obs_dcm = 0;
   bool obs_err = false;
   // Core::request_break(): the observed loop stops before the instruction of
@@ -521,16 +521,22 @@ struct Cpu {
     return !skip && std::binary_search(bp_pcs.begin(), bp_pcs.end(), a);
   }
   uint64_t pd_idle0 = 0;  // idle_cycles when the current power-down began (PowerEvent)
-  // Publishes the step in progress (if any).
-  void obs_close();
+  // Publishes the step in progress (if any); `last`: the loop ends after it.
+  void obs_close(bool last = false);
   // Publishes the step in progress and opens one at the current PC.
   void obs_begin() {
     if (obs_open) obs_close();
     obs_open = true;
-    obs = StepRecord();
+    // Field by field (obs_close sets the others): assigning a fresh
+    // StepRecord goes through a stack temporary whose narrow stores stall the
+    // wide reload (store forwarding).
     obs.pc = pc;
     obs.start_cycle = cycles;
-    obs_i = retired();
+    obs.word = 0;
+    obs.cls = InsnClass::Count;
+    obs.retired = 0;
+    obs.tt = 0;
+    obs_ticc = ctr.by_class[unsigned(InsnClass::Trap)];
     obs_traps = ctr.traps;
     obs_ints = ctr.interrupts;
     obs_annul = ctr.annulled;

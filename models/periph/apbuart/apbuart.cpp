@@ -196,7 +196,7 @@ void Apbuart::schedule_tx() {
   cyc_t prev_end = c0_;
   for (const auto& t : tx_)
     if (t.started) prev_end = std::max(prev_end, t.end);
-  const cyc_t tc = static_cast<cyc_t>(char_cycles());
+  const cyc_t tc = static_cast<cyc_t>(tx_char_cycles());
   for (auto& t : tx_) {
     if (t.started) continue;
     if (!ctrl(C_TE)) {

@@ -53,6 +53,9 @@ struct ApbuartParams {
   // "" none, else a file (keys uart.out, uart.in).
   std::string out = "-";
   std::string in;
+  // Fast UART (uart.fast, SIS's and TSIM's idea): the transmitter is never
+  // busy; a character takes no line time (README "Timing").
+  bool fast = false;
   // Configuration rows (below), keys below the instance prefix.
   static const param::Rows<ApbuartParams>& rows();
 };
@@ -67,6 +70,10 @@ inline const param::Rows<ApbuartParams>& ApbuartParams::rows() {
     {{"in", Type::String, Check::Range, 0, 0, Show::Plain, nullptr, "",
       "UART input: empty = none, `-` stdin (not reproducible), else a file queued for the receiver"},
      L3VP_PARAM_FIELD(ApbuartParams, in)},
+    {{"fast", Type::Bool, Check::Range, 0, 0, Show::Plain, nullptr, "false",
+      "fast UART (as in SIS and TSIM): a transmitted character takes no line time, so STATUS always shows "
+      "the transmitter idle and its FIFO empty; changes the timing of UART-bound code only"},
+     L3VP_PARAM_FIELD(ApbuartParams, fast)},
   };
   // clang-format on
   return r;
@@ -113,6 +120,8 @@ class Apbuart : public ApbDevice {
 
   // Character time in clock cycles for the current SCALER/CTRL settings.
   uint64_t char_cycles() const;
+  // The line time of a transmitted character: char_cycles(), 0 with `fast`.
+  uint64_t tx_char_cycles() const { return p_.fast ? 0 : char_cycles(); }
 
   void reset() override;
 

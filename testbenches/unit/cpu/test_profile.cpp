@@ -2,6 +2,7 @@
 // (pc, word, class, cycles, retired, cache outcome, trap, annulled), the
 // execute probe, the power-down probe; idle cycles excluded; both modes;
 // the sums equal the core's own counters.
+#include <algorithm>
 #include <map>
 #include <optional>
 
@@ -81,6 +82,33 @@ TEST_F(CoreTest, StepProbeFunctionalModeCountsEveryInstruction) {
   // Steps are contiguous: each starts where the previous one ended.
   for (size_t k = 1; k < r.steps.size(); ++k)
     EXPECT_EQ(r.steps[k].start_cycle, r.steps[k - 1].start_cycle + r.steps[k - 1].cycles) << k;
+}
+
+// next_pc names where the next step begins (what the profiler uses to see a
+// change of function coming); `last` marks the final step of each run(),
+// after which the core may be stopped, powered down or moved.
+TEST_F(CoreTest, StepProbeNextPcAndLastStepOfARun) {
+  Recorder r(*core);
+  load(loop_prog());
+  bus.w32(kCode + 4 * uint32_t(loop_prog().size()), enc_ta(0));
+  std::vector<size_t> run_ends;  // steps published when each run() returned
+  for (int k = 0; k < 100 && !core->in_error_mode(); ++k) {
+    core->run(core->cycles() + 3);  // a few steps per run()
+    run_ends.push_back(r.steps.size());
+  }
+  expect_exit(6);
+  ASSERT_GT(run_ends.size(), 3u);
+  for (size_t k = 0; k + 1 < r.steps.size(); ++k) EXPECT_EQ(r.steps[k].next_pc, r.steps[k + 1].pc) << k;
+  size_t lasts = 0;
+  for (size_t k = 0; k < r.steps.size(); ++k) {
+    const bool ends_run = std::find(run_ends.begin(), run_ends.end(), k + 1) != run_ends.end();
+    EXPECT_EQ(r.steps[k].last, ends_run) << k;
+    lasts += r.steps[k].last;
+  }
+  EXPECT_EQ(lasts, run_ends.size());
+  // The final `ta 0`: retired (a taken Ticc counts), trapped, error mode.
+  EXPECT_EQ(r.steps.back().retired, 1u);
+  EXPECT_TRUE(r.steps.back().trapped);
 }
 
 TEST_F(TimedTest, StepProbeTimedModeAttributesMissesAndStalls) {

@@ -51,13 +51,41 @@ TEST_F(CoreTest, UserModeMayUseUnprivilegedStateRegisters) {
 // Words of defined slots that are illegal for their other fields. The free
 // slots (no row in the table) are test_isa_slots.cpp's, generated from the table.
 TEST_F(CoreTest, IllegalEncodingsTrap) {
-  const uint32_t insns[] = {enc_unimp(0),         enc_unimp(0x3FFFFF), enc_rdasr(G1, 5),
-                            enc_rdasr(G1, 15),    enc_wrasr(5, G0, 0), f3i(3, G3, CASA, G1, 0),
-                            memi(LDD, G1, G0, 0), memi(STD, G3, G0, 0)};
+  const uint32_t insns[] = {enc_unimp(0), enc_unimp(0x3FFFFF), f3i(3, G3, CASA, G1, 0), memi(LDD, G1, G0, 0),
+                            memi(STD, G3, G0, 0)};
   for (uint32_t insn : insns) {
     SCOPED_TRACE(::testing::Message() << std::hex << insn << " " << Core::mnemonic(insn));
     make(CoreConfig{});
     expect_trap({insn}, 0x02, 0);
+  }
+}
+
+// %asr1..15 (SPARC V8: reserved) as the LEON3 integer unit decodes them
+// (README "Choices where the reference is uncertain"): RDASR rs1 = 1..15 (15 with
+// rd != 0; rd = 0 is STBAR) reads Y like RDY, WRASR rd = 1..15 changes
+// nothing; neither traps, in user mode neither. Y, the PSR, WIM, TBR and
+// %asr17 stay as they were, and no WRASR powers the core down.
+TEST_F(CoreTest, ReservedAsrsReadYAndIgnoreWritesWithoutTrapping) {
+  for (bool user : {false, true}) {
+    SCOPED_TRACE(user ? "user mode" : "supervisor mode");
+    make(CoreConfig{});
+    core->set_psr(user ? kPsrET : kPsrS | kPsrET);  // traps on: an illegal_instruction would show
+    core->set_reg(G1, 0xA5A5A5A5);
+    core->set_reg(G2, 0x12345678);
+    std::vector<uint32_t> prog = {enc_wry(G2, 0)};                                      // Y = 0x12345678
+    for (unsigned r = 1; r <= 15; ++r) prog.push_back(enc_wrasr(r, G1, 0x0F0));         // writes: no effect
+    for (unsigned r = 1; r <= 15; ++r) prog.push_back(enc_rdasr(O0 + (r - 1) % 6, r));  // %o0..%o5
+    prog.push_back(enc_stbar());
+    prog.push_back(enc_rdasr(G3, 17));
+    const uint32_t wim0 = core->wim();
+    exec(prog);
+    expect_trapped_to(0x80);  // the first trap is the final ta 0 (illegal_instruction: 0x02)
+    EXPECT_EQ(core->y(), 0x12345678u);
+    // The trap window's %i are the program's %o.
+    for (unsigned r = 0; r < 6; ++r) EXPECT_EQ(core->reg(I0 + r), 0x12345678u) << "%o" << r;
+    EXPECT_EQ(core->reg(G3), 0x06000187u);                                // %asr17 untouched by the WRASRs
+    EXPECT_EQ(core->counters().by_class[unsigned(InsnClass::Trap)], 2u);  // the ta 0 and the handler's
+    EXPECT_EQ(core->wim(), wim0);
   }
 }
 

@@ -56,11 +56,12 @@ class Bench : public sc_core::sc_module {
   Apbuart uart;   // template: FIFO 4, IRQ 2
   Apbuart uart1;  // variant: no FIFO (fifosize 1), IRQ 3
   Apbuart uart2;  // template, used by one test only (its once-per-run report is still unspent)
-  Sock s_irqmp, s_gpt, s_gpt3, s_uart, s_uart1, s_uart2;
+  Apbuart uartf;  // template with the fast UART (uart.fast)
+  Sock s_irqmp, s_gpt, s_gpt3, s_uart, s_uart1, s_uart2, s_uartf;
 
-  IrqRecorder irq_gpt, irq_gpt3, irq_uart, irq_uart1;
+  IrqRecorder irq_gpt, irq_gpt3, irq_uart, irq_uart1, irq_uartf;
   IrlRecorder cpu;
-  std::string tx, tx1;  // host side of the UARTs
+  std::string tx, tx1, txf;  // host side of the UARTs
   // irl_changed() notifications seen by a process, with their times.
   std::vector<sc_core::sc_time> irl_events;
 
@@ -73,26 +74,31 @@ class Bench : public sc_core::sc_module {
         uart("uart"),
         uart1("uart1", uart1_params()),
         uart2("uart2"),
+        uartf("uartf", uartf_params()),
         s_irqmp("s_irqmp"),
         s_gpt("s_gpt"),
         s_gpt3("s_gpt3"),
         s_uart("s_uart"),
         s_uart1("s_uart1"),
-        s_uart2("s_uart2") {
+        s_uart2("s_uart2"),
+        s_uartf("s_uartf") {
     s_irqmp.bind(irqmp.tsock);
     s_gpt.bind(gpt.tsock);
     s_gpt3.bind(gpt3.tsock);
     s_uart.bind(uart.tsock);
     s_uart1.bind(uart1.tsock);
     s_uart2.bind(uart2.tsock);
+    s_uartf.bind(uartf.tsock);
     uart2.set_tx_sink(nullptr);
     gpt.connect_irq(&irq_gpt);
     gpt3.connect_irq(&irq_gpt3);
     uart.connect_irq(&irq_uart);
     uart1.connect_irq(&irq_uart1);
+    uartf.connect_irq(&irq_uartf);
     irqmp.set_cpu(&cpu);
     uart.set_tx_sink([this](uint8_t c) { tx.push_back(static_cast<char>(c)); });
     uart1.set_tx_sink([this](uint8_t c) { tx1.push_back(static_cast<char>(c)); });
+    uartf.set_tx_sink([this](uint8_t c) { txf.push_back(static_cast<char>(c)); });
     // Tests provoke guest errors on purpose; they are still counted.
     Log::enable(LogCat::GuestError, false);
     Log::enable(LogCat::Unimp, false);
@@ -118,6 +124,12 @@ class Bench : public sc_core::sc_module {
     p.paddr = 0x009;
     p.pirq = 3;
     p.fifosize = 1;
+    return p;
+  }
+
+  static Apbuart::Params uartf_params() {
+    Apbuart::Params p;
+    p.fast = true;
     return p;
   }
 

@@ -128,6 +128,44 @@ TEST_F(ApbuartTest, TransmitImmediateOutputTimedStatus) {
   EXPECT_EQ(b.uart.char_cycles(), kChar);
 }
 
+// uart.fast (SIS's and TSIM's fast UART): the same bytes reach the host,
+// but a character takes no line time: STATUS shows the transmitter idle and
+// the FIFO empty right after each write, nothing is ever dropped, and the TX
+// interrupts come at the write. (The template UART above is the default.)
+TEST_F(ApbuartTest, FastUartTransmitterIsNeverBusy) {
+  Bench::Sock& s = b.s_uartf;
+  b.uartf.reset();
+  b.txf.clear();
+  b.irq_uartf.pulses.clear();
+  Bench::wr(s, SCALER, 1);
+  Bench::wr(s, CTRL, C_TE | C_TI | C_SI);
+  std::vector<UartTxEvent> ev;
+  const auto id = b.uartf.on_tx.listen([&ev](const UartTxEvent& e) { ev.push_back(e); });
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const std::string text = "fast UART, more than a FIFO";
+  for (char c : text) {
+    Bench::wr(s, DATA, static_cast<uint8_t>(c));
+    EXPECT_EQ(Bench::rd(s, STATUS), TS | TE | TH);  // idle, FIFO empty, TCNT 0
+  }
+  b.uartf.on_tx.unlisten(id);
+  EXPECT_EQ(b.txf, text);
+  EXPECT_EQ(b.uartf.tx_dropped(), 0u);
+  EXPECT_EQ(b.uartf.tx_bytes(), text.size());
+  ASSERT_EQ(ev.size(), text.size());
+  for (const UartTxEvent& e : ev) {
+    EXPECT_EQ(e.start, now);  // on and off the line at the write
+    EXPECT_EQ(e.end, now);
+  }
+  // TI (FIFO empty) and SI (shift register empty) once per character.
+  EXPECT_EQ(b.irq_uartf.pulses.size(), 2 * text.size());
+  EXPECT_EQ(sc_core::sc_time_stamp(), now);
+  EXPECT_EQ(b.uartf.char_cycles(), kChar);  // the receiver keeps the line time
+  // The default UART is busy for a character time after the same write.
+  wr(CTRL, C_TE);
+  wr(DATA, 'A');
+  EXPECT_EQ(rd(STATUS), TE | TH);
+}
+
 TEST_F(ApbuartTest, FrameFormatSetsCharacterTime) {
   wr(CTRL, C_TE | C_PE | C_NS);  // start + 8 + parity + 2 stop = 12 bits
   EXPECT_EQ(b.uart.char_cycles(), 12u * 8 * 2);

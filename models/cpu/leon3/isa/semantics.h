@@ -236,9 +236,10 @@ L3_SEM(sdivcc) { divide<I, true, true>(c, d); }
 
 L3_SEM(rdasr) {
   unsigned r = d.rs1;
-  if (r == 0) return c.W(d.rd, c.y);
-  if (r < 16) return c.trap(kTtIllegal);  // %asr1..15 (15 with rd=0 is STBAR)
-  c.W(d.rd, r == 17 ? c.asr17() : 0);     // 16, 18, 20..31: not modelled, read 0
+  // %asr1..15 (15 with rd = 0 is STBAR) read Y, as RDY: the LEON3 decodes
+  // them as RDY, no trap (README "Choices where the reference is uncertain").
+  if (r < 16) return c.W(d.rd, c.y);
+  c.W(d.rd, r == 17 ? c.asr17() : 0);  // 16, 18, 20..31: not modelled, read 0
 }
 L3_SEM(stbar) {}
 L3_SEM(rdpsr) {
@@ -260,7 +261,7 @@ L3_SEM(wrasr) {
     c.y = v;
     return;
   }
-  if (r < 16) return c.trap(kTtIllegal);
+  if (r < 16) return;  // %asr1..15: no effect, no trap, unprivileged (as the LEON3)
   if (!c.s) return c.trap(kTtPrivileged);
   if (r == 17) {
     c.svt = (v >> 13) & 1;
