@@ -85,49 +85,6 @@ TEST(GdbPacket, Hex) {
   EXPECT_FALSE(parse_hex_u32("12g", v));
 }
 
-// Format-3 memory instruction: op=3, rd, op3, rs1, i, simm13 / asi+rs2.
-uint32_t mem(unsigned op3, unsigned rs1, bool imm, int32_t simm_or_rs2, unsigned asi = 0) {
-  uint32_t w = 3u << 30 | 5u << 25 | op3 << 19 | rs1 << 14;
-  if (imm) return w | 1u << 13 | (uint32_t(simm_or_rs2) & 0x1fff);
-  return w | asi << 5 | uint32_t(simm_or_rs2);
-}
-
-TEST(GdbSparc, DecodeMemAccess) {
-  auto a = decode_mem_access(mem(0x04, 1, true, -8), 0x1000, 0);  // st [%g1 - 8]
-  ASSERT_TRUE(a);
-  EXPECT_EQ(a->addr, 0xff8u);
-  EXPECT_EQ(a->size, 4u);
-  EXPECT_TRUE(a->write);
-  EXPECT_FALSE(a->read);
-  a = decode_mem_access(mem(0x03, 1, false, 2), 0x1000, 0x20);  // ldd [%g1 + %g2]
-  ASSERT_TRUE(a);
-  EXPECT_EQ(a->addr, 0x1020u);
-  EXPECT_EQ(a->size, 8u);
-  EXPECT_TRUE(a->read);
-  a = decode_mem_access(mem(0x15, 1, false, 2, 0xb), 0x10, 1);  // stba [%g1 + %g2] 0xb
-  ASSERT_TRUE(a);
-  EXPECT_EQ(a->addr, 0x11u);
-  EXPECT_EQ(a->size, 1u);
-  EXPECT_TRUE(a->write);
-  a = decode_mem_access(mem(0x0d, 1, true, 3), 0x10, 0);  // ldstub: read and write
-  ASSERT_TRUE(a);
-  EXPECT_TRUE(a->read && a->write);
-  a = decode_mem_access(mem(0x0f, 1, true, 0), 0x10, 0);  // swap
-  ASSERT_TRUE(a);
-  EXPECT_EQ(a->size, 4u);
-  EXPECT_TRUE(a->read && a->write);
-  a = decode_mem_access(mem(0x3c, 1, false, 2, 0xb), 0x40, 0x99);  // casa [%g1] 0xb, %g2
-  ASSERT_TRUE(a);
-  EXPECT_EQ(a->addr, 0x40u);
-  EXPECT_TRUE(a->read && a->write);
-  a = decode_mem_access(mem(0x0a, 1, true, 2), 0x10, 0);  // ldsh
-  ASSERT_TRUE(a);
-  EXPECT_EQ(a->size, 2u);
-  EXPECT_FALSE(decode_mem_access(0x01000000u, 0, 0));             // nop (sethi)
-  EXPECT_FALSE(decode_mem_access(2u << 30 | 0x3cu << 19, 0, 0));  // save (op = 2)
-  EXPECT_FALSE(decode_mem_access(mem(0x08, 1, true, 0), 0, 0));   // unassigned op3
-}
-
 TEST(GdbSparc, SignalOfTrap) {
   EXPECT_EQ(signal_of_trap(0x09), kSigSegv);
   EXPECT_EQ(signal_of_trap(0x01), kSigSegv);
