@@ -70,6 +70,12 @@ def board_to_board(vp, fw_dir, examples, work):
     same_counts(s, s2, "b2b")
 
 
+def region_nj(stats, board, rid):
+    """(frames, nJ per frame to one decimal) of a board's region."""
+    reg = [x for x in stats["boards"][board]["regions"] if x["id"] == rid]
+    return (reg[0]["entries"], round(reg[0]["energy_fj"] / reg[0]["entries"] / 1e6, 1)) if reg else (0, None)
+
+
 # What docs/network.md quotes of board-to-board-ping: b0's round trips
 # (first, min, avg, max in ns) and the energy per frame (nJ, one decimal)
 # of b0's send path (region net.tx), b0's receive path (net.rx) and b1's
@@ -93,21 +99,13 @@ def board_to_board_ping(vp, fw_dir, examples, work):
     check(rtts[1] > 4 * 8800 + 2 * 2000, "RTT %d ns below the wire's minimum" % rtts[1])
     check(rtts == PING_RTTS, "RTTs %s, not docs/network.md's %s" % (rtts, PING_RTTS))
     for (b, rid), nj in PING_NJ.items():
-        reg = [x for x in s["boards"][b]["regions"] if x["id"] == rid]
-        got = round(reg[0]["energy_fj"] / reg[0]["entries"] / 1e6, 1) if reg else None
-        check(got == nj and reg[0]["entries"] == 21, "%s region %#x: %s nJ per frame (%s), not %s" %
-              (b, rid, got, reg and reg[0]["entries"], nj))
+        frames, got = region_nj(s, b, rid)
+        check(got == nj and frames == 21, "%s region %#x: %s nJ per frame (%s), not %s" % (b, rid, got, frames, nj))
     turn = [x for x in s["boards"]["b1"]["regions"] if x["id"] == 0x4e455201]
     check(turn and round(turn[0]["cycles"] / turn[0]["entries"] / 40) == 45,
           "b1's turnaround is not docs/network.md's 45 us: %s" % turn)   # 40 cycles per us
     s2, _ = run(vp, topo, work, "b2b-ping-q", ["--quantum", "1us", "--no-dmi"])
     same_counts(s, s2, "b2b-ping")
-
-
-def region_nj(stats, board, rid):
-    """(frames, nJ per frame to one decimal) of a board's region."""
-    reg = [x for x in stats["boards"][board]["regions"] if x["id"] == rid]
-    return (reg[0]["entries"], round(reg[0]["energy_fj"] / reg[0]["entries"] / 1e6, 1)) if reg else (0, None)
 
 
 # Our stack against lwIP on the receiving board (docs/network.md "Our stack

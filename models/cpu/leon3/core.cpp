@@ -935,7 +935,7 @@ void Core::set_break_pcs(std::vector<uint32_t> pcs, std::optional<uint32_t> skip
   c.bp_pcs = std::move(pcs);
   std::fill(c.bp_filter.begin(), c.bp_filter.end(), 0);
   for (uint32_t a : c.bp_pcs) {
-    const uint32_t b = (a >> 2) & (Cpu::kBpFilterBits - 1);
+    const uint32_t b = Cpu::bp_bit(a);
     c.bp_filter[b >> 6] |= uint64_t(1) << (b & 63);
   }
   c.bp_skip = skip_first.has_value();

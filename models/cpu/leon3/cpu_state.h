@@ -479,11 +479,6 @@ struct Cpu {
   // the current (or next) execute event, without executing or charging it.
   bool brk = false;
   bool broke = false;  // the run() in progress stopped for brk
-  // Core::set_break_pcs(): the loop stops before an instruction at one of
-  // these addresses (sorted); bp_filter has bit (pc >> 2) % kBpFilterBits of
-  // each, so a PC with a clear bit costs one load and test (the plain loop's
-  // kBreaks variant). bp_skip: the first instruction checked, if at
-  // bp_skip_pc, runs (a debugger resumes from a breakpoint).
   // Core::set_watches(): data watchpoints. Their pages get no data DMI
   // window (clip_window), so every access to them takes read_slow/
   // write_slow, which call watch_check(); a hit ends the loop after the
@@ -505,13 +500,19 @@ struct Cpu {
   // Narrows a data window just loaded for [a, a+n) to the pages around it
   // that hold no watchpoint; false if [a, a+n) touches a watched page.
   bool clip_window(DmiWin& w, uint32_t a, unsigned n) const;
+  // Core::set_break_pcs(): the loop stops before an instruction at one of
+  // these addresses (sorted); bp_filter has bit (pc >> 2) % kBpFilterBits of
+  // each, so a PC with a clear bit costs one load and test (the plain loop's
+  // kBreaks variant). bp_skip: the first instruction checked, if at
+  // bp_skip_pc, runs (a debugger resumes from a breakpoint).
   static constexpr unsigned kBpFilterBits = 1u << 12;
   std::vector<uint32_t> bp_pcs;
   std::vector<uint64_t> bp_filter = std::vector<uint64_t>(kBpFilterBits / 64);
   bool bp_skip = false;
   uint32_t bp_skip_pc = 0;
+  static uint32_t bp_bit(uint32_t a) { return (a >> 2) & (kBpFilterBits - 1); }
   bool bp_filter_hit(uint32_t a) const {
-    const uint32_t b = (a >> 2) & (kBpFilterBits - 1);
+    const uint32_t b = bp_bit(a);
     return (bp_filter[b >> 6] >> (b & 63)) & 1;
   }
   // Whether the instruction at `a` is a breakpoint to stop at (consumes the skip).

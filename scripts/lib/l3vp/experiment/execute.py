@@ -50,11 +50,7 @@ def execute(task):
                 f.write(task["energy_file"])
         if energy:
             extra += ["--energy", energy]
-        scenario = None
-        if task.get("scenario") is not None:
-            scenario = os.path.join(d, "scenario.json")
-            with open(scenario, "w") as f:
-                json.dump(task["scenario"], f, indent=1)
+        scenario = _write_scenario(task, d) if task.get("scenario") is not None else None
         if task.get("tap"):
             extra += ["--tap", task["tap"]]
         out = {"host": socket.gethostname(), "worker": _worker_name(), "returncode": None, "error": None}
@@ -100,6 +96,11 @@ def _json_lines(text):
 def write_topology(task, d):
     """A topology task's ELFs and topology in `d`; the topology's path."""
     _write_firmware(task, d)
+    return _write_scenario(task, d)
+
+
+def _write_scenario(task, d):
+    """The task's scenario (or topology) as d/scenario.json; its path."""
     path = os.path.join(d, "scenario.json")
     with open(path, "w") as f:
         json.dump(task["scenario"], f, indent=1)

@@ -350,18 +350,7 @@ class Experiment:
                 _fail("network.tap", "must be the name of a TAP device (scripts/netns-tap)")
             self.tap = n["tap"]
         if "scenario" in n:
-            s = n["scenario"]
-            if isinstance(s, str):
-                path = os.path.join(self.dir, s)
-                self.scenario = load_json(read_text(path, f"network.scenario: {s}"), f"network.scenario: {s}")
-                self.scenario_source = os.path.relpath(path, self.dir)
-            elif isinstance(s, dict):
-                self.scenario = copy.deepcopy(s)
-                self.scenario_source = "inline"
-            else:
-                _fail("network.scenario", "must be a scenario file path or an inline scenario mapping")
-            if not isinstance(self.scenario, dict):
-                _fail("network.scenario", "must be a JSON object")
+            self.scenario, _ = self._network_doc("scenario", n["scenario"], "must be a JSON object")
         if "patch" in n:
             if self.scenario is None and self.topology is None:
                 _fail("network.patch", "needs network.scenario or network.topology")
@@ -378,25 +367,32 @@ class Experiment:
                     _fail(f"network.patch.{k}", str(e.args[0]))
             self.patch = dict(p)
 
+    def _network_doc(self, key, v, shape):
+        """network.scenario or network.topology: a JSON file (relative to the
+        experiment file) or an inline mapping, which must be an object
+        (`shape`: the message if not). (The document, the folder its
+        relative paths start from.)"""
+        what = f"network.{key}"
+        if isinstance(v, str):
+            path = os.path.join(self.dir, v)
+            doc, folder = load_json(read_text(path, f"{what}: {v}"), f"{what}: {v}"), os.path.dirname(path)
+        elif isinstance(v, dict):
+            doc, folder = copy.deepcopy(v), self.dir
+        else:
+            _fail(what, f"must be a {key} file path or an inline {key} mapping")
+        if not isinstance(doc, dict):
+            _fail(what, shape)
+        return doc, os.path.abspath(folder)
+
     def _topology(self, t):
         """network.topology: a topology file (docs/network.md) or an inline
         mapping; its template is checked here (topology.py), the filled-in
         topology by leon3vp."""
-        if isinstance(t, str):
-            path = os.path.join(self.dir, t)
-            self.topology = load_json(read_text(path, f"network.topology: {t}"), f"network.topology: {t}")
-            self.topology_dir = os.path.dirname(os.path.abspath(path))
-            self.scenario_source = os.path.relpath(path, self.dir)
-        elif isinstance(t, dict):
-            self.topology = copy.deepcopy(t)
-            self.topology_dir = self.dir
-            self.scenario_source = "inline"
-        else:
-            _fail("network.topology", "must be a topology file path or an inline topology mapping")
-        if not isinstance(self.topology, dict) or not isinstance(self.topology.get("boards"), list):
-            _fail("network.topology", "must be a JSON object with a list of boards")
-        self.fw["program"] = os.path.splitext(os.path.basename(t))[0].split(".")[0] \
-            if isinstance(t, str) else "topology"
+        shape = "must be a JSON object with a list of boards"
+        self.topology, self.topology_dir = self._network_doc("topology", t, shape)
+        if not isinstance(self.topology.get("boards"), list):
+            _fail("network.topology", shape)
+        self.fw["program"] = os.path.basename(t).split(".")[0] if isinstance(t, str) else "topology"
 
     def _grid(self, grid, zips):
         """Axes: each grid key is one axis; each zip group is one axis of
@@ -582,23 +578,28 @@ class Experiment:
         """Every {name} refers to an axis, and every axis is used somewhere
         (an unused axis would only repeat identical deterministic runs)."""
         used = set()
-        templated = list(self._templated())
-        if self.topology is not None:
-            try:
-                names = _topology.placeholders(self.topology, "network.topology")
-            except _topology.TopologyError as e:
-                _fail(*e.args)
-            templated.append(("network.topology", names))
-        for where, obj in templated:
-            for name in (obj if where == "network.topology" else _placeholders(obj, where)):
+        for where, names, obj in self._placeholder_uses():
+            for name in names:
                 if name not in self.axis_names:
                     _fail(where, f"placeholder {{{name}}} is not an axis of the grid")
                 used.add(name)
-            if where != "network.topology":
+            if obj is not None:
                 self._check_formats(obj, where)
         for name in self.axis_names:
             if name not in used:
                 _fail(f"grid.{name}", "axis is used by no {placeholder} (firmware, board or network)")
+
+    def _placeholder_uses(self):
+        """(where, the axis names it uses, the object whose format specs to
+        check or None), in file order: the templated keys, then a topology
+        template (its own rules: topology.py, {i} and {name+K} included)."""
+        for where, obj in self._templated():
+            yield where, _placeholders(obj, where), obj
+        if self.topology is not None:
+            try:
+                yield "network.topology", _topology.placeholders(self.topology, "network.topology"), None
+            except _topology.TopologyError as e:
+                _fail(*e.args)
 
     def _check_formats(self, obj, where):
         """A {name!conv:spec} must format every value of its axis."""
