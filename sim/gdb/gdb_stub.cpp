@@ -223,27 +223,25 @@ void GdbStub::arm(Resume r) {
     stepping_ = false;
   }
   interrupted_ = false;  // a Ctrl-C typed while stopped is not for the next run
-  resume_pc_ = core_.pc();
   step_done_ = false;
   step_sig_ = kSigTrap;
   watch_hit_.reset();
   hit_ = Hit::None;
-  // Listen only when something must be checked per instruction; otherwise
-  // the core runs its plain loop at full speed.
+  // Listen only while stepping (checked per instruction); otherwise the
+  // core runs its plain loop at full speed.
   // Breakpoints are the core's own check (Core::set_break_pcs): a run with
   // breakpoints that are not hit stays in the plain loop.
   std::vector<uint32_t> pcs(sw_bps_.begin(), sw_bps_.end());
   pcs.insert(pcs.end(), hw_bps_.begin(), hw_bps_.end());
-  core_.set_break_pcs(std::move(pcs), resume_pc_);
+  core_.set_break_pcs(std::move(pcs), core_.pc());  // the resumed instruction runs
   // Watchpoints too (Core::set_watches): only their pages leave the fast path.
   std::vector<leon3::Core::WatchRange> ranges;
   for (const Watch& w : watches_) ranges.push_back({w.addr, w.len, w.type != 2, w.type != 3});
   core_.set_watches(ranges);
-  const bool need_exec = stepping_;
-  const bool need_step = stepping_;
-  if (need_exec)
+  if (stepping_) {
     exec_id_ = core_.probes().execute.listen([this](const leon3::ExecuteEvent& e) { on_execute(e); });
-  if (need_step) step_id_ = core_.probes().step.listen([this](const leon3::StepRecord& s) { on_step(s); });
+    step_id_ = core_.probes().step.listen([this](const leon3::StepRecord& s) { on_step(s); });
+  }
 }
 
 void GdbStub::disarm() {

@@ -107,7 +107,6 @@ class GdbStub : public DebugAgent {
   // listeners' state while running
   Probe<leon3::ExecuteEvent>::Id exec_id_ = 0;
   Probe<leon3::StepRecord>::Id step_id_ = 0;
-  uint32_t resume_pc_ = 0;
   bool step_done_ = false;
   int step_sig_ = kSigTrap;
   std::optional<Watch> watch_hit_;  // the watchpoint the last stop reports

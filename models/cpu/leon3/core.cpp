@@ -914,6 +914,8 @@ void Core::request_yield() {
 void Core::request_break() { impl_->brk = true; }
 void Core::set_watches(const std::vector<WatchRange>& ranges) {
   Cpu& c = *impl_;
+  c.watch_hit = -1;
+  if (ranges.empty() && c.watches.empty()) return;  // (every debugger resume): the DMI windows stay
   c.watches.clear();
   c.watch_pages.clear();
   for (const WatchRange& r : ranges) {
@@ -923,7 +925,6 @@ void Core::set_watches(const std::vector<WatchRange>& ranges) {
     c.watch_pages.emplace_back(r.addr & ~0xFFFu, hi | 0xFFFu);
   }
   std::sort(c.watch_pages.begin(), c.watch_pages.end());
-  c.watch_hit = -1;
   c.reset_dmi_windows();
 }
 int Core::watch_hit() const { return impl_->watch_hit; }
