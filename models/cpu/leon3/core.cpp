@@ -81,10 +81,14 @@ Cpu::Cpu(const CoreConfig& config, CoreBus& b)
       rtab[w * 32 + k] = wtab[w * 32 + k] = &win[(16 * w + k - 8) % (16 * nwin)];
   }
   set_cwp(0);
-  Decoded z;
-  decode(0, z);  // every cache entry starts as a valid decode of word 0
-  z.tcost = tcost_tab[z.tk];
-  dcache.assign(kDecodeEntries, z);
+  decode_into(0, decoded_zero);  // every cache entry starts as a valid decode of word 0
+  dcache.assign(kDecodeEntries, decoded_zero);
+}
+
+void Cpu::decode_into(uint32_t word_mem, Decoded& d) {
+  decode(__builtin_bswap32(word_mem), d);
+  d.tcost = tcost_tab[d.tk];
+  d.op = fast_op(d);
 }
 
 uint32_t Cpu::asr17() const {
@@ -570,7 +574,7 @@ void write_trace_line(const Core& c, std::FILE* f) {
   std::fputc('\n', f);
 }
 
-template <bool kTimed, bool kObserved, bool kBreaks>
+template <bool kTimed, bool kObserved, bool kBreaks, bool kSingle>
 void Cpu::loop() {
   // pc/npc are mirrored in locals: the members are still written every
   // instruction (handlers, traps and probe listeners read them), but
@@ -591,7 +595,7 @@ void Cpu::loop() {
     pc = lpc;
     npc = lnpc;
   };
-  while (cycles < eff_limit) {
+  for (bool more = true; more && cycles < eff_limit; more = !kSingle) {
     // Observed: one step record per iteration, from here to the next
     // iteration (or the loop's end); nothing else adds cycles in between.
     if constexpr (kObserved) obs_begin();
@@ -639,8 +643,7 @@ void Cpu::loop() {
     Decoded& d = dcache[(lpc >> 2) & (kDecodeEntries - 1)];
     if (L3_UNLIKELY(d.tag != word)) {  // miss, or the code was modified
       ++decode_misses;
-      decode(__builtin_bswap32(word), d);
-      if constexpr (kTimed) d.tcost = tcost_tab[d.tk];
+      decode_into(word, d);
     }
     if constexpr (kObserved) {
       obs.word = __builtin_bswap32(word);
@@ -706,6 +709,10 @@ template void Cpu::loop<false, true>();
 template void Cpu::loop<true, true>();
 template void Cpu::loop<false, false, true>();
 template void Cpu::loop<true, false, true>();
+template void Cpu::loop<false, false, false, true>();
+template void Cpu::loop<false, false, true, true>();
+template void Cpu::loop<true, false, false, true>();
+template void Cpu::loop<true, false, true, true>();
 
 // Stall cycles before the instruction `d` can issue at slot t (hw-reference
 // §7.3), accounted by cause. Rules, in slots (1 slot = 1 cycle without holds):
@@ -876,15 +883,15 @@ StopReason Core::run(uint64_t cycle_limit) {
       c.loop<true, true>();
     else
       c.loop<false, true>();
-  } else if (L3_UNLIKELY(!c.bp_pcs.empty())) {
-    if (c.timed)
-      c.loop<true, false, true>();
+  } else if (L3_UNLIKELY(!c.dmi_on)) {  // no host pointers to code: the generic loops
+    if (c.bp_pcs.empty())
+      c.timed ? c.loop<true, false>() : c.loop<false, false>();
     else
-      c.loop<false, false, true>();
+      c.timed ? c.loop<true, false, true>() : c.loop<false, false, true>();
   } else if (c.timed) {
-    c.loop<true, false>();
+    c.loop_pages<true>();  // breakpoints too (CodePage::has_bp)
   } else {
-    c.loop<false, false>();
+    c.loop_pages<false>();
   }
   if (c.broke) return StopReason::Break;
   if (c.watch_stop) {  // after the instruction that hit a watchpoint
@@ -941,6 +948,7 @@ void Core::set_break_pcs(std::vector<uint32_t> pcs, std::optional<uint32_t> skip
   }
   c.bp_skip = skip_first.has_value();
   c.bp_skip_pc = skip_first.value_or(0);
+  c.mark_break_pages();
 }
 bool Core::break_requested() const { return impl_->brk; }
 

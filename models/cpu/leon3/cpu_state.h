@@ -7,7 +7,9 @@
 #include <cstdint>
 #include <algorithm>
 #include <cstring>
+#include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "cache.h"
@@ -44,10 +46,15 @@ struct Decoded {
   // 1 when the handler may change next_pc/next_npc (Bicc, CALL, JMPL, RETT:
   // the only writers); the loop then reloads them, else it steps pc/npc itself.
   uint8_t cti;
+  // Index of the handler in the page loop's switch (fast_loop.cpp), 0 when
+  // the loop calls `fn` (Cpu::decode_into sets it).
+  uint8_t op;
 };
 
 // Decoder (isa.cpp).
 void decode(uint32_t raw, Decoded& d);
+// The page loop's case of a decoded instruction, 0 when it has none (fast_loop.cpp).
+uint8_t fast_op(const Decoded& d);
 // Mnemonic of an instruction word ("ILLEGAL" when unlisted); debugging/tests.
 const char* mnemonic(uint32_t raw);
 
@@ -112,6 +119,18 @@ struct DmiRegion {
   uint32_t rlat = 0, wlat = 0;  // timed mode: access latencies (cycles)
 };
 
+// One 4 KiB page of code held in a readable DMI region: a decoded record per
+// word, tagged by the word like the decoded-instruction cache, so code that
+// changed (stores, DMA, loaders, debuggers) is seen at its next execution
+// without any invalidation (README "Speed structure").
+constexpr uint32_t kCodePageBytes = 4096;
+struct CodePage {
+  uint32_t base = 0;              // guest address (page-aligned)
+  const uint8_t* host = nullptr;  // host address of base
+  bool has_bp = false;            // a breakpoint address lies in the page
+  Decoded recs[kCodePageBytes / 4];
+};
+
 struct Cpu {
   Cpu(const CoreConfig& cfg, CoreBus& bus);
 
@@ -166,6 +185,29 @@ struct Cpu {
   static constexpr unsigned kDecodeEntries = 1u << 14;
   std::vector<Decoded> dcache;
   uint64_t decode_misses = 0;
+  Decoded decoded_zero;  // the decode of word 0: what every entry starts as
+  // decode() plus what the core adds: the timed cost and the switch index.
+  void decode_into(uint32_t word_mem, Decoded& d);
+
+  // ---- code pages (fast_loop.cpp: the functional plain loop) ------------------
+  // Pages by page number; dropped with the DMI windows (reset_dmi_windows),
+  // freed only at the page loop's top (a handler may still use its record).
+  static constexpr size_t kMaxCodePages = 256;  // 8 MiB of records; then all are dropped
+  std::unordered_map<uint32_t, std::unique_ptr<CodePage>> code_pages;
+  std::vector<std::unique_ptr<CodePage>> dead_pages;
+  CodePage* code_last = nullptr;       // the page of the last lookup
+  uint32_t code_nopage = 0xFFFFFFFFu;  // page number last found without a DMI region
+  uint64_t code_epoch = 0;             // bumped when the pages are dropped
+  CodePage* code_page(uint32_t a) {
+    if (code_last && a - code_last->base < kCodePageBytes) return code_last;
+    return code_page_slow(a);
+  }
+  CodePage* code_page_slow(uint32_t a);
+  void drop_code_pages();
+  void mark_break_pages();
+  // The plain loop over code pages (fast_loop.cpp), either mode.
+  template <bool kTimed>
+  void loop_pages();
 
   // ---- run control ---------------------------------------------------------------
   uint64_t limit = 0;
@@ -272,6 +314,7 @@ struct Cpu {
     return n;
   }
   void reset_dmi_windows() {
+    drop_code_pages();
     fetch_w = DmiWin();
     read_w = DmiWin();
     write_w = DmiWin();
@@ -552,7 +595,8 @@ struct Cpu {
   // execute probes (README "Probes"), kBreaks = stop at bp_pcs (the
   // observed loop checks them whenever there are any).
   // loop<kTimed, false, false> is the plain loop.
-  template <bool kTimed, bool kObserved, bool kBreaks = false>
+  // kSingle: one iteration only (the page loop's step outside its pages).
+  template <bool kTimed, bool kObserved, bool kBreaks = false, bool kSingle = false>
   void loop();
 };
 

@@ -11,7 +11,7 @@
 //    in trap-priority order (hw-reference §7.2).
 //  * An annulled delay slot is skipped here by moving next_pc/next_npc past it
 //    (c.annul_next() counts it); it is never fetched, traced or interrupted.
-// Included by isa.cpp only.
+// Included by isa.cpp, core.cpp and fast_loop.cpp.
 #pragma once
 #include <cstdint>
 #include <limits>
@@ -290,23 +290,31 @@ L3_SEM(wrtbr) {
 
 // ---- control transfer -----------------------------------------------------------------------
 
-L3_SEM(bicc) {
-  unsigned cond = d.rd & 15;
-  bool annul = d.rd & 16;
-  if (cond_true(cond, c.icc)) {
-    uint32_t target = c.pc + uint32_t(d.imm);
+// Where a Bicc at pc (delay slot at npc) sends execution: next_pc/next_npc
+// arrive as npc/npc + 4 and are changed when the branch is taken or annuls.
+// Returns true when the delay slot is annulled (the caller counts it). The
+// page loop (fast_loop.cpp) calls it with pc/npc in registers.
+inline bool bicc_next(const Decoded& d, uint32_t icc, uint32_t pc, uint32_t npc, uint32_t& next_pc,
+                      uint32_t& next_npc) {
+  const unsigned cond = d.rd & 15;
+  const bool annul = d.rd & 16;
+  if (cond_true(cond, icc)) {
+    const uint32_t target = pc + uint32_t(d.imm);
     if (annul && cond == 8) {  // ba,a: jump and skip the delay slot
-      c.next_pc = target;
-      c.next_npc = target + 4;
-      c.annul_next();
-    } else {
-      c.next_npc = target;
+      next_pc = target;
+      next_npc = target + 4;
+      return true;
     }
-  } else if (annul) {  // untaken with a=1 (incl. bn,a): skip the delay slot
-    c.next_pc = c.npc + 4;
-    c.next_npc = c.npc + 8;
-    c.annul_next();
+    next_npc = target;
+    return false;
   }
+  if (!annul) return false;
+  next_pc = npc + 4;  // untaken with a=1 (incl. bn,a): skip the delay slot
+  next_npc = npc + 8;
+  return true;
+}
+L3_SEM(bicc) {
+  if (bicc_next(d, c.icc, c.pc, c.npc, c.next_pc, c.next_npc)) c.annul_next();
 }
 L3_SEM(call) {
   c.W(15, c.pc);

@@ -1,0 +1,448 @@
+// LEON3 integer unit: the functional plain loop over code pages.
+//
+// Code in a readable DMI region runs from per-page arrays of decoded records
+// (CodePage): the loop walks them by PC offset, checks each record's tag
+// against the word in host memory (one load and compare instead of the DMI
+// window test and the decode-cache lookup), and dispatches through a switch
+// whose cases inline the common handlers (ALU, loads/stores, Bicc) with pc,
+// npc in registers; every other instruction calls its handler as the generic
+// loop does. Results, counts and cycles are those of the generic loop
+// (core.cpp) instruction for instruction; README "Speed structure".
+#include <algorithm>
+
+#include "cpu_state.h"
+#include "isa/semantics.h"
+
+namespace l3vp::leon3 {
+
+#define L3_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define L3_LIKELY(x) __builtin_expect(!!(x), 1)
+
+namespace {
+
+// Handlers inlined by the page loop: ALU ops without traps, and the loads
+// and stores whose only traps are alignment and bus errors.
+#define L3_FAST_ALU(X)                                                                             \
+  X(add, Alu) X(addx, Alu) X(sub, Alu) X(subx, Alu) X(and_op, Alu) X(andn, Alu) X(or_op, Alu)       \
+  X(orn, Alu) X(xor_op, Alu) X(xnor, Alu) X(addcc, Alu) X(addxcc, Alu) X(subcc, Alu) X(subxcc, Alu) \
+  X(andcc, Alu) X(andncc, Alu) X(orcc, Alu) X(orncc, Alu) X(xorcc, Alu) X(xnorcc, Alu) X(sll, Alu)  \
+  X(srl, Alu) X(sra, Alu) X(sethi, Alu) X(umul, Mul) X(smul, Mul) X(umulcc, Mul) X(smulcc, Mul)     \
+  X(mulscc, Alu)
+#define L3_FAST_MEM(X)                                                                                  \
+  X(ld, Load) X(ldub, Load) X(lduh, Load) X(ldsb, Load) X(ldsh, Load) X(ldd, Load) X(st, Store)      \
+  X(stb, Store) X(sth, Store) X(std, Store)
+
+enum : uint8_t {
+  kOpCall = 0,  // call Decoded::fn
+  kOpBicc,
+#define L3_OP_ENUM(h, cls) kOp_##h##_r, kOp_##h##_i,
+  L3_FAST_ALU(L3_OP_ENUM) L3_FAST_MEM(L3_OP_ENUM)
+#undef L3_OP_ENUM
+      kOpCount
+};
+
+// A handler gets its case only with the class the case counts (a row of an
+// extension table may give a base handler another class).
+struct FastOp {
+  Handler h;
+  uint8_t op;
+  InsnClass cls;
+};
+constexpr FastOp kFastOps[] = {
+    {&sem::h_bicc<false>, kOpBicc, InsnClass::Branch},
+    {&sem::h_bicc<true>, kOpBicc, InsnClass::Branch},
+#define L3_OP_ROW(h, cls) {&sem::h_##h<false>, kOp_##h##_r, InsnClass::cls}, {&sem::h_##h<true>, kOp_##h##_i, InsnClass::cls},
+    L3_FAST_ALU(L3_OP_ROW) L3_FAST_MEM(L3_OP_ROW)
+#undef L3_OP_ROW
+};
+
+}  // namespace
+
+uint8_t fast_op(const Decoded& d) {
+  for (const FastOp& f : kFastOps)
+    if (f.h == d.fn && unsigned(f.cls) == d.cls && d.cost == timing::kClassCycles[d.cls]) return f.op;
+  return kOpCall;
+}
+
+// ---------------------------------------------------------------------------
+// Code pages
+// ---------------------------------------------------------------------------
+
+CodePage* Cpu::code_page_slow(uint32_t a) {
+  const uint32_t num = a / kCodePageBytes;
+  if (num == code_nopage) return nullptr;
+  auto it = code_pages.find(num);
+  if (it != code_pages.end()) return code_last = it->second.get();
+  const uint32_t base = num * kCodePageBytes;
+  const DmiRegion* r = find_dmi(base, kCodePageBytes, false);
+  if (!r) {
+    code_nopage = num;
+    return nullptr;
+  }
+  if (code_pages.size() >= kMaxCodePages) drop_code_pages();
+  auto pg = std::make_unique<CodePage>();
+  pg->base = base;
+  pg->host = r->ptr + (base - r->start);
+  std::fill(std::begin(pg->recs), std::end(pg->recs), decoded_zero);
+  pg->has_bp = false;
+  auto lo = std::lower_bound(bp_pcs.begin(), bp_pcs.end(), base);
+  pg->has_bp = lo != bp_pcs.end() && *lo - base < kCodePageBytes;
+  code_last = pg.get();
+  code_pages.emplace(num, std::move(pg));
+  return code_last;
+}
+
+void Cpu::drop_code_pages() {
+  for (auto& [num, pg] : code_pages) dead_pages.push_back(std::move(pg));
+  code_pages.clear();
+  code_last = nullptr;
+  code_nopage = 0xFFFFFFFFu;
+  ++code_epoch;
+}
+
+void Cpu::mark_break_pages() {
+  for (auto& [num, pg] : code_pages) {
+    auto lo = std::lower_bound(bp_pcs.begin(), bp_pcs.end(), pg->base);
+    pg->has_bp = lo != bp_pcs.end() && *lo - pg->base < kCodePageBytes;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// The loop
+// ---------------------------------------------------------------------------
+
+namespace {
+
+// Runs the code of one page from pc/npc until the PC leaves it, a trap is
+// taken, the cycle limit is reached or something needs the outer loop
+// (an interrupt, dropped pages). kBp: the page holds a breakpoint address.
+// Direct-threaded: every case ends with its own dispatch (L3_NEXT). The
+// cycle count lives in a local and is written back around anything that may
+// read it (memory accesses, handlers, traps).
+template <bool kBp>
+void run_page(Cpu& c, CodePage& pg, uint32_t& pc_io, uint32_t& npc_io) {
+  static const void* const kTable[kOpCount] = {
+      &&generic, &&branch,
+#define L3_LABELS(h, cls) &&alu_##h##_r, &&alu_##h##_i,
+      L3_FAST_ALU(L3_LABELS)
+#undef L3_LABELS
+#define L3_LABELS(h, cls) &&mem_##h##_r, &&mem_##h##_i,
+      L3_FAST_MEM(L3_LABELS)
+#undef L3_LABELS
+  };
+  const uint32_t base = pg.base;
+  const uint8_t* const host = pg.host;
+  char* const recs = reinterpret_cast<char*>(pg.recs);
+  const uint64_t epoch = c.code_epoch;
+  uint32_t lpc = pc_io, lnpc = npc_io;
+  uint64_t cyc = c.cycles, lim = c.eff_limit;
+  uint32_t off;
+  Decoded* d;
+  static_assert(sizeof(Decoded) == 32, "record address = recs + 8 * byte offset");
+#define L3_NEXT()                                                   \
+  do {                                                              \
+    off = lpc - base;                                               \
+    if (L3_UNLIKELY(off >= kCodePageBytes)) goto leave;             \
+    if constexpr (kBp)                                              \
+      if (c.bp_filter_hit(lpc) && c.at_break(lpc)) goto stop;       \
+    d = reinterpret_cast<Decoded*>(recs + size_t(off) * 8);         \
+    uint32_t w_;                                                    \
+    std::memcpy(&w_, host + off, 4);                                \
+    if (L3_UNLIKELY(w_ != d->tag)) { /* first run, or new code */   \
+      ++c.decode_misses;                                            \
+      c.decode_into(w_, *d);                                        \
+    }                                                               \
+    goto* kTable[d->op];                                            \
+  } while (0)
+// After an instruction of class `cls` that retired without a trap and fell
+// through (its cost is the class's: fast_op checked it).
+#define L3_RETIRE_SEQ(cls)                                          \
+  cyc += timing::kClassCycles[unsigned(InsnClass::cls)];            \
+  ++c.ctr.by_class[unsigned(InsnClass::cls)];                       \
+  lpc = lnpc;                                                       \
+  lnpc += 4
+// Before and after anything that may read or change the core's state.
+#define L3_SYNC_OUT() \
+  c.pc = lpc;         \
+  c.npc = lnpc;       \
+  c.cycles = cyc
+#define L3_SYNC_IN()                                                          \
+  lim = c.eff_limit;                                                          \
+  if (cyc >= lim || c.irl > c.irq_thresh || c.code_epoch != epoch) goto leave
+
+  L3_NEXT();
+
+#define L3_ALU(h, I, cls, lbl)   \
+  lbl:                           \
+  sem::h_##h<I>(c, *d);          \
+  L3_RETIRE_SEQ(cls);            \
+  if (cyc >= lim) goto leave;    \
+  L3_NEXT();
+#define L3_ALU2(h, cls) L3_ALU(h, false, cls, alu_##h##_r) L3_ALU(h, true, cls, alu_##h##_i)
+  L3_FAST_ALU(L3_ALU2)
+#undef L3_ALU2
+#undef L3_ALU
+
+#define L3_MEM(h, I, cls, lbl)                        \
+  lbl:                                                \
+  L3_SYNC_OUT();                                      \
+  sem::h_##h<I>(c, *d);                               \
+  cyc = c.cycles;                                     \
+  if (L3_UNLIKELY(c.pending_tt != 0)) goto trap;      \
+  L3_RETIRE_SEQ(cls);                                 \
+  L3_SYNC_IN();                                       \
+  L3_NEXT();
+#define L3_MEM2(h, cls) L3_MEM(h, false, cls, mem_##h##_r) L3_MEM(h, true, cls, mem_##h##_i)
+  L3_FAST_MEM(L3_MEM2)
+#undef L3_MEM2
+#undef L3_MEM
+
+branch : {  // Bicc with pc/npc in registers
+  uint32_t np = lnpc, nn = lnpc + 4;
+  if (sem::bicc_next(*d, c.icc, lpc, lnpc, np, nn)) {  // = Cpu::annul_next()
+    ++c.ctr.annulled;
+    cyc += timing::kAnnulledCycles;
+  }
+  lpc = np;
+  lnpc = nn;
+  cyc += timing::kClassCycles[unsigned(InsnClass::Branch)];
+  ++c.ctr.by_class[unsigned(InsnClass::Branch)];
+  if (cyc >= lim) goto leave;
+  L3_NEXT();
+}
+
+generic:
+  L3_SYNC_OUT();
+  c.next_pc = lnpc;
+  c.next_npc = lnpc + 4;
+  d->fn(c, *d);
+  cyc = c.cycles;
+  if (L3_UNLIKELY(c.pending_tt != 0)) goto trap;
+  if (d->cti) {
+    lpc = c.next_pc;
+    lnpc = c.next_npc;
+  } else {
+    lpc = lnpc;
+    lnpc += 4;
+  }
+  cyc += d->cost;
+  ++c.ctr.by_class[d->cls];
+  L3_SYNC_IN();
+  L3_NEXT();
+
+trap : {
+  const unsigned t = c.pending_tt;
+  c.pending_tt = 0;
+  c.cycles = cyc + d->cost + timing::kTrapEntryCycles;
+  c.enter_trap(t);
+  pc_io = c.pc;
+  npc_io = c.npc;
+  return;
+}
+stop:
+  __attribute__((unused));
+  c.broke = true;
+leave:
+  c.cycles = cyc;
+  c.pc = pc_io = lpc;
+  c.npc = npc_io = lnpc;
+#undef L3_NEXT
+#undef L3_RETIRE_SEQ
+#undef L3_SYNC_OUT
+#undef L3_SYNC_IN
+}
+
+// Timed mode: the same walk with the generic timed loop's per-instruction
+// work (I-cache fast check, interlocks, timed costs, ready times) around
+// the inlined handlers; cycles stay in the member (the timed memory paths
+// read and write it), and pc/npc are written before anything may read them.
+template <bool kBp>
+void run_page_timed(Cpu& c, CodePage& pg, uint32_t& pc_io, uint32_t& npc_io) {
+  using namespace timing;
+  static const void* const kTable[kOpCount] = {
+      &&generic, &&branch,
+#define L3_LABELS(h, cls) &&alu_##h##_r, &&alu_##h##_i,
+      L3_FAST_ALU(L3_LABELS)
+#undef L3_LABELS
+#define L3_LABELS(h, cls) &&mem_##h##_r, &&mem_##h##_i,
+      L3_FAST_MEM(L3_LABELS)
+#undef L3_LABELS
+  };
+  const uint32_t base = pg.base;
+  const uint8_t* const host = pg.host;
+  char* const recs = reinterpret_cast<char*>(pg.recs);
+  const uint64_t epoch = c.code_epoch;
+  uint32_t lpc = pc_io, lnpc = npc_io;
+  uint32_t off;
+  uint64_t t;  // issue slot of the instruction (cycles - hold after its fetch)
+  Decoded* d;
+next:
+  off = lpc - base;
+  if (L3_UNLIKELY(off >= kCodePageBytes)) goto leave;
+  if constexpr (kBp)
+    if (c.bp_filter_hit(lpc) && c.at_break(lpc)) goto stop;
+  if (L3_LIKELY(c.ic_fast(lpc >> c.ic_shift))) {
+    ++c.tctr.ic_hits;  // = fetch_t's fast path
+  } else {
+    c.pc = lpc;
+    c.npc = lnpc;
+    uint32_t w_;
+    if (L3_UNLIKELY(!c.fetch_t_slow(lpc, w_))) goto fetch_error;
+    if (L3_UNLIKELY(c.code_epoch != epoch)) goto leave;  // the fill dropped the pages
+  }
+  d = reinterpret_cast<Decoded*>(recs + size_t(off) * 8);
+  {
+    uint32_t w_;
+    std::memcpy(&w_, host + off, 4);
+    if (L3_UNLIKELY(w_ != d->tag)) {  // first run, or new code
+      ++c.decode_misses;
+      c.decode_into(w_, *d);
+    }
+  }
+  t = c.cycles - c.hold;
+  if (L3_UNLIKELY(c.rdy[d->hs1] > t || c.rdy[d->hs2] > t || c.rdy[d->hsl] > t + 1 ||
+                  (d->tflags & (kTfIccHold | kTfRY | kTfLdd)) || ((d->tflags & kTfBicc) && c.icc_rdy > t))) {
+    const uint64_t st = c.interlock(*d, t);
+    c.cycles += st;
+    t += st;
+  }
+  goto* kTable[d->op];
+
+#define L3_ALU(h, I, cls, lbl) \
+  lbl:                         \
+  sem::h_##h<I>(c, *d);        \
+  goto retire;
+#define L3_ALU2(h, cls) L3_ALU(h, false, cls, alu_##h##_r) L3_ALU(h, true, cls, alu_##h##_i)
+  L3_FAST_ALU(L3_ALU2)
+#undef L3_ALU2
+#undef L3_ALU
+#define L3_MEM(h, I, cls, lbl)                   \
+  lbl:                                           \
+  c.pc = lpc;                                    \
+  c.npc = lnpc;                                  \
+  sem::h_##h<I>(c, *d);                          \
+  if (L3_UNLIKELY(c.pending_tt != 0)) goto trap; \
+  goto retire_mem;
+#define L3_MEM2(h, cls) L3_MEM(h, false, cls, mem_##h##_r) L3_MEM(h, true, cls, mem_##h##_i)
+  L3_FAST_MEM(L3_MEM2)
+#undef L3_MEM2
+#undef L3_MEM
+
+branch : {  // Bicc with pc/npc in registers
+  uint32_t np = lnpc, nn = lnpc + 4;
+  if (sem::bicc_next(*d, c.icc, lpc, lnpc, np, nn)) c.annul_next();
+  lpc = np;
+  lnpc = nn;
+  c.cycles += d->tcost;
+  c.tctr.class_cycles[d->cls] += d->tcost;
+  ++c.ctr.by_class[d->cls];
+  if (c.cycles >= c.eff_limit) goto leave;
+  goto next;
+}
+retire:  // an ALU instruction: no trap, no bus
+  lpc = lnpc;
+  lnpc += 4;
+  c.cycles += d->tcost;
+  c.tctr.class_cycles[d->cls] += d->tcost;
+  ++c.ctr.by_class[d->cls];
+  if (d->tflags & (kTfLoad | kTfMul | kTfWIcc | kTfWY)) c.produce(*d, t);
+  if (c.cycles >= c.eff_limit) goto leave;
+  goto next;
+retire_mem:  // a device access may yield, interrupt or drop the pages
+  lpc = lnpc;
+  lnpc += 4;
+  c.cycles += d->tcost;
+  c.tctr.class_cycles[d->cls] += d->tcost;
+  ++c.ctr.by_class[d->cls];
+  if (d->tflags & (kTfLoad | kTfMul | kTfWIcc | kTfWY)) c.produce(*d, t);
+  if (c.cycles >= c.eff_limit || c.irl > c.irq_thresh || c.code_epoch != epoch) goto leave;
+  goto next;
+
+generic : {
+  c.pc = lpc;
+  c.npc = lnpc;
+  c.next_pc = lnpc;
+  c.next_npc = lnpc + 4;
+  const unsigned cwp0 = c.cwp;
+  d->fn(c, *d);
+  if (L3_UNLIKELY(c.pending_tt != 0)) goto trap;
+  if (d->cti) {
+    lpc = c.next_pc;
+    lnpc = c.next_npc;
+  } else {
+    lpc = lnpc;
+    lnpc += 4;
+  }
+  c.cycles += d->tcost;
+  c.tctr.class_cycles[d->cls] += d->tcost;
+  ++c.ctr.by_class[d->cls];
+  if (d->tflags & (kTfLoad | kTfMul | kTfWIcc | kTfWY)) c.produce(*d, t);
+  if (L3_UNLIKELY((d->tflags & kTfCwp) && c.cwp != cwp0)) c.remap_ready(cwp0);
+  if (c.cycles >= c.eff_limit || c.irl > c.irq_thresh || c.code_epoch != epoch) goto leave;
+  goto next;
+}
+
+trap : {
+  const unsigned tt = c.pending_tt;
+  c.pending_tt = 0;
+  c.cycles += c.trap_cost;  // replaces the instruction's own cost
+  c.tctr.trap_cycles += c.trap_cost;
+  c.enter_trap(tt);
+  pc_io = c.pc;
+  npc_io = c.npc;
+  return;
+}
+fetch_error:
+  c.cycles += c.trap_cost;
+  c.tctr.trap_cycles += c.trap_cost;
+  c.enter_trap(kTtInstrAccess);
+  pc_io = c.pc;
+  npc_io = c.npc;
+  return;
+stop:
+  __attribute__((unused));
+  c.broke = true;
+leave:
+  c.pc = pc_io = lpc;
+  c.npc = npc_io = lnpc;
+}
+
+}  // namespace
+
+template <bool kTimed>
+void Cpu::loop_pages() {
+  if (L3_UNLIKELY(bp_skip)) loop<kTimed, false, true, true>();  // resumes from a breakpoint
+  if (broke) return;
+  while (cycles < eff_limit) {
+    dead_pages.clear();
+    CodePage* pg = code_page(pc);
+    if (L3_UNLIKELY(!pg || irl > irq_thresh)) {
+      // Outside the pages, or an interrupt to take (or held off for one
+      // instruction after WRPSR): one step of the generic loop.
+      if (!bp_pcs.empty())
+        loop<kTimed, false, true, true>();
+      else
+        loop<kTimed, false, false, true>();
+      if (broke) return;
+      continue;
+    }
+    uint32_t lpc = pc, lnpc = npc;
+    if constexpr (kTimed) {
+      if (pg->has_bp)
+        run_page_timed<true>(*this, *pg, lpc, lnpc);
+      else
+        run_page_timed<false>(*this, *pg, lpc, lnpc);
+    } else {
+      if (pg->has_bp)
+        run_page<true>(*this, *pg, lpc, lnpc);
+      else
+        run_page<false>(*this, *pg, lpc, lnpc);
+    }
+    if (broke) return;
+  }
+}
+
+template void Cpu::loop_pages<false>();
+template void Cpu::loop_pages<true>();
+
+}  // namespace l3vp::leon3
