@@ -22,15 +22,16 @@ namespace {
 
 // Handlers inlined by the page loop: ALU ops without traps, and the loads
 // and stores whose only traps are alignment and bus errors.
-#define L3_FAST_ALU(X)                                                                             \
-  X(add, Alu) X(addx, Alu) X(sub, Alu) X(subx, Alu) X(and_op, Alu) X(andn, Alu) X(or_op, Alu)       \
-  X(orn, Alu) X(xor_op, Alu) X(xnor, Alu) X(addcc, Alu) X(addxcc, Alu) X(subcc, Alu) X(subxcc, Alu) \
-  X(andcc, Alu) X(andncc, Alu) X(orcc, Alu) X(orncc, Alu) X(xorcc, Alu) X(xnorcc, Alu) X(sll, Alu)  \
-  X(srl, Alu) X(sra, Alu) X(sethi, Alu) X(umul, Mul) X(smul, Mul) X(umulcc, Mul) X(smulcc, Mul)     \
-  X(mulscc, Alu)
-#define L3_FAST_MEM(X)                                                                                  \
-  X(ld, Load) X(ldub, Load) X(lduh, Load) X(ldsb, Load) X(ldsh, Load) X(ldd, Load) X(st, Store)      \
-  X(stb, Store) X(sth, Store) X(std, Store)
+#define L3_FAST_ALU(X)                                                                                       \
+  X(add, Alu)                                                                                                \
+  X(addx, Alu) X(sub, Alu) X(subx, Alu) X(and_op, Alu) X(andn, Alu) X(or_op, Alu) X(orn, Alu) X(xor_op, Alu) \
+      X(xnor, Alu) X(addcc, Alu) X(addxcc, Alu) X(subcc, Alu) X(subxcc, Alu) X(andcc, Alu) X(andncc, Alu)    \
+          X(orcc, Alu) X(orncc, Alu) X(xorcc, Alu) X(xnorcc, Alu) X(sll, Alu) X(srl, Alu) X(sra, Alu)        \
+              X(sethi, Alu) X(umul, Mul) X(smul, Mul) X(umulcc, Mul) X(smulcc, Mul) X(mulscc, Alu)
+#define L3_FAST_MEM(X)                                                                            \
+  X(ld, Load)                                                                                     \
+  X(ldub, Load) X(lduh, Load) X(ldsb, Load) X(ldsh, Load) X(ldd, Load) X(st, Store) X(stb, Store) \
+      X(sth, Store) X(std, Store)
 
 enum : uint8_t {
   kOpCall = 0,  // call Decoded::fn
@@ -48,11 +49,11 @@ struct FastOp {
   uint8_t op;
   InsnClass cls;
 };
-constexpr FastOp kFastOps[] = {
-    {&sem::h_bicc<false>, kOpBicc, InsnClass::Branch},
-    {&sem::h_bicc<true>, kOpBicc, InsnClass::Branch},
-#define L3_OP_ROW(h, cls) {&sem::h_##h<false>, kOp_##h##_r, InsnClass::cls}, {&sem::h_##h<true>, kOp_##h##_i, InsnClass::cls},
-    L3_FAST_ALU(L3_OP_ROW) L3_FAST_MEM(L3_OP_ROW)
+constexpr FastOp kFastOps[] = {{&sem::h_bicc<false>, kOpBicc, InsnClass::Branch},
+                               {&sem::h_bicc<true>, kOpBicc, InsnClass::Branch},
+#define L3_OP_ROW(h, cls) \
+  {&sem::h_##h<false>, kOp_##h##_r, InsnClass::cls}, {&sem::h_##h<true>, kOp_##h##_i, InsnClass::cls},
+                               L3_FAST_ALU(L3_OP_ROW) L3_FAST_MEM(L3_OP_ROW)
 #undef L3_OP_ROW
 };
 
@@ -121,13 +122,12 @@ namespace {
 // read it (memory accesses, handlers, traps).
 template <bool kBp>
 void run_page(Cpu& c, CodePage& pg, uint32_t& pc_io, uint32_t& npc_io) {
-  static const void* const kTable[kOpCount] = {
-      &&generic, &&branch,
+  static const void* const kTable[kOpCount] = {&&generic, &&branch,
 #define L3_LABELS(h, cls) &&alu_##h##_r, &&alu_##h##_i,
-      L3_FAST_ALU(L3_LABELS)
+                                               L3_FAST_ALU(L3_LABELS)
 #undef L3_LABELS
 #define L3_LABELS(h, cls) &&mem_##h##_r, &&mem_##h##_i,
-      L3_FAST_MEM(L3_LABELS)
+                                                   L3_FAST_MEM(L3_LABELS)
 #undef L3_LABELS
   };
   const uint32_t base = pg.base;
@@ -139,58 +139,58 @@ void run_page(Cpu& c, CodePage& pg, uint32_t& pc_io, uint32_t& npc_io) {
   uint32_t off;
   Decoded* d;
   static_assert(sizeof(Decoded) == 32, "record address = recs + 8 * byte offset");
-#define L3_NEXT()                                                   \
-  do {                                                              \
-    off = lpc - base;                                               \
-    if (L3_UNLIKELY(off >= kCodePageBytes)) goto leave;             \
-    if constexpr (kBp)                                              \
-      if (c.bp_filter_hit(lpc) && c.at_break(lpc)) goto stop;       \
-    d = reinterpret_cast<Decoded*>(recs + size_t(off) * 8);         \
-    uint32_t w_;                                                    \
-    std::memcpy(&w_, host + off, 4);                                \
-    if (L3_UNLIKELY(w_ != d->tag)) { /* first run, or new code */   \
-      ++c.decode_misses;                                            \
-      c.decode_into(w_, *d);                                        \
-    }                                                               \
-    goto* kTable[d->op];                                            \
+#define L3_NEXT()                                                 \
+  do {                                                            \
+    off = lpc - base;                                             \
+    if (L3_UNLIKELY(off >= kCodePageBytes)) goto leave;           \
+    if constexpr (kBp)                                            \
+      if (c.bp_filter_hit(lpc) && c.at_break(lpc)) goto stop;     \
+    d = reinterpret_cast<Decoded*>(recs + size_t(off) * 8);       \
+    uint32_t w_;                                                  \
+    std::memcpy(&w_, host + off, 4);                              \
+    if (L3_UNLIKELY(w_ != d->tag)) { /* first run, or new code */ \
+      ++c.decode_misses;                                          \
+      c.decode_into(w_, *d);                                      \
+    }                                                             \
+    goto* kTable[d->op];                                          \
   } while (0)
 // After an instruction of class `cls` that retired without a trap and fell
 // through (its cost is the class's: fast_op checked it).
-#define L3_RETIRE_SEQ(cls)                                          \
-  cyc += timing::kClassCycles[unsigned(InsnClass::cls)];            \
-  ++c.ctr.by_class[unsigned(InsnClass::cls)];                       \
-  lpc = lnpc;                                                       \
+#define L3_RETIRE_SEQ(cls)                               \
+  cyc += timing::kClassCycles[unsigned(InsnClass::cls)]; \
+  ++c.ctr.by_class[unsigned(InsnClass::cls)];            \
+  lpc = lnpc;                                            \
   lnpc += 4
 // Before and after anything that may read or change the core's state.
 #define L3_SYNC_OUT() \
   c.pc = lpc;         \
   c.npc = lnpc;       \
   c.cycles = cyc
-#define L3_SYNC_IN()                                                          \
-  lim = c.eff_limit;                                                          \
+#define L3_SYNC_IN() \
+  lim = c.eff_limit; \
   if (cyc >= lim || c.irl > c.irq_thresh || c.code_epoch != epoch) goto leave
 
   L3_NEXT();
 
-#define L3_ALU(h, I, cls, lbl)   \
-  lbl:                           \
-  sem::h_##h<I>(c, *d);          \
-  L3_RETIRE_SEQ(cls);            \
-  if (cyc >= lim) goto leave;    \
+#define L3_ALU(h, I, cls, lbl) \
+  lbl:                         \
+  sem::h_##h<I>(c, *d);        \
+  L3_RETIRE_SEQ(cls);          \
+  if (cyc >= lim) goto leave;  \
   L3_NEXT();
 #define L3_ALU2(h, cls) L3_ALU(h, false, cls, alu_##h##_r) L3_ALU(h, true, cls, alu_##h##_i)
   L3_FAST_ALU(L3_ALU2)
 #undef L3_ALU2
 #undef L3_ALU
 
-#define L3_MEM(h, I, cls, lbl)                        \
-  lbl:                                                \
-  L3_SYNC_OUT();                                      \
-  sem::h_##h<I>(c, *d);                               \
-  cyc = c.cycles;                                     \
-  if (L3_UNLIKELY(c.pending_tt != 0)) goto trap;      \
-  L3_RETIRE_SEQ(cls);                                 \
-  L3_SYNC_IN();                                       \
+#define L3_MEM(h, I, cls, lbl)                   \
+  lbl:                                           \
+  L3_SYNC_OUT();                                 \
+  sem::h_##h<I>(c, *d);                          \
+  cyc = c.cycles;                                \
+  if (L3_UNLIKELY(c.pending_tt != 0)) goto trap; \
+  L3_RETIRE_SEQ(cls);                            \
+  L3_SYNC_IN();                                  \
   L3_NEXT();
 #define L3_MEM2(h, cls) L3_MEM(h, false, cls, mem_##h##_r) L3_MEM(h, true, cls, mem_##h##_i)
   L3_FAST_MEM(L3_MEM2)
@@ -259,13 +259,12 @@ leave:
 template <bool kBp>
 void run_page_timed(Cpu& c, CodePage& pg, uint32_t& pc_io, uint32_t& npc_io) {
   using namespace timing;
-  static const void* const kTable[kOpCount] = {
-      &&generic, &&branch,
+  static const void* const kTable[kOpCount] = {&&generic, &&branch,
 #define L3_LABELS(h, cls) &&alu_##h##_r, &&alu_##h##_i,
-      L3_FAST_ALU(L3_LABELS)
+                                               L3_FAST_ALU(L3_LABELS)
 #undef L3_LABELS
 #define L3_LABELS(h, cls) &&mem_##h##_r, &&mem_##h##_i,
-      L3_FAST_MEM(L3_LABELS)
+                                                   L3_FAST_MEM(L3_LABELS)
 #undef L3_LABELS
   };
   const uint32_t base = pg.base;
