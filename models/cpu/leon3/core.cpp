@@ -785,6 +785,7 @@ void Cpu::remap_ready(unsigned old_cwp) {
 
 void Cpu::reset_timing() {
   std::fill(std::begin(rdy), std::end(rdy), 0);
+  rdy_hi = 0;
   mul_regs = 0;
   icc_rdy = y_rdy = 0;
   icc_nobp = false;

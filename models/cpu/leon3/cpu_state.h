@@ -341,6 +341,10 @@ struct Cpu {
   CoreTimingCounters tctr;
   uint64_t hold = 0;
   uint64_t rdy[32] = {};
+  // An upper bound of rdy[]: every write raises it, remaps and resets only
+  // lower entries. rdy_hi <= t means no register is pending at slot t (the
+  // page loop's one-compare interlock pre-check).
+  uint64_t rdy_hi = 0;
   uint32_t mul_regs = 0;  // registers whose pending value comes from the multiplier
   uint64_t icc_rdy = 0, y_rdy = 0;
   bool icc_nobp = false;
@@ -484,6 +488,7 @@ struct Cpu {
     }
     if ((f & kTfMul) && mul_pipe && d.rd) {
       rdy[d.rd] = t + 2;
+      rdy_hi = std::max(rdy_hi, t + 2);
       mul_regs |= 1u << d.rd;
     }
     if (f & kTfWIcc) {
@@ -495,6 +500,7 @@ struct Cpu {
   void set_rdy(unsigned r, uint64_t v) {
     if (r == 0) return;
     rdy[r] = v;
+    rdy_hi = std::max(rdy_hi, v);
     mul_regs &= ~(1u << r);
   }
   void remap_ready(unsigned old_cwp);

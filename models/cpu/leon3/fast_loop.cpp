@@ -299,7 +299,7 @@ next:
     }
   }
   t = c.cycles - c.hold;
-  if (L3_UNLIKELY(c.rdy[d->hs1] > t || c.rdy[d->hs2] > t || c.rdy[d->hsl] > t + 1 ||
+  if (L3_UNLIKELY((c.rdy_hi > t && (c.rdy[d->hs1] > t || c.rdy[d->hs2] > t || c.rdy[d->hsl] > t + 1)) ||
                   (d->tflags & (kTfIccHold | kTfRY | kTfLdd)) || ((d->tflags & kTfBicc) && c.icc_rdy > t))) {
     const uint64_t st = c.interlock(*d, t);
     c.cycles += st;
