@@ -22,16 +22,17 @@ namespace {
 
 // Handlers inlined by the page loop: ALU ops without traps, and the loads
 // and stores whose only traps are alignment and bus errors.
-#define L3_FAST_ALU(X)                                                                                       \
-  X(add, Alu)                                                                                                \
-  X(addx, Alu) X(sub, Alu) X(subx, Alu) X(and_op, Alu) X(andn, Alu) X(or_op, Alu) X(orn, Alu) X(xor_op, Alu) \
-      X(xnor, Alu) X(addcc, Alu) X(addxcc, Alu) X(subcc, Alu) X(subxcc, Alu) X(andcc, Alu) X(andncc, Alu)    \
-          X(orcc, Alu) X(orncc, Alu) X(xorcc, Alu) X(xnorcc, Alu) X(sll, Alu) X(srl, Alu) X(sra, Alu)        \
-              X(sethi, Alu) X(umul, Mul) X(smul, Mul) X(umulcc, Mul) X(smulcc, Mul) X(mulscc, Alu)
-#define L3_FAST_MEM(X)                                                                            \
-  X(ld, Load)                                                                                     \
-  X(ldub, Load) X(lduh, Load) X(ldsb, Load) X(ldsh, Load) X(ldd, Load) X(st, Store) X(stb, Store) \
-      X(sth, Store) X(std, Store)
+// clang-format off
+#define L3_FAST_ALU(X)                                                                      \
+  X(add, Alu) X(addx, Alu) X(sub, Alu) X(subx, Alu) X(and_op, Alu) X(andn, Alu)           \
+  X(or_op, Alu) X(orn, Alu) X(xor_op, Alu) X(xnor, Alu) X(addcc, Alu) X(addxcc, Alu)      \
+  X(subcc, Alu) X(subxcc, Alu) X(andcc, Alu) X(andncc, Alu) X(orcc, Alu) X(orncc, Alu)    \
+  X(xorcc, Alu) X(xnorcc, Alu) X(sll, Alu) X(srl, Alu) X(sra, Alu) X(sethi, Alu)          \
+  X(umul, Mul) X(smul, Mul) X(umulcc, Mul) X(smulcc, Mul) X(mulscc, Alu)
+#define L3_FAST_MEM(X)                                                                      \
+  X(ld, Load) X(ldub, Load) X(lduh, Load) X(ldsb, Load) X(ldsh, Load) X(ldd, Load)        \
+  X(st, Store) X(stb, Store) X(sth, Store) X(std, Store)
+// clang-format on
 
 enum : uint8_t {
   kOpCall = 0,  // call Decoded::fn
@@ -185,6 +186,11 @@ void run_page(Cpu& c, CodePage& pg, uint32_t& pc_io, uint32_t& npc_io) {
 
 #define L3_MEM(h, I, cls, lbl)                   \
   lbl:                                           \
+  if (L3_LIKELY(sem::fast_##h<I>(c, *d))) {      \
+    L3_RETIRE_SEQ(cls);                          \
+    if (cyc >= lim) goto leave;                  \
+    L3_NEXT();                                   \
+  }                                              \
   L3_SYNC_OUT();                                 \
   sem::h_##h<I>(c, *d);                          \
   cyc = c.cycles;                                \

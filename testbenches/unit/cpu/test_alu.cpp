@@ -1,6 +1,7 @@
 // Arithmetic, logic, shifts, multiply/divide and condition codes.
 // Expected values are worked out by hand from the SPARC V8 manual (§4, App. C).
 #include "core_harness.h"
+#include "isa/semantics.h"
 
 namespace l3vp::leon3::test {
 namespace {
@@ -240,6 +241,27 @@ TEST_F(CoreTest, TaggedOpsAbsentAreIllegal) {
   make(cfg);
   expect_trap({alu(TADDCC, G3, G1, G2)}, 0x02, 0);
   EXPECT_EQ(core->asr17() & (1u << 26), 0u);
+}
+
+// ADDcc/SUBcc compute V and C from the host's overflow and carry
+// (add_icc0/sub_icc0); they must equal the bit formulas of hw-reference §8.4
+// (add_icc/sub_icc) for every operand pair: the corners and 2^20 pseudo-random pairs.
+TEST(IccFormulas, CarryFreeFormsEqualTheReferenceFormulas) {
+  const uint32_t corners[] = {0,          1,          2,          0x7FFFFFFE, 0x7FFFFFFF,
+                              0x80000000, 0x80000001, 0xFFFFFFFE, 0xFFFFFFFF};
+  auto check = [](uint32_t a, uint32_t b) {
+    ASSERT_EQ(sem::add_icc0(a, b, a + b), sem::add_icc(a, b, a + b)) << std::hex << a << " + " << b;
+    ASSERT_EQ(sem::sub_icc0(a, b, a - b), sem::sub_icc(a, b, a - b)) << std::hex << a << " - " << b;
+  };
+  for (uint32_t a : corners)
+    for (uint32_t b : corners) check(a, b);
+  uint64_t x = 0x9E3779B97F4A7C15ull;
+  for (int i = 0; i < (1 << 20); ++i) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    check(uint32_t(x), uint32_t(x >> 32));
+  }
 }
 
 }  // namespace

@@ -21,7 +21,9 @@ enum class Mode { Functional, TimedCachesOff, TimedCachesOn };
 enum class Variant { Plain, NoDmi, Observed, Breakpoint, Watchpoint };
 
 const char* name(Mode m) {
-  return m == Mode::Functional ? "functional" : m == Mode::TimedCachesOff ? "timed, caches off" : "timed, caches on";
+  return m == Mode::Functional       ? "functional"
+         : m == Mode::TimedCachesOff ? "timed, caches off"
+                                     : "timed, caches on";
 }
 const char* name(Variant v) {
   switch (v) {
@@ -72,7 +74,8 @@ class CodePagesTest : public CoreTest {
   void each(F f) {
     for (Mode m : {Mode::Functional, Mode::TimedCachesOff, Mode::TimedCachesOn}) {
       std::optional<Outcome> first;
-      for (Variant v : {Variant::Plain, Variant::NoDmi, Variant::Observed, Variant::Breakpoint, Variant::Watchpoint}) {
+      for (Variant v :
+           {Variant::Plain, Variant::NoDmi, Variant::Observed, Variant::Breakpoint, Variant::Watchpoint}) {
         SCOPED_TRACE(std::string(name(m)) + ", " + name(v));
         bus.on_access = nullptr;
         steps = 0;
@@ -86,8 +89,8 @@ class CodePagesTest : public CoreTest {
           continue;
         }
         EXPECT_TRUE(o == *first) << "g1 " << o.g1 << " g2 " << o.g2 << " instructions " << o.instructions
-                                   << " cycles " << o.cycles << " (plain: " << first->g1 << " " << first->g2 << " "
-                                 << first->instructions << " " << first->cycles << ")";
+                                 << " cycles " << o.cycles << " (plain: " << first->g1 << " " << first->g2
+                                 << " " << first->instructions << " " << first->cycles << ")";
       }
     }
   }

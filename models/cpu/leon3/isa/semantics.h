@@ -46,6 +46,20 @@ inline uint32_t sub_icc(uint32_t a, uint32_t b, uint32_t r) {
   return nz(r) | (v << 1) | c;
 }
 
+// The same without a carry in (ADDcc, SUBcc): V is the signed overflow of
+// the operation and C the unsigned carry (a + b wraps) or borrow (a < b),
+// which the compiler turns into the host's flags.
+inline uint32_t add_icc0(uint32_t a, uint32_t b, uint32_t r) {
+  int32_t t;
+  const bool v = __builtin_add_overflow(int32_t(a), int32_t(b), &t);
+  return nz(r) | (uint32_t(v) << 1) | uint32_t(r < a);
+}
+inline uint32_t sub_icc0(uint32_t a, uint32_t b, uint32_t r) {
+  int32_t t;
+  const bool v = __builtin_sub_overflow(int32_t(a), int32_t(b), &t);
+  return nz(r) | (uint32_t(v) << 1) | uint32_t(a < b);
+}
+
 // Bicc/Ticc conditions as 16-bit masks indexed by the icc nibble (N Z V C).
 constexpr bool cond_eval(unsigned cond, unsigned icc) {
   bool n = icc & kN, z = icc & kZ, v = icc & kV, c = icc & kC;
@@ -111,7 +125,7 @@ L3_SEM(xnor) { c.W(d.rd, ~(A_ ^ B_)); }
 
 L3_SEM(addcc) {
   uint32_t a = A_, b = B_, r = a + b;
-  c.icc = add_icc(a, b, r);
+  c.icc = add_icc0(a, b, r);
   c.W(d.rd, r);
 }
 L3_SEM(addxcc) {
@@ -121,7 +135,7 @@ L3_SEM(addxcc) {
 }
 L3_SEM(subcc) {
   uint32_t a = A_, b = B_, r = a - b;
-  c.icc = sub_icc(a, b, r);
+  c.icc = sub_icc0(a, b, r);
   c.W(d.rd, r);
 }
 L3_SEM(subxcc) {
@@ -478,6 +492,57 @@ inline void swap_op(Cpu& c, const Decoded& d) {
   if (!wr_mem<Alt, 4>(c, d, a, nw)) return;
   c.W(d.rd, be32(old));
 }
+
+// The page loop's functional fast forms (fast_loop.cpp): the access when it
+// hits the data DMI window (read_w/write_w, empty in timed mode) and traps
+// on nothing; false, having changed nothing, when it would take any other
+// path. The loop then runs the full handler above.
+template <bool I, unsigned N, bool Signed>
+inline bool load_fast(Cpu& c, const Decoded& d) {
+  const uint32_t a = ea<I>(c, d);
+  if (N == 8 && (d.rd & 1)) return false;
+  if (a & (N - 1)) return false;
+  const uint8_t* p = c.read_w.hit<N>(a);
+  if (!p) return false;
+  if constexpr (N == 8) {
+    c.W(d.rd, be32(p));
+    c.W(d.rd + 1, be32(p + 4));
+  } else {
+    c.W(d.rd, extend<N, Signed>(p));
+  }
+  return true;
+}
+template <bool I, unsigned N>
+inline bool store_fast(Cpu& c, const Decoded& d) {
+  const uint32_t a = ea<I>(c, d);
+  if (N == 8 && (d.rd & 1)) return false;
+  if (a & (N - 1)) return false;
+  uint8_t* p = c.write_w.hit<N>(a);
+  if (!p) return false;
+  if constexpr (N == 8) {
+    put_be32(p, c.R(d.rd));
+    put_be32(p + 4, c.R(d.rd + 1));
+  } else {
+    pack<N>(p, c.R(d.rd));
+  }
+  return true;
+}
+#define L3_FAST(name, expr)                           \
+  template <bool I>                                   \
+  inline bool fast_##name(Cpu& c, const Decoded& d) { \
+    return expr;                                      \
+  }
+L3_FAST(ld, (load_fast<I, 4, false>(c, d)))
+L3_FAST(ldub, (load_fast<I, 1, false>(c, d)))
+L3_FAST(lduh, (load_fast<I, 2, false>(c, d)))
+L3_FAST(ldsb, (load_fast<I, 1, true>(c, d)))
+L3_FAST(ldsh, (load_fast<I, 2, true>(c, d)))
+L3_FAST(ldd, (load_fast<I, 8, false>(c, d)))
+L3_FAST(st, (store_fast<I, 4>(c, d)))
+L3_FAST(stb, (store_fast<I, 1>(c, d)))
+L3_FAST(sth, (store_fast<I, 2>(c, d)))
+L3_FAST(std, (store_fast<I, 8>(c, d)))
+#undef L3_FAST
 
 L3_SEM(ld) { load<I, false, 4, false>(c, d); }
 L3_SEM(ldub) { load<I, false, 1, false>(c, d); }
