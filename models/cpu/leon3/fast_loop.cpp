@@ -305,16 +305,21 @@ next:
     }
   }
   t = c.cycles - c.hold;
-  if (L3_UNLIKELY((c.rdy_hi > t && (c.rdy[d->hs1] > t || c.rdy[d->hs2] > t || c.rdy[d->hsl] > t + 1)) ||
-                  (d->tflags & (kTfIccHold | kTfRY | kTfLdd)) || ((d->tflags & kTfBicc) && c.icc_rdy > t))) {
-    const uint64_t st = c.interlock(*d, t);
-    c.cycles += st;
-    t += st;
-  }
   goto* kTable[d->op];
 
+// The interlocks before issue (hw-reference §7.3), as the generic loop
+// tests them; Bicc tests only its icc wait (branch).
+#define L3_INTERLOCK()                                                                                   \
+  if (L3_UNLIKELY((c.rdy_hi > t && (c.rdy[d->hs1] > t || c.rdy[d->hs2] > t || c.rdy[d->hsl] > t + 1)) || \
+                  (d->tflags & (kTfIccHold | kTfRY | kTfLdd)) ||                                         \
+                  ((d->tflags & kTfBicc) && c.icc_rdy > t))) {                                           \
+    const uint64_t st = c.interlock(*d, t);                                                              \
+    c.cycles += st;                                                                                      \
+    t += st;                                                                                             \
+  }
 #define L3_ALU(h, I, cls, lbl) \
   lbl:                         \
+  L3_INTERLOCK();              \
   sem::h_##h<I>(c, *d);        \
   goto retire;
 #define L3_ALU2(h, cls) L3_ALU(h, false, cls, alu_##h##_r) L3_ALU(h, true, cls, alu_##h##_i)
@@ -323,6 +328,7 @@ next:
 #undef L3_ALU
 #define L3_MEM(h, I, cls, lbl)                   \
   lbl:                                           \
+  L3_INTERLOCK();                                \
   c.pc = lpc;                                    \
   c.npc = lnpc;                                  \
   sem::h_##h<I>(c, *d);                          \
@@ -334,6 +340,15 @@ next:
 #undef L3_MEM
 
 branch : {  // Bicc with pc/npc in registers
+  if (L3_UNLIKELY(d->hs1 | d->hs2 | d->hsl | (d->tflags & (kTfIccHold | kTfRY | kTfLdd)))) {
+    L3_INTERLOCK();
+  } else if ((d->tflags & kTfBicc) && c.icc_rdy > t) {  // = interlock()'s icc rule, inline
+    uint64_t st = c.icc_rdy - t;
+    if (c.bpred && !c.icc_nobp && sem::cond_true(d->rd & 15, c.icc)) st = 0;  // predicted taken
+    c.tctr.stall_branch += st;
+    c.cycles += st;
+    t += st;
+  }
   uint32_t np = lnpc, nn = lnpc + 4;
   if (sem::bicc_next(*d, c.icc, lpc, lnpc, np, nn)) c.annul_next();
   lpc = np;
@@ -341,6 +356,7 @@ branch : {  // Bicc with pc/npc in registers
   c.cycles += d->tcost;
   c.tctr.class_cycles[d->cls] += d->tcost;
   ++c.ctr.by_class[d->cls];
+  if (d->tflags & (kTfLoad | kTfMul | kTfWIcc | kTfWY)) c.produce(*d, t);
   if (c.cycles >= c.eff_limit) goto leave;
   goto next;
 }
@@ -364,6 +380,7 @@ retire_mem:  // a device access may yield, interrupt or drop the pages
   goto next;
 
 generic : {
+  L3_INTERLOCK();
   c.pc = lpc;
   c.npc = lnpc;
   c.next_pc = lnpc;
@@ -410,6 +427,7 @@ stop:
 leave:
   c.pc = pc_io = lpc;
   c.npc = npc_io = lnpc;
+#undef L3_INTERLOCK
 }
 
 }  // namespace
