@@ -204,6 +204,7 @@ struct Cpu {
   }
   CodePage* code_page_slow(uint32_t a);
   void drop_code_pages();
+  bool page_has_break(uint32_t base) const;  // a breakpoint address in [base, base + 4 KiB)
   void mark_break_pages();
   // The plain loop over code pages (fast_loop.cpp), either mode.
   template <bool kTimed>

@@ -86,9 +86,7 @@ CodePage* Cpu::code_page_slow(uint32_t a) {
   pg->base = base;
   pg->host = r->ptr + (base - r->start);
   std::fill(std::begin(pg->recs), std::end(pg->recs), decoded_zero);
-  pg->has_bp = false;
-  auto lo = std::lower_bound(bp_pcs.begin(), bp_pcs.end(), base);
-  pg->has_bp = lo != bp_pcs.end() && *lo - base < kCodePageBytes;
+  pg->has_bp = page_has_break(base);
   code_last = pg.get();
   code_pages.emplace(num, std::move(pg));
   return code_last;
@@ -102,11 +100,13 @@ void Cpu::drop_code_pages() {
   ++code_epoch;
 }
 
+bool Cpu::page_has_break(uint32_t base) const {
+  auto lo = std::lower_bound(bp_pcs.begin(), bp_pcs.end(), base);
+  return lo != bp_pcs.end() && *lo - base < kCodePageBytes;
+}
+
 void Cpu::mark_break_pages() {
-  for (auto& [num, pg] : code_pages) {
-    auto lo = std::lower_bound(bp_pcs.begin(), bp_pcs.end(), pg->base);
-    pg->has_bp = lo != bp_pcs.end() && *lo - pg->base < kCodePageBytes;
-  }
+  for (auto& [num, pg] : code_pages) pg->has_bp = page_has_break(pg->base);
 }
 
 // ---------------------------------------------------------------------------
