@@ -654,33 +654,20 @@ void Cpu::loop() {
     if constexpr (kTimed) {
       // Issue slot of this instruction, then interlocks (hw-reference §7.3).
       uint64_t t = cycles - hold;
-      // interlock() returns 0 and counts nothing unless one of these holds
-      // (a conditional Bicc can only wait for icc that is not ready yet).
-      if (L3_UNLIKELY(rdy[d.hs1] > t || rdy[d.hs2] > t || rdy[d.hsl] > t + 1 ||
-                      (d.tflags & (timing::kTfIccHold | timing::kTfRY | timing::kTfLdd)) ||
-                      ((d.tflags & timing::kTfBicc) && icc_rdy > t))) {
-        uint64_t st = interlock(d, t);
-        cycles += st;
-        t += st;
-      }
+      issue(d, t);
       unsigned cwp0 = cwp;
       d.fn(*this, d);
       if (L3_UNLIKELY(pending_tt != 0)) {
         unsigned tt_ = pending_tt;
         pending_tt = 0;
-        cycles += trap_cost;  // replaces the instruction's own cost
-        tctr.trap_cycles += trap_cost;
-        enter_trap(tt_);
+        trap_timed(tt_);
         lpc = pc;
         lnpc = npc;
         continue;
       }
       advance(d);
-      cycles += d.tcost;
-      tctr.class_cycles[d.cls] += d.tcost;
-      ++ctr.by_class[d.cls];
+      retire_timed(d, t);
       if constexpr (kObserved) obs.retired = 1;
-      if (d.tflags & (timing::kTfLoad | timing::kTfMul | timing::kTfWIcc | timing::kTfWY)) produce(d, t);
       if (L3_UNLIKELY((d.tflags & timing::kTfCwp) && cwp != cwp0)) remap_ready(cwp0);
       continue;
     }

@@ -189,7 +189,7 @@ struct Cpu {
   // decode() plus what the core adds: the timed cost and the switch index.
   void decode_into(uint32_t word_mem, Decoded& d);
 
-  // ---- code pages (fast_loop.cpp: the functional plain loop) ------------------
+  // ---- code pages (fast_loop.cpp: the plain loops of both modes) ---------------
   // Pages by page number; dropped with the DMI windows (reset_dmi_windows),
   // freed only at the page loop's top (a handler may still use its record).
   static constexpr size_t kMaxCodePages = 256;  // 8 MiB of records; then all are dropped
@@ -475,6 +475,36 @@ struct Cpu {
   }
   bool fetch_t_slow(uint32_t a, uint32_t& w);
   uint64_t interlock(const Decoded& d, uint64_t t);
+  // Before the instruction `d` issues at slot t: its interlock stalls.
+  // interlock() returns 0 and counts nothing unless one of these holds (a
+  // conditional Bicc can only wait for icc that is not ready yet; rdy_hi
+  // <= t: no register is pending), so it is called only then.
+  [[gnu::always_inline]] void issue(const Decoded& d, uint64_t& t) {
+    using namespace timing;
+    if (__builtin_expect((rdy_hi > t && (rdy[d.hs1] > t || rdy[d.hs2] > t || rdy[d.hsl] > t + 1)) ||
+                             (d.tflags & (kTfIccHold | kTfRY | kTfLdd)) ||
+                             ((d.tflags & kTfBicc) && icc_rdy > t),
+                         0)) {
+      const uint64_t st = interlock(d, t);
+      cycles += st;
+      t += st;
+    }
+  }
+  // After the instruction `d`, issued at slot t, retired: its timed cost and
+  // the ready times of what it produces.
+  [[gnu::always_inline]] void retire_timed(const Decoded& d, uint64_t t) {
+    using namespace timing;
+    cycles += d.tcost;
+    tctr.class_cycles[d.cls] += d.tcost;
+    ++ctr.by_class[d.cls];
+    if (d.tflags & (kTfLoad | kTfMul | kTfWIcc | kTfWY)) produce(d, t);
+  }
+  // Timed trap entry: trap_cost replaces the instruction's own cost.
+  void trap_timed(unsigned t) {
+    cycles += trap_cost;
+    tctr.trap_cycles += trap_cost;
+    enter_trap(t);
+  }
   void produce(const Decoded& d, uint64_t t) {
     using namespace timing;
     uint16_t f = d.tflags;

@@ -115,6 +115,13 @@ void Cpu::mark_break_pages() {
 
 namespace {
 
+// The dispatch table of a page loop, in the order of the op enum: the label
+// names are those of the function that expands it.
+#define L3_ALU_LABELS(h, cls) &&alu_##h##_r, &&alu_##h##_i,
+#define L3_MEM_LABELS(h, cls) &&mem_##h##_r, &&mem_##h##_i,
+#define L3_LABEL_TABLE \
+  { &&generic, &&branch, L3_FAST_ALU(L3_ALU_LABELS) L3_FAST_MEM(L3_MEM_LABELS) }
+
 // Runs the code of one page from pc/npc until the PC leaves it, a trap is
 // taken, the cycle limit is reached or something needs the outer loop
 // (an interrupt, dropped pages). kBp: the page holds a breakpoint address.
@@ -123,14 +130,7 @@ namespace {
 // read it (memory accesses, handlers, traps).
 template <bool kBp>
 void run_page(Cpu& c, CodePage& pg, uint32_t& pc_io, uint32_t& npc_io) {
-  static const void* const kTable[kOpCount] = {&&generic, &&branch,
-#define L3_LABELS(h, cls) &&alu_##h##_r, &&alu_##h##_i,
-                                               L3_FAST_ALU(L3_LABELS)
-#undef L3_LABELS
-#define L3_LABELS(h, cls) &&mem_##h##_r, &&mem_##h##_i,
-                                                   L3_FAST_MEM(L3_LABELS)
-#undef L3_LABELS
-  };
+  static const void* const kTable[kOpCount] = L3_LABEL_TABLE;
   const uint32_t base = pg.base;
   const uint8_t* const host = pg.host;
   char* const recs = reinterpret_cast<char*>(pg.recs);
@@ -265,14 +265,7 @@ leave:
 template <bool kBp>
 void run_page_timed(Cpu& c, CodePage& pg, uint32_t& pc_io, uint32_t& npc_io) {
   using namespace timing;
-  static const void* const kTable[kOpCount] = {&&generic, &&branch,
-#define L3_LABELS(h, cls) &&alu_##h##_r, &&alu_##h##_i,
-                                               L3_FAST_ALU(L3_LABELS)
-#undef L3_LABELS
-#define L3_LABELS(h, cls) &&mem_##h##_r, &&mem_##h##_i,
-                                                   L3_FAST_MEM(L3_LABELS)
-#undef L3_LABELS
-  };
+  static const void* const kTable[kOpCount] = L3_LABEL_TABLE;
   const uint32_t base = pg.base;
   const uint8_t* const host = pg.host;
   char* const recs = reinterpret_cast<char*>(pg.recs);
@@ -307,19 +300,9 @@ next:
   t = c.cycles - c.hold;
   goto* kTable[d->op];
 
-// The interlocks before issue (hw-reference §7.3), as the generic loop
-// tests them; Bicc tests only its icc wait (branch).
-#define L3_INTERLOCK()                                                                                   \
-  if (L3_UNLIKELY((c.rdy_hi > t && (c.rdy[d->hs1] > t || c.rdy[d->hs2] > t || c.rdy[d->hsl] > t + 1)) || \
-                  (d->tflags & (kTfIccHold | kTfRY | kTfLdd)) ||                                         \
-                  ((d->tflags & kTfBicc) && c.icc_rdy > t))) {                                           \
-    const uint64_t st = c.interlock(*d, t);                                                              \
-    c.cycles += st;                                                                                      \
-    t += st;                                                                                             \
-  }
 #define L3_ALU(h, I, cls, lbl) \
   lbl:                         \
-  L3_INTERLOCK();              \
+  c.issue(*d, t);              \
   sem::h_##h<I>(c, *d);        \
   goto retire;
 #define L3_ALU2(h, cls) L3_ALU(h, false, cls, alu_##h##_r) L3_ALU(h, true, cls, alu_##h##_i)
@@ -328,7 +311,7 @@ next:
 #undef L3_ALU
 #define L3_MEM(h, I, cls, lbl)                   \
   lbl:                                           \
-  L3_INTERLOCK();                                \
+  c.issue(*d, t);                                \
   c.pc = lpc;                                    \
   c.npc = lnpc;                                  \
   sem::h_##h<I>(c, *d);                          \
@@ -341,7 +324,7 @@ next:
 
 branch : {  // Bicc with pc/npc in registers
   if (L3_UNLIKELY(d->hs1 | d->hs2 | d->hsl | (d->tflags & (kTfIccHold | kTfRY | kTfLdd)))) {
-    L3_INTERLOCK();
+    c.issue(*d, t);
   } else if ((d->tflags & kTfBicc) && c.icc_rdy > t) {  // = interlock()'s icc rule, inline
     uint64_t st = c.icc_rdy - t;
     if (c.bpred && !c.icc_nobp && sem::cond_true(d->rd & 15, c.icc)) st = 0;  // predicted taken
@@ -353,34 +336,25 @@ branch : {  // Bicc with pc/npc in registers
   if (sem::bicc_next(*d, c.icc, lpc, lnpc, np, nn)) c.annul_next();
   lpc = np;
   lnpc = nn;
-  c.cycles += d->tcost;
-  c.tctr.class_cycles[d->cls] += d->tcost;
-  ++c.ctr.by_class[d->cls];
-  if (d->tflags & (kTfLoad | kTfMul | kTfWIcc | kTfWY)) c.produce(*d, t);
+  c.retire_timed(*d, t);
   if (c.cycles >= c.eff_limit) goto leave;
   goto next;
 }
 retire:  // an ALU instruction: no trap, no bus
   lpc = lnpc;
   lnpc += 4;
-  c.cycles += d->tcost;
-  c.tctr.class_cycles[d->cls] += d->tcost;
-  ++c.ctr.by_class[d->cls];
-  if (d->tflags & (kTfLoad | kTfMul | kTfWIcc | kTfWY)) c.produce(*d, t);
+  c.retire_timed(*d, t);
   if (c.cycles >= c.eff_limit) goto leave;
   goto next;
 retire_mem:  // a device access may yield, interrupt or drop the pages
   lpc = lnpc;
   lnpc += 4;
-  c.cycles += d->tcost;
-  c.tctr.class_cycles[d->cls] += d->tcost;
-  ++c.ctr.by_class[d->cls];
-  if (d->tflags & (kTfLoad | kTfMul | kTfWIcc | kTfWY)) c.produce(*d, t);
+  c.retire_timed(*d, t);
   if (c.cycles >= c.eff_limit || c.irl > c.irq_thresh || c.code_epoch != epoch) goto leave;
   goto next;
 
 generic : {
-  L3_INTERLOCK();
+  c.issue(*d, t);
   c.pc = lpc;
   c.npc = lnpc;
   c.next_pc = lnpc;
@@ -395,10 +369,7 @@ generic : {
     lpc = lnpc;
     lnpc += 4;
   }
-  c.cycles += d->tcost;
-  c.tctr.class_cycles[d->cls] += d->tcost;
-  ++c.ctr.by_class[d->cls];
-  if (d->tflags & (kTfLoad | kTfMul | kTfWIcc | kTfWY)) c.produce(*d, t);
+  c.retire_timed(*d, t);
   if (L3_UNLIKELY((d->tflags & kTfCwp) && c.cwp != cwp0)) c.remap_ready(cwp0);
   if (c.cycles >= c.eff_limit || c.irl > c.irq_thresh || c.code_epoch != epoch) goto leave;
   goto next;
@@ -407,17 +378,13 @@ generic : {
 trap : {
   const unsigned tt = c.pending_tt;
   c.pending_tt = 0;
-  c.cycles += c.trap_cost;  // replaces the instruction's own cost
-  c.tctr.trap_cycles += c.trap_cost;
-  c.enter_trap(tt);
+  c.trap_timed(tt);
   pc_io = c.pc;
   npc_io = c.npc;
   return;
 }
 fetch_error:
-  c.cycles += c.trap_cost;
-  c.tctr.trap_cycles += c.trap_cost;
-  c.enter_trap(kTtInstrAccess);
+  c.trap_timed(kTtInstrAccess);
   pc_io = c.pc;
   npc_io = c.npc;
   return;
@@ -427,7 +394,6 @@ stop:
 leave:
   c.pc = pc_io = lpc;
   c.npc = npc_io = lnpc;
-#undef L3_INTERLOCK
 }
 
 }  // namespace

@@ -408,6 +408,27 @@ inline void pack(uint8_t* b, uint32_t v) {
   if constexpr (N == 4) put_be32(b, v);
 }
 
+// Register side of a load (rd, or rd and rd + 1 for a doubleword; rd = 0
+// writes only r1, r0 going to the sink) and of a store.
+template <unsigned N, bool Signed>
+inline void to_regs(Cpu& c, const Decoded& d, const uint8_t* b) {
+  if constexpr (N == 8) {
+    c.W(d.rd, be32(b));
+    c.W(d.rd + 1, be32(b + 4));
+  } else {
+    c.W(d.rd, extend<N, Signed>(b));
+  }
+}
+template <unsigned N>
+inline void from_regs(const Cpu& c, const Decoded& d, uint8_t* b) {
+  if constexpr (N == 8) {
+    put_be32(b, c.R(d.rd));
+    put_be32(b + 4, c.R(d.rd + 1));
+  } else {
+    pack<N>(b, c.R(d.rd));
+  }
+}
+
 // LDA/STA family: privileged; i = 1 is illegal (no %asi register in V8).
 template <bool I>
 inline bool alt_ok(Cpu& c) {
@@ -437,7 +458,7 @@ inline void load(Cpu& c, const Decoded& d) {
   if (a & (N - 1)) return c.trap(kTtUnaligned);
   uint8_t b[N];
   if (!rd_mem<Alt, N>(c, d, a, b)) return;
-  c.W(d.rd, extend<N, Signed>(b));
+  to_regs<N, Signed>(c, d, b);
 }
 template <bool I, bool Alt, unsigned N>
 inline void store(Cpu& c, const Decoded& d) {
@@ -445,7 +466,7 @@ inline void store(Cpu& c, const Decoded& d) {
   uint32_t a = ea<I>(c, d);
   if (a & (N - 1)) return c.trap(kTtUnaligned);
   uint8_t b[N];
-  pack<N>(b, c.R(d.rd));
+  from_regs<N>(c, d, b);
   wr_mem<Alt, N>(c, d, a, b);
 }
 template <bool I, bool Alt>
@@ -456,8 +477,7 @@ inline void load_double(Cpu& c, const Decoded& d) {
   if (a & 7) return c.trap(kTtUnaligned);
   uint8_t b[8];
   if (!rd_mem<Alt, 8>(c, d, a, b)) return;
-  c.W(d.rd, be32(b));  // rd = 0: only r1 is written (r0 -> sink)
-  c.W(d.rd + 1, be32(b + 4));
+  to_regs<8, false>(c, d, b);
 }
 template <bool I, bool Alt>
 inline void store_double(Cpu& c, const Decoded& d) {
@@ -466,8 +486,7 @@ inline void store_double(Cpu& c, const Decoded& d) {
   uint32_t a = ea<I>(c, d);
   if (a & 7) return c.trap(kTtUnaligned);
   uint8_t b[8];
-  put_be32(b, c.R(d.rd));
-  put_be32(b + 4, c.R(d.rd + 1));
+  from_regs<8>(c, d, b);
   wr_mem<Alt, 8>(c, d, a, b);
 }
 // Atomics: read and write inside one instruction; the run loop never stops
@@ -504,12 +523,7 @@ inline bool load_fast(Cpu& c, const Decoded& d) {
   if (a & (N - 1)) return false;
   const uint8_t* p = c.read_w.hit<N>(a);
   if (!p) return false;
-  if constexpr (N == 8) {
-    c.W(d.rd, be32(p));
-    c.W(d.rd + 1, be32(p + 4));
-  } else {
-    c.W(d.rd, extend<N, Signed>(p));
-  }
+  to_regs<N, Signed>(c, d, p);
   return true;
 }
 template <bool I, unsigned N>
@@ -519,12 +533,7 @@ inline bool store_fast(Cpu& c, const Decoded& d) {
   if (a & (N - 1)) return false;
   uint8_t* p = c.write_w.hit<N>(a);
   if (!p) return false;
-  if constexpr (N == 8) {
-    put_be32(p, c.R(d.rd));
-    put_be32(p + 4, c.R(d.rd + 1));
-  } else {
-    pack<N>(p, c.R(d.rd));
-  }
+  from_regs<N>(c, d, p);
   return true;
 }
 #define L3_FAST(name, expr)                           \
