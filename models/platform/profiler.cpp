@@ -41,6 +41,19 @@ void Profiler::set_symbols(const ElfImage& img) {
   std::stable_sort(funcs_.begin(), funcs_.end(), by_start);
   std::stable_sort(labels_.begin(), labels_.end(), by_start);
   last_ = Sym{1, 0, 0};
+  bounds_.clear();
+  for (const Sym& f : funcs_) bounds_.insert(bounds_.end(), {f.start, f.end});
+  for (const Sym& l : labels_) bounds_.push_back(l.start);
+  std::sort(bounds_.begin(), bounds_.end());
+  bounds_.erase(std::unique(bounds_.begin(), bounds_.end()), bounds_.end());
+}
+
+// lookup(pc) depends on pc only through which symbol starts and FUNC ends
+// lie at or below it, so it is constant between two neighbouring bounds.
+void Profiler::window(uint32_t pc, uint32_t& lo, uint32_t& last) {
+  auto it = std::upper_bound(bounds_.begin(), bounds_.end(), pc);
+  lo = it == bounds_.begin() ? 0 : *(it - 1);
+  last = it == bounds_.end() ? 0xFFFFFFFFu : *it - 1;
 }
 
 unsigned Profiler::lookup(uint32_t pc) const {
@@ -69,7 +82,10 @@ unsigned Profiler::lookup(uint32_t pc) const {
 void Profiler::attach(leon3::Core& core) {
   detach();
   core_ = &core;
-  listener_ = core.probes().step.listen([this](const leon3::StepRecord& s) { step(s); });
+  if (per_pc_on_)
+    listener_ = core.probes().step.listen([this](const leon3::StepRecord& s) { step(s); });
+  else
+    core.set_span_listener(this);
   if (energy_now_) {
     energy_last_ = energy_now_();
     run_ = kNoRun;
@@ -87,10 +103,14 @@ void Profiler::attach(leon3::Core& core) {
 
 void Profiler::detach() {
   if (core_) {
-    core_->probes().step.unlisten(listener_);
+    if (listener_)
+      core_->probes().step.unlisten(listener_);
+    else
+      core_->set_span_listener(nullptr);
     if (power_listener_) core_->probes().power.unlisten(power_listener_);
   }
   power_listener_ = 0;
+  listener_ = 0;
   core_ = nullptr;
 }
 
@@ -126,12 +146,41 @@ Profiler::Counts Profiler::total() const {
 void Profiler::step(const leon3::StepRecord& s) {
   if (rows_.empty()) rows_.push_back(Row{"(unknown)", 0, 0, Counts()});
   const unsigned idx = s.pc == next_pc_ ? next_idx_ : index_of(s.pc);
+  Counts add;
+  add.cycles = s.cycles;
+  add.instructions = s.retired;
+  add.ic_misses = s.ic_misses;
+  add.dc_misses = s.dc_misses;
+  if (per_pc_on_) {
+    Counts& c = rows_[idx].c;
+    c.cycles += add.cycles;
+    c.instructions += add.instructions;
+    c.ic_misses += add.ic_misses;
+    c.dc_misses += add.dc_misses;
+    return step_pc(idx, s);
+  }
+  attribute(idx, add, s.next_pc, s.last);
+}
+
+void Profiler::span(const leon3::SpanRecord& s) {
+  if (rows_.empty()) rows_.push_back(Row{"(unknown)", 0, 0, Counts()});
+  const unsigned idx = s.pc == next_pc_ ? next_idx_ : index_of(s.pc);
+  Counts add;
+  add.cycles = s.cycles;
+  add.instructions = s.instructions;
+  add.ic_misses = s.ic_misses;
+  add.dc_misses = s.dc_misses;
+  attribute(idx, add, s.next_pc, s.last);
+}
+
+void Profiler::attribute(unsigned idx, const Counts& add, uint32_t next_pc, bool last) {
   Counts& c = rows_[idx].c;
-  c.cycles += s.cycles;
-  c.instructions += s.retired;
-  c.ic_misses += s.ic_misses;
-  c.dc_misses += s.dc_misses;
-  if (per_pc_on_) return step_pc(idx, s);
+  c.cycles += add.cycles;
+  c.instructions += add.instructions;
+  c.ic_misses += add.ic_misses;
+  c.dc_misses += add.dc_misses;
+  next_pc_ = next_pc;
+  next_idx_ = index_of(next_pc_);
   if (!energy_now_) return;
   // The open run continues while the steps stay in its function. A step in
   // another function without a close before it means the core continued
@@ -139,9 +188,7 @@ void Profiler::step(const leon3::StepRecord& s) {
   // ends with this step.
   if (run_ != idx && run_ != kNoRun) close_run();
   run_ = idx;
-  next_pc_ = s.next_pc;
-  next_idx_ = index_of(next_pc_);
-  if (s.last || next_idx_ != idx) close_run();
+  if (last || next_idx_ != idx) close_run();
 }
 
 // The per-PC histogram: the step's counts and, with energy, its own growth.

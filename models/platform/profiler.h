@@ -27,7 +27,7 @@
 
 namespace l3vp {
 
-class Profiler {
+class Profiler : private leon3::SpanListener {
  public:
   struct Counts {
     uint64_t cycles = 0, instructions = 0, ic_misses = 0, dc_misses = 0;
@@ -67,7 +67,15 @@ class Profiler {
 
   // The step probe's listener: attributes one step.
   void step(const leon3::StepRecord& s);
-  // Starts listening to `core`'s step probe (once; detach() stops).
+  // The span listener (leon3::SpanListener): attributes a run of steps in
+  // one window, a stretch of addresses that lookup() gives one function
+  // (between two neighbouring symbol starts or ends), exactly as its steps
+  // one by one.
+  void span(const leon3::SpanRecord& s) override;
+  void window(uint32_t pc, uint32_t& lo, uint32_t& last) override;
+  // Starts listening to `core` (once; detach() stops): to its spans, which
+  // keep the core in its plain loop, or with the per-PC histogram to its
+  // step probe (the observed loop).
   void attach(leon3::Core& core);
   void detach();
 
@@ -92,21 +100,25 @@ class Profiler {
     return (pc >= last_.start && pc < last_.end) ? last_.idx : lookup(pc);
   }
   void step_pc(unsigned idx, const leon3::StepRecord& s);
+  // Adds steps of function idx that end at next_pc; reads the energy where
+  // the function changes.
+  void attribute(unsigned idx, const Counts& add, uint32_t next_pc, bool last);
   // Gives the energy grown since energy_last_ to the open run's function.
   void close_run();
   // The open run's energy not given yet (0 without one).
   uint128 open_run_energy() const;
   static constexpr unsigned kNoRun = ~0u;
 
-  std::vector<Row> rows_;      // by index; last = "(unknown)"
-  std::vector<Sym> funcs_;     // FUNC symbols with a size, by start
-  std::vector<Sym> labels_;    // other labels, by start
-  mutable Sym last_{1, 0, 0};  // last lookup (empty range initially)
-  uint128 energy_total_ = 0;   // energy given to the rows
+  std::vector<Row> rows_;         // by index; last = "(unknown)"
+  std::vector<Sym> funcs_;        // FUNC symbols with a size, by start
+  std::vector<Sym> labels_;       // other labels, by start
+  std::vector<uint32_t> bounds_;  // every symbol start and FUNC end, sorted: lookup() is constant between two
+  mutable Sym last_{1, 0, 0};     // last lookup (empty range initially)
+  uint128 energy_total_ = 0;      // energy given to the rows
   bool per_pc_on_ = false;
   std::unordered_map<uint32_t, Counts> per_pc_;
   leon3::Core* core_ = nullptr;
-  Probe<leon3::StepRecord>::Id listener_ = 0;
+  Probe<leon3::StepRecord>::Id listener_ = 0;  // 0: listening to spans
   Probe<leon3::PowerEvent>::Id power_listener_ = 0;
   std::function<uint128()> energy_now_;
   uint128 energy_last_ = 0;   // the energy when the open run began (or after the last step)

@@ -568,6 +568,30 @@ void Cpu::obs_close(bool last) {
   probes.step.notify(r);
 }
 
+void Cpu::span_switch() {
+  if (span_open) span_close(false);
+  spans->window(pc, span_lo, span_last);
+  span_open = true;
+  span0.pc = pc;
+  span0.cycles = cycles;
+  span0.instructions = retired();
+  span0.ic_misses = tctr.ic_misses;
+  span0.dc_misses = tctr.dc_read_misses;
+}
+
+void Cpu::span_close(bool last) {
+  span_open = false;
+  SpanRecord r;
+  r.pc = span0.pc;
+  r.next_pc = pc;
+  r.cycles = cycles - span0.cycles;
+  r.instructions = retired() - span0.instructions;
+  r.ic_misses = tctr.ic_misses - span0.ic_misses;
+  r.dc_misses = tctr.dc_read_misses - span0.dc_misses;
+  r.last = last;
+  if (r.cycles || r.instructions) spans->span(r);
+}
+
 void write_trace_line(const Core& c, std::FILE* f) {
   std::fprintf(f, "%08x %08x %08x %08x %08x", c.pc(), c.npc(), c.psr(), c.wim(), c.y());
   for (unsigned r = 1; r < 32; ++r) std::fprintf(f, " %08x", c.reg(r));
@@ -598,7 +622,13 @@ void Cpu::loop() {
   for (bool more = true; more && cycles < eff_limit; more = !kSingle) {
     // Observed: one step record per iteration, from here to the next
     // iteration (or the loop's end); nothing else adds cycles in between.
-    if constexpr (kObserved) obs_begin();
+    if constexpr (kObserved) {
+      if (spans) {  // the step before ends first: its listeners run before the span's
+        if (obs_open) obs_close();
+        span_at_pc();
+      }
+      obs_begin();
+    }
     // Interrupts: irl > irq_thresh encodes ET=1 && (irl == 15 || irl > PIL).
     if (L3_UNLIKELY(irl > irq_thresh) && retired() != irq_inhibit_seq) {
       take_interrupt();
@@ -871,7 +901,7 @@ StopReason Core::run(uint64_t cycle_limit) {
       c.loop<true, true>();
     else
       c.loop<false, true>();
-  } else if (L3_UNLIKELY(!c.dmi_on)) {  // no host pointers to code: the generic loops
+  } else if (L3_UNLIKELY(!c.dmi_on && !c.spans)) {  // no host pointers to code: the generic loops
     if (c.bp_pcs.empty())
       c.timed ? c.loop<true, false>() : c.loop<false, false>();
     else
@@ -881,7 +911,8 @@ StopReason Core::run(uint64_t cycle_limit) {
   } else {
     c.loop_pages<false>();
   }
-  if (c.broke) return StopReason::Break;
+  if (c.broke) return StopReason::Break;  // an open span goes on in the next run()
+  if (c.span_open) c.span_close(true);
   if (c.watch_stop) {  // after the instruction that hit a watchpoint
     c.watch_stop = false;
     c.refresh_limit();
@@ -949,6 +980,13 @@ void Core::add_idle_cycles(uint64_t n) {
   impl_->ctr.idle_cycles += n;
 }
 
+void Core::set_span_listener(SpanListener* l) {
+  Cpu& c = *impl_;
+  c.spans = l;
+  c.span_open = false;
+  c.span_lo = 0;
+  c.span_last = 0xFFFFFFFFu;
+}
 CoreProbes& Core::probes() { return impl_->probes; }
 const CoreProbes& Core::probes() const { return impl_->probes; }
 

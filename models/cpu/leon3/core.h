@@ -184,6 +184,30 @@ struct ExecuteEvent {
   uint64_t cycle = 0;  // cycles() at that point
 };
 
+// A span: consecutive loop steps whose PCs lie in one window of the
+// SpanListener (Core::set_span_listener), summed. The profiler's per-function
+// attribution at the plain loop's speed: the loop checks the window only
+// where it checks its code page's bounds, and publishes when the PC leaves
+// it (README "Spans").
+struct SpanRecord {
+  uint32_t pc = 0;       // PC of the first step
+  uint32_t next_pc = 0;  // where the next step begins (the core's pc())
+  uint64_t cycles = 0;   // the steps' StepRecord::cycles, summed (never idle cycles)
+  uint64_t instructions = 0, ic_misses = 0, dc_misses = 0;  // ... their retired, ic_misses, dc_misses
+  bool last = false;  // the loop ends after it (run() returns before the next step)
+};
+
+class SpanListener {
+ public:
+  virtual ~SpanListener() = default;
+  // The window [lo, last] (inclusive, contains pc) of PCs whose steps are
+  // summed into one span with a step at pc.
+  virtual void window(uint32_t pc, uint32_t& lo, uint32_t& last) = 0;
+  // A span ended: the PC left its window, a trap or interrupt took it
+  // elsewhere, or the loop ended (last).
+  virtual void span(const SpanRecord& s) = 0;
+};
+
 // Power-down (%asr19 write) entered, or left because an interrupt woke the
 // core. Cycle counts: Leon3::time_of() converts them to simulated time.
 struct PowerEvent {
@@ -364,6 +388,9 @@ class Core {
   // the plain loop, which does no probe work at all.
   CoreProbes& probes();
   const CoreProbes& probes() const;
+  // Spans (SpanRecord) to `l` from the next run() on (nullptr: none). One
+  // listener at a time; it does not make a run observed.
+  void set_span_listener(SpanListener* l);
 
   // --- state access (tests, debug, stats) ---
   uint64_t cycles() const;

@@ -601,6 +601,22 @@ struct Cpu {
     bp_skip = false;
     return !skip && std::binary_search(bp_pcs.begin(), bp_pcs.end(), a);
   }
+  // Core::set_span_listener(): the open span's window [span_lo, span_last]
+  // (the whole space without a listener, so that the page loops' window is
+  // their page) and the counters at its start.
+  SpanListener* spans = nullptr;
+  uint32_t span_lo = 0, span_last = 0xFFFFFFFFu;
+  bool span_open = false;
+  SpanRecord span0;  // pc; cycles, instructions, ic_misses, dc_misses at the start
+  // At a step boundary: keeps the open span while pc is in its window,
+  // otherwise closes it and opens one at pc.
+  void span_at_pc() {
+    if (span_open && pc - span_lo <= span_last - span_lo) return;
+    span_switch();
+  }
+  void span_switch();
+  // Publishes the open span (if any step happened in it) and closes it.
+  void span_close(bool last);
   uint64_t pd_idle0 = 0;  // idle_cycles when the current power-down began (PowerEvent)
   // Publishes the step in progress (if any); `last`: the loop ends after it.
   void obs_close(bool last = false);

@@ -115,6 +115,19 @@ void Cpu::mark_break_pages() {
 
 namespace {
 
+// What a page loop runs: the words [lo, lo + len) of a page (the page, or
+// its part in the open span's window).
+struct PageRun {
+  const uint8_t* host;  // the word at lo
+  char* recs;           // its record
+  uint32_t lo, len;
+  PageRun(CodePage& pg, uint32_t lo_, uint32_t len_)
+      : host(pg.host + (lo_ - pg.base)),
+        recs(reinterpret_cast<char*>(pg.recs) + size_t(lo_ - pg.base) * 8),
+        lo(lo_),
+        len(len_) {}
+};
+
 // The dispatch table of a page loop, in the order of the op enum: the label
 // names are those of the function that expands it.
 #define L3_ALU_LABELS(h, cls) &&alu_##h##_r, &&alu_##h##_i,
@@ -122,18 +135,18 @@ namespace {
 #define L3_LABEL_TABLE \
   { &&generic, &&branch, L3_FAST_ALU(L3_ALU_LABELS) L3_FAST_MEM(L3_MEM_LABELS) }
 
-// Runs the code of one page from pc/npc until the PC leaves it, a trap is
+// Runs the code of one page run from pc/npc until the PC leaves it, a trap is
 // taken, the cycle limit is reached or something needs the outer loop
 // (an interrupt, dropped pages). kBp: the page holds a breakpoint address.
 // Direct-threaded: every case ends with its own dispatch (L3_NEXT). The
 // cycle count lives in a local and is written back around anything that may
 // read it (memory accesses, handlers, traps).
 template <bool kBp>
-void run_page(Cpu& c, CodePage& pg, uint32_t& pc_io, uint32_t& npc_io) {
+void run_page(Cpu& c, const PageRun& run, uint32_t& pc_io, uint32_t& npc_io) {
   static const void* const kTable[kOpCount] = L3_LABEL_TABLE;
-  const uint32_t base = pg.base;
-  const uint8_t* const host = pg.host;
-  char* const recs = reinterpret_cast<char*>(pg.recs);
+  const uint32_t base = run.lo, len = run.len;
+  const uint8_t* const host = run.host;
+  char* const recs = run.recs;
   const uint64_t epoch = c.code_epoch;
   uint32_t lpc = pc_io, lnpc = npc_io;
   uint64_t cyc = c.cycles, lim = c.eff_limit;
@@ -143,7 +156,7 @@ void run_page(Cpu& c, CodePage& pg, uint32_t& pc_io, uint32_t& npc_io) {
 #define L3_NEXT()                                                 \
   do {                                                            \
     off = lpc - base;                                             \
-    if (L3_UNLIKELY(off >= kCodePageBytes)) goto leave;           \
+    if (L3_UNLIKELY(off >= len)) goto leave;                      \
     if constexpr (kBp)                                            \
       if (c.bp_filter_hit(lpc) && c.at_break(lpc)) goto stop;     \
     d = reinterpret_cast<Decoded*>(recs + size_t(off) * 8);       \
@@ -263,12 +276,12 @@ leave:
 // the inlined handlers; cycles stay in the member (the timed memory paths
 // read and write it), and pc/npc are written before anything may read them.
 template <bool kBp>
-void run_page_timed(Cpu& c, CodePage& pg, uint32_t& pc_io, uint32_t& npc_io) {
+void run_page_timed(Cpu& c, const PageRun& run, uint32_t& pc_io, uint32_t& npc_io) {
   using namespace timing;
   static const void* const kTable[kOpCount] = L3_LABEL_TABLE;
-  const uint32_t base = pg.base;
-  const uint8_t* const host = pg.host;
-  char* const recs = reinterpret_cast<char*>(pg.recs);
+  const uint32_t base = run.lo, len = run.len;
+  const uint8_t* const host = run.host;
+  char* const recs = run.recs;
   const uint64_t epoch = c.code_epoch;
   uint32_t lpc = pc_io, lnpc = npc_io;
   uint32_t off;
@@ -276,7 +289,7 @@ void run_page_timed(Cpu& c, CodePage& pg, uint32_t& pc_io, uint32_t& npc_io) {
   Decoded* d;
 next:
   off = lpc - base;
-  if (L3_UNLIKELY(off >= kCodePageBytes)) goto leave;
+  if (L3_UNLIKELY(off >= len)) goto leave;
   if constexpr (kBp)
     if (c.bp_filter_hit(lpc) && c.at_break(lpc)) goto stop;
   if (L3_LIKELY(c.ic_fast(lpc >> c.ic_shift))) {
@@ -400,10 +413,14 @@ leave:
 
 template <bool kTimed>
 void Cpu::loop_pages() {
-  if (L3_UNLIKELY(bp_skip)) loop<kTimed, false, true, true>();  // resumes from a breakpoint
+  if (L3_UNLIKELY(bp_skip)) {  // resumes from a breakpoint
+    if (spans) span_at_pc();
+    loop<kTimed, false, true, true>();
+  }
   if (broke) return;
   while (cycles < eff_limit) {
     dead_pages.clear();
+    if (spans) span_at_pc();  // a step boundary
     CodePage* pg = code_page(pc);
     if (L3_UNLIKELY(!pg || irl > irq_thresh)) {
       // Outside the pages, or an interrupt to take (or held off for one
@@ -415,17 +432,22 @@ void Cpu::loop_pages() {
       if (broke) return;
       continue;
     }
+    // The run's window: the page, or its part in the open span's window
+    // (word-aligned; it holds pc).
+    const uint64_t lo = std::max<uint64_t>(pg->base, (uint64_t(span_lo) + 3) & ~uint64_t(3));
+    const uint64_t end = std::min<uint64_t>(uint64_t(pg->base) + kCodePageBytes, uint64_t(span_last) + 1);
+    const PageRun run(*pg, uint32_t(lo), uint32_t(end - lo));
     uint32_t lpc = pc, lnpc = npc;
     if constexpr (kTimed) {
       if (pg->has_bp)
-        run_page_timed<true>(*this, *pg, lpc, lnpc);
+        run_page_timed<true>(*this, run, lpc, lnpc);
       else
-        run_page_timed<false>(*this, *pg, lpc, lnpc);
+        run_page_timed<false>(*this, run, lpc, lnpc);
     } else {
       if (pg->has_bp)
-        run_page<true>(*this, *pg, lpc, lnpc);
+        run_page<true>(*this, run, lpc, lnpc);
       else
-        run_page<false>(*this, *pg, lpc, lnpc);
+        run_page<false>(*this, run, lpc, lnpc);
     }
     if (broke) return;
   }

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <algorithm>
 #include <stdexcept>
 #include <systemc>  // sc_main
 
@@ -51,6 +52,43 @@ struct Bench {
 };
 
 }  // namespace
+
+// Profiler::window (the spans' windows): every PC of the window of pc is
+// attributed to pc's function, and the window ends where the attribution
+// may change. Symbols: FUNCs that nest, overlap, touch and leave gaps,
+// labels inside and between them, a FUNC without size (ignored).
+TEST(Profiler, WindowsHoldOneFunctionEach) {
+  ElfImage img;
+  using T = ElfSymbol::Type;
+  img.symbols = {
+      {"a", 0x100, 0x40, T::Func},    {"inner", 0x110, 0x10, T::Func}, {"b", 0x140, 0x20, T::Func},
+      {"over", 0x150, 0x40, T::Func}, {"lab", 0x1a0, 0, T::NoType},    {"lab2", 0x1c8, 0, T::NoType},
+      {"c", 0x200, 0x8, T::Func},     {"nosize", 0x1d0, 0, T::Func},   {"in_a", 0x120, 0, T::NoType}};
+  Profiler p;
+  p.set_symbols(img);
+  unsigned windows = 0;
+  for (uint32_t pc = 0xc0; pc < 0x240; pc += 4) {
+    uint32_t lo = 0, last = 0;
+    p.window(pc, lo, last);
+    ASSERT_LE(lo, pc);
+    ASSERT_GE(last, pc);
+    const std::string f = p.function_of(pc);
+    for (uint32_t q = std::max(lo, 0xc0u); q <= std::min(last, 0x23cu); q += 4)
+      EXPECT_EQ(p.function_of(q), f) << q;
+    if (pc == lo) ++windows;
+  }
+  EXPECT_GE(windows, 10u);
+  uint32_t lo = 0, last = 0;
+  p.window(0x104, lo, last);  // a, up to inner
+  EXPECT_EQ(lo, 0x100u);
+  EXPECT_EQ(last, 0x10fu);
+  p.window(0x300, lo, last);  // after every symbol
+  EXPECT_EQ(lo, 0x208u);
+  EXPECT_EQ(last, 0xFFFFFFFFu);
+  p.window(0x10, lo, last);  // before every symbol
+  EXPECT_EQ(lo, 0u);
+  EXPECT_EQ(last, 0xFFu);
+}
 
 TEST(Regions, FiguresComeFromTheRegistry) {
   Bench b(false);
