@@ -20,7 +20,10 @@ trend cells say holds/differs; the summary's counts agree; the published
 cells the quick subset covers are all compared (QUICK_EXPECT: red when
 published numbers are dropped or mis-keyed), in the full study every
 published cell meets a VP value; the HTML embeds the plots and marks the
-same mismatches; bad input exits 2 with one line.
+same mismatches; bad input exits 2 with one line. Every file sets the
+fast UART (board.set uart.fast: true), and the quick cells of ping-rtt,
+udp-rx and tcp-window run again without it give the same metrics, cell
+by cell, in shorter simulated runs.
 
     run_study_test.py --vp build/sim/leon3vp --fw-dir build/firmware --test quick|full [--keep DIR]
 """
@@ -230,6 +233,43 @@ def run_study(args, work, quick):
     return dirs
 
 
+def axes(spec):
+    return list(spec.get("grid", {})) + [k for z in spec.get("zip", []) for k in z]
+
+
+def check_fast_uart(args, work, dirs):
+    """Every file runs with the fast UART (board.set uart.fast: true), which
+    must change no figure: the quick cells of three files again with the
+    UART's line time, metric by metric against the study's own results."""
+    for f in FILES:
+        spec = yaml.safe_load(open(os.path.join(STUDY, f + ".yaml")))
+        check(spec.get("board", {}).get("set", {}).get("uart.fast") is True, f"{f}.yaml: no board.set uart.fast: true")
+    for f in ("ping-rtt", "udp-rx", "tcp-window"):
+        spec = yaml.safe_load(open(os.path.join(STUDY, f + ".yaml")))
+        spec["board"]["set"]["uart.fast"] = False
+        path = os.path.join(work, f + "-uart-line-time.yaml")
+        with open(path, "w") as fh:
+            yaml.safe_dump(spec, fh)
+        out = path[:-len(".yaml")]
+        cmd = ["run", path, "--out", out, "--vp", args.vp, "--quiet", "--workers", str(args.workers)]
+        if args.fw_dir:
+            cmd += ["--fw-dir", args.fw_dir]
+        for sub in QUICK[f]:
+            cmd += ["--subset", sub]
+        p = tool(cmd, timeout=3000)
+        check(p.returncode == 0, f"experiment run {f} without the fast UART: exit {p.returncode}: {p.stderr[-400:]}")
+        fast = pd.read_csv(os.path.join(dirs[f], "results.csv"))
+        slow = pd.read_csv(os.path.join(out, "results.csv"))
+        both = slow.merge(fast, on=axes(spec), suffixes=("_slow", "_fast"))
+        check(len(both) == len(slow) > 0, f"{f}: the cells without the fast UART are not in the study's results")
+        for m in spec["metrics"]:
+            check(both[m + "_slow"].equals(both[m + "_fast"]),
+                  f"{f}: metric {m} differs with the fast UART: {both[m + '_fast'].tolist()} "
+                  f"(without: {both[m + '_slow'].tolist()})")
+        check((both["sim_time_ps_fast"] < both["sim_time_ps_slow"]).all(),
+              f"{f}: the fast UART did not shorten the runs (simulated time)")
+
+
 def check_summary(t, row, tally, quick):
     """The summary row of one table against the cells counted here."""
     check(row[4] == str(tally["compared"]) and row[5] == str(tally["mismatch"]),
@@ -348,6 +388,7 @@ def main():
     os.makedirs(work, exist_ok=True)
     try:
         dirs = run_study(args, work, args.test == "quick")
+        check_fast_uart(args, work, {os.path.basename(d): d for d in dirs})
         n, mism = check_report(work, dirs, args.test == "quick")
         print(f"PASS study.{args.test}: {n} tables checked cell by cell, {mism} published mismatches shown")
         return 0

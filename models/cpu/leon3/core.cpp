@@ -297,38 +297,53 @@ bool Cpu::ahb_read(CoreBus::Kind k, DmiWin& w, uint32_t a, uint8_t asi, uint8_t*
   return ok;
 }
 
-bool Cpu::fetch_t_slow(uint32_t a, uint32_t& w) {
-  const uint8_t asi = s ? 0x9 : 0x8;
-  unsigned fill = 0;  // line size when the access fills an I-cache line
-  uint64_t* bucket = &tctr.stall_bus;
-  const uint32_t line = a >> ic_shift;
-  bool forced = false;                   // a hit turned into a miss (README "Forced misses")
-  if ((ics() & 1) && is_cacheable(a)) {  // enabled or frozen
-    if (ic_model.lookup(a)) {
-      if (!ic_force.thr || !ic_force.draw()) {
-        peek_mem(fetch_w, a, reinterpret_cast<uint8_t*>(&w), 4, CoreBus::Kind::Fetch, asi);
-        ++tctr.ic_hits;
-        set_ic_mru(line);
-        return true;
-      }
-      forced = true;
-      ++tctr.ic_forced;
-    }
-    ++tctr.ic_misses;
-    bucket = &tctr.stall_icache_miss;
-    // Enabled: fill the whole line (one burst); frozen: the word comes
-    // from memory and nothing is allocated.
-    if (ics() == 3) fill = ic_model.line_bytes();
-  } else {
-    ++tctr.ic_uncached;
+// An uncached fetch (I-cache disabled, or an uncacheable address): one
+// 32-bit AHB read. From the fetch window it is ahb_read's DMI path for one
+// word, inline (README "Speed structure": the caches-off path).
+bool Cpu::fetch_uncached(uint32_t a, uint32_t& w) {
+  ++tctr.ic_uncached;
+  wait_write_buffer();
+  uint64_t lat;
+  if (uint8_t* p = fetch_w.hit<4>(a)) {
+    ++tctr.ahb_reads;
+    std::memcpy(&w, p, 4);
+    lat = dmi_read_cost(fetch_w.rlat, 4);
+    lat += arb_dmi(lat, CoreBus::Kind::Fetch, a, 4);
+  } else if (!ahb_read(CoreBus::Kind::Fetch, fetch_w, a, s ? 0x9 : 0x8, reinterpret_cast<uint8_t*>(&w), 4,
+                       true, 0, lat)) {
+    add_hold(lat, tctr.stall_bus);
+    return false;
   }
+  add_hold(cfg.timing.icache_miss_cycles + lat, tctr.stall_bus);
+  return true;
+}
+
+// A fetch from a cacheable address with the I-cache enabled or frozen.
+bool Cpu::fetch_cached(uint32_t a, uint32_t& w) {
+  const uint8_t asi = s ? 0x9 : 0x8;
+  const uint32_t line = a >> ic_shift;
+  bool forced = false;  // a hit turned into a miss (README "Forced misses")
+  if (ic_model.lookup(a)) {
+    if (!ic_force.thr || !ic_force.draw()) {
+      peek_mem(fetch_w, a, reinterpret_cast<uint8_t*>(&w), 4, CoreBus::Kind::Fetch, asi);
+      ++tctr.ic_hits;
+      set_ic_mru(line);
+      return true;
+    }
+    forced = true;
+    ++tctr.ic_forced;
+  }
+  ++tctr.ic_misses;
+  // Enabled: fill the whole line (one burst); frozen: the word comes
+  // from memory and nothing is allocated.
+  const unsigned fill = ics() == 3 ? ic_model.line_bytes() : 0;
   wait_write_buffer();
   uint64_t lat;
   if (!ahb_read(CoreBus::Kind::Fetch, fetch_w, a, asi, reinterpret_cast<uint8_t*>(&w), 4, true, fill, lat)) {
     add_hold(lat, tctr.stall_bus);
     return false;
   }
-  add_hold(cfg.timing.icache_miss_cycles + lat, *bucket);
+  add_hold(cfg.timing.icache_miss_cycles + lat, tctr.stall_icache_miss);
   if (fill) {
     // A forced miss re-fills its line: dropped first, so the fill takes an
     // invalid way (its own, unless a lower way is invalid) like a real miss.

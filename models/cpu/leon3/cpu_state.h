@@ -473,7 +473,13 @@ struct Cpu {
       }
     return fetch_t_slow(a, w);
   }
-  bool fetch_t_slow(uint32_t a, uint32_t& w);
+  // Every fetch but an I-cache hit of the MRU line from the fetch window.
+  bool fetch_t_slow(uint32_t a, uint32_t& w) {
+    if (!(ics() & 1) || !is_cacheable(a)) return fetch_uncached(a, w);
+    return fetch_cached(a, w);
+  }
+  bool fetch_cached(uint32_t a, uint32_t& w);
+  bool fetch_uncached(uint32_t a, uint32_t& w);
   uint64_t interlock(const Decoded& d, uint64_t t);
   // Before the instruction `d` issues at slot t: its interlock stalls.
   // interlock() returns 0 and counts nothing unless one of these holds (a

@@ -81,7 +81,8 @@ class SpansTest : public CoreTest {
     if (v != Variant::NoDmi) core->add_dmi(0, kDevice - 1, bus.ram.data(), true, true);
     if (m == Mode::TimedCachesOn) core->set_ccr(0xF);
     // No variant: the reference run (steps only, the observed loop).
-    if (!v || v == Variant::Observed) core->probes().step.listen([this](const StepRecord& s) { steps.add(s); });
+    if (!v || v == Variant::Observed)
+      core->probes().step.listen([this](const StepRecord& s) { steps.add(s); });
     if (v) core->set_span_listener(&spans);
     if (v == Variant::Breakpoint) core->set_break_pcs({kCode + 0x800});  // same page, never reached
     core->set_reg(G5, kDevice);
@@ -92,7 +93,9 @@ class SpansTest : public CoreTest {
   template <typename F>
   void each(size_t min_spans, F run) {
     for (Mode m : {Mode::Functional, Mode::TimedCachesOff, Mode::TimedCachesOn}) {
-      SCOPED_TRACE(m == Mode::Functional ? "functional" : m == Mode::TimedCachesOff ? "timed" : "timed, caches on");
+      SCOPED_TRACE(m == Mode::Functional       ? "functional"
+                   : m == Mode::TimedCachesOff ? "timed"
+                                               : "timed, caches on");
       setup(m, std::nullopt);
       run();
       const std::vector<Sum> want = steps.seq;
@@ -135,9 +138,9 @@ TEST_F(SpansTest, EqualTheStepsMergedByWindowThroughCallsAndAnInterrupt) {
     core->set_reg(G2, kData);
     // 0: g3 = 6 | 1: L: call F | 2: nop | 3: g3-- | 4: bne L | 5: nop | 6: ta 0 (not reached)
     // 7..9: nop | 10: F: ld [g2] | 11: add | 12: st [g2] | 13: ld [g5] (device) | 14: retl | 15: nop
-    exec({enc_addi(G3, G0, 6), enc_call(9), enc_nop(), enc_subcci(G3, G3, 1), enc_bicc(NE, false, -3), enc_nop(),
-          enc_ta(0), enc_nop(), enc_nop(), enc_nop(), enc_ld(G4, G2, 0), enc_addi(G4, G4, 1), enc_st(G4, G2, 0),
-          enc_ld(G6, G5, 0), enc_jmpl(G0, O7, 8), enc_nop()});
+    exec({enc_addi(G3, G0, 6), enc_call(9), enc_nop(), enc_subcci(G3, G3, 1), enc_bicc(NE, false, -3),
+          enc_nop(), enc_ta(0), enc_nop(), enc_nop(), enc_nop(), enc_ld(G4, G2, 0), enc_addi(G4, G4, 1),
+          enc_st(G4, G2, 0), enc_ld(G6, G5, 0), enc_jmpl(G0, O7, 8), enc_nop()});
     expect_trapped_to(0x15);
     EXPECT_EQ(reads, 3u);
   });
@@ -149,7 +152,8 @@ TEST_F(SpansTest, EqualTheStepsMergedByWindowThroughATrap) {
     enable_traps();
     core->set_reg(G3, 20);
     // 0: L: g3-- | 1: bne L | 2: nop | 3: nop | 4: nop | 5: ld [g0 + 2] (traps): 3 spans
-    exec({enc_subcci(G3, G3, 1), enc_bicc(NE, false, -1), enc_nop(), enc_nop(), enc_nop(), enc_ld(G4, G0, 2)});
+    exec(
+        {enc_subcci(G3, G3, 1), enc_bicc(NE, false, -1), enc_nop(), enc_nop(), enc_nop(), enc_ld(G4, G0, 2)});
     expect_trapped_to(0x07);
   });
 }
