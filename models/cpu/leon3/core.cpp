@@ -586,6 +586,7 @@ void Cpu::obs_close(bool last) {
 void Cpu::span_switch() {
   if (span_open) span_close(false);
   spans->window(pc, span_lo, span_last);
+  if (span_lo > pc || pc > span_last) span_lo = span_last = pc;  // a window without pc: pc alone
   span_open = true;
   span0.pc = pc;
   span0.cycles = cycles;

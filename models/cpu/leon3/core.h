@@ -201,7 +201,8 @@ class SpanListener {
  public:
   virtual ~SpanListener() = default;
   // The window [lo, last] (inclusive, contains pc) of PCs whose steps are
-  // summed into one span with a step at pc.
+  // summed into one span with a step at pc. A window that does not hold pc
+  // is taken as [pc, pc] (the core makes progress whatever it gets).
   virtual void window(uint32_t pc, uint32_t& lo, uint32_t& last) = 0;
   // A span ended: the PC left its window, a trap or interrupt took it
   // elsewhere, or the loop ended (last).

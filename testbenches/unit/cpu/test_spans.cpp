@@ -158,6 +158,45 @@ TEST_F(SpansTest, EqualTheStepsMergedByWindowThroughATrap) {
   });
 }
 
+// A listener whose windows do not hold the PC (empty, inverted, elsewhere)
+// gets one span per step, and the program runs as without it.
+struct BadWindows : Spans {
+  unsigned calls = 0;
+  void window(uint32_t pc, uint32_t& lo, uint32_t& last) override {
+    switch (calls++ % 3) {
+      case 0:  // inverted
+        lo = pc + 8;
+        last = pc - 8;
+        break;
+      case 1:  // after pc
+        lo = pc + 4;
+        last = pc + 64;
+        break;
+      default:  // before pc
+        lo = 0;
+        last = pc - 4;
+    }
+  }
+};
+
+TEST_F(SpansTest, WindowsWithoutThePcGiveOneStepEach) {
+  BadWindows bad;
+  core->set_span_listener(&bad);
+  core->set_reg(G3, 20);
+  exec({enc_subcci(G3, G3, 1), enc_bicc(NE, false, -1), enc_nop()});
+  expect_exit(3);
+  EXPECT_EQ(core->reg(G3), 0u);
+  uint64_t instructions = 0, cycles = 0;
+  for (const SpanRecord& s : bad.raw) {
+    EXPECT_LE(s.instructions, 1u);
+    instructions += s.instructions;
+    cycles += s.cycles;
+  }
+  EXPECT_GE(bad.raw.size(), 60u);  // 20 x (subcc, bne, nop), one span each
+  EXPECT_EQ(instructions, core->counters().instructions);
+  EXPECT_EQ(cycles, core->cycles());
+}
+
 // Without a listener the page loop's window is its page: nothing is published
 // and removing the listener between runs stops the spans.
 TEST_F(SpansTest, RemovedListenerGetsNothing) {
