@@ -133,52 +133,32 @@ uint128 Profiler::energy_unattributed() const {
 
 Profiler::Counts Profiler::total() const {
   Counts t;  // the rows' sums (kept per row only: one add per figure and step)
-  for (const Row& r : rows_) {
-    t.cycles += r.c.cycles;
-    t.instructions += r.c.instructions;
-    t.ic_misses += r.c.ic_misses;
-    t.dc_misses += r.c.dc_misses;
-  }
+  for (const Row& r : rows_) t.add(r.c);
   t.energy_fj = energy_total_ + open_run_energy();
   return t;
 }
 
-void Profiler::step(const leon3::StepRecord& s) {
+unsigned Profiler::row_of(uint32_t pc) {
   if (rows_.empty()) rows_.push_back(Row{"(unknown)", 0, 0, Counts()});
-  const unsigned idx = s.pc == next_pc_ ? next_idx_ : index_of(s.pc);
-  Counts add;
-  add.cycles = s.cycles;
-  add.instructions = s.retired;
-  add.ic_misses = s.ic_misses;
-  add.dc_misses = s.dc_misses;
+  return pc == next_pc_ ? next_idx_ : index_of(pc);
+}
+
+void Profiler::step(const leon3::StepRecord& s) {
+  const unsigned idx = row_of(s.pc);
+  const Counts add{s.cycles, s.retired, s.ic_misses, s.dc_misses};
   if (per_pc_on_) {
-    Counts& c = rows_[idx].c;
-    c.cycles += add.cycles;
-    c.instructions += add.instructions;
-    c.ic_misses += add.ic_misses;
-    c.dc_misses += add.dc_misses;
-    return step_pc(idx, s);
+    rows_[idx].c.add(add);
+    return step_pc(idx, s.pc, add);
   }
   attribute(idx, add, s.next_pc, s.last);
 }
 
 void Profiler::span(const leon3::SpanRecord& s) {
-  if (rows_.empty()) rows_.push_back(Row{"(unknown)", 0, 0, Counts()});
-  const unsigned idx = s.pc == next_pc_ ? next_idx_ : index_of(s.pc);
-  Counts add;
-  add.cycles = s.cycles;
-  add.instructions = s.instructions;
-  add.ic_misses = s.ic_misses;
-  add.dc_misses = s.dc_misses;
-  attribute(idx, add, s.next_pc, s.last);
+  attribute(row_of(s.pc), Counts{s.cycles, s.instructions, s.ic_misses, s.dc_misses}, s.next_pc, s.last);
 }
 
 void Profiler::attribute(unsigned idx, const Counts& add, uint32_t next_pc, bool last) {
-  Counts& c = rows_[idx].c;
-  c.cycles += add.cycles;
-  c.instructions += add.instructions;
-  c.ic_misses += add.ic_misses;
-  c.dc_misses += add.dc_misses;
+  rows_[idx].c.add(add);
   next_pc_ = next_pc;
   next_idx_ = index_of(next_pc_);
   if (!energy_now_) return;
@@ -192,12 +172,9 @@ void Profiler::attribute(unsigned idx, const Counts& add, uint32_t next_pc, bool
 }
 
 // The per-PC histogram: the step's counts and, with energy, its own growth.
-void Profiler::step_pc(unsigned idx, const leon3::StepRecord& s) {
-  Counts& p = per_pc_[s.pc];
-  p.cycles += s.cycles;
-  p.instructions += s.retired;
-  p.ic_misses += s.ic_misses;
-  p.dc_misses += s.dc_misses;
+void Profiler::step_pc(unsigned idx, uint32_t pc, const Counts& add) {
+  Counts& p = per_pc_[pc];
+  p.add(add);
   if (!energy_now_) return;
   run_ = idx;
   const uint128 before = energy_last_;

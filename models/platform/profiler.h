@@ -31,7 +31,13 @@ class Profiler : private leon3::SpanListener {
  public:
   struct Counts {
     uint64_t cycles = 0, instructions = 0, ic_misses = 0, dc_misses = 0;
-    uint128 energy_fj = 0;  // with set_energy(): the energy the steps caused (128 bits: models/energy)
+    uint128 energy_fj = 0;       // with set_energy(): the energy the steps caused (128 bits: models/energy)
+    void add(const Counts& o) {  // the four counts (not the energy)
+      cycles += o.cycles;
+      instructions += o.instructions;
+      ic_misses += o.ic_misses;
+      dc_misses += o.dc_misses;
+    }
   };
   struct Row {
     std::string name;
@@ -99,7 +105,10 @@ class Profiler : private leon3::SpanListener {
   unsigned index_of(uint32_t pc) const {
     return (pc >= last_.start && pc < last_.end) ? last_.idx : lookup(pc);
   }
-  void step_pc(unsigned idx, const leon3::StepRecord& s);
+  // The row of a record starting at pc (the cached next function when pc is
+  // where the previous record ended).
+  unsigned row_of(uint32_t pc);
+  void step_pc(unsigned idx, uint32_t pc, const Counts& add);
   // Adds steps of function idx that end at next_pc; reads the energy where
   // the function changes.
   void attribute(unsigned idx, const Counts& add, uint32_t next_pc, bool last);
