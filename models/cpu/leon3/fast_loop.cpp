@@ -58,11 +58,23 @@ constexpr FastOp kFastOps[] = {{&sem::h_bicc<false>, kOpBicc, InsnClass::Branch}
 #undef L3_OP_ROW
 };
 
+// The timed cases of ALU and memory ops check only the register pre-test
+// and the LDD pair flag (issue_case below): a row that gives their handler
+// an icc or Y wait, or the Bicc flag, takes the generic case.
+constexpr uint16_t kCaseNoFlags = timing::kTfIccHold | timing::kTfRY | timing::kTfBicc;
+// The timed Bicc case checks only the icc wait: a row that gives Bicc a
+// register source or another wait takes the generic case.
+constexpr uint16_t kBranchNoFlags = timing::kTfIccHold | timing::kTfRY | timing::kTfLdd;
+
 }  // namespace
 
 uint8_t fast_op(const Decoded& d) {
-  for (const FastOp& f : kFastOps)
-    if (f.h == d.fn && unsigned(f.cls) == d.cls && d.cost == timing::kClassCycles[d.cls]) return f.op;
+  for (const FastOp& f : kFastOps) {
+    if (f.h != d.fn || unsigned(f.cls) != d.cls || d.cost != timing::kClassCycles[d.cls]) continue;
+    if (f.op == kOpBicc)  // the timed branch case waits for icc only
+      return (d.hs1 | d.hs2 | d.hsl | (d.tflags & kBranchNoFlags)) ? uint8_t(kOpCall) : f.op;
+    return (d.tflags & kCaseNoFlags) ? uint8_t(kOpCall) : f.op;
+  }
   return kOpCall;
 }
 
@@ -141,10 +153,10 @@ struct PageRun {
 // Direct-threaded: every case ends with its own dispatch (L3_NEXT). The
 // cycle count lives in a local and is written back around anything that may
 // read it (memory accesses, handlers, traps).
-template <bool kBp>
+template <bool kBp, bool kWhole>
 void run_page(Cpu& c, const PageRun& run, uint32_t& pc_io, uint32_t& npc_io) {
   static const void* const kTable[kOpCount] = L3_LABEL_TABLE;
-  const uint32_t base = run.lo, len = run.len;
+  const uint32_t base = run.lo, len = kWhole ? kCodePageBytes : run.len;
   const uint8_t* const host = run.host;
   char* const recs = run.recs;
   const uint64_t epoch = c.code_epoch;
@@ -271,15 +283,49 @@ leave:
 #undef L3_SYNC_IN
 }
 
+// Cpu::issue() for an ALU or memory case: fast_op gave the case only to a
+// record without the icc, Y and Bicc flags, so the register pre-test and
+// the LDD/STD pair flag are all that can call interlock().
+[[gnu::always_inline]] inline void issue_case(Cpu& c, const Decoded& d, uint16_t tf, uint64_t& t) {
+  if (L3_UNLIKELY((c.rdy_hi > t && (c.rdy[d.hs1] > t || c.rdy[d.hs2] > t || c.rdy[d.hsl] > t + 1)) ||
+                  (tf & timing::kTfLdd))) {
+    const uint64_t st = c.interlock(d, t);
+    c.cycles += st;
+    t += st;
+  }
+}
+// Cpu::retire_timed() for a case of class kCls (fast_op checked the class),
+// with the record's cost tc and flags tf.
+template <InsnClass kCls>
+[[gnu::always_inline]] inline void retire_case(Cpu& c, const Decoded& d, unsigned tc, uint16_t tf,
+                                               uint64_t t) {
+  using namespace timing;
+  c.cycles += tc;
+  c.tctr.class_cycles[unsigned(kCls)] += tc;
+  ++c.ctr.by_class[unsigned(kCls)];
+  constexpr uint16_t kProduce = kTfLoad | kTfLdd | kTfMul | kTfWIcc | kTfWY;
+  if (!(tf & kProduce)) return;
+  // Cpu::produce() inline for its two common cases, a single load and an
+  // icc write without multiplier or Y.
+  if (kCls == InsnClass::Load && (tf & kProduce) == kTfLoad)
+    c.set_rdy(d.rd, t + 1 + c.lddel);
+  else if (kCls != InsnClass::Load && (tf & kProduce) == kTfWIcc) {
+    c.icc_rdy = t + tc + 2;
+    c.icc_nobp = (tf & kTfNoBp) != 0;
+  } else {
+    c.produce(d, t);
+  }
+}
+
 // Timed mode: the same walk with the generic timed loop's per-instruction
 // work (I-cache fast check, interlocks, timed costs, ready times) around
 // the inlined handlers; cycles stay in the member (the timed memory paths
 // read and write it), and pc/npc are written before anything may read them.
-template <bool kBp>
+template <bool kBp, bool kWhole>
 void run_page_timed(Cpu& c, const PageRun& run, uint32_t& pc_io, uint32_t& npc_io) {
   using namespace timing;
   static const void* const kTable[kOpCount] = L3_LABEL_TABLE;
-  const uint32_t base = run.lo, len = run.len;
+  const uint32_t base = run.lo, len = kWhole ? kCodePageBytes : run.len;
   const uint8_t* const host = run.host;
   char* const recs = run.recs;
   const uint64_t epoch = c.code_epoch;
@@ -287,6 +333,8 @@ void run_page_timed(Cpu& c, const PageRun& run, uint32_t& pc_io, uint32_t& npc_i
   uint32_t off;
   uint64_t t;  // issue slot of the instruction (cycles - hold after its fetch)
   Decoded* d;
+  uint16_t tf;  // the record's timed flags and cost (ALU and memory cases)
+  unsigned tc;
 next:
   off = lpc - base;
   if (L3_UNLIKELY(off >= len)) goto leave;
@@ -313,32 +361,54 @@ next:
   t = c.cycles - c.hold;
   goto* kTable[d->op];
 
-#define L3_ALU(h, I, cls, lbl) \
-  lbl:                         \
-  c.issue(*d, t);              \
-  sem::h_##h<I>(c, *d);        \
-  goto retire;
+// The cases read the record's timed cost and flags once (a write through
+// a byte-typed field could otherwise make the compiler read them again).
+#define L3_ALU(h, I, cls, lbl)                   \
+  lbl:                                           \
+  tf = d->tflags;                                \
+  tc = d->tcost;                                 \
+  issue_case(c, *d, tf, t);                      \
+  sem::h_##h<I>(c, *d);                          \
+  lpc = lnpc;                                    \
+  lnpc += 4;                                     \
+  retire_case<InsnClass::cls>(c, *d, tc, tf, t); \
+  if (c.cycles >= c.eff_limit) goto leave;       \
+  goto next;
 #define L3_ALU2(h, cls) L3_ALU(h, false, cls, alu_##h##_r) L3_ALU(h, true, cls, alu_##h##_i)
   L3_FAST_ALU(L3_ALU2)
 #undef L3_ALU2
 #undef L3_ALU
-#define L3_MEM(h, I, cls, lbl)                   \
-  lbl:                                           \
-  c.issue(*d, t);                                \
-  c.pc = lpc;                                    \
-  c.npc = lnpc;                                  \
-  sem::h_##h<I>(c, *d);                          \
-  if (L3_UNLIKELY(c.pending_tt != 0)) goto trap; \
-  goto retire_mem;
+// After a memory access: a device access may yield, interrupt or drop the pages.
+#define L3_MEM(h, I, cls, lbl)                                                              \
+  lbl:                                                                                      \
+  tf = d->tflags;                                                                           \
+  tc = d->tcost;                                                                            \
+  issue_case(c, *d, tf, t);                                                                 \
+  if (L3_LIKELY(sem::tfast_##h<I>(c, *d))) { /* no bus access: nothing else to check */     \
+    lpc = lnpc;                                                                             \
+    lnpc += 4;                                                                              \
+    retire_case<InsnClass::cls>(c, *d, tc, tf, t);                                          \
+    if (c.cycles >= c.eff_limit) goto leave;                                                \
+    goto next;                                                                              \
+  }                                                                                         \
+  c.pc = lpc;                                                                               \
+  c.npc = lnpc;                                                                             \
+  sem::h_##h<I>(c, *d);                                                                     \
+  if (L3_UNLIKELY(c.pending_tt != 0)) goto trap;                                            \
+  lpc = lnpc;                                                                               \
+  lnpc += 4;                                                                                \
+  retire_case<InsnClass::cls>(c, *d, tc, tf, t);                                            \
+  if (c.cycles >= c.eff_limit || c.irl > c.irq_thresh || c.code_epoch != epoch) goto leave; \
+  goto next;
 #define L3_MEM2(h, cls) L3_MEM(h, false, cls, mem_##h##_r) L3_MEM(h, true, cls, mem_##h##_i)
   L3_FAST_MEM(L3_MEM2)
 #undef L3_MEM2
 #undef L3_MEM
 
 branch : {  // Bicc with pc/npc in registers
-  if (L3_UNLIKELY(d->hs1 | d->hs2 | d->hsl | (d->tflags & (kTfIccHold | kTfRY | kTfLdd)))) {
-    c.issue(*d, t);
-  } else if ((d->tflags & kTfBicc) && c.icc_rdy > t) {  // = interlock()'s icc rule, inline
+  // Cpu::issue() without sources or waits but icc (fast_op): interlock()'s
+  // icc rule, inline.
+  if ((d->tflags & kTfBicc) && c.icc_rdy > t) {
     uint64_t st = c.icc_rdy - t;
     if (c.bpred && !c.icc_nobp && sem::cond_true(d->rd & 15, c.icc)) st = 0;  // predicted taken
     c.tctr.stall_branch += st;
@@ -353,19 +423,6 @@ branch : {  // Bicc with pc/npc in registers
   if (c.cycles >= c.eff_limit) goto leave;
   goto next;
 }
-retire:  // an ALU instruction: no trap, no bus
-  lpc = lnpc;
-  lnpc += 4;
-  c.retire_timed(*d, t);
-  if (c.cycles >= c.eff_limit) goto leave;
-  goto next;
-retire_mem:  // a device access may yield, interrupt or drop the pages
-  lpc = lnpc;
-  lnpc += 4;
-  c.retire_timed(*d, t);
-  if (c.cycles >= c.eff_limit || c.irl > c.irq_thresh || c.code_epoch != epoch) goto leave;
-  goto next;
-
 generic : {
   c.issue(*d, t);
   c.pc = lpc;
@@ -438,16 +495,23 @@ void Cpu::loop_pages() {
     const uint64_t end = std::min<uint64_t>(uint64_t(pg->base) + kCodePageBytes, uint64_t(span_last) + 1);
     const PageRun run(*pg, uint32_t(lo), uint32_t(end - lo));
     uint32_t lpc = pc, lnpc = npc;
+    // kWhole: the run is the whole page (no span window inside it), so its
+    // length is a constant and the loop keeps one more value in a register.
+    const bool whole = run.len == kCodePageBytes;
     if constexpr (kTimed) {
       if (pg->has_bp)
-        run_page_timed<true>(*this, run, lpc, lnpc);
+        run_page_timed<true, false>(*this, run, lpc, lnpc);
+      else if (whole)
+        run_page_timed<false, true>(*this, run, lpc, lnpc);
       else
-        run_page_timed<false>(*this, run, lpc, lnpc);
+        run_page_timed<false, false>(*this, run, lpc, lnpc);
     } else {
       if (pg->has_bp)
-        run_page<true>(*this, run, lpc, lnpc);
+        run_page<true, false>(*this, run, lpc, lnpc);
+      else if (whole)
+        run_page<false, true>(*this, run, lpc, lnpc);
       else
-        run_page<false>(*this, run, lpc, lnpc);
+        run_page<false, false>(*this, run, lpc, lnpc);
     }
     if (broke) return;
   }

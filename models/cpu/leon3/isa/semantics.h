@@ -536,6 +536,40 @@ inline bool store_fast(Cpu& c, const Decoded& d) {
   from_regs<N>(c, d, p);
   return true;
 }
+// The timed page loop's fast forms: the access when it takes Cpu::read's or
+// Cpu::write's timed inline path (its line is the MRU line of its D-cache
+// set and the timed DMI window holds it) and traps on nothing; false,
+// having changed nothing, otherwise. A store whose bus arbitration is
+// modelled (arb_mode) takes the full handler: arbitration calls out of the core.
+template <bool I, unsigned N, bool Signed>
+inline bool tload_fast(Cpu& c, const Decoded& d) {
+  const uint32_t a = ea<I>(c, d);
+  if (N == 8 && (d.rd & 1)) return false;
+  if (a & (N - 1)) return false;
+  if (!c.dc_fast(a >> c.dc_shift)) return false;
+  const uint8_t* p = c.tread_w.hit<N>(a);
+  if (!p) return false;
+  ++c.tctr.dc_read_hits;
+  to_regs<N, Signed>(c, d, p);
+  return true;
+}
+template <bool I, unsigned N>
+inline bool tstore_fast(Cpu& c, const Decoded& d) {
+  if (c.arb_mode) return false;
+  const uint32_t a = ea<I>(c, d);
+  if (N == 8 && (d.rd & 1)) return false;
+  if (a & (N - 1)) return false;
+  if (!c.dc_fast(a >> c.dc_shift)) return false;
+  uint8_t* p = c.twrite_w.hit<N>(a);
+  if (!p) return false;
+  c.wait_write_buffer();
+  from_regs<N>(c, d, p);
+  c.wb_free = c.cycles + c.twrite_w.wlat + (N > 4 ? c.burst_beat : 0);
+  ++c.tctr.dc_write_hits;
+  ++c.tctr.ahb_writes;
+  return true;
+}
+
 #define L3_FAST(name, expr)                           \
   template <bool I>                                   \
   inline bool fast_##name(Cpu& c, const Decoded& d) { \
@@ -552,6 +586,22 @@ L3_FAST(stb, (store_fast<I, 1>(c, d)))
 L3_FAST(sth, (store_fast<I, 2>(c, d)))
 L3_FAST(std, (store_fast<I, 8>(c, d)))
 #undef L3_FAST
+#define L3_TFAST(name, expr)                           \
+  template <bool I>                                    \
+  inline bool tfast_##name(Cpu& c, const Decoded& d) { \
+    return expr;                                       \
+  }
+L3_TFAST(ld, (tload_fast<I, 4, false>(c, d)))
+L3_TFAST(ldub, (tload_fast<I, 1, false>(c, d)))
+L3_TFAST(lduh, (tload_fast<I, 2, false>(c, d)))
+L3_TFAST(ldsb, (tload_fast<I, 1, true>(c, d)))
+L3_TFAST(ldsh, (tload_fast<I, 2, true>(c, d)))
+L3_TFAST(ldd, (tload_fast<I, 8, false>(c, d)))
+L3_TFAST(st, (tstore_fast<I, 4>(c, d)))
+L3_TFAST(stb, (tstore_fast<I, 1>(c, d)))
+L3_TFAST(sth, (tstore_fast<I, 2>(c, d)))
+L3_TFAST(std, (tstore_fast<I, 8>(c, d)))
+#undef L3_TFAST
 
 L3_SEM(ld) { load<I, false, 4, false>(c, d); }
 L3_SEM(ldub) { load<I, false, 1, false>(c, d); }
