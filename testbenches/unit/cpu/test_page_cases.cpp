@@ -1,0 +1,131 @@
+// The timed page loop's cases (fast_loop.cpp) against the generic loop: a
+// loop of loads (load-use, LDD pair), stores (hits and misses, STD), a
+// multiply, icc writers and a predicted Bicc must give every counter and
+// cycle of the observed (generic) loop, with the caches on and off, with
+// and without the bus arbitration side-band, and with load delay 1 and 2.
+// And fast_op() must keep the records a case cannot time out of the cases.
+#include <cstring>
+#include <string>
+
+#include "cpu_state.h"  // decode(), fast_op()
+#include "timed_harness.h"
+
+namespace l3vp::leon3::test {
+using namespace enc;
+namespace {
+
+struct Config {
+  bool caches, arbitration;
+  unsigned lddel;
+  std::string name() const {
+    return std::string(caches ? "caches on" : "caches off") + (arbitration ? ", arbitration" : "") +
+           ", lddel " + std::to_string(lddel);
+  }
+};
+
+// Every field of both counter structs is a uint64_t: compared word by word.
+template <typename T>
+void expect_same_words(const T& a, const T& b, const char* what) {
+  static_assert(sizeof(T) % sizeof(uint64_t) == 0);
+  uint64_t wa[sizeof(T) / 8], wb[sizeof(T) / 8];
+  std::memcpy(wa, &a, sizeof a);
+  std::memcpy(wb, &b, sizeof b);
+  for (size_t i = 0; i < sizeof(T) / 8; ++i) EXPECT_EQ(wa[i], wb[i]) << what << " word " << i;
+}
+
+class PageCasesTest : public TimedTest {
+ protected:
+  struct Result {
+    CoreCounters ctr;
+    CoreTimingCounters tctr;
+    uint64_t cycles;
+    uint32_t g2;
+  };
+  Result run(const Config& s, bool observed) {
+    tcfg.timing.icache_miss_cycles = 2;
+    tcfg.timing.dcache_miss_cycles = 3;
+    tcfg.timing.burst_beat_cycles = 1;
+    tcfg.timing.load_delay = s.lddel;
+    remake(4, 6);  // a store drains longer than it issues: the write buffer stalls
+    if (s.caches) core->set_ccr(0xF);
+    core->set_bus_arbitration(s.arbitration);
+    uint64_t steps = 0;
+    if (observed) core->probes().step.listen([&](const StepRecord&) { ++steps; });
+    for (uint32_t k = 0; k < 64; ++k) bus.w32(kData + 4 * k, 0x01020304u * (k + 1));
+    core->set_reg(G1, kData);
+    core->set_reg(G3, 24);
+    // X: ld; use | ldd; use of the second word | umul; use | st (write-through,
+    // no allocation) | std into the LDD's line | ldub; addcc | addx (reads C)
+    // | subcc; bne X | delay slot: the pointer moves two words (new lines).
+    exec({enc_ld(L0, G1, 0), alu(ADD, G2, G2, L0), memi(LDD, L2, G1, 8), alu(ADD, G2, G2, L3),
+          alu(UMUL, L4, L0, G3), alu(ADD, G2, G2, L4), enc_st(G2, G1, 128), memi(STD, L2, G1, 16),
+          memi(LDUB, L5, G1, 3), alu(ADDCC, G2, G2, L5), alu(ADDX, G2, G2, G0), enc_subcci(G3, G3, 1),
+          enc_bicc(NE, false, -12), enc_addi(G1, G1, 8)});
+    expect_exit(14);
+    if (observed) {
+      EXPECT_GT(steps, 0u);
+    }
+    return Result{core->counters(), core->timing_counters(), core->cycles(), core->reg(G2)};
+  }
+};
+
+TEST_F(PageCasesTest, TimedCasesGiveTheGenericLoopsCounters) {
+  for (bool caches : {true, false})
+    for (bool arb : {false, true})
+      for (unsigned lddel : {1u, 2u}) {
+        const Config s{caches, arb, lddel};
+        SCOPED_TRACE(s.name());
+        const Result page = run(s, false), generic = run(s, true);
+        EXPECT_EQ(page.g2, generic.g2);
+        EXPECT_EQ(page.cycles, generic.cycles);
+        expect_same_words(page.ctr, generic.ctr, "CoreCounters");
+        expect_same_words(page.tctr, generic.tctr, "CoreTimingCounters");
+        // The loop exercised what the cases time inline.
+        EXPECT_GT(page.tctr.stall_load_use, 0u);
+        EXPECT_GT(page.tctr.stall_branch + page.tctr.stall_muldiv, 0u);
+        if (caches) {
+          EXPECT_GT(page.tctr.dc_read_hits, 0u);
+          EXPECT_GT(page.tctr.dc_write_hits, 0u);
+          EXPECT_GT(page.tctr.dc_write_misses, 0u);
+          EXPECT_GT(page.tctr.stall_write_buffer, 0u);
+        }
+      }
+}
+
+// A row may give a case's handler flags the case does not time (an icc or
+// Y wait, the Bicc flag; a register source for Bicc): such a record must
+// take the generic case, which calls Cpu::issue() with every rule.
+TEST(PageCases, FastOpLeavesOtherWaitsToTheGenericCase) {
+  auto rec = [](uint32_t w) {
+    Decoded d{};
+    decode(w, d);
+    return d;
+  };
+  const Decoded add = rec(enc_add(L0, L1, L2)), ld = rec(enc_ld(L0, L1, 4)), st = rec(enc_st(L0, L1, 4)),
+                bne = rec(enc_bicc(NE, false, 4));
+  EXPECT_NE(fast_op(add), 0u);
+  EXPECT_NE(fast_op(ld), 0u);
+  EXPECT_NE(fast_op(st), 0u);
+  EXPECT_NE(fast_op(bne), 0u);
+  for (const Decoded* d : {&add, &ld, &st})
+    for (uint16_t f : {timing::kTfIccHold, timing::kTfRY, timing::kTfBicc}) {
+      Decoded x = *d;
+      x.tflags |= f;
+      EXPECT_EQ(fast_op(x), 0u) << "flag " << f;
+    }
+  for (uint16_t f : {timing::kTfIccHold, timing::kTfRY, timing::kTfLdd}) {
+    Decoded x = bne;
+    x.tflags |= f;
+    EXPECT_EQ(fast_op(x), 0u) << "Bicc, flag " << f;
+  }
+  Decoded x = bne;
+  x.hs1 = L1;
+  EXPECT_EQ(fast_op(x), 0u) << "Bicc with a register source";
+  // The flags a case does time keep it: a load's own, an icc write.
+  x = add;
+  x.tflags |= timing::kTfWIcc;
+  EXPECT_NE(fast_op(x), 0u);
+}
+
+}  // namespace
+}  // namespace l3vp::leon3::test
