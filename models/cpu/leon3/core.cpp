@@ -425,13 +425,10 @@ bool Cpu::write_timed(uint32_t a, uint8_t asi, const uint8_t* in, unsigned n, bo
     }
   }
   wb_free = cycles + drain;
-  // Write-through, no allocation on a write miss: the tags do not change.
-  if (!bus_only && dc_fast(a >> dc_shift))  // MRU line of its set: valid
-    ++tctr.dc_write_hits;
-  else if (!bus_only && (dcs() & 1) && is_cacheable(a))
-    ++(dc_model.contains(a) ? tctr.dc_write_hits : tctr.dc_write_misses);
-  else
+  if (bus_only)
     ++tctr.dc_uncached_writes;
+  else
+    count_dc_write(a);
   return true;
 }
 

@@ -439,6 +439,16 @@ struct Cpu {
       if (a >= r.first && a <= r.last) return true;
     return false;
   }
+  // The D-cache counter of a store that is not a forced miss (write-through,
+  // no allocation on a write miss: the tags do not change).
+  void count_dc_write(uint32_t a) {
+    if (dc_fast(a >> dc_shift))  // MRU line of its set: valid
+      ++tctr.dc_write_hits;
+    else if ((dcs() & 1) && is_cacheable(a))
+      ++(dc_model.contains(a) ? tctr.dc_write_hits : tctr.dc_write_misses);
+    else
+      ++tctr.dc_uncached_writes;
+  }
   void add_hold(uint64_t n, uint64_t& bucket) {
     cycles += n;
     hold += n;

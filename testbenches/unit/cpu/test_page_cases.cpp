@@ -2,7 +2,7 @@
 // loop of loads (load-use, LDD pair), stores (hits and misses, STD), a
 // multiply, icc writers and a predicted Bicc must give every counter and
 // cycle of the observed (generic) loop, with the caches on and off, with
-// and without the bus arbitration side-band, and with load delay 1 and 2.
+// and without the bus arbitration side-band (and its beat counts), and with load delay 1 and 2.
 // And fast_op() must keep the records a case cannot time out of the cases.
 #include <cstring>
 #include <string>
@@ -49,6 +49,7 @@ class PageCasesTest : public TimedTest {
     remake(4, 6);  // a store drains longer than it issues: the write buffer stalls
     if (s.caches) core->set_ccr(0xF);
     core->set_bus_arbitration(s.arbitration);
+    core->set_bus_counting(s.arbitration, kData, 0x1000);  // the side-band's DMI beats
     uint64_t steps = 0;
     if (observed) core->probes().step.listen([&](const StepRecord&) { ++steps; });
     for (uint32_t k = 0; k < 64; ++k) bus.w32(kData + 4 * k, 0x01020304u * (k + 1));
@@ -83,6 +84,9 @@ TEST_F(PageCasesTest, TimedCasesGiveTheGenericLoopsCounters) {
         // The loop exercised what the cases time inline.
         EXPECT_GT(page.tctr.stall_load_use, 0u);
         EXPECT_GT(page.tctr.stall_branch + page.tctr.stall_muldiv, 0u);
+        if (arb) {
+          EXPECT_GT(page.tctr.dmi_beats[1][1], 0u) << "stores counted by the side-band";
+        }
         if (caches) {
           EXPECT_GT(page.tctr.dc_read_hits, 0u);
           EXPECT_GT(page.tctr.dc_write_hits, 0u);

@@ -536,11 +536,11 @@ inline bool store_fast(Cpu& c, const Decoded& d) {
   from_regs<N>(c, d, p);
   return true;
 }
-// The timed page loop's fast forms: the access when it takes Cpu::read's or
-// Cpu::write's timed inline path (its line is the MRU line of its D-cache
-// set and the timed DMI window holds it) and traps on nothing; false,
-// having changed nothing, otherwise. A store whose bus arbitration is
-// modelled (arb_mode) takes the full handler: arbitration calls out of the core.
+// The timed page loop's fast forms: a load that takes Cpu::read's timed
+// inline path (its line is the MRU line of its D-cache set and the timed DMI
+// window holds it), a store the timed DMI write window holds, when neither
+// traps; false, having changed nothing, otherwise. The arbitration side-band
+// of a store (arb_dmi) only computes a wait and reports the transaction.
 template <bool I, unsigned N, bool Signed>
 inline bool tload_fast(Cpu& c, const Decoded& d) {
   const uint32_t a = ea<I>(c, d);
@@ -555,18 +555,19 @@ inline bool tload_fast(Cpu& c, const Decoded& d) {
 }
 template <bool I, unsigned N>
 inline bool tstore_fast(Cpu& c, const Decoded& d) {
-  if (c.arb_mode) return false;
   const uint32_t a = ea<I>(c, d);
   if (N == 8 && (d.rd & 1)) return false;
   if (a & (N - 1)) return false;
-  if (!c.dc_fast(a >> c.dc_shift)) return false;
   uint8_t* p = c.twrite_w.hit<N>(a);
   if (!p) return false;
+  // = write_timed's DMI path: a store is the same bus write whether it hits
+  // the D-cache, misses it (no allocation) or is uncached; only the counter differs.
   c.wait_write_buffer();
   from_regs<N>(c, d, p);
-  c.wb_free = c.cycles + c.twrite_w.wlat + (N > 4 ? c.burst_beat : 0);
-  ++c.tctr.dc_write_hits;
+  const uint64_t drain = c.twrite_w.wlat + (N > 4 ? c.burst_beat : 0);
+  c.wb_free = c.cycles + drain + c.arb_dmi(drain, CoreBus::Kind::Write, a, N);
   ++c.tctr.ahb_writes;
+  c.count_dc_write(a);
   return true;
 }
 
