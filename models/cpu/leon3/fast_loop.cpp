@@ -153,10 +153,10 @@ struct PageRun {
 // Direct-threaded: every case ends with its own dispatch (L3_NEXT). The
 // cycle count lives in a local and is written back around anything that may
 // read it (memory accesses, handlers, traps).
-template <bool kBp, bool kWhole>
+template <bool kBp>
 void run_page(Cpu& c, const PageRun& run, uint32_t& pc_io, uint32_t& npc_io) {
   static const void* const kTable[kOpCount] = L3_LABEL_TABLE;
-  const uint32_t base = run.lo, len = kWhole ? kCodePageBytes : run.len;
+  const uint32_t base = run.lo, len = run.len;
   const uint8_t* const host = run.host;
   char* const recs = run.recs;
   const uint64_t epoch = c.code_epoch;
@@ -495,8 +495,9 @@ void Cpu::loop_pages() {
     const uint64_t end = std::min<uint64_t>(uint64_t(pg->base) + kCodePageBytes, uint64_t(span_last) + 1);
     const PageRun run(*pg, uint32_t(lo), uint32_t(end - lo));
     uint32_t lpc = pc, lnpc = npc;
-    // kWhole: the run is the whole page (no span window inside it), so its
-    // length is a constant and the loop keeps one more value in a register.
+    // kWhole (timed): the run is the whole page (no span window inside it),
+    // so its length is a constant and the loop keeps one more value in a
+    // register. The functional loop gains nothing from it (callgrind).
     const bool whole = run.len == kCodePageBytes;
     if constexpr (kTimed) {
       if (pg->has_bp)
@@ -507,11 +508,9 @@ void Cpu::loop_pages() {
         run_page_timed<false, false>(*this, run, lpc, lnpc);
     } else {
       if (pg->has_bp)
-        run_page<true, false>(*this, run, lpc, lnpc);
-      else if (whole)
-        run_page<false, true>(*this, run, lpc, lnpc);
+        run_page<true>(*this, run, lpc, lnpc);
       else
-        run_page<false, false>(*this, run, lpc, lnpc);
+        run_page<false>(*this, run, lpc, lnpc);
     }
     if (broke) return;
   }
