@@ -516,11 +516,17 @@ inline void swap_op(Cpu& c, const Decoded& d) {
 // hits the data DMI window (read_w/write_w, empty in timed mode) and traps
 // on nothing; false, having changed nothing, when it would take any other
 // path. The loop then runs the full handler above.
+// The address of a fast form's access; false when the access would trap
+// (misaligned, or LDD/STD with an odd rd).
+template <bool I, unsigned N>
+inline bool fast_ea(Cpu& c, const Decoded& d, uint32_t& a) {
+  a = ea<I>(c, d);
+  return !(N == 8 && (d.rd & 1)) && !(a & (N - 1));
+}
 template <bool I, unsigned N, bool Signed>
 inline bool load_fast(Cpu& c, const Decoded& d) {
-  const uint32_t a = ea<I>(c, d);
-  if (N == 8 && (d.rd & 1)) return false;
-  if (a & (N - 1)) return false;
+  uint32_t a;
+  if (!fast_ea<I, N>(c, d, a)) return false;
   const uint8_t* p = c.read_w.hit<N>(a);
   if (!p) return false;
   to_regs<N, Signed>(c, d, p);
@@ -528,9 +534,8 @@ inline bool load_fast(Cpu& c, const Decoded& d) {
 }
 template <bool I, unsigned N>
 inline bool store_fast(Cpu& c, const Decoded& d) {
-  const uint32_t a = ea<I>(c, d);
-  if (N == 8 && (d.rd & 1)) return false;
-  if (a & (N - 1)) return false;
+  uint32_t a;
+  if (!fast_ea<I, N>(c, d, a)) return false;
   uint8_t* p = c.write_w.hit<N>(a);
   if (!p) return false;
   from_regs<N>(c, d, p);
@@ -543,9 +548,8 @@ inline bool store_fast(Cpu& c, const Decoded& d) {
 // of a store (arb_dmi) only computes a wait and reports the transaction.
 template <bool I, unsigned N, bool Signed>
 inline bool tload_fast(Cpu& c, const Decoded& d) {
-  const uint32_t a = ea<I>(c, d);
-  if (N == 8 && (d.rd & 1)) return false;
-  if (a & (N - 1)) return false;
+  uint32_t a;
+  if (!fast_ea<I, N>(c, d, a)) return false;
   if (!c.dc_fast(a >> c.dc_shift)) return false;
   const uint8_t* p = c.tread_w.hit<N>(a);
   if (!p) return false;
@@ -555,9 +559,8 @@ inline bool tload_fast(Cpu& c, const Decoded& d) {
 }
 template <bool I, unsigned N>
 inline bool tstore_fast(Cpu& c, const Decoded& d) {
-  const uint32_t a = ea<I>(c, d);
-  if (N == 8 && (d.rd & 1)) return false;
-  if (a & (N - 1)) return false;
+  uint32_t a;
+  if (!fast_ea<I, N>(c, d, a)) return false;
   uint8_t* p = c.twrite_w.hit<N>(a);
   if (!p) return false;
   // = write_timed's DMI path: a store is the same bus write whether it hits
@@ -571,38 +574,35 @@ inline bool tstore_fast(Cpu& c, const Decoded& d) {
   return true;
 }
 
-#define L3_FAST(name, expr)                           \
-  template <bool I>                                   \
-  inline bool fast_##name(Cpu& c, const Decoded& d) { \
-    return expr;                                      \
-  }
-L3_FAST(ld, (load_fast<I, 4, false>(c, d)))
-L3_FAST(ldub, (load_fast<I, 1, false>(c, d)))
-L3_FAST(lduh, (load_fast<I, 2, false>(c, d)))
-L3_FAST(ldsb, (load_fast<I, 1, true>(c, d)))
-L3_FAST(ldsh, (load_fast<I, 2, true>(c, d)))
-L3_FAST(ldd, (load_fast<I, 8, false>(c, d)))
-L3_FAST(st, (store_fast<I, 4>(c, d)))
-L3_FAST(stb, (store_fast<I, 1>(c, d)))
-L3_FAST(sth, (store_fast<I, 2>(c, d)))
-L3_FAST(std, (store_fast<I, 8>(c, d)))
-#undef L3_FAST
-#define L3_TFAST(name, expr)                           \
+// Each plain load and store with its two fast forms (the page loops'
+// cases): name, access size and, for loads, sign extension.
+#define L3_FAST_LOADS(X) \
+  X(ld, 4, false) X(ldub, 1, false) X(lduh, 2, false) X(ldsb, 1, true) X(ldsh, 2, true) X(ldd, 8, false)
+#define L3_FAST_STORES(X) X(st, 4) X(stb, 1) X(sth, 2) X(std, 8)
+#define L3_LOAD_FORMS(name, N, S)                      \
+  template <bool I>                                    \
+  inline bool fast_##name(Cpu& c, const Decoded& d) {  \
+    return load_fast<I, N, S>(c, d);                   \
+  }                                                    \
   template <bool I>                                    \
   inline bool tfast_##name(Cpu& c, const Decoded& d) { \
-    return expr;                                       \
+    return tload_fast<I, N, S>(c, d);                  \
   }
-L3_TFAST(ld, (tload_fast<I, 4, false>(c, d)))
-L3_TFAST(ldub, (tload_fast<I, 1, false>(c, d)))
-L3_TFAST(lduh, (tload_fast<I, 2, false>(c, d)))
-L3_TFAST(ldsb, (tload_fast<I, 1, true>(c, d)))
-L3_TFAST(ldsh, (tload_fast<I, 2, true>(c, d)))
-L3_TFAST(ldd, (tload_fast<I, 8, false>(c, d)))
-L3_TFAST(st, (tstore_fast<I, 4>(c, d)))
-L3_TFAST(stb, (tstore_fast<I, 1>(c, d)))
-L3_TFAST(sth, (tstore_fast<I, 2>(c, d)))
-L3_TFAST(std, (tstore_fast<I, 8>(c, d)))
-#undef L3_TFAST
+#define L3_STORE_FORMS(name, N)                        \
+  template <bool I>                                    \
+  inline bool fast_##name(Cpu& c, const Decoded& d) {  \
+    return store_fast<I, N>(c, d);                     \
+  }                                                    \
+  template <bool I>                                    \
+  inline bool tfast_##name(Cpu& c, const Decoded& d) { \
+    return tstore_fast<I, N>(c, d);                    \
+  }
+L3_FAST_LOADS(L3_LOAD_FORMS)
+L3_FAST_STORES(L3_STORE_FORMS)
+#undef L3_LOAD_FORMS
+#undef L3_STORE_FORMS
+#undef L3_FAST_LOADS
+#undef L3_FAST_STORES
 
 L3_SEM(ld) { load<I, false, 4, false>(c, d); }
 L3_SEM(ldub) { load<I, false, 1, false>(c, d); }
