@@ -8,6 +8,7 @@ One library for what every script needs (scripts/lib/README.md):
   l3vp.results  the firmware's JSON result lines, --stats JSON
   l3vp.units    durations ("10s", "2.5 ms", "1e3us") and MAC addresses
   l3vp.elf      ELF symbols, sections and entry point (pyelftools)
+  l3vp.qemu     the command line of QEMU's leon3_generic board (import l3vp.qemu)
   l3vp.energy   energy profiles and the analytical energy-versus-miss-rate
                 model (import l3vp.energy)
   l3vp.cycles   cycle-count figures, goldens and the comparison table
