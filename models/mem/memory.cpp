@@ -11,7 +11,7 @@ namespace l3vp {
 void Memory::FreeDeleter::operator()(uint8_t* p) const { std::free(p); }
 
 Memory::Memory(sc_core::sc_module_name name, uint64_t size, Kind kind)
-    : sc_core::sc_module(name), tsock("tsock"), size_(size), kind_(kind) {
+    : sc_core::sc_module(name), tsock("tsock"), size_(size), kind_(kind), wgen_(size) {
   if (size == 0) throw std::invalid_argument(std::string(this->name()) + ": memory size must not be 0");
   // calloc: large blocks come from mmap as untouched zero pages, so a 64 MiB
   // SDRAM costs nothing until the firmware touches it.
@@ -33,12 +33,14 @@ void Memory::load(uint64_t offset, const uint8_t* bytes, uint64_t len) {
   if (offset > size_ || len > size_ - offset)
     throw std::out_of_range(std::string(name()) + ": load outside memory");
   std::memcpy(data_.get() + offset, bytes, len);
+  wgen_.bump(offset, len);
 }
 
 void Memory::fill(uint64_t offset, uint8_t value, uint64_t len) {
   if (offset > size_ || len > size_ - offset)
     throw std::out_of_range(std::string(name()) + ": fill outside memory");
   std::memset(data_.get() + offset, value, len);
+  wgen_.bump(offset, len);
 }
 
 void Memory::invalidate_dmi() { tsock->invalidate_direct_mem_ptr(0, size_ - 1); }
@@ -63,6 +65,7 @@ tlm::tlm_response_status Memory::copy(tlm::tlm_generic_payload& gp, bool debug) 
       for (unsigned i = 0; i < len; ++i)
         if (be[i % be_len] == TLM_BYTE_ENABLED) mem[i] = d[i];
     }
+    wgen_.bump(addr, len);
   }
   return tlm::TLM_OK_RESPONSE;
 }
@@ -106,6 +109,10 @@ bool Memory::get_direct_mem_ptr(tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi)
                                             : tlm::tlm_dmi::DMI_ACCESS_READ_WRITE);
   dmi.set_read_latency(read_latency_);
   dmi.set_write_latency(write_latency_);
+  if (auto* e = gp.get_extension<WriteGenExt>()) {
+    e->gen = wgen_.data();
+    e->base = data_.get();
+  }
   return true;
 }
 

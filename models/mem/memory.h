@@ -15,6 +15,8 @@
 #include <systemc>
 #include <tlm>
 
+#include "write_gen.h"
+
 namespace l3vp {
 
 class Memory : public sc_core::sc_module {
@@ -44,6 +46,10 @@ class Memory : public sc_core::sc_module {
   // Revokes every DMI pointer handed out for this memory.
   void invalidate_dmi();
 
+  // Write generations of the array's 4 KiB pages (common/write_gen.h): bumped
+  // by bus, debug and back-door writes, handed out with a DMI grant that asks.
+  const WriteGen& write_gen() const { return wgen_; }
+
   // Access counters (b_transport only; DMI accesses are invisible here).
   uint64_t reads() const { return reads_; }
   uint64_t writes() const { return writes_; }
@@ -64,6 +70,7 @@ class Memory : public sc_core::sc_module {
   sc_core::sc_time read_latency_ = sc_core::SC_ZERO_TIME;
   sc_core::sc_time write_latency_ = sc_core::SC_ZERO_TIME;
   bool dmi_enabled_ = true;
+  WriteGen wgen_;
   uint64_t reads_ = 0, writes_ = 0;
 };
 

@@ -200,6 +200,7 @@ bool Cpu::write_slow(uint32_t a, uint8_t asi, const uint8_t* in, unsigned n) {
   if (timed) return write_timed(a, asi, in, n, false);
   if (uint8_t* p = dmi_ptr(write_w, a, n, true)) {
     std::memcpy(p, in, n);
+    code_store(a, n);
     return true;
   }
   uint8_t buf[8];
@@ -410,6 +411,7 @@ bool Cpu::write_timed(uint32_t a, uint8_t asi, const uint8_t* in, unsigned n, bo
   ++tctr.ahb_writes;
   if (uint8_t* p = bus_only ? nullptr : dmi_ptr(twrite_w, a, n, true)) {
     std::memcpy(p, in, n);
+    code_store(a, n);
     drain = twrite_w.wlat + (n > 4 ? cfg.timing.burst_beat_cycles : 0);
     drain += arb_dmi(drain, CoreBus::Kind::Write, a, n);
   } else {
@@ -1004,10 +1006,11 @@ CoreProbes& Core::probes() { return impl_->probes; }
 const CoreProbes& Core::probes() const { return impl_->probes; }
 
 void Core::add_dmi(uint32_t start, uint32_t end, uint8_t* ptr, bool readable, bool writable,
-                   unsigned read_latency_cycles, unsigned write_latency_cycles) {
+                   unsigned read_latency_cycles, unsigned write_latency_cycles, const uint32_t* gen,
+                   const uint8_t* gen_base) {
   if (!ptr || end < start) return;
-  impl_->dmi.push_back(
-      DmiRegion{start, end, ptr, readable, writable, read_latency_cycles, write_latency_cycles});
+  impl_->dmi.push_back(DmiRegion{start, end, ptr, readable, writable, read_latency_cycles,
+                                 write_latency_cycles, gen, gen_base});
   impl_->reset_dmi_windows();
 }
 void Core::invalidate_dmi(uint64_t start, uint64_t end) {

@@ -354,8 +354,12 @@ class Core {
   // The latencies (CPU cycles, timed mode only) are the wait states of one
   // access to the region; a burst adds TimingConfig::burst_beat_cycles per
   // further 32-bit beat. Functional mode ignores them (DMI costs nothing).
+  // `gen`, `gen_base`: the memory's write generations (common/write_gen.h),
+  // when it keeps them: code pages in the region then skip the per-instruction
+  // check of their words (README "Speed structure").
   void add_dmi(uint32_t start, uint32_t end, uint8_t* ptr, bool readable, bool writable,
-               unsigned read_latency_cycles = 0, unsigned write_latency_cycles = 0);
+               unsigned read_latency_cycles = 0, unsigned write_latency_cycles = 0,
+               const uint32_t* gen = nullptr, const uint8_t* gen_base = nullptr);
   void invalidate_dmi(uint64_t start, uint64_t end);
   void set_dmi_enabled(bool on);
 

@@ -116,18 +116,29 @@ struct DmiRegion {
   uint32_t start, end;  // inclusive
   uint8_t* ptr;
   bool readable, writable;
-  uint32_t rlat = 0, wlat = 0;  // timed mode: access latencies (cycles)
+  uint32_t rlat = 0, wlat = 0;    // timed mode: access latencies (cycles)
+  const uint32_t* gen = nullptr;  // the memory's write generations (common/write_gen.h), or none
+  const uint8_t* gen_base = nullptr;
 };
 
 // One 4 KiB page of code held in a readable DMI region: a decoded record per
-// word, tagged by the word like the decoded-instruction cache, so code that
-// changed (stores, DMA, loaders, debuggers) is seen at its next execution
-// without any invalidation (README "Speed structure").
+// word (README "Speed structure"). Code that changed is seen at its next
+// execution in one of two ways:
+// - the memory keeps write generations (common/write_gen.h; `gen` set): the
+//   core's own stores mark the records of the words they write stale
+//   (Cpu::code_store), and a page whose generation moved (DMA, a debugger, a
+//   loader, the core's own bus writes) has all its records made stale before
+//   it runs again; a stale record (op kOpStale) decodes its word when it runs;
+// - otherwise each record is tagged by its word like the decoded-instruction
+//   cache and checked against memory at every execution.
 constexpr uint32_t kCodePageBytes = 4096;
+constexpr uint8_t kOpStale = 1;  // Decoded::op of a record to decode before it runs
 struct CodePage {
   uint32_t base = 0;              // guest address (page-aligned)
   const uint8_t* host = nullptr;  // host address of base
   bool has_bp = false;            // a breakpoint address lies in the page
+  const uint32_t* gen = nullptr;  // the page's write generation in its memory, or none (tagged)
+  uint32_t gen_seen = 0;          // its value when the records were last made stale
   Decoded recs[kCodePageBytes / 4];
 };
 
@@ -204,6 +215,16 @@ struct Cpu {
   }
   CodePage* code_page_slow(uint32_t a);
   void drop_code_pages();
+  // Pages with records, by page number (1 byte per 4 KiB of the address space).
+  std::unique_ptr<uint8_t[]> code_map{new uint8_t[size_t(1) << 20]()};
+  // A store by the core of n <= 8 aligned bytes at a, through a DMI pointer
+  // (the memory does not see it): the records of the words become stale.
+  void code_store(uint32_t a, unsigned n) {
+    if (__builtin_expect(code_map[a >> 12] != 0, 0)) code_store_slow(a, n);
+  }
+  void code_store_slow(uint32_t a, unsigned n);
+  // Makes every record of the page stale when its memory saw a write.
+  static void check_page_gen(CodePage& pg);
   bool page_has_break(uint32_t base) const;  // a breakpoint address in [base, base + 4 KiB)
   void mark_break_pages();
   // The plain loop over code pages (fast_loop.cpp), either mode.
@@ -271,12 +292,14 @@ struct Cpu {
   bool write(uint32_t a, const uint8_t* in) {
     if (uint8_t* p = write_w.hit<N>(a)) {
       std::memcpy(p, in, N);
+      code_store(a, N);
       return true;
     }
     if (dc_fast(a >> dc_shift))
       if (uint8_t* p = twrite_w.hit<N>(a)) {  // = write_timed's DMI path, cached line
         wait_write_buffer();
         std::memcpy(p, in, N);
+        code_store(a, N);
         uint64_t drain = twrite_w.wlat + (N > 4 ? burst_beat : 0);
         wb_free = cycles + drain + arb_dmi(drain, CoreBus::Kind::Write, a, N);
         ++tctr.dc_write_hits;

@@ -36,6 +36,7 @@ namespace {
 
 enum : uint8_t {
   kOpCall = 0,  // call Decoded::fn
+  kOpDecode,    // a stale record: decode the word first (kOpStale)
   kOpBicc,
 #define L3_OP_ENUM(h, cls) kOp_##h##_r, kOp_##h##_i,
   L3_FAST_ALU(L3_OP_ENUM) L3_FAST_MEM(L3_OP_ENUM)
@@ -65,6 +66,7 @@ constexpr uint16_t kCaseNoFlags = timing::kTfIccHold | timing::kTfRY | timing::k
 // The timed Bicc case checks only the icc wait: a row that gives Bicc a
 // register source or another wait takes the generic case.
 constexpr uint16_t kBranchNoFlags = timing::kTfIccHold | timing::kTfRY | timing::kTfLdd;
+static_assert(kOpDecode == kOpStale);
 
 }  // namespace
 
@@ -97,19 +99,46 @@ CodePage* Cpu::code_page_slow(uint32_t a) {
   auto pg = std::make_unique<CodePage>();
   pg->base = base;
   pg->host = r->ptr + (base - r->start);
-  std::fill(std::begin(pg->recs), std::end(pg->recs), decoded_zero);
+  Decoded stale = decoded_zero;
+  stale.op = kOpStale;
+  std::fill(std::begin(pg->recs), std::end(pg->recs), stale);
   pg->has_bp = page_has_break(base);
+  // Untagged when the memory keeps write generations and the page is one of
+  // its pages (a region that starts mid-page keeps the page tagged).
+  if (r->gen && pg->host >= r->gen_base && ((pg->host - r->gen_base) & (kCodePageBytes - 1)) == 0) {
+    pg->gen = r->gen + ((pg->host - r->gen_base) >> 12);
+    pg->gen_seen = *pg->gen;
+  }
+  code_map[num] = 1;
   code_last = pg.get();
   code_pages.emplace(num, std::move(pg));
   return code_last;
 }
 
 void Cpu::drop_code_pages() {
-  for (auto& [num, pg] : code_pages) dead_pages.push_back(std::move(pg));
+  for (auto& [num, pg] : code_pages) {
+    code_map[num] = 0;
+    dead_pages.push_back(std::move(pg));
+  }
   code_pages.clear();
   code_last = nullptr;
   code_nopage = 0xFFFFFFFFu;
   ++code_epoch;
+}
+
+void Cpu::code_store_slow(uint32_t a, unsigned n) {
+  auto it = code_pages.find(a / kCodePageBytes);
+  if (it == code_pages.end()) return;
+  CodePage* pg = it->second.get();
+  // Only the switch index: a handler may still be reading its own record.
+  for (uint32_t w = (a - pg->base) / 4, e = (a + n - 1 - pg->base) / 4; w <= e; ++w)
+    pg->recs[w].op = kOpStale;
+}
+
+void Cpu::check_page_gen(CodePage& pg) {
+  if (!pg.gen || *pg.gen == pg.gen_seen) return;
+  pg.gen_seen = *pg.gen;
+  for (Decoded& d : pg.recs) d.op = kOpStale;
 }
 
 bool Cpu::page_has_break(uint32_t base) const {
@@ -133,11 +162,17 @@ struct PageRun {
   const uint8_t* host;  // the word at lo
   char* recs;           // its record
   uint32_t lo, len;
+  const uint32_t* gen;  // the page's write generation (untagged runs)
+  uint32_t gen_seen;
   PageRun(CodePage& pg, uint32_t lo_, uint32_t len_)
       : host(pg.host + (lo_ - pg.base)),
         recs(reinterpret_cast<char*>(pg.recs) + size_t(lo_ - pg.base) * 8),
         lo(lo_),
-        len(len_) {}
+        len(len_),
+        gen(pg.gen),
+        gen_seen(pg.gen_seen) {}
+  // Another master wrote the page (checked where the core may have yielded).
+  bool written() const { return *gen != gen_seen; }
 };
 
 // The dispatch table of a page loop, in the order of the op enum: the label
@@ -145,15 +180,17 @@ struct PageRun {
 #define L3_ALU_LABELS(h, cls) &&alu_##h##_r, &&alu_##h##_i,
 #define L3_MEM_LABELS(h, cls) &&mem_##h##_r, &&mem_##h##_i,
 #define L3_LABEL_TABLE \
-  { &&generic, &&branch, L3_FAST_ALU(L3_ALU_LABELS) L3_FAST_MEM(L3_MEM_LABELS) }
+  { &&generic, &&decode, &&branch, L3_FAST_ALU(L3_ALU_LABELS) L3_FAST_MEM(L3_MEM_LABELS) }
 
 // Runs the code of one page run from pc/npc until the PC leaves it, a trap is
 // taken, the cycle limit is reached or something needs the outer loop
 // (an interrupt, dropped pages). kBp: the page holds a breakpoint address.
+// kTag: the records are checked against memory at each execution (a page
+// without write generations), else a stale record decodes when it runs.
 // Direct-threaded: every case ends with its own dispatch (L3_NEXT). The
 // cycle count lives in a local and is written back around anything that may
 // read it (memory accesses, handlers, traps).
-template <bool kBp>
+template <bool kBp, bool kTag>
 void run_page(Cpu& c, const PageRun& run, uint32_t& pc_io, uint32_t& npc_io) {
   static const void* const kTable[kOpCount] = L3_LABEL_TABLE;
   const uint32_t base = run.lo, len = run.len;
@@ -165,20 +202,22 @@ void run_page(Cpu& c, const PageRun& run, uint32_t& pc_io, uint32_t& npc_io) {
   uint32_t off;
   Decoded* d;
   static_assert(sizeof(Decoded) == 32, "record address = recs + 8 * byte offset");
-#define L3_NEXT()                                                 \
-  do {                                                            \
-    off = lpc - base;                                             \
-    if (L3_UNLIKELY(off >= len)) goto leave;                      \
-    if constexpr (kBp)                                            \
-      if (c.bp_filter_hit(lpc) && c.at_break(lpc)) goto stop;     \
-    d = reinterpret_cast<Decoded*>(recs + size_t(off) * 8);       \
-    uint32_t w_;                                                  \
-    std::memcpy(&w_, host + off, 4);                              \
-    if (L3_UNLIKELY(w_ != d->tag)) { /* first run, or new code */ \
-      ++c.decode_misses;                                          \
-      c.decode_into(w_, *d);                                      \
-    }                                                             \
-    goto* kTable[d->op];                                          \
+#define L3_NEXT()                                                \
+  do {                                                           \
+    off = lpc - base;                                            \
+    if (L3_UNLIKELY(off >= len)) goto leave;                     \
+    if constexpr (kBp)                                           \
+      if (c.bp_filter_hit(lpc) && c.at_break(lpc)) goto stop;    \
+    d = reinterpret_cast<Decoded*>(recs + size_t(off) * 8);      \
+    if constexpr (kTag) {                                        \
+      uint32_t w_;                                               \
+      std::memcpy(&w_, host + off, 4);                           \
+      if (L3_UNLIKELY(w_ != d->tag)) { /* first run, new code */ \
+        ++c.decode_misses;                                       \
+        c.decode_into(w_, *d);                                   \
+      }                                                          \
+    }                                                            \
+    goto* kTable[d->op];                                         \
   } while (0)
 // After an instruction of class `cls` that retired without a trap and fell
 // through (its cost is the class's: fast_op checked it).
@@ -194,7 +233,7 @@ void run_page(Cpu& c, const PageRun& run, uint32_t& pc_io, uint32_t& npc_io) {
   c.cycles = cyc
 #define L3_SYNC_IN() \
   lim = c.eff_limit; \
-  if (cyc >= lim || c.irl > c.irq_thresh || c.code_epoch != epoch) goto leave
+  if (cyc >= lim || c.irl > c.irq_thresh || c.code_epoch != epoch || (!kTag && run.written())) goto leave
 
   L3_NEXT();
 
@@ -240,6 +279,14 @@ branch : {  // Bicc with pc/npc in registers
   ++c.ctr.by_class[unsigned(InsnClass::Branch)];
   if (cyc >= lim) goto leave;
   L3_NEXT();
+}
+
+decode : {  // a stale record (first run, or code written since)
+  uint32_t w;
+  std::memcpy(&w, host + off, 4);
+  ++c.decode_misses;
+  c.decode_into(w, *d);
+  goto* kTable[d->op];
 }
 
 generic:
@@ -321,7 +368,7 @@ template <InsnClass kCls>
 // work (I-cache fast check, interlocks, timed costs, ready times) around
 // the inlined handlers; cycles stay in the member (the timed memory paths
 // read and write it), and pc/npc are written before anything may read them.
-template <bool kBp, bool kWhole>
+template <bool kBp, bool kWhole, bool kTag>
 void run_page_timed(Cpu& c, const PageRun& run, uint32_t& pc_io, uint32_t& npc_io) {
   using namespace timing;
   static const void* const kTable[kOpCount] = L3_LABEL_TABLE;
@@ -347,10 +394,11 @@ next:
     c.npc = lnpc;
     uint32_t w_;
     if (L3_UNLIKELY(!c.fetch_t_slow(lpc, w_))) goto fetch_error;
-    if (L3_UNLIKELY(c.code_epoch != epoch)) goto leave;  // the fill dropped the pages
+    // The fill dropped the pages, or another master wrote this one.
+    if (L3_UNLIKELY(c.code_epoch != epoch || (!kTag && run.written()))) goto leave;
   }
   d = reinterpret_cast<Decoded*>(recs + size_t(off) * 8);
-  {
+  if constexpr (kTag) {
     uint32_t w_;
     std::memcpy(&w_, host + off, 4);
     if (L3_UNLIKELY(w_ != d->tag)) {  // first run, or new code
@@ -360,6 +408,13 @@ next:
   }
   t = c.cycles - c.hold;
   goto* kTable[d->op];
+decode : {  // a stale record (first run, or code written since)
+  uint32_t w;
+  std::memcpy(&w, host + off, 4);
+  ++c.decode_misses;
+  c.decode_into(w, *d);
+  goto* kTable[d->op];
+}
 
 // The cases read the record's timed cost and flags once (a write through
 // a byte-typed field could otherwise make the compiler read them again).
@@ -379,26 +434,27 @@ next:
 #undef L3_ALU2
 #undef L3_ALU
 // After a memory access: a device access may yield, interrupt or drop the pages.
-#define L3_MEM(h, I, cls, lbl)                                                              \
-  lbl:                                                                                      \
-  tf = d->tflags;                                                                           \
-  tc = d->tcost;                                                                            \
-  issue_case(c, *d, tf, t);                                                                 \
-  if (L3_LIKELY(sem::tfast_##h<I>(c, *d))) { /* no bus access: nothing else to check */     \
-    lpc = lnpc;                                                                             \
-    lnpc += 4;                                                                              \
-    retire_case<InsnClass::cls>(c, *d, tc, tf, t);                                          \
-    if (c.cycles >= c.eff_limit) goto leave;                                                \
-    goto next;                                                                              \
-  }                                                                                         \
-  c.pc = lpc;                                                                               \
-  c.npc = lnpc;                                                                             \
-  sem::h_##h<I>(c, *d);                                                                     \
-  if (L3_UNLIKELY(c.pending_tt != 0)) goto trap;                                            \
-  lpc = lnpc;                                                                               \
-  lnpc += 4;                                                                                \
-  retire_case<InsnClass::cls>(c, *d, tc, tf, t);                                            \
-  if (c.cycles >= c.eff_limit || c.irl > c.irq_thresh || c.code_epoch != epoch) goto leave; \
+#define L3_MEM(h, I, cls, lbl)                                                                              \
+  lbl:                                                                                                      \
+  tf = d->tflags;                                                                                           \
+  tc = d->tcost;                                                                                            \
+  issue_case(c, *d, tf, t);                                                                                 \
+  if (L3_LIKELY(sem::tfast_##h<I>(c, *d))) { /* no bus access: nothing else to check */                     \
+    lpc = lnpc;                                                                                             \
+    lnpc += 4;                                                                                              \
+    retire_case<InsnClass::cls>(c, *d, tc, tf, t);                                                          \
+    if (c.cycles >= c.eff_limit) goto leave;                                                                \
+    goto next;                                                                                              \
+  }                                                                                                         \
+  c.pc = lpc;                                                                                               \
+  c.npc = lnpc;                                                                                             \
+  sem::h_##h<I>(c, *d);                                                                                     \
+  if (L3_UNLIKELY(c.pending_tt != 0)) goto trap;                                                            \
+  lpc = lnpc;                                                                                               \
+  lnpc += 4;                                                                                                \
+  retire_case<InsnClass::cls>(c, *d, tc, tf, t);                                                            \
+  if (c.cycles >= c.eff_limit || c.irl > c.irq_thresh || c.code_epoch != epoch || (!kTag && run.written())) \
+    goto leave;                                                                                             \
   goto next;
 #define L3_MEM2(h, cls) L3_MEM(h, false, cls, mem_##h##_r) L3_MEM(h, true, cls, mem_##h##_i)
   L3_FAST_MEM(L3_MEM2)
@@ -441,7 +497,8 @@ generic : {
   }
   c.retire_timed(*d, t);
   if (L3_UNLIKELY((d->tflags & kTfCwp) && c.cwp != cwp0)) c.remap_ready(cwp0);
-  if (c.cycles >= c.eff_limit || c.irl > c.irq_thresh || c.code_epoch != epoch) goto leave;
+  if (c.cycles >= c.eff_limit || c.irl > c.irq_thresh || c.code_epoch != epoch || (!kTag && run.written()))
+    goto leave;
   goto next;
 }
 
@@ -479,6 +536,7 @@ void Cpu::loop_pages() {
     dead_pages.clear();
     if (spans) span_at_pc();  // a step boundary
     CodePage* pg = code_page(pc);
+    if (pg) check_page_gen(*pg);
     if (L3_UNLIKELY(!pg || irl > irq_thresh)) {
       // Outside the pages, or an interrupt to take (or held off for one
       // instruction after WRPSR): one step of the generic loop.
@@ -498,19 +556,25 @@ void Cpu::loop_pages() {
     // kWhole (timed): the run is the whole page (no span window inside it),
     // so its length is a constant and the loop keeps one more value in a
     // register. The functional loop gains nothing from it (callgrind).
+    // Pages with a breakpoint, or without write generations, check their
+    // records' tags.
     const bool whole = run.len == kCodePageBytes;
     if constexpr (kTimed) {
       if (pg->has_bp)
-        run_page_timed<true, false>(*this, run, lpc, lnpc);
+        run_page_timed<true, false, true>(*this, run, lpc, lnpc);
+      else if (!pg->gen)
+        run_page_timed<false, false, true>(*this, run, lpc, lnpc);
       else if (whole)
-        run_page_timed<false, true>(*this, run, lpc, lnpc);
+        run_page_timed<false, true, false>(*this, run, lpc, lnpc);
       else
-        run_page_timed<false, false>(*this, run, lpc, lnpc);
+        run_page_timed<false, false, false>(*this, run, lpc, lnpc);
     } else {
       if (pg->has_bp)
-        run_page<true>(*this, run, lpc, lnpc);
+        run_page<true, true>(*this, run, lpc, lnpc);
+      else if (!pg->gen)
+        run_page<false, true>(*this, run, lpc, lnpc);
       else
-        run_page<false>(*this, run, lpc, lnpc);
+        run_page<false, false>(*this, run, lpc, lnpc);
     }
     if (broke) return;
   }

@@ -1,5 +1,7 @@
 #include "leon3_tlm.h"
 
+#include "write_gen.h"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -245,7 +247,11 @@ bool Leon3::access(Kind kind, uint32_t addr, uint8_t* data, unsigned len, uint8_
   if (dmi_ && gp.is_dmi_allowed()) {
     tlm::tlm_dmi dmi;
     gp.set_address(addr);
-    if (isock->get_direct_mem_ptr(gp, dmi) && dmi.get_dmi_ptr()) {
+    WriteGenExt gen;  // the memory's write generations, when it keeps them
+    gp.set_extension(&gen);
+    const bool granted = isock->get_direct_mem_ptr(gp, dmi);
+    gp.clear_extension(&gen);
+    if (granted && dmi.get_dmi_ptr()) {
       ++wc_.dmi_grants;
       // The grant's latencies (memory wait states + interconnect cost) in
       // whole cycles: the timed core charges them per DMI access.
@@ -255,7 +261,8 @@ bool Leon3::access(Kind kind, uint32_t addr, uint8_t* data, unsigned len, uint8_
       core_->add_dmi(static_cast<uint32_t>(dmi.get_start_address()),
                      static_cast<uint32_t>(std::min<uint64_t>(dmi.get_end_address(), 0xFFFFFFFFull)),
                      dmi.get_dmi_ptr(), dmi.is_read_allowed(), dmi.is_write_allowed(),
-                     to_cycles(dmi.get_read_latency()), to_cycles(dmi.get_write_latency()));
+                     to_cycles(dmi.get_read_latency()), to_cycles(dmi.get_write_latency()), gen.gen,
+                     gen.base);
     }
   }
   // The target may have scheduled an event earlier than the current limit

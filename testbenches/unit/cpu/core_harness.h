@@ -40,6 +40,9 @@ class RamBus : public CoreBus {
     uint8_t asi;
   };
   std::vector<uint8_t> ram = std::vector<uint8_t>(kRamSize, 0);
+  // Write generations of the RAM's 4 KiB pages, as a memory model keeps them
+  // (common/write_gen.h): bumped by bus writes and w32 (another master).
+  std::vector<uint32_t> gen = std::vector<uint32_t>(kRamSize / 4096, 0);
   std::vector<std::pair<uint32_t, uint32_t>> error_ranges;  // inclusive
   std::vector<Access> log;
   std::vector<unsigned> intacks;
@@ -54,9 +57,11 @@ class RamBus : public CoreBus {
     for (auto& r : error_ranges)
       if (addr <= r.second && addr + len - 1 >= r.first) return false;
     if (uint64_t(addr) + len > ram.size()) return false;
-    if (kind == Kind::Write)
+    if (kind == Kind::Write) {
       std::memcpy(&ram[addr], data, len);
-    else
+      ++gen[addr / 4096];
+      ++gen[(addr + len - 1) / 4096];
+    } else
       std::memcpy(data, &ram[addr], len);
     cycles += latency;
     return true;
@@ -90,6 +95,7 @@ class RamBus : public CoreBus {
     ram[a + 1] = uint8_t(v >> 16);
     ram[a + 2] = uint8_t(v >> 8);
     ram[a + 3] = uint8_t(v);
+    ++gen[a / 4096];
   }
   size_t count(Kind k) const {
     size_t n = 0;

@@ -18,7 +18,7 @@ namespace {
 constexpr uint32_t kDevice = 0x10000;  // bus only (no DMI): a "device" read
 
 enum class Mode { Functional, TimedCachesOff, TimedCachesOn };
-enum class Variant { Plain, NoDmi, Observed, Breakpoint, Watchpoint };
+enum class Variant { Plain, Generations, NoDmi, Observed, Breakpoint, Watchpoint };
 
 const char* name(Mode m) {
   return m == Mode::Functional       ? "functional"
@@ -29,6 +29,8 @@ const char* name(Variant v) {
   switch (v) {
     case Variant::Plain:
       return "plain";
+    case Variant::Generations:
+      return "untagged (write generations)";
     case Variant::NoDmi:
       return "no DMI";
     case Variant::Observed:
@@ -59,7 +61,10 @@ class CodePagesTest : public CoreTest {
     // per-beat cost of a burst: the same cycles with DMI on and off.
     cfg.timing.burst_beat_cycles = 0;
     make(cfg);
-    if (v != Variant::NoDmi) core->add_dmi(0, kDevice - 1, bus.ram.data(), true, true);
+    if (v == Variant::Generations)
+      core->add_dmi(0, kDevice - 1, bus.ram.data(), true, true, 0, 0, bus.gen.data(), bus.ram.data());
+    else if (v != Variant::NoDmi)
+      core->add_dmi(0, kDevice - 1, bus.ram.data(), true, true);
     if (m == Mode::TimedCachesOn) core->set_ccr(0xF);
     if (v == Variant::Observed) core->probes().step.listen([this](const StepRecord&) { ++steps; });
     if (v == Variant::Breakpoint) core->set_break_pcs({kCode + 0x800});  // same page, never reached
@@ -74,8 +79,8 @@ class CodePagesTest : public CoreTest {
   void each(F f) {
     for (Mode m : {Mode::Functional, Mode::TimedCachesOff, Mode::TimedCachesOn}) {
       std::optional<Outcome> first;
-      for (Variant v :
-           {Variant::Plain, Variant::NoDmi, Variant::Observed, Variant::Breakpoint, Variant::Watchpoint}) {
+      for (Variant v : {Variant::Plain, Variant::Generations, Variant::NoDmi, Variant::Observed,
+                        Variant::Breakpoint, Variant::Watchpoint}) {
         SCOPED_TRACE(std::string(name(m)) + ", " + name(v));
         bus.on_access = nullptr;
         steps = 0;
@@ -109,6 +114,30 @@ TEST_F(CodePagesTest, StoreByTheProgramIsSeen) {
           enc_subcci(G3, G3, 1), enc_bicc(NE, false, -6), enc_nop()});
     expect_exit(8);
     EXPECT_EQ(core->reg(G1), 1u + 100 + 100 + 100);  // X ran once as +1, word 4 never as +1000
+    return outcome();
+  });
+}
+
+// Stores of each width patch words the loop has already run: a byte, a
+// halfword, and a doubleword that replaces two words at once.
+TEST_F(CodePagesTest, StoresOfEachWidthAreSeen) {
+  each([&] {
+    core->set_reg(G3, 2);
+    core->set_reg(G4, kCode);
+    core->set_reg(L0, enc_addi(G1, G1, 100) & 0xFF);    // stb: word 1's low byte
+    core->set_reg(L1, enc_addi(G2, G2, 200) & 0xFFFF);  // sth: word 2's low half
+    core->set_reg(L2, enc_addi(O1, O1, 1000));          // std: words 4 and 5
+    core->set_reg(L3, enc_addi(O2, O2, 1000));
+    // 0: X: nop | 1: g1 += 1 | 2: g2 += 1 | 3: nop | 4: o1 += 1 | 5: o2 += 1
+    // 6: stb l0 | 7: sth l1 | 8: std l2 | 9: g3-- | 10: bne X | 11: nop | 12: ta 0
+    exec({enc_nop(), enc_addi(G1, G1, 1), enc_addi(G2, G2, 1), enc_nop(), enc_addi(O1, O1, 1),
+          enc_addi(O2, O2, 1), memi(STB, L0, G4, 7), memi(STH, L1, G4, 10), memi(STD, L2, G4, 16),
+          enc_subcci(G3, G3, 1), enc_bicc(NE, false, -10), enc_nop()});
+    expect_exit(12);
+    EXPECT_EQ(core->reg(G1), 101u);  // the first pass ran the old words, the second the new ones
+    EXPECT_EQ(core->reg(G2), 201u);
+    EXPECT_EQ(core->reg(O1), 1001u);
+    EXPECT_EQ(core->reg(O2), 1001u);
     return outcome();
   });
 }

@@ -167,6 +167,51 @@ TEST(Memory, DmiDisabledAndInvalidation) {
   EXPECT_EQ(tb->i_ram.invalidations[0].second, 4095u);
 }
 
+// The write generations a DMI grant hands out (common/write_gen.h): every
+// write the memory sees bumps the counter of each 4 KiB page it touches;
+// reads and refused writes do not.
+TEST(Memory, WriteGenerationsCountTheWritesItSees) {
+  tlm::tlm_generic_payload gp;
+  gp.set_command(tlm::TLM_READ_COMMAND);
+  gp.set_address(0);
+  WriteGenExt ext;
+  gp.set_extension(&ext);
+  tlm::tlm_dmi d;
+  const bool granted = tb->i_sdram.isock->get_direct_mem_ptr(gp, d);
+  gp.clear_extension(&ext);
+  ASSERT_TRUE(granted);
+  ASSERT_NE(ext.gen, nullptr);
+  EXPECT_EQ(ext.base, tb->sdram.data());
+  const uint32_t* g = ext.gen;
+  const uint32_t g0 = g[0], g1 = g[1], g2 = g[2];
+  tb->i_sdram.write32(0x1004, 1);  // a bus write
+  EXPECT_EQ(g[1], g1 + 1);
+  uint8_t b[8] = {};
+  tb->i_sdram.access(tlm::TLM_WRITE_COMMAND, 0x1FFC, b, 8);  // across two pages
+  EXPECT_EQ(g[1], g1 + 2);
+  EXPECT_EQ(g[2], g2 + 1);
+  tb->i_sdram.access(tlm::TLM_READ_COMMAND, 0x1000, b, 8);  // a read
+  tb->i_sdram.debug_read(0x10, b, 4);
+  EXPECT_EQ(g[0], g0);
+  EXPECT_EQ(g[1], g1 + 2);
+  tlm::tlm_generic_payload dbg;  // a debugger's write
+  dbg.set_command(tlm::TLM_WRITE_COMMAND);
+  dbg.set_address(0x20);
+  dbg.set_data_ptr(b);
+  dbg.set_data_length(4);
+  dbg.set_streaming_width(4);
+  EXPECT_EQ(tb->i_sdram.isock->transport_dbg(dbg), 4u);
+  EXPECT_EQ(g[0], g0 + 1);
+  tb->sdram.load(0x2000, b, 4);  // the back door
+  tb->sdram.fill(0x2000, 0, 4);
+  EXPECT_EQ(g[2], g2 + 3);
+  EXPECT_EQ(g[0], g0 + 1);
+  // A ROM counts the loader's writes and ignores the refused bus write.
+  const uint32_t r0 = tb->rom.write_gen().data()[0];
+  EXPECT_EQ(tb->i_rom.write32(0, 0), tlm::TLM_COMMAND_ERROR_RESPONSE);
+  EXPECT_EQ(tb->rom.write_gen().data()[0], r0);
+}
+
 // ---------------------------------------------------------------- ELF loader
 
 TEST(ElfLoader, LoadsSegmentsZeroFillsBssAndReadsSymbols) {

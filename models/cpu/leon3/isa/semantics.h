@@ -539,6 +539,7 @@ inline bool store_fast(Cpu& c, const Decoded& d) {
   uint8_t* p = c.write_w.hit<N>(a);
   if (!p) return false;
   from_regs<N>(c, d, p);
+  c.code_store(a, N);
   return true;
 }
 // The timed page loop's fast forms: a load that takes Cpu::read's timed
@@ -567,6 +568,7 @@ inline bool tstore_fast(Cpu& c, const Decoded& d) {
   // the D-cache, misses it (no allocation) or is uncached; only the counter differs.
   c.wait_write_buffer();
   from_regs<N>(c, d, p);
+  c.code_store(a, N);
   const uint64_t drain = c.twrite_w.wlat + (N > 4 ? c.burst_beat : 0);
   c.wb_free = c.cycles + drain + c.arb_dmi(drain, CoreBus::Kind::Write, a, N);
   ++c.tctr.ahb_writes;
