@@ -21,9 +21,7 @@ struct WriteGenExt : tlm::tlm_extension<WriteGenExt> {
   const uint32_t* gen = nullptr;  // counter of the page at `base` + k * 4 KiB: gen[k]
   const uint8_t* base = nullptr;  // host address of page 0 (the DMI pointer of offset 0)
   tlm::tlm_extension_base* clone() const override { return new WriteGenExt(*this); }
-  void copy_from(const tlm::tlm_extension_base& e) override {
-    *this = static_cast<const WriteGenExt&>(e);
-  }
+  void copy_from(const tlm::tlm_extension_base& e) override { *this = static_cast<const WriteGenExt&>(e); }
 };
 
 // The counters of one memory array of `size` bytes.

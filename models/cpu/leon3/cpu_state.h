@@ -132,14 +132,15 @@ struct DmiRegion {
 // - otherwise each record is tagged by its word like the decoded-instruction
 //   cache and checked against memory at every execution.
 constexpr uint32_t kCodePageBytes = 4096;
+constexpr uint32_t kCodePageWords = kCodePageBytes / 4;
 constexpr uint8_t kOpStale = 1;  // Decoded::op of a record to decode before it runs
 struct CodePage {
-  uint32_t base = 0;              // guest address (page-aligned)
-  const uint8_t* host = nullptr;  // host address of base
-  bool has_bp = false;            // a breakpoint address lies in the page
-  const uint32_t* gen = nullptr;  // the page's write generation in its memory, or none (tagged)
-  uint32_t gen_seen = 0;          // its value when the records were last made stale
-  Decoded recs[kCodePageBytes / 4];
+  uint32_t base = 0;                 // guest address (page-aligned)
+  const uint8_t* host = nullptr;     // host address of base
+  bool has_bp = false;               // a breakpoint address lies in the page
+  const uint32_t* gen = nullptr;     // the page's write generation in its memory, or none (tagged)
+  uint32_t gen_seen = 0;             // its value when the records were last made stale
+  Decoded recs[kCodePageWords + 1];  // and an end record (op kOpEnd in fast_loop.cpp)
 };
 
 struct Cpu {

@@ -37,11 +37,13 @@ namespace {
 enum : uint8_t {
   kOpCall = 0,  // call Decoded::fn
   kOpDecode,    // a stale record: decode the word first (kOpStale)
-  kOpBicc,
+  kOpBicc,      // Bicc with the annul bit
+  kOpBcc,       // Bicc without it
 #define L3_OP_ENUM(h, cls) kOp_##h##_r, kOp_##h##_i,
   L3_FAST_ALU(L3_OP_ENUM) L3_FAST_MEM(L3_OP_ENUM)
 #undef L3_OP_ENUM
-      kOpCount
+      kOpEnd,  // the record after a page's last (CodePage::recs): only the sequential loop reaches it
+  kOpCount
 };
 
 // A handler gets its case only with the class the case counts (a row of an
@@ -73,8 +75,10 @@ static_assert(kOpDecode == kOpStale);
 uint8_t fast_op(const Decoded& d) {
   for (const FastOp& f : kFastOps) {
     if (f.h != d.fn || unsigned(f.cls) != d.cls || d.cost != timing::kClassCycles[d.cls]) continue;
-    if (f.op == kOpBicc)  // the timed branch case waits for icc only
-      return (d.hs1 | d.hs2 | d.hsl | (d.tflags & kBranchNoFlags)) ? uint8_t(kOpCall) : f.op;
+    if (f.op == kOpBicc) {  // the timed branch case waits for icc only
+      if (d.hs1 | d.hs2 | d.hsl | (d.tflags & kBranchNoFlags)) return kOpCall;
+      return (d.rd & 16) ? kOpBicc : kOpBcc;
+    }
     return (d.tflags & kCaseNoFlags) ? uint8_t(kOpCall) : f.op;
   }
   return kOpCall;
@@ -101,7 +105,9 @@ CodePage* Cpu::code_page_slow(uint32_t a) {
   pg->host = r->ptr + (base - r->start);
   Decoded stale = decoded_zero;
   stale.op = kOpStale;
-  std::fill(std::begin(pg->recs), std::end(pg->recs), stale);
+  std::fill(pg->recs, pg->recs + kCodePageWords, stale);
+  pg->recs[kCodePageWords] = decoded_zero;
+  pg->recs[kCodePageWords].op = kOpEnd;
   pg->has_bp = page_has_break(base);
   // Untagged when the memory keeps write generations and the page is one of
   // its pages (a region that starts mid-page keeps the page tagged).
@@ -138,7 +144,7 @@ void Cpu::code_store_slow(uint32_t a, unsigned n) {
 void Cpu::check_page_gen(CodePage& pg) {
   if (!pg.gen || *pg.gen == pg.gen_seen) return;
   pg.gen_seen = *pg.gen;
-  for (Decoded& d : pg.recs) d.op = kOpStale;
+  for (uint32_t i = 0; i < kCodePageWords; ++i) pg.recs[i].op = kOpStale;
 }
 
 bool Cpu::page_has_break(uint32_t base) const {
@@ -179,8 +185,10 @@ struct PageRun {
 // names are those of the function that expands it.
 #define L3_ALU_LABELS(h, cls) &&alu_##h##_r, &&alu_##h##_i,
 #define L3_MEM_LABELS(h, cls) &&mem_##h##_r, &&mem_##h##_i,
+// (These loops test the PC against the run's bounds before they dispatch:
+// they never reach the end record.)
 #define L3_LABEL_TABLE \
-  { &&generic, &&decode, &&branch, L3_FAST_ALU(L3_ALU_LABELS) L3_FAST_MEM(L3_MEM_LABELS) }
+  { &&generic, &&decode, &&branch, &&branch, L3_FAST_ALU(L3_ALU_LABELS) L3_FAST_MEM(L3_MEM_LABELS) && leave }
 
 // Runs the code of one page run from pc/npc until the PC leaves it, a trap is
 // taken, the cycle limit is reached or something needs the outer loop
@@ -328,6 +336,204 @@ leave:
 #undef L3_RETIRE_SEQ
 #undef L3_SYNC_OUT
 #undef L3_SYNC_IN
+}
+
+// The functional loop over a whole untagged page without breakpoints: the
+// same cases as run_page, with the PC implicit in the record pointer.
+// - A case of an instruction that runs in sequence (npc = pc + 4) ends with
+//   the next record (d + 1) and its dispatch: no PC arithmetic, no bounds
+//   test (the page's end record leaves).
+// - The instruction in the delay slot of a taken branch runs its case from
+//   the second table (kSlot), which goes to the branch's target `tgt` after it.
+// - The cycle limit is a count-down `rem` of the cycles left before it
+//   (cycles = end - rem).
+// Anything else (a handler call, a slow memory access, a trap) goes through
+// `generic` with pc/npc and cycles written out, as in run_page.
+void run_page_seq(Cpu& c, const PageRun& run, uint32_t& pc_io, uint32_t& npc_io) {
+#define L3_SEQ_LABELS(h, cls) &&alu_##h##_r_s, &&alu_##h##_i_s,
+#define L3_SLOT_LABELS(h, cls) &&alu_##h##_r_t, &&alu_##h##_i_t,
+#define L3_MSEQ_LABELS(h, cls) &&mem_##h##_r_s, &&mem_##h##_i_s,
+#define L3_MSLOT_LABELS(h, cls) &&mem_##h##_r_t, &&mem_##h##_i_t,
+  static const void* const kSeq[kOpCount] = {
+      &&generic_s, &&decode_s, &&branch_s, &&bcc_s,
+      L3_FAST_ALU(L3_SEQ_LABELS) L3_FAST_MEM(L3_MSEQ_LABELS) && leave_d};
+  static const void* const kSlot[kOpCount] = {
+      &&generic_t, &&decode_t, &&generic_t, &&generic_t,
+      L3_FAST_ALU(L3_SLOT_LABELS) L3_FAST_MEM(L3_MSLOT_LABELS) && end_t};
+#undef L3_SEQ_LABELS
+#undef L3_SLOT_LABELS
+#undef L3_MSEQ_LABELS
+#undef L3_MSLOT_LABELS
+  const uint32_t base = run.lo;
+  const uint8_t* const host = run.host;
+  char* const recs = run.recs;
+  const uint64_t epoch = c.code_epoch;
+  uint32_t lpc = pc_io, lnpc = npc_io, tgt = 0, off;
+  uint64_t end;
+  int64_t rem;
+  Decoded* d;
+// The cycles left before the limit, from cycles `cy` (capped: cycles =
+// end - rem stays exact).
+#define L3_BUDGET(cy)                                                                            \
+  do {                                                                                           \
+    const uint64_t lim_ = c.eff_limit;                                                           \
+    const uint64_t room_ = std::min<uint64_t>(lim_ > (cy) ? lim_ - (cy) : 0, uint64_t(1) << 62); \
+    end = (cy) + room_;                                                                          \
+    rem = int64_t(room_);                                                                        \
+  } while (0)
+#define L3_PC_OF(p) (base + uint32_t((reinterpret_cast<char*>(p) - recs) >> 3))
+#define L3_RETIRE(cls)                                   \
+  rem -= timing::kClassCycles[unsigned(InsnClass::cls)]; \
+  ++c.ctr.by_class[unsigned(InsnClass::cls)]
+#define L3_SEQ_NEXT()                      \
+  ++d;                                     \
+  if (L3_UNLIKELY(rem <= 0)) goto leave_d; \
+  goto* kSeq[d->op]
+#define L3_SLOT_NEXT()                       \
+  if (L3_UNLIKELY(rem <= 0)) goto leave_tgt; \
+  goto jump
+  L3_BUDGET(c.cycles);
+
+enter:  // the instruction at lpc, with npc lnpc
+  off = lpc - base;
+  if (L3_UNLIKELY(off >= kCodePageBytes)) goto leave;
+  d = reinterpret_cast<Decoded*>(recs + size_t(off) * 8);
+  if (L3_LIKELY(lnpc == lpc + 4)) goto* kSeq[d->op];
+  tgt = lnpc;
+  goto* kSlot[d->op];
+
+jump:  // after a delay slot: the target, in sequence
+  off = tgt - base;
+  if (L3_UNLIKELY(off >= kCodePageBytes)) goto leave_tgt;
+  d = reinterpret_cast<Decoded*>(recs + size_t(off) * 8);
+  goto* kSeq[d->op];
+
+#define L3_ALU(h, I, cls, lbl)    \
+  lbl##_s : sem::h_##h<I>(c, *d); \
+  L3_RETIRE(cls);                 \
+  L3_SEQ_NEXT();                  \
+  lbl##_t : sem::h_##h<I>(c, *d); \
+  L3_RETIRE(cls);                 \
+  L3_SLOT_NEXT();
+#define L3_ALU2(h, cls) L3_ALU(h, false, cls, alu_##h##_r) L3_ALU(h, true, cls, alu_##h##_i)
+  L3_FAST_ALU(L3_ALU2)
+#undef L3_ALU2
+#undef L3_ALU
+// The slow path of a memory case is its handler, the record's `fn`
+// (fast_op gave the case only to that handler, class and cost): generic.
+#define L3_MEM(h, I, cls, lbl)                                         \
+  lbl##_s : if (L3_UNLIKELY(!sem::fast_##h<I>(c, *d))) goto generic_s; \
+  L3_RETIRE(cls);                                                      \
+  L3_SEQ_NEXT();                                                       \
+  lbl##_t : if (L3_UNLIKELY(!sem::fast_##h<I>(c, *d))) goto generic_t; \
+  L3_RETIRE(cls);                                                      \
+  L3_SLOT_NEXT();
+#define L3_MEM2(h, cls) L3_MEM(h, false, cls, mem_##h##_r) L3_MEM(h, true, cls, mem_##h##_i)
+  L3_FAST_MEM(L3_MEM2)
+#undef L3_MEM2
+#undef L3_MEM
+
+bcc_s : {  // Bicc without annul, in sequence: the next record runs in either case
+  const bool taken = sem::cond_true(d->rd & 15, c.icc);
+  L3_RETIRE(Branch);
+  ++d;
+  if (L3_UNLIKELY(rem <= 0)) {
+    lpc = L3_PC_OF(d);
+    lnpc = taken ? lpc - 4 + uint32_t(d[-1].imm) : lpc + 4;
+    goto leave;
+  }
+  if (taken) {
+    tgt = L3_PC_OF(d) - 4 + uint32_t(d[-1].imm);
+    goto* kSlot[d->op];
+  }
+  goto* kSeq[d->op];
+}
+branch_s : {  // Bicc with annul, in sequence (in a delay slot, a Bicc goes generic)
+  const uint32_t pc = L3_PC_OF(d);
+  lpc = pc + 4;
+  lnpc = pc + 8;
+  if (sem::bicc_next(*d, c.icc, pc, pc + 4, lpc, lnpc)) {  // = Cpu::annul_next()
+    ++c.ctr.annulled;
+    rem -= timing::kAnnulledCycles;
+  }
+  L3_RETIRE(Branch);
+  if (L3_UNLIKELY(rem <= 0)) goto leave;
+  goto enter;
+}
+
+decode_s : {  // a stale record (first run, or code written since)
+  uint32_t w;
+  std::memcpy(&w, host + (L3_PC_OF(d) - base), 4);
+  ++c.decode_misses;
+  c.decode_into(w, *d);
+  goto* kSeq[d->op];
+}
+decode_t : {
+  uint32_t w;
+  std::memcpy(&w, host + (L3_PC_OF(d) - base), 4);
+  ++c.decode_misses;
+  c.decode_into(w, *d);
+  goto* kSlot[d->op];
+}
+
+generic_s:
+  lpc = L3_PC_OF(d);
+  lnpc = lpc + 4;
+  goto generic;
+generic_t:
+  lpc = L3_PC_OF(d);
+  lnpc = tgt;
+generic : {
+  c.pc = lpc;
+  c.npc = lnpc;
+  c.cycles = end - rem;
+  c.next_pc = lnpc;
+  c.next_npc = lnpc + 4;
+  d->fn(c, *d);
+  if (L3_UNLIKELY(c.pending_tt != 0)) goto trap;
+  if (d->cti) {
+    lpc = c.next_pc;
+    lnpc = c.next_npc;
+  } else {
+    lpc = lnpc;
+    lnpc += 4;
+  }
+  const uint64_t cy = c.cycles + d->cost;
+  ++c.ctr.by_class[d->cls];
+  L3_BUDGET(cy);
+  if (rem <= 0 || c.irl > c.irq_thresh || c.code_epoch != epoch || run.written()) goto leave;
+  goto enter;
+}
+
+trap : {
+  const unsigned t = c.pending_tt;
+  c.pending_tt = 0;
+  c.cycles += d->cost + timing::kTrapEntryCycles;
+  c.enter_trap(t);
+  pc_io = c.pc;
+  npc_io = c.npc;
+  return;
+}
+leave_d:  // before the instruction of d, in sequence
+  lpc = L3_PC_OF(d);
+  lnpc = lpc + 4;
+  goto leave;
+end_t:  // a delay slot past the page's end
+  lpc = L3_PC_OF(d);
+  lnpc = tgt;
+  goto leave;
+leave_tgt:  // after a delay slot
+  lpc = tgt;
+  lnpc = tgt + 4;
+leave:
+  c.cycles = end - rem;
+  c.pc = pc_io = lpc;
+  c.npc = npc_io = lnpc;
+#undef L3_BUDGET
+#undef L3_PC_OF
+#undef L3_RETIRE
+#undef L3_SEQ_NEXT
+#undef L3_SLOT_NEXT
 }
 
 // Cpu::issue() for an ALU or memory case: fast_op gave the case only to a
@@ -573,6 +779,8 @@ void Cpu::loop_pages() {
         run_page<true, true>(*this, run, lpc, lnpc);
       else if (!pg->gen)
         run_page<false, true>(*this, run, lpc, lnpc);
+      else if (whole)
+        run_page_seq(*this, run, lpc, lnpc);
       else
         run_page<false, false>(*this, run, lpc, lnpc);
     }

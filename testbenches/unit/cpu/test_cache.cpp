@@ -138,8 +138,9 @@ class CacheTest : public TimedTest {
     tcfg.timing.dcache_miss_cycles = kOver;
     tcfg.timing.burst_beat_cycles = 1;
     make(tcfg);
-    core->add_dmi(0, kData - 1, bus.ram.data(), true, true, code_rlat, 0);
-    core->add_dmi(kData, kRamSize - 1, bus.ram.data() + kData, true, true, data_rlat, data_wlat);
+    core->add_dmi(0, kData - 1, bus.ram.data(), true, true, code_rlat, 0, bus.gen.data(), bus.ram.data());
+    core->add_dmi(kData, kRamSize - 1, bus.ram.data() + kData, true, true, data_rlat, data_wlat,
+                  bus.gen.data(), bus.ram.data());
     core->set_ccr(ccr);
     core->set_reg(G1, kData);
   }
@@ -328,7 +329,8 @@ TEST_F(CacheTest, DcacheFillIsOneBurstOnTheBusAndHitsCostNothing) {
   tcfg.timing.icache_miss_cycles = 0;
   tcfg.timing.dcache_miss_cycles = 3;
   make(tcfg);
-  core->add_dmi(0, kData - 1, bus.ram.data(), true, true);  // data only on the bus
+  core->add_dmi(0, kData - 1, bus.ram.data(), true, true, 0, 0, bus.gen.data(),
+                bus.ram.data());  // data only on the bus
   core->set_ccr(kCcrDcOn);
   core->set_reg(G1, kData);
   bus.latency = 5;
@@ -353,8 +355,9 @@ TEST_F(CacheTest, ArbitrationSideBandAsksOnlyAfterAnotherRoutedAccess) {
   tcfg.timing.dcache_miss_cycles = kOver;
   tcfg.timing.burst_beat_cycles = 1;
   make(tcfg);
-  core->add_dmi(0, kData - 1, bus.ram.data(), true, true, 0, 0);
-  core->add_dmi(kData, kData + 0xFF, bus.ram.data() + kData, true, true, 4, 2);  // +0x200: bus only
+  core->add_dmi(0, kData - 1, bus.ram.data(), true, true, 0, 0, bus.gen.data(), bus.ram.data());
+  core->add_dmi(kData, kData + 0xFF, bus.ram.data() + kData, true, true, 4, 2, bus.gen.data(),
+                bus.ram.data());  // +0x200: bus only
   core->set_ccr(kCcrIcOn | kCcrDcOn);
   core->set_reg(G1, kData);
   core->set_bus_arbitration(true);
@@ -386,7 +389,8 @@ TEST_F(CacheTest, ArbitrationWaitDelaysALineFill) {
   tcfg.timing.dcache_miss_cycles = kOver;
   tcfg.timing.burst_beat_cycles = 1;
   make(tcfg);  // code fetched over the bus (routed, latency 0), data from DMI
-  core->add_dmi(kData, kRamSize - 1, bus.ram.data() + kData, true, true, 4, 0);
+  core->add_dmi(kData, kRamSize - 1, bus.ram.data() + kData, true, true, 4, 0, bus.gen.data(),
+                bus.ram.data());
   core->set_ccr(kCcrDcOn);
   core->set_reg(G1, kData);
   core->set_bus_arbitration(true);
@@ -406,7 +410,7 @@ TEST_F(CacheTest, HitWithoutDebugReadFallsBackToAnUnchargedBusRead) {
   tcfg.timing.icache_miss_cycles = 0;
   tcfg.timing.dcache_miss_cycles = 3;
   make(tcfg);
-  core->add_dmi(0, kData - 1, bus.ram.data(), true, true);
+  core->add_dmi(0, kData - 1, bus.ram.data(), true, true, 0, 0, bus.gen.data(), bus.ram.data());
   core->set_ccr(kCcrDcOn);
   core->set_reg(G1, kData);
   bus.w32(kData + 8, 0x12345678);

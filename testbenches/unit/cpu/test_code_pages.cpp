@@ -142,6 +142,29 @@ TEST_F(CodePagesTest, StoresOfEachWidthAreSeen) {
   });
 }
 
+// A loop at the end of a page, in each position against the page boundary:
+// a branch in the page's last word with its delay slot in the next page, a
+// delay slot in the last word, a branch in the next page back into this one.
+TEST_F(CodePagesTest, LoopsAcrossThePageEnd) {
+  for (uint32_t at : {1019u, 1020u, 1021u, 1022u, 1023u}) {
+    SCOPED_TRACE("loop at word " + std::to_string(at));
+    each([&] {
+      core->set_reg(G3, 5);
+      // 0: ba,a X | X: g1 += 1 | g3-- | bne X | (slot) g2 += 1 | g4 += 1 | ta 0
+      load({enc_bicc(A, true, int32_t(at))});
+      load({enc_addi(G1, G1, 1), enc_subcci(G3, G3, 1), enc_bicc(NE, false, -2), enc_addi(G2, G2, 1),
+            enc_addi(G4, G4, 1), enc_ta(0)},
+           kCode + 4 * at);
+      core->run(core->cycles() + 100000);
+      expect_exit(at + 5);
+      EXPECT_EQ(core->reg(G1), 5u);
+      EXPECT_EQ(core->reg(G2), 5u);
+      EXPECT_EQ(core->reg(G4), 1u);
+      return outcome();
+    });
+  }
+}
+
 // Another bus master rewrites a loop body while the core waits for a device
 // read (the harness's bus writes RAM from inside the access, as a DMA
 // completing during a bus transaction would).

@@ -16,8 +16,9 @@ class FastPathTest : public TimedTest {
     tcfg.timing.dcache_miss_cycles = 3;
     tcfg.timing.burst_beat_cycles = 1;
     make(tcfg);
-    core->add_dmi(0, kData - 1, bus.ram.data(), true, true, 0, 0);
-    core->add_dmi(kData, kRamSize - 1, bus.ram.data() + kData, true, true, 4, wlat);
+    core->add_dmi(0, kData - 1, bus.ram.data(), true, true, 0, 0, bus.gen.data(), bus.ram.data());
+    core->add_dmi(kData, kRamSize - 1, bus.ram.data() + kData, true, true, 4, wlat, bus.gen.data(),
+                  bus.ram.data());
     core->set_ccr(0xF);
     core->set_reg(G1, kData);
   }

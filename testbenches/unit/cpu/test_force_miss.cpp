@@ -31,8 +31,10 @@ class ForceMissTest : public TimedTest {
     tcfg.timing.burst_beat_cycles = 1;
     make(tcfg);
     if (dmi) {
-      core->add_dmi(0, kData - 1, bus.ram.data(), true, true, code_overhead ? 2 : 0, 0);
-      core->add_dmi(kData, kRamSize - 1, bus.ram.data() + kData, true, true, 4, wlat);
+      core->add_dmi(0, kData - 1, bus.ram.data(), true, true, code_overhead ? 2 : 0, 0, bus.gen.data(),
+                    bus.ram.data());
+      core->add_dmi(kData, kRamSize - 1, bus.ram.data() + kData, true, true, 4, wlat, bus.gen.data(),
+                    bus.ram.data());
     }
     core->set_ccr(ccr);
     core->set_reg(G1, kData);

@@ -190,7 +190,7 @@ TEST_F(CoreTest, Asi2SystemRegisters) {
 }
 
 TEST_F(CoreTest, Asi1IsForcedMissBusAccessEvenWithDmi) {
-  core->add_dmi(0, kRamSize - 1, bus.ram.data(), true, true);
+  core->add_dmi(0, kRamSize - 1, bus.ram.data(), true, true, 0, 0, bus.gen.data(), bus.ram.data());
   bus.w32(kData, 0xCAFEF00D);
   core->set_reg(G1, kData);
   core->set_reg(G2, 0x600DD00D);
@@ -317,7 +317,7 @@ TEST_F(CoreTest, DmiAndBusPathsGiveIdenticalResults) {
     bus = RamBus();
     make(CoreConfig{});
     core->set_reg(SP, 0x3000);
-    if (dmi) core->add_dmi(0, kRamSize - 1, bus.ram.data(), true, true);
+    if (dmi) core->add_dmi(0, kRamSize - 1, bus.ram.data(), true, true, 0, 0, bus.gen.data(), bus.ram.data());
     load(mixed_program());
     bus.w32(kCode + 4 * uint32_t(mixed_program().size()), enc_ta(0));
     trace = run_traced();
@@ -342,17 +342,18 @@ TEST_F(CoreTest, DmiAndBusPathsGiveIdenticalResults) {
 }
 
 TEST_F(CoreTest, DmiInvalidateAndDisableFallBackToBus) {
-  core->add_dmi(0, kRamSize - 1, bus.ram.data(), true, true);
+  core->add_dmi(0, kRamSize - 1, bus.ram.data(), true, true, 0, 0, bus.gen.data(), bus.ram.data());
   exec({enc_nop(), enc_nop()});
   EXPECT_EQ(bus.log.size(), 0u);
   make(CoreConfig{});
-  core->add_dmi(0, kRamSize - 1, bus.ram.data(), true, true);
+  core->add_dmi(0, kRamSize - 1, bus.ram.data(), true, true, 0, 0, bus.gen.data(), bus.ram.data());
   core->invalidate_dmi(0x4000, 0x4fff);
   exec({enc_nop(), enc_nop()});
   EXPECT_EQ(bus.count(CoreBus::Kind::Fetch), 3u);
   make(CoreConfig{});
   bus.log.clear();
-  core->add_dmi(0, kRamSize - 1, bus.ram.data(), true, false);  // read-only DMI
+  core->add_dmi(0, kRamSize - 1, bus.ram.data(), true, false, 0, 0, bus.gen.data(),
+                bus.ram.data());  // read-only DMI
   core->set_reg(G1, kData);
   exec({enc_st(G1, G1, 0), enc_ld(G2, G1, 0)});
   EXPECT_EQ(bus.count(CoreBus::Kind::Write), 1u);
@@ -371,7 +372,7 @@ TEST_F(CoreTest, DmiInvalidateAndDisableFallBackToBus) {
 TEST_F(CoreTest, SelfModifyingCodeIsSeen) {
   for (bool dmi : {false, true}) {
     make(CoreConfig{});
-    if (dmi) core->add_dmi(0, kRamSize - 1, bus.ram.data(), true, true);
+    if (dmi) core->add_dmi(0, kRamSize - 1, bus.ram.data(), true, true, 0, 0, bus.gen.data(), bus.ram.data());
     core->set_reg(G2, enc_addi(G1, G1, 10));
     core->set_reg(G3, 2);
     core->set_reg(G4, kCode);
@@ -383,7 +384,7 @@ TEST_F(CoreTest, SelfModifyingCodeIsSeen) {
 }
 
 TEST_F(CoreTest, DecodeCacheHitsOnLoops) {
-  core->add_dmi(0, kRamSize - 1, bus.ram.data(), true, true);
+  core->add_dmi(0, kRamSize - 1, bus.ram.data(), true, true, 0, 0, bus.gen.data(), bus.ram.data());
   core->set_reg(G3, 1000);
   exec({enc_addi(G1, G1, 1), enc_subcci(G3, G3, 1), enc_bicc(NE, false, -2), enc_nop()});
   expect_exit(4);

@@ -78,7 +78,8 @@ class SpansTest : public CoreTest {
     make(cfg);
     spans = Spans();
     steps = Steps();
-    if (v != Variant::NoDmi) core->add_dmi(0, kDevice - 1, bus.ram.data(), true, true);
+    if (v != Variant::NoDmi)
+      core->add_dmi(0, kDevice - 1, bus.ram.data(), true, true, 0, 0, bus.gen.data(), bus.ram.data());
     if (m == Mode::TimedCachesOn) core->set_ccr(0xF);
     // No variant: the reference run (steps only, the observed loop).
     if (!v || v == Variant::Observed)

@@ -461,7 +461,7 @@ TEST(Decoder, TableNamesEncodings) {
 // Not a speed assertion (machines differ): prints MIPS of the functional DMI
 // path and checks the loop computed the right thing.
 TEST_F(CoreTest, ThroughputSmoke) {
-  core->add_dmi(0, kRamSize - 1, bus.ram.data(), true, true);
+  core->add_dmi(0, kRamSize - 1, bus.ram.data(), true, true, 0, 0, bus.gen.data(), bus.ram.data());
   const double s = run_throughput_loop();
   std::printf("[ info ] %.1f MIPS (functional, DMI, no trace)\n",
               double(core->counters().instructions) / s / 1e6);

@@ -385,7 +385,7 @@ ArchState run_mixed(CoreTest& t, RamBus& bus, std::unique_ptr<Core>& core) {
 
 TEST_F(TimedTest, SameArchitecturalResultsAsFunctionalMode) {
   make(CoreConfig{});
-  core->add_dmi(0, kRamSize - 1, bus.ram.data(), true, true);
+  core->add_dmi(0, kRamSize - 1, bus.ram.data(), true, true, 0, 0, bus.gen.data(), bus.ram.data());
   ArchState ref = run_mixed(*this, bus, core);
   EXPECT_EQ(core->error_tt(), 0x80u);
   uint64_t ref_cycles = core->cycles();
@@ -404,7 +404,9 @@ TEST_F(TimedTest, SameArchitecturalResultsAsFunctionalMode) {
     CoreConfig cfg;
     cfg.timed = true;
     make(cfg);
-    if (v.dmi) core->add_dmi(0, kRamSize - 1, bus.ram.data(), true, true, v.lat, v.lat);
+    if (v.dmi)
+      core->add_dmi(0, kRamSize - 1, bus.ram.data(), true, true, v.lat, v.lat, bus.gen.data(),
+                    bus.ram.data());
     core->set_ccr(v.ccr);
     ArchState st = run_mixed(*this, bus, core);
     EXPECT_TRUE(st == ref);
@@ -419,7 +421,7 @@ TEST_F(TimedTest, ThroughputSmoke) {
   CoreConfig cfg;
   cfg.timed = true;
   make(cfg);
-  core->add_dmi(0, kRamSize - 1, bus.ram.data(), true, true, 2, 2);
+  core->add_dmi(0, kRamSize - 1, bus.ram.data(), true, true, 2, 2, bus.gen.data(), bus.ram.data());
   core->set_ccr(0x0081000F);
   const double s = run_throughput_loop();
   EXPECT_EQ(tc().ic_misses, 1u);

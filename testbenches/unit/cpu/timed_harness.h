@@ -25,7 +25,7 @@ class TimedTest : public CoreTest {
   // Rebuilds the core from tcfg with one DMI region over the whole RAM.
   void remake(unsigned rlat = 0, unsigned wlat = 0) {
     make(tcfg);
-    core->add_dmi(0, kRamSize - 1, bus.ram.data(), true, true, rlat, wlat);
+    core->add_dmi(0, kRamSize - 1, bus.ram.data(), true, true, rlat, wlat, bus.gen.data(), bus.ram.data());
   }
   // Runs `words` + `ta 0`, checks it reached the `ta 0` at index `exit_at`
   // (default: the appended one) and returns the cycles it took.
