@@ -43,6 +43,7 @@ enum : uint8_t {
   L3_FAST_ALU(L3_OP_ENUM) L3_FAST_MEM(L3_OP_ENUM)
 #undef L3_OP_ENUM
       kOpEnd,  // the record after a page's last (CodePage::recs): only the sequential loop reaches it
+  kOpExit,     // run_page_seq's record for a branch target outside the page
   kOpCount
 };
 
@@ -187,8 +188,11 @@ struct PageRun {
 #define L3_MEM_LABELS(h, cls) &&mem_##h##_r, &&mem_##h##_i,
 // (These loops test the PC against the run's bounds before they dispatch:
 // they never reach the end record.)
-#define L3_LABEL_TABLE \
-  { &&generic, &&decode, &&branch, &&branch, L3_FAST_ALU(L3_ALU_LABELS) L3_FAST_MEM(L3_MEM_LABELS) && leave }
+#define L3_LABEL_TABLE                                                                                       \
+  {                                                                                                          \
+    &&generic, &&decode, &&branch, &&branch, L3_FAST_ALU(L3_ALU_LABELS) L3_FAST_MEM(L3_MEM_LABELS) && leave, \
+        &&leave                                                                                              \
+  }
 
 // Runs the code of one page run from pc/npc until the PC leaves it, a trap is
 // taken, the cycle limit is reached or something needs the outer loop
@@ -355,11 +359,19 @@ void run_page_seq(Cpu& c, const PageRun& run, uint32_t& pc_io, uint32_t& npc_io)
 #define L3_MSEQ_LABELS(h, cls) &&mem_##h##_r_s, &&mem_##h##_i_s,
 #define L3_MSLOT_LABELS(h, cls) &&mem_##h##_r_t, &&mem_##h##_i_t,
   static const void* const kSeq[kOpCount] = {
-      &&generic_s, &&decode_s, &&branch_s, &&bcc_s,
-      L3_FAST_ALU(L3_SEQ_LABELS) L3_FAST_MEM(L3_MSEQ_LABELS) && leave_d};
+      &&generic_s,
+      &&decode_s,
+      &&branch_s,
+      &&bcc_s,
+      L3_FAST_ALU(L3_SEQ_LABELS) L3_FAST_MEM(L3_MSEQ_LABELS) && leave_d,
+      &&leave_exit};
   static const void* const kSlot[kOpCount] = {
-      &&generic_t, &&decode_t, &&generic_t, &&generic_t,
-      L3_FAST_ALU(L3_SLOT_LABELS) L3_FAST_MEM(L3_MSLOT_LABELS) && end_t};
+      &&generic_t,
+      &&decode_t,
+      &&generic_t,
+      &&generic_t,
+      L3_FAST_ALU(L3_SLOT_LABELS) L3_FAST_MEM(L3_MSLOT_LABELS) && end_t,
+      &&leave_exit};
 #undef L3_SEQ_LABELS
 #undef L3_SLOT_LABELS
 #undef L3_MSEQ_LABELS
@@ -372,6 +384,16 @@ void run_page_seq(Cpu& c, const PageRun& run, uint32_t& pc_io, uint32_t& npc_io)
   uint64_t end;
   int64_t rem;
   Decoded* d;
+  // In a delay slot: the record of the target (npc), or exit_rec when the
+  // target `tgt` is outside the page.
+  Decoded* td = nullptr;
+  Decoded exit_rec{};
+  exit_rec.op = kOpExit;
+  // The tables' addresses stay in registers (else GCC recomputes one at
+  // every dispatch).
+  const void* const* seq = kSeq;
+  const void* const* slot = kSlot;
+  asm("" : "+r"(seq), "+r"(slot));
 // The cycles left before the limit, from cycles `cy` (capped: cycles =
 // end - rem stays exact).
 #define L3_BUDGET(cy)                                                                            \
@@ -382,39 +404,51 @@ void run_page_seq(Cpu& c, const PageRun& run, uint32_t& pc_io, uint32_t& npc_io)
     rem = int64_t(room_);                                                                        \
   } while (0)
 #define L3_PC_OF(p) (base + uint32_t((reinterpret_cast<char*>(p) - recs) >> 3))
-#define L3_RETIRE(cls)                                   \
-  rem -= timing::kClassCycles[unsigned(InsnClass::cls)]; \
-  ++c.ctr.by_class[unsigned(InsnClass::cls)]
-#define L3_SEQ_NEXT()                      \
-  ++d;                                     \
-  if (L3_UNLIKELY(rem <= 0)) goto leave_d; \
-  goto* kSeq[d->op]
-#define L3_SLOT_NEXT()                       \
-  if (L3_UNLIKELY(rem <= 0)) goto leave_tgt; \
-  goto jump
+// (The count-down comes last: its flags are the test's.)
+#define L3_RETIRE(cls)                        \
+  ++c.ctr.by_class[unsigned(InsnClass::cls)]; \
+  rem -= timing::kClassCycles[unsigned(InsnClass::cls)]
+// rem -= n; leave at `lbl` when rem <= 0. On x86-64 with GCC, one sub and
+// its jump (GCC alone would schedule other flag-setting work in between and
+// test again); outputs of asm goto are valid on both edges in GCC.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define L3_COUNT_DOWN(n, lbl) asm goto("sub %1, %0\n\tjle %l[" #lbl "]" : "+r"(rem) : "i"(n) : "cc" : lbl)
+#else
+#define L3_COUNT_DOWN(n, lbl) \
+  if (L3_UNLIKELY((rem -= (n)) <= 0)) goto lbl
+#endif
+#define L3_SEQ_RETIRE(cls)                                                \
+  ++c.ctr.by_class[unsigned(InsnClass::cls)];                             \
+  ++d;                                                                    \
+  L3_COUNT_DOWN(timing::kClassCycles[unsigned(InsnClass::cls)], leave_d); \
+  goto* seq[d->op]
+#define L3_SLOT_RETIRE(cls)                                                \
+  ++c.ctr.by_class[unsigned(InsnClass::cls)];                              \
+  L3_COUNT_DOWN(timing::kClassCycles[unsigned(InsnClass::cls)], leave_td); \
+  d = td;                                                                  \
+  goto* seq[d->op]
+#define L3_TGT_OF(p) ((p) == &exit_rec ? tgt : L3_PC_OF(p))
   L3_BUDGET(c.cycles);
 
 enter:  // the instruction at lpc, with npc lnpc
   off = lpc - base;
   if (L3_UNLIKELY(off >= kCodePageBytes)) goto leave;
   d = reinterpret_cast<Decoded*>(recs + size_t(off) * 8);
-  if (L3_LIKELY(lnpc == lpc + 4)) goto* kSeq[d->op];
-  tgt = lnpc;
-  goto* kSlot[d->op];
-
-jump:  // after a delay slot: the target, in sequence
-  off = tgt - base;
-  if (L3_UNLIKELY(off >= kCodePageBytes)) goto leave_tgt;
-  d = reinterpret_cast<Decoded*>(recs + size_t(off) * 8);
-  goto* kSeq[d->op];
+  if (L3_LIKELY(lnpc == lpc + 4)) goto* seq[d->op];
+  off = lnpc - base;
+  if (off < kCodePageBytes) {
+    td = reinterpret_cast<Decoded*>(recs + size_t(off) * 8);
+  } else {
+    tgt = lnpc;
+    td = &exit_rec;
+  }
+  goto* slot[d->op];
 
 #define L3_ALU(h, I, cls, lbl)    \
   lbl##_s : sem::h_##h<I>(c, *d); \
-  L3_RETIRE(cls);                 \
-  L3_SEQ_NEXT();                  \
+  L3_SEQ_RETIRE(cls);             \
   lbl##_t : sem::h_##h<I>(c, *d); \
-  L3_RETIRE(cls);                 \
-  L3_SLOT_NEXT();
+  L3_SLOT_RETIRE(cls);
 #define L3_ALU2(h, cls) L3_ALU(h, false, cls, alu_##h##_r) L3_ALU(h, true, cls, alu_##h##_i)
   L3_FAST_ALU(L3_ALU2)
 #undef L3_ALU2
@@ -423,11 +457,9 @@ jump:  // after a delay slot: the target, in sequence
 // (fast_op gave the case only to that handler, class and cost): generic.
 #define L3_MEM(h, I, cls, lbl)                                         \
   lbl##_s : if (L3_UNLIKELY(!sem::fast_##h<I>(c, *d))) goto generic_s; \
-  L3_RETIRE(cls);                                                      \
-  L3_SEQ_NEXT();                                                       \
+  L3_SEQ_RETIRE(cls);                                                  \
   lbl##_t : if (L3_UNLIKELY(!sem::fast_##h<I>(c, *d))) goto generic_t; \
-  L3_RETIRE(cls);                                                      \
-  L3_SLOT_NEXT();
+  L3_SLOT_RETIRE(cls);
 #define L3_MEM2(h, cls) L3_MEM(h, false, cls, mem_##h##_r) L3_MEM(h, true, cls, mem_##h##_i)
   L3_FAST_MEM(L3_MEM2)
 #undef L3_MEM2
@@ -442,11 +474,17 @@ bcc_s : {  // Bicc without annul, in sequence: the next record runs in either ca
     lnpc = taken ? lpc - 4 + uint32_t(d[-1].imm) : lpc + 4;
     goto leave;
   }
-  if (taken) {
-    tgt = L3_PC_OF(d) - 4 + uint32_t(d[-1].imm);
-    goto* kSlot[d->op];
+  if (taken) {  // the target's record, or exit_rec outside the page
+    const uint64_t toff = uint64_t(reinterpret_cast<char*>(d - 1) - recs) + uint64_t(int64_t(d[-1].imm) * 8);
+    if (L3_LIKELY(toff < uint64_t(kCodePageBytes) * 8)) {
+      td = reinterpret_cast<Decoded*>(recs + toff);
+    } else {
+      tgt = L3_PC_OF(d) - 4 + uint32_t(d[-1].imm);
+      td = &exit_rec;
+    }
+    goto* slot[d->op];
   }
-  goto* kSeq[d->op];
+  goto* seq[d->op];
 }
 branch_s : {  // Bicc with annul, in sequence (in a delay slot, a Bicc goes generic)
   const uint32_t pc = L3_PC_OF(d);
@@ -466,14 +504,14 @@ decode_s : {  // a stale record (first run, or code written since)
   std::memcpy(&w, host + (L3_PC_OF(d) - base), 4);
   ++c.decode_misses;
   c.decode_into(w, *d);
-  goto* kSeq[d->op];
+  goto* seq[d->op];
 }
 decode_t : {
   uint32_t w;
   std::memcpy(&w, host + (L3_PC_OF(d) - base), 4);
   ++c.decode_misses;
   c.decode_into(w, *d);
-  goto* kSlot[d->op];
+  goto* slot[d->op];
 }
 
 generic_s:
@@ -482,7 +520,7 @@ generic_s:
   goto generic;
 generic_t:
   lpc = L3_PC_OF(d);
-  lnpc = tgt;
+  lnpc = L3_TGT_OF(td);
 generic : {
   c.pc = lpc;
   c.npc = lnpc;
@@ -520,9 +558,13 @@ leave_d:  // before the instruction of d, in sequence
   goto leave;
 end_t:  // a delay slot past the page's end
   lpc = L3_PC_OF(d);
-  lnpc = tgt;
+  lnpc = L3_TGT_OF(td);
   goto leave;
-leave_tgt:  // after a delay slot
+leave_td:  // after a delay slot
+  lpc = L3_TGT_OF(td);
+  lnpc = lpc + 4;
+  goto leave;
+leave_exit:  // a delay slot's target outside the page
   lpc = tgt;
   lnpc = tgt + 4;
 leave:
@@ -532,8 +574,10 @@ leave:
 #undef L3_BUDGET
 #undef L3_PC_OF
 #undef L3_RETIRE
-#undef L3_SEQ_NEXT
-#undef L3_SLOT_NEXT
+#undef L3_SEQ_RETIRE
+#undef L3_SLOT_RETIRE
+#undef L3_TGT_OF
+#undef L3_COUNT_DOWN
 }
 
 // Cpu::issue() for an ALU or memory case: fast_op gave the case only to a
