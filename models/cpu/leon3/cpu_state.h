@@ -135,12 +135,14 @@ constexpr uint32_t kCodePageBytes = 4096;
 constexpr uint32_t kCodePageWords = kCodePageBytes / 4;
 constexpr uint8_t kOpStale = 1;  // Decoded::op of a record to decode before it runs
 struct CodePage {
-  uint32_t base = 0;                 // guest address (page-aligned)
-  const uint8_t* host = nullptr;     // host address of base
-  bool has_bp = false;               // a breakpoint address lies in the page
-  const uint32_t* gen = nullptr;     // the page's write generation in its memory, or none (tagged)
-  uint32_t gen_seen = 0;             // its value when the records were last made stale
-  Decoded recs[kCodePageWords + 1];  // and an end record (op kOpEnd in fast_loop.cpp)
+  uint32_t base = 0;              // guest address (page-aligned)
+  const uint8_t* host = nullptr;  // host address of base
+  bool has_bp = false;            // a breakpoint address lies in the page
+  const uint32_t* gen = nullptr;  // the page's write generation in its memory, or none (tagged)
+  uint32_t gen_seen = 0;          // its value when the records were last made stale
+  // and an end record (op kOpEnd in fast_loop.cpp); aligned so that the
+  // records of an I-cache line (8 words at most) share an aligned block.
+  alignas(256) Decoded recs[kCodePageWords + 1];
 };
 
 struct Cpu {
@@ -465,10 +467,14 @@ struct Cpu {
   }
   // The D-cache counter of a store that is not a forced miss (write-through,
   // no allocation on a write miss: the tags do not change).
-  void count_dc_write(uint32_t a) {
+  [[gnu::always_inline]] void count_dc_write(uint32_t a) {
     if (dc_fast(a >> dc_shift))  // MRU line of its set: valid
       ++tctr.dc_write_hits;
-    else if ((dcs() & 1) && is_cacheable(a))
+    else
+      count_dc_write_slow(a);
+  }
+  void count_dc_write_slow(uint32_t a) {
+    if ((dcs() & 1) && is_cacheable(a))
       ++(dc_model.contains(a) ? tctr.dc_write_hits : tctr.dc_write_misses);
     else
       ++tctr.dc_uncached_writes;
@@ -568,7 +574,7 @@ struct Cpu {
     }
     if (f & kTfWY) y_rdy = t + d.tcost + 2;
   }
-  void set_rdy(unsigned r, uint64_t v) {
+  [[gnu::always_inline]] void set_rdy(unsigned r, uint64_t v) {
     if (r == 0) return;
     rdy[r] = v;
     rdy_hi = std::max(rdy_hi, v);

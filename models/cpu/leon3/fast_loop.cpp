@@ -389,6 +389,7 @@ void run_page_seq(Cpu& c, const PageRun& run, uint32_t& pc_io, uint32_t& npc_io)
   Decoded* td = nullptr;
   Decoded exit_rec{};
   exit_rec.op = kOpExit;
+  bool taken;  // of the last Bicc
   // The tables' addresses stay in registers (else GCC recomputes one at
   // every dispatch).
   const void* const* seq = kSeq;
@@ -465,15 +466,11 @@ enter:  // the instruction at lpc, with npc lnpc
 #undef L3_MEM2
 #undef L3_MEM
 
-bcc_s : {  // Bicc without annul, in sequence: the next record runs in either case
-  const bool taken = sem::cond_true(d->rd & 15, c.icc);
-  L3_RETIRE(Branch);
+bcc_s:  // Bicc without annul, in sequence: the next record runs in either case
+  taken = sem::cond_true(d->rd & 15, c.icc);
+  ++c.ctr.by_class[unsigned(InsnClass::Branch)];
   ++d;
-  if (L3_UNLIKELY(rem <= 0)) {
-    lpc = L3_PC_OF(d);
-    lnpc = taken ? lpc - 4 + uint32_t(d[-1].imm) : lpc + 4;
-    goto leave;
-  }
+  L3_COUNT_DOWN(timing::kClassCycles[unsigned(InsnClass::Branch)], bcc_limit);
   if (taken) {  // the target's record, or exit_rec outside the page
     const uint64_t toff = uint64_t(reinterpret_cast<char*>(d - 1) - recs) + uint64_t(int64_t(d[-1].imm) * 8);
     if (L3_LIKELY(toff < uint64_t(kCodePageBytes) * 8)) {
@@ -485,7 +482,10 @@ bcc_s : {  // Bicc without annul, in sequence: the next record runs in either ca
     goto* slot[d->op];
   }
   goto* seq[d->op];
-}
+bcc_limit:  // the limit, after the branch
+  lpc = L3_PC_OF(d);
+  lnpc = taken ? lpc - 4 + uint32_t(d[-1].imm) : lpc + 4;
+  goto leave;
 branch_s : {  // Bicc with annul, in sequence (in a delay slot, a Bicc goes generic)
   const uint32_t pc = L3_PC_OF(d);
   lpc = pc + 4;
@@ -773,6 +773,301 @@ leave:
   c.npc = npc_io = lnpc;
 }
 
+// Timed mode over a whole untagged page without breakpoints: run_page_timed's
+// per-instruction work (interlocks, timed costs, ready times) with
+// run_page_seq's walk (PC implicit in the record pointer, delay slots from
+// kSlot, branch targets as records).
+// The I-cache check is made in full (Cpu::ic_fast, else fetch_t_slow) for
+// the first instruction of a line and after any jump; an instruction that
+// follows in sequence in the same line is a hit that changes nothing when
+// the previous fetch left the line MRU in its set (the invariant of ic_mru),
+// since nothing on the way (the fast cases) touches the I-cache. lmask is
+// the records' line mask then, 0 otherwise (every instruction checks in full).
+void run_page_tseq(Cpu& c, const PageRun& run, uint32_t& pc_io, uint32_t& npc_io) {
+  using namespace timing;
+#define L3_SEQ_LABELS(h, cls) &&alu_##h##_r_s, &&alu_##h##_i_s,
+#define L3_SLOT_LABELS(h, cls) &&alu_##h##_r_t, &&alu_##h##_i_t,
+#define L3_MSEQ_LABELS(h, cls) &&mem_##h##_r_s, &&mem_##h##_i_s,
+#define L3_MSLOT_LABELS(h, cls) &&mem_##h##_r_t, &&mem_##h##_i_t,
+  static const void* const kSeq[kOpCount] = {
+      &&generic_s,
+      &&decode_s,
+      &&branch_s,
+      &&bcc_s,
+      L3_FAST_ALU(L3_SEQ_LABELS) L3_FAST_MEM(L3_MSEQ_LABELS) && leave_d,
+      &&leave_exit};
+  static const void* const kSlot[kOpCount] = {
+      &&generic_t,
+      &&decode_t,
+      &&generic_t,
+      &&generic_t,
+      L3_FAST_ALU(L3_SLOT_LABELS) L3_FAST_MEM(L3_MSLOT_LABELS) && end_t,
+      &&leave_exit};
+#undef L3_SEQ_LABELS
+#undef L3_SLOT_LABELS
+#undef L3_MSEQ_LABELS
+#undef L3_MSLOT_LABELS
+  const uint32_t base = run.lo;
+  const uint8_t* const host = run.host;
+  char* const recs = run.recs;
+  const uint64_t epoch = c.code_epoch;
+  uint32_t lpc = pc_io, lnpc = npc_io, tgt = 0, off;
+  Decoded* d;
+  Decoded* td = nullptr;  // in a delay slot: the target's record, or exit_rec (target tgt outside the page)
+  Decoded exit_rec{};
+  exit_rec.op = kOpExit;
+  uint64_t t;   // issue slot of the instruction (cycles - hold after its fetch)
+  uint16_t tf;  // the record's timed flags and cost (ALU and memory cases)
+  unsigned tc;
+  static_assert(alignof(CodePage) >= 256, "a line's records are aligned to the line");
+  const uintptr_t line_mask = c.ic_shift <= 5 ? (uintptr_t(8) << c.ic_shift) - 1 : 0;
+  uintptr_t lmask = 0;
+  const void* const* seq = kSeq;
+  const void* const* slot = kSlot;
+  asm("" : "+r"(seq), "+r"(slot));
+#define L3_PC_OF(p) (base + uint32_t((reinterpret_cast<char*>(p) - recs) >> 3))
+#define L3_TGT_OF(p) ((p) == &exit_rec ? tgt : L3_PC_OF(p))
+// The I-cache check of the instruction at lpc (npc lnpc), in full.
+#define L3_FETCH()                                                       \
+  if (L3_LIKELY(c.ic_fast(lpc >> c.ic_shift))) {                         \
+    ++c.tctr.ic_hits;                                                    \
+    lmask = line_mask;                                                   \
+  } else {                                                               \
+    c.pc = lpc;                                                          \
+    c.npc = lnpc;                                                        \
+    uint32_t w_;                                                         \
+    if (L3_UNLIKELY(!c.fetch_t_slow(lpc, w_))) goto fetch_error;         \
+    if (L3_UNLIKELY(c.code_epoch != epoch || run.written())) goto leave; \
+    lmask = c.ic_fast(lpc >> c.ic_shift) ? line_mask : 0;                \
+  }                                                                      \
+  t = c.cycles - c.hold
+// The next record d, in sequence (tab: seq, or slot for a delay slot).
+#define L3_STEP(tab, full)                                               \
+  if (L3_UNLIKELY(!(reinterpret_cast<uintptr_t>(d) & lmask))) goto full; \
+  ++c.tctr.ic_hits;                                                      \
+  t = c.cycles - c.hold;                                                 \
+  goto* tab[d->op]
+#define L3_TSEQ_NEXT()                                    \
+  ++d;                                                    \
+  if (L3_UNLIKELY(c.cycles >= c.eff_limit)) goto leave_d; \
+  L3_STEP(seq, fetch_s)
+#define L3_TSLOT_NEXT()                                    \
+  if (L3_UNLIKELY(c.cycles >= c.eff_limit)) goto leave_td; \
+  if (L3_UNLIKELY(td == &exit_rec)) goto leave_exit;       \
+  d = td;                                                  \
+  goto fetch_s
+
+enter:  // the instruction at lpc, with npc lnpc
+  off = lpc - base;
+  if (L3_UNLIKELY(off >= kCodePageBytes)) goto leave;
+  d = reinterpret_cast<Decoded*>(recs + size_t(off) * 8);
+  if (L3_LIKELY(lnpc == lpc + 4)) goto fetch_s;
+  off = lnpc - base;
+  if (off < kCodePageBytes) {
+    td = reinterpret_cast<Decoded*>(recs + size_t(off) * 8);
+  } else {
+    tgt = lnpc;
+    td = &exit_rec;
+  }
+  goto fetch_t;
+
+fetch_s:  // d in sequence
+  lpc = L3_PC_OF(d);
+  lnpc = lpc + 4;
+  if (L3_UNLIKELY(lpc - base >= kCodePageBytes)) goto leave;
+  L3_FETCH();
+  goto* seq[d->op];
+fetch_t:  // d in a delay slot
+  lpc = L3_PC_OF(d);
+  lnpc = L3_TGT_OF(td);
+  if (L3_UNLIKELY(lpc - base >= kCodePageBytes)) goto leave;
+  L3_FETCH();
+  goto* slot[d->op];
+
+#define L3_ALU(h, I, cls, lbl)                   \
+  lbl##_s : tf = d->tflags;                      \
+  tc = d->tcost;                                 \
+  issue_case(c, *d, tf, t);                      \
+  sem::h_##h<I>(c, *d);                          \
+  retire_case<InsnClass::cls>(c, *d, tc, tf, t); \
+  L3_TSEQ_NEXT();                                \
+  lbl##_t : tf = d->tflags;                      \
+  tc = d->tcost;                                 \
+  issue_case(c, *d, tf, t);                      \
+  sem::h_##h<I>(c, *d);                          \
+  retire_case<InsnClass::cls>(c, *d, tc, tf, t); \
+  L3_TSLOT_NEXT();
+#define L3_ALU2(h, cls) L3_ALU(h, false, cls, alu_##h##_r) L3_ALU(h, true, cls, alu_##h##_i)
+  L3_FAST_ALU(L3_ALU2)
+#undef L3_ALU2
+#undef L3_ALU
+// A memory case's slow path is its handler, the record's `fn` (mem_slow).
+#define L3_MEM(h, I, cls, lbl)                   \
+  lbl##_s : tf = d->tflags;                      \
+  tc = d->tcost;                                 \
+  issue_case(c, *d, tf, t);                      \
+  if (L3_UNLIKELY(!sem::tfast_##h<I>(c, *d))) {  \
+    lpc = L3_PC_OF(d);                           \
+    lnpc = lpc + 4;                              \
+    goto mem_slow;                               \
+  }                                              \
+  retire_case<InsnClass::cls>(c, *d, tc, tf, t); \
+  L3_TSEQ_NEXT();                                \
+  lbl##_t : tf = d->tflags;                      \
+  tc = d->tcost;                                 \
+  issue_case(c, *d, tf, t);                      \
+  if (L3_UNLIKELY(!sem::tfast_##h<I>(c, *d))) {  \
+    lpc = L3_PC_OF(d);                           \
+    lnpc = L3_TGT_OF(td);                        \
+    goto mem_slow;                               \
+  }                                              \
+  retire_case<InsnClass::cls>(c, *d, tc, tf, t); \
+  L3_TSLOT_NEXT();
+#define L3_MEM2(h, cls) L3_MEM(h, false, cls, mem_##h##_r) L3_MEM(h, true, cls, mem_##h##_i)
+  L3_FAST_MEM(L3_MEM2)
+#undef L3_MEM2
+#undef L3_MEM
+
+bcc_s : {  // Bicc without annul, in sequence
+  // Cpu::issue() without sources or waits but icc (fast_op): interlock()'s icc rule.
+  if ((d->tflags & kTfBicc) && c.icc_rdy > t) {
+    uint64_t st = c.icc_rdy - t;
+    if (c.bpred && !c.icc_nobp && sem::cond_true(d->rd & 15, c.icc)) st = 0;  // predicted taken
+    c.tctr.stall_branch += st;
+    c.cycles += st;
+    t += st;
+  }
+  const bool taken = sem::cond_true(d->rd & 15, c.icc);
+  c.retire_timed(*d, t);
+  ++d;
+  if (L3_UNLIKELY(c.cycles >= c.eff_limit)) {
+    lpc = L3_PC_OF(d);
+    lnpc = taken ? lpc - 4 + uint32_t(d[-1].imm) : lpc + 4;
+    goto leave;
+  }
+  if (taken) {  // the target's record, or exit_rec outside the page
+    const uint64_t toff = uint64_t(reinterpret_cast<char*>(d - 1) - recs) + uint64_t(int64_t(d[-1].imm) * 8);
+    if (L3_LIKELY(toff < uint64_t(kCodePageBytes) * 8)) {
+      td = reinterpret_cast<Decoded*>(recs + toff);
+    } else {
+      tgt = L3_PC_OF(d) - 4 + uint32_t(d[-1].imm);
+      td = &exit_rec;
+    }
+    L3_STEP(slot, fetch_t);
+  }
+  L3_STEP(seq, fetch_s);
+}
+branch_s : {  // Bicc with annul, in sequence (in a delay slot, a Bicc goes generic)
+  if ((d->tflags & kTfBicc) && c.icc_rdy > t) {
+    uint64_t st = c.icc_rdy - t;
+    if (c.bpred && !c.icc_nobp && sem::cond_true(d->rd & 15, c.icc)) st = 0;
+    c.tctr.stall_branch += st;
+    c.cycles += st;
+    t += st;
+  }
+  const uint32_t pc = L3_PC_OF(d);
+  lpc = pc + 4;
+  lnpc = pc + 8;
+  if (sem::bicc_next(*d, c.icc, pc, pc + 4, lpc, lnpc)) c.annul_next();
+  c.retire_timed(*d, t);
+  if (L3_UNLIKELY(c.cycles >= c.eff_limit)) goto leave;
+  goto enter;
+}
+
+decode_s : {  // a stale record (first run, or code written since)
+  uint32_t w;
+  std::memcpy(&w, host + (L3_PC_OF(d) - base), 4);
+  ++c.decode_misses;
+  c.decode_into(w, *d);
+  goto* seq[d->op];
+}
+decode_t : {
+  uint32_t w;
+  std::memcpy(&w, host + (L3_PC_OF(d) - base), 4);
+  ++c.decode_misses;
+  c.decode_into(w, *d);
+  goto* slot[d->op];
+}
+
+mem_slow:  // after its issue: the handler, then back through enter
+  c.pc = lpc;
+  c.npc = lnpc;
+  d->fn(c, *d);
+  if (L3_UNLIKELY(c.pending_tt != 0)) goto trap;
+  lpc = lnpc;
+  lnpc += 4;
+  c.retire_timed(*d, t);
+  if (c.cycles >= c.eff_limit || c.irl > c.irq_thresh || c.code_epoch != epoch || run.written()) goto leave;
+  goto enter;
+
+generic_s:
+  lpc = L3_PC_OF(d);
+  lnpc = lpc + 4;
+  goto generic;
+generic_t:
+  lpc = L3_PC_OF(d);
+  lnpc = L3_TGT_OF(td);
+generic : {
+  c.issue(*d, t);
+  c.pc = lpc;
+  c.npc = lnpc;
+  c.next_pc = lnpc;
+  c.next_npc = lnpc + 4;
+  const unsigned cwp0 = c.cwp;
+  d->fn(c, *d);
+  if (L3_UNLIKELY(c.pending_tt != 0)) goto trap;
+  if (d->cti) {
+    lpc = c.next_pc;
+    lnpc = c.next_npc;
+  } else {
+    lpc = lnpc;
+    lnpc += 4;
+  }
+  c.retire_timed(*d, t);
+  if (L3_UNLIKELY((d->tflags & kTfCwp) && c.cwp != cwp0)) c.remap_ready(cwp0);
+  if (c.cycles >= c.eff_limit || c.irl > c.irq_thresh || c.code_epoch != epoch || run.written()) goto leave;
+  goto enter;
+}
+
+trap : {
+  const unsigned tt = c.pending_tt;
+  c.pending_tt = 0;
+  c.trap_timed(tt);
+  pc_io = c.pc;
+  npc_io = c.npc;
+  return;
+}
+fetch_error:
+  c.trap_timed(kTtInstrAccess);
+  pc_io = c.pc;
+  npc_io = c.npc;
+  return;
+leave_d:  // before the instruction of d, in sequence
+  lpc = L3_PC_OF(d);
+  lnpc = lpc + 4;
+  goto leave;
+end_t:  // a delay slot past the page's end
+  lpc = L3_PC_OF(d);
+  lnpc = L3_TGT_OF(td);
+  goto leave;
+leave_td:  // after a delay slot
+  lpc = L3_TGT_OF(td);
+  lnpc = lpc + 4;
+  goto leave;
+leave_exit:  // a delay slot's target outside the page
+  lpc = tgt;
+  lnpc = tgt + 4;
+leave:
+  c.pc = pc_io = lpc;
+  c.npc = npc_io = lnpc;
+#undef L3_PC_OF
+#undef L3_TGT_OF
+#undef L3_FETCH
+#undef L3_STEP
+#undef L3_TSEQ_NEXT
+#undef L3_TSLOT_NEXT
+}
+
 }  // namespace
 
 template <bool kTimed>
@@ -815,7 +1110,7 @@ void Cpu::loop_pages() {
       else if (!pg->gen)
         run_page_timed<false, false, true>(*this, run, lpc, lnpc);
       else if (whole)
-        run_page_timed<false, true, false>(*this, run, lpc, lnpc);
+        run_page_tseq(*this, run, lpc, lnpc);
       else
         run_page_timed<false, false, false>(*this, run, lpc, lnpc);
     } else {

@@ -6,6 +6,7 @@
 // And fast_op() must keep the records a case cannot time out of the cases.
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "cpu_state.h"  // decode(), fast_op()
 #include "timed_harness.h"
@@ -14,12 +15,29 @@ namespace l3vp::leon3::test {
 using namespace enc;
 namespace {
 
+// I-cache variants (caches on): the page loop takes a fetch that follows in
+// sequence in the same line as a hit only while the line is MRU in its set.
+enum class ICache { Lines32, Lines16, Frozen, ForcedMisses };
+const char* name(ICache i) {
+  switch (i) {
+    case ICache::Lines32:
+      return "";
+    case ICache::Lines16:
+      return ", 16-byte I-cache lines";
+    case ICache::Frozen:
+      return ", I-cache frozen";
+    default:
+      return ", I-cache misses forced";
+  }
+}
+
 struct Config {
   bool caches, arbitration;
   unsigned lddel;
+  ICache ic = ICache::Lines32;
   std::string name() const {
     return std::string(caches ? "caches on" : "caches off") + (arbitration ? ", arbitration" : "") +
-           ", lddel " + std::to_string(lddel);
+           ", lddel " + std::to_string(lddel) + test::name(ic);
   }
 };
 
@@ -46,8 +64,10 @@ class PageCasesTest : public TimedTest {
     tcfg.timing.dcache_miss_cycles = 3;
     tcfg.timing.burst_beat_cycles = 1;
     tcfg.timing.load_delay = s.lddel;
+    tcfg.icache.line_bytes = s.ic == ICache::Lines16 ? 16 : 32;
+    tcfg.icache.force_miss_rate = s.ic == ICache::ForcedMisses ? 0.25 : 0;
     remake(4, 6);  // a store drains longer than it issues: the write buffer stalls
-    if (s.caches) core->set_ccr(0xF);
+    if (s.caches) core->set_ccr(s.ic == ICache::Frozen ? 0xD : 0xF);
     core->set_bus_arbitration(s.arbitration);
     core->set_bus_counting(s.arbitration, kData, 0x1000);  // the side-band's DMI beats
     uint64_t steps = 0;
@@ -71,29 +91,41 @@ class PageCasesTest : public TimedTest {
 };
 
 TEST_F(PageCasesTest, TimedCasesGiveTheGenericLoopsCounters) {
+  std::vector<Config> configs;
   for (bool caches : {true, false})
     for (bool arb : {false, true})
-      for (unsigned lddel : {1u, 2u}) {
-        const Config s{caches, arb, lddel};
-        SCOPED_TRACE(s.name());
-        const Result page = run(s, false), generic = run(s, true);
-        EXPECT_EQ(page.g2, generic.g2);
-        EXPECT_EQ(page.cycles, generic.cycles);
-        expect_same_words(page.ctr, generic.ctr, "CoreCounters");
-        expect_same_words(page.tctr, generic.tctr, "CoreTimingCounters");
-        // The loop exercised what the cases time inline.
-        EXPECT_GT(page.tctr.stall_load_use, 0u);
-        EXPECT_GT(page.tctr.stall_branch + page.tctr.stall_muldiv, 0u);
-        if (arb) {
-          EXPECT_GT(page.tctr.dmi_beats[1][1], 0u) << "stores counted by the side-band";
-        }
-        if (caches) {
-          EXPECT_GT(page.tctr.dc_read_hits, 0u);
-          EXPECT_GT(page.tctr.dc_write_hits, 0u);
-          EXPECT_GT(page.tctr.dc_write_misses, 0u);
-          EXPECT_GT(page.tctr.stall_write_buffer, 0u);
-        }
+      for (unsigned lddel : {1u, 2u}) configs.push_back({caches, arb, lddel});
+  for (ICache ic : {ICache::Lines16, ICache::Frozen, ICache::ForcedMisses})
+    configs.push_back({true, false, 1, ic});
+  for (const Config& s : configs) {
+    SCOPED_TRACE(s.name());
+    const Result page = run(s, false), generic = run(s, true);
+    EXPECT_EQ(page.g2, generic.g2);
+    EXPECT_EQ(page.cycles, generic.cycles);
+    expect_same_words(page.ctr, generic.ctr, "CoreCounters");
+    expect_same_words(page.tctr, generic.tctr, "CoreTimingCounters");
+    // The loop exercised what the cases time inline.
+    EXPECT_GT(page.tctr.stall_load_use, 0u);
+    EXPECT_GT(page.tctr.stall_branch + page.tctr.stall_muldiv, 0u);
+    if (s.arbitration) {
+      EXPECT_GT(page.tctr.dmi_beats[1][1], 0u) << "stores counted by the side-band";
+    }
+    if (s.caches) {
+      EXPECT_GT(page.tctr.dc_read_hits, 0u);
+      EXPECT_GT(page.tctr.dc_write_hits, 0u);
+      EXPECT_GT(page.tctr.dc_write_misses, 0u);
+      EXPECT_GT(page.tctr.stall_write_buffer, 0u);
+      EXPECT_GT(page.tctr.stall_icache_miss, 0u);
+      if (s.ic == ICache::Frozen) {
+        EXPECT_EQ(page.tctr.ic_hits, 0u) << "a frozen, empty I-cache never hits";
+      } else {
+        EXPECT_GT(page.tctr.ic_hits, 0u);
       }
+      if (s.ic == ICache::ForcedMisses) {
+        EXPECT_GT(page.tctr.ic_forced, 0u);
+      }
+    }
+  }
 }
 
 // A row may give a case's handler flags the case does not time (an icc or

@@ -104,9 +104,11 @@ constexpr uint16_t kCondTab[16] = {cond_mask(0),  cond_mask(1),  cond_mask(2),  
                                    cond_mask(12), cond_mask(13), cond_mask(14), cond_mask(15)};
 inline bool cond_true(unsigned cond, uint32_t icc) { return (kCondTab[cond & 15] >> icc) & 1; }
 
+// Inlined wherever a loop calls one directly (the page loops' cases: GCC
+// gives up inlining in functions that large); tables take their address.
 #define L3_SEM(name) \
   template <bool I>  \
-  void h_##name([[maybe_unused]] Cpu& c, [[maybe_unused]] const Decoded& d)
+  [[gnu::always_inline]] inline void h_##name([[maybe_unused]] Cpu& c, [[maybe_unused]] const Decoded& d)
 #define A_ (c.R(d.rs1))
 #define B_ (op2<I>(c, d))
 
@@ -523,21 +525,23 @@ inline bool fast_ea(Cpu& c, const Decoded& d, uint32_t& a) {
   a = ea<I>(c, d);
   return !(N == 8 && (d.rd & 1)) && !(a & (N - 1));
 }
+// (The window's offset test alone: a hit's pointer is never null.)
 template <bool I, unsigned N, bool Signed>
 inline bool load_fast(Cpu& c, const Decoded& d) {
   uint32_t a;
   if (!fast_ea<I, N>(c, d, a)) return false;
-  const uint8_t* p = c.read_w.hit<N>(a);
-  if (!p) return false;
-  to_regs<N, Signed>(c, d, p);
+  const uint64_t off = uint64_t(a) - c.read_w.base;
+  if (off + (N - 1) > c.read_w.last) return false;
+  to_regs<N, Signed>(c, d, c.read_w.ptr + off);
   return true;
 }
 template <bool I, unsigned N>
 inline bool store_fast(Cpu& c, const Decoded& d) {
   uint32_t a;
   if (!fast_ea<I, N>(c, d, a)) return false;
-  uint8_t* p = c.write_w.hit<N>(a);
-  if (!p) return false;
+  const uint64_t off = uint64_t(a) - c.write_w.base;
+  if (off + (N - 1) > c.write_w.last) return false;
+  uint8_t* p = c.write_w.ptr + off;
   from_regs<N>(c, d, p);
   c.code_store(a, N);
   return true;
