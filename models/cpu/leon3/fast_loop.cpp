@@ -66,9 +66,11 @@ constexpr FastOp kFastOps[] = {{&sem::h_bicc<false>, kOpBicc, InsnClass::Branch}
 // and the LDD pair flag (issue_case below): a row that gives their handler
 // an icc or Y wait, or the Bicc flag, takes the generic case.
 constexpr uint16_t kCaseNoFlags = timing::kTfIccHold | timing::kTfRY | timing::kTfBicc;
-// The timed Bicc case checks only the icc wait: a row that gives Bicc a
-// register source or another wait takes the generic case.
-constexpr uint16_t kBranchNoFlags = timing::kTfIccHold | timing::kTfRY | timing::kTfLdd;
+// The timed Bicc case checks only the icc wait and produces nothing: a row
+// that gives Bicc a register source, another wait or a result takes the
+// generic case.
+constexpr uint16_t kBranchNoFlags = timing::kTfIccHold | timing::kTfRY | timing::kTfLdd | timing::kTfLoad |
+                                    timing::kTfMul | timing::kTfWIcc | timing::kTfWY;
 static_assert(kOpDecode == kOpStale);
 
 }  // namespace
@@ -929,16 +931,20 @@ fetch_t:  // d in a delay slot
 #undef L3_MEM
 
 bcc_s : {  // Bicc without annul, in sequence
-  // Cpu::issue() without sources or waits but icc (fast_op): interlock()'s icc rule.
+  // Cpu::issue() without sources or waits but icc (fast_op): interlock()'s
+  // icc rule (the icc it tests are the branch's own: nothing writes them
+  // during the stall). Then Cpu::retire_timed() of a Bicc, which produces nothing.
+  const bool taken = sem::cond_true(d->rd & 15, c.icc);
   if ((d->tflags & kTfBicc) && c.icc_rdy > t) {
     uint64_t st = c.icc_rdy - t;
-    if (c.bpred && !c.icc_nobp && sem::cond_true(d->rd & 15, c.icc)) st = 0;  // predicted taken
+    if (c.bpred && !c.icc_nobp && taken) st = 0;  // predicted taken
     c.tctr.stall_branch += st;
     c.cycles += st;
     t += st;
   }
-  const bool taken = sem::cond_true(d->rd & 15, c.icc);
-  c.retire_timed(*d, t);
+  c.cycles += d->tcost;
+  c.tctr.class_cycles[unsigned(InsnClass::Branch)] += d->tcost;
+  ++c.ctr.by_class[unsigned(InsnClass::Branch)];
   ++d;
   if (L3_UNLIKELY(c.cycles >= c.eff_limit)) {
     lpc = L3_PC_OF(d);
@@ -1109,10 +1115,12 @@ void Cpu::loop_pages() {
         run_page_timed<true, false, true>(*this, run, lpc, lnpc);
       else if (!pg->gen)
         run_page_timed<false, false, true>(*this, run, lpc, lnpc);
-      else if (whole)
-        run_page_tseq(*this, run, lpc, lnpc);
-      else
+      else if (!whole)
         run_page_timed<false, false, false>(*this, run, lpc, lnpc);
+      else if ((ics() & 1) && is_cacheable(pg->base))  // fetches may hit the I-cache
+        run_page_tseq(*this, run, lpc, lnpc);
+      else  // every fetch goes to the bus: nothing for run_page_tseq's line test to skip
+        run_page_timed<false, true, false>(*this, run, lpc, lnpc);
     } else {
       if (pg->has_bp)
         run_page<true, true>(*this, run, lpc, lnpc);

@@ -149,7 +149,8 @@ TEST(PageCases, FastOpLeavesOtherWaitsToTheGenericCase) {
       x.tflags |= f;
       EXPECT_EQ(fast_op(x), 0u) << "flag " << f;
     }
-  for (uint16_t f : {timing::kTfIccHold, timing::kTfRY, timing::kTfLdd}) {
+  for (uint16_t f : {timing::kTfIccHold, timing::kTfRY, timing::kTfLdd, timing::kTfLoad, timing::kTfMul,
+                     timing::kTfWIcc, timing::kTfWY}) {  // waits, and results (the case produces none)
     Decoded x = bne;
     x.tflags |= f;
     EXPECT_EQ(fast_op(x), 0u) << "Bicc, flag " << f;
