@@ -696,11 +696,14 @@ def _dask_client(args, ntasks):
         with tempfile.TemporaryDirectory(prefix="l3vp-exp-lib-") as d:
             client.upload_file(_lib_zip(d))
         return client, None
-    cluster = LocalDask(min(args.workers or os.cpu_count() or 1, ntasks))
+    cluster = None
     try:
+        with _tool.held_signals():  # a signal meanwhile is raised once `cluster` is set
+            cluster = LocalDask(min(args.workers or os.cpu_count() or 1, ntasks))
         return cluster.client(), cluster
     except BaseException:
-        cluster.close()
+        if cluster is not None:
+            cluster.close()
         raise
 
 
@@ -723,11 +726,19 @@ class LocalDask:
             self.addr = f"tcp://127.0.0.1:{s.getsockname()[1]}"
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (LIB, os.environ.get("PYTHONPATH")) if p))
         dask = [sys.executable, "-m", "distributed.cli."]
-        self._start(dask[:2] + [dask[2] + "dask_scheduler", "--host", "127.0.0.1", "--port",
-                                self.addr.rsplit(":", 1)[1], "--no-dashboard"], env, "scheduler")
-        self._start(dask[:2] + [dask[2] + "dask_worker", self.addr, "--nworkers", str(n), "--nthreads", "1",
-                                "--no-dashboard", "--host", "127.0.0.1", "--local-directory", self.dir,
-                                "--death-timeout", "60"], env, "workers")
+        # Both started and recorded before a signal can stop the tool (held
+        # back, it is raised on leaving): a process started but not yet in
+        # self.procs, in a session of its own, would outlive the tool.
+        try:
+            with _tool.held_signals():
+                self._start(dask[:2] + [dask[2] + "dask_scheduler", "--host", "127.0.0.1", "--port",
+                                        self.addr.rsplit(":", 1)[1], "--no-dashboard"], env, "scheduler")
+                self._start(dask[:2] + [dask[2] + "dask_worker", self.addr, "--nworkers", str(n), "--nthreads",
+                                        "1", "--no-dashboard", "--host", "127.0.0.1", "--local-directory",
+                                        self.dir, "--death-timeout", "60"], env, "workers")
+        except BaseException:
+            self.close()
+            raise
 
     def _start(self, cmd, env, name):
         log = open(os.path.join(self.dir, name + ".log"), "w")
