@@ -1,13 +1,18 @@
-// LEON3 integer unit: the functional plain loop over code pages.
+// LEON3 integer unit: the plain loops (functional and timed) over code pages.
 //
 // Code in a readable DMI region runs from per-page arrays of decoded records
-// (CodePage): the loop walks them by PC offset, checks each record's tag
-// against the word in host memory (one load and compare instead of the DMI
-// window test and the decode-cache lookup), and dispatches through a switch
-// whose cases inline the common handlers (ALU, loads/stores, Bicc) with pc,
-// npc in registers; every other instruction calls its handler as the generic
-// loop does. Results, counts and cycles are those of the generic loop
-// (core.cpp) instruction for instruction; README "Speed structure".
+// (CodePage), dispatched direct-threaded (computed goto) to cases that
+// inline the common handlers (ALU, loads/stores, Bicc); every other
+// instruction calls its handler as the generic loop does.
+// - run_page_seq / run_page_tseq: a whole page of a memory with write
+//   generations (no per-instruction check of the word), the PC implicit in
+//   the record pointer.
+// - run_page / run_page_timed: walked by PC offset, for a page with a
+//   breakpoint, a tagged page (each record checked against its word) or the
+//   part of a page in a span window (and, timed, a page whose fetches all go
+//   to the bus).
+// Results, counts and cycles are those of the generic loop (core.cpp)
+// instruction for instruction; README "Speed structure".
 #include <algorithm>
 
 #include "cpu_state.h"
