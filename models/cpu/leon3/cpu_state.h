@@ -6,8 +6,10 @@
 #pragma once
 #include <cstdint>
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -218,8 +220,16 @@ struct Cpu {
   }
   CodePage* code_page_slow(uint32_t a);
   void drop_code_pages();
-  // Pages with records, by page number (1 byte per 4 KiB of the address space).
-  std::unique_ptr<uint8_t[]> code_map{new uint8_t[size_t(1) << 20]()};
+  // Pages with records, by page number (1 byte per 4 KiB of the address
+  // space; calloc: untouched zero pages until a page is marked).
+  struct FreeDeleter {
+    void operator()(uint8_t* p) const { std::free(p); }
+  };
+  static uint8_t* alloc_code_map() {
+    if (auto* p = static_cast<uint8_t*>(std::calloc(size_t(1) << 20, 1))) return p;
+    throw std::bad_alloc();
+  }
+  std::unique_ptr<uint8_t[], FreeDeleter> code_map{alloc_code_map()};
   // A store by the core of n <= 8 aligned bytes at a, through a DMI pointer
   // (the memory does not see it): the records of the words become stale.
   void code_store(uint32_t a, unsigned n) {

@@ -349,6 +349,102 @@ leave:
 #undef L3_SYNC_IN
 }
 
+// ---- What the two sequential loops (run_page_seq, run_page_tseq) share ----
+// Their dispatch tables (kSeq: in sequence, kSlot: in a delay slot; the
+// labels are each function's own), their walk state and their exits. The
+// tables' addresses stay in registers (else GCC recomputes one at every
+// dispatch).
+#define L3_SEQ_LABELS(h, cls) &&alu_##h##_r_s, &&alu_##h##_i_s,
+#define L3_SLOT_LABELS(h, cls) &&alu_##h##_r_t, &&alu_##h##_i_t,
+#define L3_MSEQ_LABELS(h, cls) &&mem_##h##_r_s, &&mem_##h##_i_s,
+#define L3_MSLOT_LABELS(h, cls) &&mem_##h##_r_t, &&mem_##h##_i_t,
+#define L3_SEQ_START()                                                                  \
+  static const void* const kSeq[kOpCount] = {                                           \
+      &&generic_s,                                                                      \
+      &&decode_s,                                                                       \
+      &&branch_s,                                                                       \
+      &&bcc_s,                                                                          \
+      L3_FAST_ALU(L3_SEQ_LABELS) L3_FAST_MEM(L3_MSEQ_LABELS) && leave_d,                \
+      &&leave_exit};                                                                    \
+  static const void* const kSlot[kOpCount] = {                                          \
+      &&generic_t,                                                                      \
+      &&decode_t,                                                                       \
+      &&generic_t,                                                                      \
+      &&generic_t,                                                                      \
+      L3_FAST_ALU(L3_SLOT_LABELS) L3_FAST_MEM(L3_MSLOT_LABELS) && end_t,                \
+      &&leave_exit};                                                                    \
+  const void* const* seq = kSeq;                                                        \
+  const void* const* slot = kSlot;                                                      \
+  asm("" : "+r"(seq), "+r"(slot));                                                      \
+  const uint32_t base = run.lo;                                                         \
+  const uint8_t* const host = run.host;                                                 \
+  char* const recs = run.recs;                                                          \
+  const uint64_t epoch = c.code_epoch;                                                  \
+  uint32_t lpc = pc_io, lnpc = npc_io, tgt = 0, off;                                    \
+  Decoded* d;                                                                           \
+  /* in a delay slot: the target's record, or exit_rec (target tgt outside the page) */ \
+  Decoded* td = nullptr;                                                                \
+  Decoded exit_rec{};                                                                   \
+  exit_rec.op = kOpExit
+#define L3_PC_OF(p) (base + uint32_t((reinterpret_cast<char*>(p) - recs) >> 3))
+#define L3_TGT_OF(p) ((p) == &exit_rec ? tgt : L3_PC_OF(p))
+// A taken Bicc (d: the record after it): its target's record, or exit_rec
+// outside the page.
+#define L3_TAKEN_TARGET()                                                                                   \
+  const uint64_t toff = uint64_t(reinterpret_cast<char*>(d - 1) - recs) + uint64_t(int64_t(d[-1].imm) * 8); \
+  if (L3_LIKELY(toff < uint64_t(kCodePageBytes) * 8)) {                                                     \
+    td = reinterpret_cast<Decoded*>(recs + toff);                                                           \
+  } else {                                                                                                  \
+    tgt = L3_PC_OF(d) - 4 + uint32_t(d[-1].imm);                                                            \
+    td = &exit_rec;                                                                                         \
+  }
+// A stale record (first run, or code written since), in sequence or in a slot.
+#define L3_SEQ_DECODE()                              \
+  decode_s : {                                       \
+    uint32_t w;                                      \
+    std::memcpy(&w, host + (L3_PC_OF(d) - base), 4); \
+    ++c.decode_misses;                               \
+    c.decode_into(w, *d);                            \
+    goto* seq[d->op];                                \
+  }                                                  \
+  decode_t : {                                       \
+    uint32_t w;                                      \
+    std::memcpy(&w, host + (L3_PC_OF(d) - base), 4); \
+    ++c.decode_misses;                               \
+    c.decode_into(w, *d);                            \
+    goto* slot[d->op];                               \
+  }
+// The instruction of d to the function's `generic` label, pc/npc set.
+#define L3_SEQ_TO_GENERIC() \
+  generic_s:                \
+  lpc = L3_PC_OF(d);        \
+  lnpc = lpc + 4;           \
+  goto generic;             \
+  generic_t:                \
+  lpc = L3_PC_OF(d);        \
+  lnpc = L3_TGT_OF(td);     \
+  goto generic
+// The exits to the function's `leave` label, pc/npc set: before d in
+// sequence (leave_d), a delay slot past the page's end (end_t), after a
+// delay slot (leave_td), a delay slot's target outside the page (leave_exit).
+#define L3_SEQ_LEAVE()  \
+  leave_d:              \
+  lpc = L3_PC_OF(d);    \
+  lnpc = lpc + 4;       \
+  goto leave;           \
+  end_t:                \
+  lpc = L3_PC_OF(d);    \
+  lnpc = L3_TGT_OF(td); \
+  goto leave;           \
+  leave_td:             \
+  lpc = L3_TGT_OF(td);  \
+  lnpc = lpc + 4;       \
+  goto leave;           \
+  leave_exit:           \
+  lpc = tgt;            \
+  lnpc = tgt + 4;       \
+  goto leave
+
 // The functional loop over a whole untagged page without breakpoints: the
 // same cases as run_page, with the PC implicit in the record pointer.
 // - A case of an instruction that runs in sequence (npc = pc + 4) ends with
@@ -361,47 +457,10 @@ leave:
 // Anything else (a handler call, a slow memory access, a trap) goes through
 // `generic` with pc/npc and cycles written out, as in run_page.
 void run_page_seq(Cpu& c, const PageRun& run, uint32_t& pc_io, uint32_t& npc_io) {
-#define L3_SEQ_LABELS(h, cls) &&alu_##h##_r_s, &&alu_##h##_i_s,
-#define L3_SLOT_LABELS(h, cls) &&alu_##h##_r_t, &&alu_##h##_i_t,
-#define L3_MSEQ_LABELS(h, cls) &&mem_##h##_r_s, &&mem_##h##_i_s,
-#define L3_MSLOT_LABELS(h, cls) &&mem_##h##_r_t, &&mem_##h##_i_t,
-  static const void* const kSeq[kOpCount] = {
-      &&generic_s,
-      &&decode_s,
-      &&branch_s,
-      &&bcc_s,
-      L3_FAST_ALU(L3_SEQ_LABELS) L3_FAST_MEM(L3_MSEQ_LABELS) && leave_d,
-      &&leave_exit};
-  static const void* const kSlot[kOpCount] = {
-      &&generic_t,
-      &&decode_t,
-      &&generic_t,
-      &&generic_t,
-      L3_FAST_ALU(L3_SLOT_LABELS) L3_FAST_MEM(L3_MSLOT_LABELS) && end_t,
-      &&leave_exit};
-#undef L3_SEQ_LABELS
-#undef L3_SLOT_LABELS
-#undef L3_MSEQ_LABELS
-#undef L3_MSLOT_LABELS
-  const uint32_t base = run.lo;
-  const uint8_t* const host = run.host;
-  char* const recs = run.recs;
-  const uint64_t epoch = c.code_epoch;
-  uint32_t lpc = pc_io, lnpc = npc_io, tgt = 0, off;
+  L3_SEQ_START();
   uint64_t end;
   int64_t rem;
-  Decoded* d;
-  // In a delay slot: the record of the target (npc), or exit_rec when the
-  // target `tgt` is outside the page.
-  Decoded* td = nullptr;
-  Decoded exit_rec{};
-  exit_rec.op = kOpExit;
   bool taken;  // of the last Bicc
-  // The tables' addresses stay in registers (else GCC recomputes one at
-  // every dispatch).
-  const void* const* seq = kSeq;
-  const void* const* slot = kSlot;
-  asm("" : "+r"(seq), "+r"(slot));
 // The cycles left before the limit, from cycles `cy` (capped: cycles =
 // end - rem stays exact).
 #define L3_BUDGET(cy)                                                                            \
@@ -411,7 +470,6 @@ void run_page_seq(Cpu& c, const PageRun& run, uint32_t& pc_io, uint32_t& npc_io)
     end = (cy) + room_;                                                                          \
     rem = int64_t(room_);                                                                        \
   } while (0)
-#define L3_PC_OF(p) (base + uint32_t((reinterpret_cast<char*>(p) - recs) >> 3))
 // (The count-down comes last: its flags are the test's.)
 #define L3_RETIRE(cls)                        \
   ++c.ctr.by_class[unsigned(InsnClass::cls)]; \
@@ -435,7 +493,6 @@ void run_page_seq(Cpu& c, const PageRun& run, uint32_t& pc_io, uint32_t& npc_io)
   L3_COUNT_DOWN(timing::kClassCycles[unsigned(InsnClass::cls)], leave_td); \
   d = td;                                                                  \
   goto* seq[d->op]
-#define L3_TGT_OF(p) ((p) == &exit_rec ? tgt : L3_PC_OF(p))
   L3_BUDGET(c.cycles);
 
 enter:  // the instruction at lpc, with npc lnpc
@@ -478,14 +535,8 @@ bcc_s:  // Bicc without annul, in sequence: the next record runs in either case
   ++c.ctr.by_class[unsigned(InsnClass::Branch)];
   ++d;
   L3_COUNT_DOWN(timing::kClassCycles[unsigned(InsnClass::Branch)], bcc_limit);
-  if (taken) {  // the target's record, or exit_rec outside the page
-    const uint64_t toff = uint64_t(reinterpret_cast<char*>(d - 1) - recs) + uint64_t(int64_t(d[-1].imm) * 8);
-    if (L3_LIKELY(toff < uint64_t(kCodePageBytes) * 8)) {
-      td = reinterpret_cast<Decoded*>(recs + toff);
-    } else {
-      tgt = L3_PC_OF(d) - 4 + uint32_t(d[-1].imm);
-      td = &exit_rec;
-    }
+  if (taken) {
+    L3_TAKEN_TARGET();
     goto* slot[d->op];
   }
   goto* seq[d->op];
@@ -506,28 +557,9 @@ branch_s : {  // Bicc with annul, in sequence (in a delay slot, a Bicc goes gene
   goto enter;
 }
 
-decode_s : {  // a stale record (first run, or code written since)
-  uint32_t w;
-  std::memcpy(&w, host + (L3_PC_OF(d) - base), 4);
-  ++c.decode_misses;
-  c.decode_into(w, *d);
-  goto* seq[d->op];
-}
-decode_t : {
-  uint32_t w;
-  std::memcpy(&w, host + (L3_PC_OF(d) - base), 4);
-  ++c.decode_misses;
-  c.decode_into(w, *d);
-  goto* slot[d->op];
-}
+  L3_SEQ_DECODE();
 
-generic_s:
-  lpc = L3_PC_OF(d);
-  lnpc = lpc + 4;
-  goto generic;
-generic_t:
-  lpc = L3_PC_OF(d);
-  lnpc = L3_TGT_OF(td);
+  L3_SEQ_TO_GENERIC();
 generic : {
   c.pc = lpc;
   c.npc = lnpc;
@@ -559,31 +591,15 @@ trap : {
   npc_io = c.npc;
   return;
 }
-leave_d:  // before the instruction of d, in sequence
-  lpc = L3_PC_OF(d);
-  lnpc = lpc + 4;
-  goto leave;
-end_t:  // a delay slot past the page's end
-  lpc = L3_PC_OF(d);
-  lnpc = L3_TGT_OF(td);
-  goto leave;
-leave_td:  // after a delay slot
-  lpc = L3_TGT_OF(td);
-  lnpc = lpc + 4;
-  goto leave;
-leave_exit:  // a delay slot's target outside the page
-  lpc = tgt;
-  lnpc = tgt + 4;
+  L3_SEQ_LEAVE();
 leave:
   c.cycles = end - rem;
   c.pc = pc_io = lpc;
   c.npc = npc_io = lnpc;
 #undef L3_BUDGET
-#undef L3_PC_OF
 #undef L3_RETIRE
 #undef L3_SEQ_RETIRE
 #undef L3_SLOT_RETIRE
-#undef L3_TGT_OF
 #undef L3_COUNT_DOWN
 }
 
@@ -594,6 +610,22 @@ leave:
   if (L3_UNLIKELY((c.rdy_hi > t && (c.rdy[d.hs1] > t || c.rdy[d.hs2] > t || c.rdy[d.hsl] > t + 1)) ||
                   (tf & timing::kTfLdd))) {
     const uint64_t st = c.interlock(d, t);
+    c.cycles += st;
+    t += st;
+  }
+}
+// Cpu::issue() for a Bicc case: fast_op gives the case only a Bicc without
+// register sources or waits but icc, so this is interlock()'s icc rule,
+// inline. The branch's condition on the current icc (nothing writes icc
+// during the stall) is `taken` when the caller has it (kKnown), else it is
+// computed only when prediction may hide the wait.
+template <bool kKnown>
+[[gnu::always_inline]] inline void branch_wait(Cpu& c, const Decoded& d, uint64_t& t, bool taken = false) {
+  if ((d.tflags & timing::kTfBicc) && c.icc_rdy > t) {
+    uint64_t st = c.icc_rdy - t;
+    if (c.bpred && !c.icc_nobp && (kKnown ? taken : sem::cond_true(d.rd & 15, c.icc)))
+      st = 0;  // predicted taken
+    c.tctr.stall_branch += st;
     c.cycles += st;
     t += st;
   }
@@ -719,15 +751,7 @@ decode : {  // a stale record (first run, or code written since)
 #undef L3_MEM
 
 branch : {  // Bicc with pc/npc in registers
-  // Cpu::issue() without sources or waits but icc (fast_op): interlock()'s
-  // icc rule, inline.
-  if ((d->tflags & kTfBicc) && c.icc_rdy > t) {
-    uint64_t st = c.icc_rdy - t;
-    if (c.bpred && !c.icc_nobp && sem::cond_true(d->rd & 15, c.icc)) st = 0;  // predicted taken
-    c.tctr.stall_branch += st;
-    c.cycles += st;
-    t += st;
-  }
+  branch_wait<false>(c, *d, t);
   uint32_t np = lnpc, nn = lnpc + 4;
   if (sem::bicc_next(*d, c.icc, lpc, lnpc, np, nn)) c.annul_next();
   lpc = np;
@@ -792,48 +816,13 @@ leave:
 // the records' line mask then, 0 otherwise (every instruction checks in full).
 void run_page_tseq(Cpu& c, const PageRun& run, uint32_t& pc_io, uint32_t& npc_io) {
   using namespace timing;
-#define L3_SEQ_LABELS(h, cls) &&alu_##h##_r_s, &&alu_##h##_i_s,
-#define L3_SLOT_LABELS(h, cls) &&alu_##h##_r_t, &&alu_##h##_i_t,
-#define L3_MSEQ_LABELS(h, cls) &&mem_##h##_r_s, &&mem_##h##_i_s,
-#define L3_MSLOT_LABELS(h, cls) &&mem_##h##_r_t, &&mem_##h##_i_t,
-  static const void* const kSeq[kOpCount] = {
-      &&generic_s,
-      &&decode_s,
-      &&branch_s,
-      &&bcc_s,
-      L3_FAST_ALU(L3_SEQ_LABELS) L3_FAST_MEM(L3_MSEQ_LABELS) && leave_d,
-      &&leave_exit};
-  static const void* const kSlot[kOpCount] = {
-      &&generic_t,
-      &&decode_t,
-      &&generic_t,
-      &&generic_t,
-      L3_FAST_ALU(L3_SLOT_LABELS) L3_FAST_MEM(L3_MSLOT_LABELS) && end_t,
-      &&leave_exit};
-#undef L3_SEQ_LABELS
-#undef L3_SLOT_LABELS
-#undef L3_MSEQ_LABELS
-#undef L3_MSLOT_LABELS
-  const uint32_t base = run.lo;
-  const uint8_t* const host = run.host;
-  char* const recs = run.recs;
-  const uint64_t epoch = c.code_epoch;
-  uint32_t lpc = pc_io, lnpc = npc_io, tgt = 0, off;
-  Decoded* d;
-  Decoded* td = nullptr;  // in a delay slot: the target's record, or exit_rec (target tgt outside the page)
-  Decoded exit_rec{};
-  exit_rec.op = kOpExit;
+  L3_SEQ_START();
   uint64_t t;   // issue slot of the instruction (cycles - hold after its fetch)
   uint16_t tf;  // the record's timed flags and cost (ALU and memory cases)
   unsigned tc;
   static_assert(alignof(CodePage) >= 256, "a line's records are aligned to the line");
   const uintptr_t line_mask = c.ic_shift <= 5 ? (uintptr_t(8) << c.ic_shift) - 1 : 0;
   uintptr_t lmask = 0;
-  const void* const* seq = kSeq;
-  const void* const* slot = kSlot;
-  asm("" : "+r"(seq), "+r"(slot));
-#define L3_PC_OF(p) (base + uint32_t((reinterpret_cast<char*>(p) - recs) >> 3))
-#define L3_TGT_OF(p) ((p) == &exit_rec ? tgt : L3_PC_OF(p))
 // The I-cache check of the instruction at lpc (npc lnpc), in full.
 #define L3_FETCH()                                                       \
   if (L3_LIKELY(c.ic_fast(lpc >> c.ic_shift))) {                         \
@@ -936,17 +925,9 @@ fetch_t:  // d in a delay slot
 #undef L3_MEM
 
 bcc_s : {  // Bicc without annul, in sequence
-  // Cpu::issue() without sources or waits but icc (fast_op): interlock()'s
-  // icc rule (the icc it tests are the branch's own: nothing writes them
-  // during the stall). Then Cpu::retire_timed() of a Bicc, which produces nothing.
+  // Then Cpu::retire_timed() of a Bicc, which produces nothing (fast_op).
   const bool taken = sem::cond_true(d->rd & 15, c.icc);
-  if ((d->tflags & kTfBicc) && c.icc_rdy > t) {
-    uint64_t st = c.icc_rdy - t;
-    if (c.bpred && !c.icc_nobp && taken) st = 0;  // predicted taken
-    c.tctr.stall_branch += st;
-    c.cycles += st;
-    t += st;
-  }
+  branch_wait<true>(c, *d, t, taken);
   c.cycles += d->tcost;
   c.tctr.class_cycles[unsigned(InsnClass::Branch)] += d->tcost;
   ++c.ctr.by_class[unsigned(InsnClass::Branch)];
@@ -956,26 +937,14 @@ bcc_s : {  // Bicc without annul, in sequence
     lnpc = taken ? lpc - 4 + uint32_t(d[-1].imm) : lpc + 4;
     goto leave;
   }
-  if (taken) {  // the target's record, or exit_rec outside the page
-    const uint64_t toff = uint64_t(reinterpret_cast<char*>(d - 1) - recs) + uint64_t(int64_t(d[-1].imm) * 8);
-    if (L3_LIKELY(toff < uint64_t(kCodePageBytes) * 8)) {
-      td = reinterpret_cast<Decoded*>(recs + toff);
-    } else {
-      tgt = L3_PC_OF(d) - 4 + uint32_t(d[-1].imm);
-      td = &exit_rec;
-    }
+  if (taken) {
+    L3_TAKEN_TARGET();
     L3_STEP(slot, fetch_t);
   }
   L3_STEP(seq, fetch_s);
 }
 branch_s : {  // Bicc with annul, in sequence (in a delay slot, a Bicc goes generic)
-  if ((d->tflags & kTfBicc) && c.icc_rdy > t) {
-    uint64_t st = c.icc_rdy - t;
-    if (c.bpred && !c.icc_nobp && sem::cond_true(d->rd & 15, c.icc)) st = 0;
-    c.tctr.stall_branch += st;
-    c.cycles += st;
-    t += st;
-  }
+  branch_wait<false>(c, *d, t);
   const uint32_t pc = L3_PC_OF(d);
   lpc = pc + 4;
   lnpc = pc + 8;
@@ -985,20 +954,7 @@ branch_s : {  // Bicc with annul, in sequence (in a delay slot, a Bicc goes gene
   goto enter;
 }
 
-decode_s : {  // a stale record (first run, or code written since)
-  uint32_t w;
-  std::memcpy(&w, host + (L3_PC_OF(d) - base), 4);
-  ++c.decode_misses;
-  c.decode_into(w, *d);
-  goto* seq[d->op];
-}
-decode_t : {
-  uint32_t w;
-  std::memcpy(&w, host + (L3_PC_OF(d) - base), 4);
-  ++c.decode_misses;
-  c.decode_into(w, *d);
-  goto* slot[d->op];
-}
+  L3_SEQ_DECODE();
 
 mem_slow:  // after its issue: the handler, then back through enter
   c.pc = lpc;
@@ -1011,13 +967,7 @@ mem_slow:  // after its issue: the handler, then back through enter
   if (c.cycles >= c.eff_limit || c.irl > c.irq_thresh || c.code_epoch != epoch || run.written()) goto leave;
   goto enter;
 
-generic_s:
-  lpc = L3_PC_OF(d);
-  lnpc = lpc + 4;
-  goto generic;
-generic_t:
-  lpc = L3_PC_OF(d);
-  lnpc = L3_TGT_OF(td);
+  L3_SEQ_TO_GENERIC();
 generic : {
   c.issue(*d, t);
   c.pc = lpc;
@@ -1053,31 +1003,26 @@ fetch_error:
   pc_io = c.pc;
   npc_io = c.npc;
   return;
-leave_d:  // before the instruction of d, in sequence
-  lpc = L3_PC_OF(d);
-  lnpc = lpc + 4;
-  goto leave;
-end_t:  // a delay slot past the page's end
-  lpc = L3_PC_OF(d);
-  lnpc = L3_TGT_OF(td);
-  goto leave;
-leave_td:  // after a delay slot
-  lpc = L3_TGT_OF(td);
-  lnpc = lpc + 4;
-  goto leave;
-leave_exit:  // a delay slot's target outside the page
-  lpc = tgt;
-  lnpc = tgt + 4;
+  L3_SEQ_LEAVE();
 leave:
   c.pc = pc_io = lpc;
   c.npc = npc_io = lnpc;
-#undef L3_PC_OF
-#undef L3_TGT_OF
 #undef L3_FETCH
 #undef L3_STEP
 #undef L3_TSEQ_NEXT
 #undef L3_TSLOT_NEXT
 }
+#undef L3_SEQ_LABELS
+#undef L3_SLOT_LABELS
+#undef L3_MSEQ_LABELS
+#undef L3_MSLOT_LABELS
+#undef L3_SEQ_START
+#undef L3_PC_OF
+#undef L3_TGT_OF
+#undef L3_TAKEN_TARGET
+#undef L3_SEQ_DECODE
+#undef L3_SEQ_TO_GENERIC
+#undef L3_SEQ_LEAVE
 
 }  // namespace
 
