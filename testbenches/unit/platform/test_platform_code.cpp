@@ -7,13 +7,11 @@
 // FLUSH group (golden tests).
 #include <memory>
 
-#include "config.h"
-#include "leon3mp.h"
+#include "dma_bench.h"
 #include "sparc_enc.h"
-#include "tb_util.h"
 
 using namespace l3vp;
-using l3vp::test::TestInitiator;
+using l3vp::test::DmaBench;
 using namespace enc;
 
 namespace {
@@ -21,22 +19,12 @@ namespace {
 constexpr uint32_t kCode = 0x40001000;
 constexpr uint32_t kLoops = 200000;
 
-struct Bench {
-  std::unique_ptr<Leon3mp> plat;
-  std::unique_ptr<TestInitiator> dma;
-  Bench() {
-    PlatformConfig cfg;
-    cfg.set("mode", L3VP_TEST_MODE);
-    cfg.set("uart.out", "");
-    plat = std::make_unique<Leon3mp>("leon3mp", cfg);
-    dma = std::make_unique<TestInitiator>("dma");
-    AhbPnp p;
-    p.id = pnp_id(VENDOR_GAISLER, DEV_ETHMAC, 0, 6);
-    plat->ahb.bind_master(dma->isock, 5, p, "dma");
-  }
-};
-std::unique_ptr<Bench> tb;
-void build() { tb = std::make_unique<Bench>(); }
+std::unique_ptr<DmaBench> tb;
+void build() {
+  PlatformConfig cfg;
+  cfg.set("mode", L3VP_TEST_MODE);
+  tb = std::make_unique<DmaBench>(cfg);
+}
 
 void put_word(uint8_t* b, uint32_t w) { put_be32(b, w); }
 

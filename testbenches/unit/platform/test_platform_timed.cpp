@@ -5,30 +5,15 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include "config.h"
-#include "leon3mp.h"
-#include "tb_util.h"
+#include "dma_bench.h"
 
 using namespace l3vp;
-using l3vp::test::TestInitiator;
+using l3vp::test::DmaBench;
 
 namespace {
 
-struct Bench {
-  std::unique_ptr<Leon3mp> plat;
-  std::unique_ptr<TestInitiator> dma;
-  Bench() {
-    PlatformConfig cfg;  // preset: timed
-    cfg.set("uart.out", "");
-    plat = std::make_unique<Leon3mp>("leon3mp", cfg);
-    dma = std::make_unique<TestInitiator>("dma");
-    AhbPnp p;
-    p.id = pnp_id(VENDOR_GAISLER, DEV_ETHMAC, 0, 6);
-    plat->ahb.bind_master(dma->isock, 5, p, "dma");
-  }
-};
-std::unique_ptr<Bench> tb;
-void build() { tb = std::make_unique<Bench>(); }
+std::unique_ptr<DmaBench> tb;
+void build() { tb = std::make_unique<DmaBench>(PlatformConfig{}); }  // preset: timed
 
 // sethi %hi(0x40002000), %g2; ld [%g2 + 0x10], %o1;
 // sethi %hi(0x80000C00), %g3; mov 5, %g4; st %g4, [%g3]; ld [%g2 + 0x20], %o2;
