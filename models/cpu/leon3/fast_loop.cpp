@@ -28,23 +28,45 @@ namespace {
 // Handlers inlined by the page loop: ALU ops without traps, and the loads
 // and stores whose only traps are alignment and bus errors.
 // clang-format off
-#define L3_FAST_ALU(X)                                                                      \
-  X(add, Alu) X(addx, Alu) X(sub, Alu) X(subx, Alu) X(and_op, Alu) X(andn, Alu)           \
-  X(or_op, Alu) X(orn, Alu) X(xor_op, Alu) X(xnor, Alu) X(addcc, Alu) X(addxcc, Alu)      \
-  X(subcc, Alu) X(subxcc, Alu) X(andcc, Alu) X(andncc, Alu) X(orcc, Alu) X(orncc, Alu)    \
-  X(xorcc, Alu) X(xnorcc, Alu) X(sll, Alu) X(srl, Alu) X(sra, Alu) X(sethi, Alu)          \
-  X(umul, Mul) X(smul, Mul) X(umulcc, Mul) X(smulcc, Mul) X(mulscc, Alu)
-#define L3_FAST_MEM(X)                                                                      \
-  X(ld, Load) X(ldub, Load) X(lduh, Load) X(ldsb, Load) X(ldsh, Load) X(ldd, Load)        \
-  X(st, Store) X(stb, Store) X(sth, Store) X(std, Store)
+// The third column is what the case's record may produce (timing::TFlag):
+// a fixed set (fast_op gives the case only to records with exactly those
+// flags, so the timed cases test none of them at run time), or kDyn (the
+// case reads the record's flags).
+#define L3_FAST_ALU(X)                                                                           \
+  X(add, Alu, kNone) X(addx, Alu, kNone) X(sub, Alu, kNone) X(subx, Alu, kNone)                \
+  X(and_op, Alu, kNone) X(andn, Alu, kNone) X(or_op, Alu, kNone) X(orn, Alu, kNone)            \
+  X(xor_op, Alu, kNone) X(xnor, Alu, kNone) X(addcc, Alu, kIcc) X(addxcc, Alu, kIcc)           \
+  X(subcc, Alu, kIcc) X(subxcc, Alu, kIcc) X(andcc, Alu, kIcc) X(andncc, Alu, kIcc)            \
+  X(orcc, Alu, kIcc) X(orncc, Alu, kIcc) X(xorcc, Alu, kIcc) X(xnorcc, Alu, kIcc)              \
+  X(sll, Alu, kNone) X(srl, Alu, kNone) X(sra, Alu, kNone) X(sethi, Alu, kNone)                \
+  X(umul, Mul, kDyn) X(smul, Mul, kDyn) X(umulcc, Mul, kDyn) X(smulcc, Mul, kDyn)              \
+  X(mulscc, Alu, kDyn)
+#define L3_FAST_MEM(X)                                                                           \
+  X(ld, Load, kLoad) X(ldub, Load, kLoad) X(lduh, Load, kLoad) X(ldsb, Load, kLoad)            \
+  X(ldsh, Load, kLoad) X(ldd, Load, kLoadPair) X(st, Store, kNone) X(stb, Store, kNone)        \
+  X(sth, Store, kNone) X(std, Store, kStorePair)
 // clang-format on
+
+// The produce flags a case may fix (L3_FAST_ALU's third column).
+namespace cf {
+constexpr uint16_t kDyn = 0xFFFF, kNone = 0, kIcc = timing::kTfWIcc, kLoad = timing::kTfLoad,
+                   kLoadPair = timing::kTfLoad | timing::kTfLdd, kStorePair = timing::kTfLdd;
+// What fast_op compares with the fixed set: everything a case may produce.
+constexpr uint16_t kMask =
+    timing::kTfLoad | timing::kTfLdd | timing::kTfMul | timing::kTfWIcc | timing::kTfWY | timing::kTfNoBp;
+}  // namespace cf
+// The record's flags in a case with produce flags kS.
+template <uint16_t kS>
+[[gnu::always_inline]] inline uint16_t case_tf(const Decoded& d) {
+  return kS == cf::kDyn ? d.tflags : kS;
+}
 
 enum : uint8_t {
   kOpCall = 0,  // call Decoded::fn
   kOpDecode,    // a stale record: decode the word first (kOpStale)
   kOpBicc,      // Bicc with the annul bit
   kOpBcc,       // Bicc without it
-#define L3_OP_ENUM(h, cls) kOp_##h##_r, kOp_##h##_i,
+#define L3_OP_ENUM(h, cls, kf) kOp_##h##_r, kOp_##h##_i,
   L3_FAST_ALU(L3_OP_ENUM) L3_FAST_MEM(L3_OP_ENUM)
 #undef L3_OP_ENUM
       kOpEnd,  // the record after a page's last (CodePage::recs): only the sequential loop reaches it
@@ -58,11 +80,13 @@ struct FastOp {
   Handler h;
   uint8_t op;
   InsnClass cls;
+  uint16_t tf;  // cf::kDyn, or the produce flags the case fixes
 };
-constexpr FastOp kFastOps[] = {{&sem::h_bicc<false>, kOpBicc, InsnClass::Branch},
-                               {&sem::h_bicc<true>, kOpBicc, InsnClass::Branch},
-#define L3_OP_ROW(h, cls) \
-  {&sem::h_##h<false>, kOp_##h##_r, InsnClass::cls}, {&sem::h_##h<true>, kOp_##h##_i, InsnClass::cls},
+constexpr FastOp kFastOps[] = {{&sem::h_bicc<false>, kOpBicc, InsnClass::Branch, cf::kDyn},
+                               {&sem::h_bicc<true>, kOpBicc, InsnClass::Branch, cf::kDyn},
+#define L3_OP_ROW(h, cls, kf)                                \
+  {&sem::h_##h<false>, kOp_##h##_r, InsnClass::cls, cf::kf}, \
+      {&sem::h_##h<true>, kOp_##h##_i, InsnClass::cls, cf::kf},
                                L3_FAST_ALU(L3_OP_ROW) L3_FAST_MEM(L3_OP_ROW)
 #undef L3_OP_ROW
 };
@@ -87,7 +111,8 @@ uint8_t fast_op(const Decoded& d) {
       if (d.hs1 | d.hs2 | d.hsl | (d.tflags & kBranchNoFlags)) return kOpCall;
       return (d.rd & 16) ? kOpBicc : kOpBcc;
     }
-    return (d.tflags & kCaseNoFlags) ? uint8_t(kOpCall) : f.op;
+    if ((d.tflags & kCaseNoFlags) || (f.tf != cf::kDyn && (d.tflags & cf::kMask) != f.tf)) return kOpCall;
+    return f.op;
   }
   return kOpCall;
 }
@@ -191,8 +216,8 @@ struct PageRun {
 
 // The dispatch table of a page loop, in the order of the op enum: the label
 // names are those of the function that expands it.
-#define L3_ALU_LABELS(h, cls) &&alu_##h##_r, &&alu_##h##_i,
-#define L3_MEM_LABELS(h, cls) &&mem_##h##_r, &&mem_##h##_i,
+#define L3_ALU_LABELS(h, cls, kf) &&alu_##h##_r, &&alu_##h##_i,
+#define L3_MEM_LABELS(h, cls, kf) &&mem_##h##_r, &&mem_##h##_i,
 // (These loops test the PC against the run's bounds before they dispatch:
 // they never reach the end record.)
 #define L3_LABEL_TABLE                                                                                       \
@@ -262,7 +287,7 @@ void run_page(Cpu& c, const PageRun& run, uint32_t& pc_io, uint32_t& npc_io) {
   L3_RETIRE_SEQ(cls);          \
   if (cyc >= lim) goto leave;  \
   L3_NEXT();
-#define L3_ALU2(h, cls) L3_ALU(h, false, cls, alu_##h##_r) L3_ALU(h, true, cls, alu_##h##_i)
+#define L3_ALU2(h, cls, kf) L3_ALU(h, false, cls, alu_##h##_r) L3_ALU(h, true, cls, alu_##h##_i)
   L3_FAST_ALU(L3_ALU2)
 #undef L3_ALU2
 #undef L3_ALU
@@ -281,7 +306,7 @@ void run_page(Cpu& c, const PageRun& run, uint32_t& pc_io, uint32_t& npc_io) {
   L3_RETIRE_SEQ(cls);                            \
   L3_SYNC_IN();                                  \
   L3_NEXT();
-#define L3_MEM2(h, cls) L3_MEM(h, false, cls, mem_##h##_r) L3_MEM(h, true, cls, mem_##h##_i)
+#define L3_MEM2(h, cls, kf) L3_MEM(h, false, cls, mem_##h##_r) L3_MEM(h, true, cls, mem_##h##_i)
   L3_FAST_MEM(L3_MEM2)
 #undef L3_MEM2
 #undef L3_MEM
@@ -354,10 +379,10 @@ leave:
 // labels are each function's own), their walk state and their exits. The
 // tables' addresses stay in registers (else GCC recomputes one at every
 // dispatch).
-#define L3_SEQ_LABELS(h, cls) &&alu_##h##_r_s, &&alu_##h##_i_s,
-#define L3_SLOT_LABELS(h, cls) &&alu_##h##_r_t, &&alu_##h##_i_t,
-#define L3_MSEQ_LABELS(h, cls) &&mem_##h##_r_s, &&mem_##h##_i_s,
-#define L3_MSLOT_LABELS(h, cls) &&mem_##h##_r_t, &&mem_##h##_i_t,
+#define L3_SEQ_LABELS(h, cls, kf) &&alu_##h##_r_s, &&alu_##h##_i_s,
+#define L3_SLOT_LABELS(h, cls, kf) &&alu_##h##_r_t, &&alu_##h##_i_t,
+#define L3_MSEQ_LABELS(h, cls, kf) &&mem_##h##_r_s, &&mem_##h##_i_s,
+#define L3_MSLOT_LABELS(h, cls, kf) &&mem_##h##_r_t, &&mem_##h##_i_t,
 #define L3_SEQ_START()                                                                  \
   static const void* const kSeq[kOpCount] = {                                           \
       &&generic_s,                                                                      \
@@ -514,7 +539,7 @@ enter:  // the instruction at lpc, with npc lnpc
   L3_SEQ_RETIRE(cls);             \
   lbl##_t : sem::h_##h<I>(c, *d); \
   L3_SLOT_RETIRE(cls);
-#define L3_ALU2(h, cls) L3_ALU(h, false, cls, alu_##h##_r) L3_ALU(h, true, cls, alu_##h##_i)
+#define L3_ALU2(h, cls, kf) L3_ALU(h, false, cls, alu_##h##_r) L3_ALU(h, true, cls, alu_##h##_i)
   L3_FAST_ALU(L3_ALU2)
 #undef L3_ALU2
 #undef L3_ALU
@@ -525,7 +550,7 @@ enter:  // the instruction at lpc, with npc lnpc
   L3_SEQ_RETIRE(cls);                                                  \
   lbl##_t : if (L3_UNLIKELY(!sem::fast_##h<I>(c, *d))) goto generic_t; \
   L3_SLOT_RETIRE(cls);
-#define L3_MEM2(h, cls) L3_MEM(h, false, cls, mem_##h##_r) L3_MEM(h, true, cls, mem_##h##_i)
+#define L3_MEM2(h, cls, kf) L3_MEM(h, false, cls, mem_##h##_r) L3_MEM(h, true, cls, mem_##h##_i)
   L3_FAST_MEM(L3_MEM2)
 #undef L3_MEM2
 #undef L3_MEM
@@ -606,11 +631,14 @@ leave:
 // Cpu::issue() for an ALU or memory case: fast_op gave the case only to a
 // record without the icc, Y and Bicc flags, so the register pre-test and
 // the LDD/STD pair flag are all that can call interlock().
+// kCyc: the caller keeps the cycle count in c.cycles (else it keeps only
+// the issue slot t, and cycles = t + hold: run_page_tseq).
+template <bool kCyc = true>
 [[gnu::always_inline]] inline void issue_case(Cpu& c, const Decoded& d, uint16_t tf, uint64_t& t) {
   if (L3_UNLIKELY((c.rdy_hi > t && (c.rdy[d.hs1] > t || c.rdy[d.hs2] > t || c.rdy[d.hsl] > t + 1)) ||
                   (tf & timing::kTfLdd))) {
     const uint64_t st = c.interlock(d, t);
-    c.cycles += st;
+    if constexpr (kCyc) c.cycles += st;
     t += st;
   }
 }
@@ -619,24 +647,24 @@ leave:
 // inline. The branch's condition on the current icc (nothing writes icc
 // during the stall) is `taken` when the caller has it (kKnown), else it is
 // computed only when prediction may hide the wait.
-template <bool kKnown>
+template <bool kKnown, bool kCyc = true>
 [[gnu::always_inline]] inline void branch_wait(Cpu& c, const Decoded& d, uint64_t& t, bool taken = false) {
   if ((d.tflags & timing::kTfBicc) && c.icc_rdy > t) {
     uint64_t st = c.icc_rdy - t;
     if (c.bpred && !c.icc_nobp && (kKnown ? taken : sem::cond_true(d.rd & 15, c.icc)))
       st = 0;  // predicted taken
     c.tctr.stall_branch += st;
-    c.cycles += st;
+    if constexpr (kCyc) c.cycles += st;
     t += st;
   }
 }
 // Cpu::retire_timed() for a case of class kCls (fast_op checked the class),
 // with the record's cost tc and flags tf.
-template <InsnClass kCls>
+template <InsnClass kCls, bool kCyc = true>
 [[gnu::always_inline]] inline void retire_case(Cpu& c, const Decoded& d, unsigned tc, uint16_t tf,
                                                uint64_t t) {
   using namespace timing;
-  c.cycles += tc;
+  if constexpr (kCyc) c.cycles += tc;
   c.tctr.class_cycles[unsigned(kCls)] += tc;
   ++c.ctr.by_class[unsigned(kCls)];
   constexpr uint16_t kProduce = kTfLoad | kTfLdd | kTfMul | kTfWIcc | kTfWY;
@@ -707,9 +735,9 @@ decode : {  // a stale record (first run, or code written since)
 
 // The cases read the record's timed cost and flags once (a write through
 // a byte-typed field could otherwise make the compiler read them again).
-#define L3_ALU(h, I, cls, lbl)                   \
+#define L3_ALU(h, I, cls, kf, lbl)               \
   lbl:                                           \
-  tf = d->tflags;                                \
+  tf = case_tf<cf::kf>(*d);                      \
   tc = d->tcost;                                 \
   issue_case(c, *d, tf, t);                      \
   sem::h_##h<I>(c, *d);                          \
@@ -718,14 +746,14 @@ decode : {  // a stale record (first run, or code written since)
   retire_case<InsnClass::cls>(c, *d, tc, tf, t); \
   if (c.cycles >= c.eff_limit) goto leave;       \
   goto next;
-#define L3_ALU2(h, cls) L3_ALU(h, false, cls, alu_##h##_r) L3_ALU(h, true, cls, alu_##h##_i)
+#define L3_ALU2(h, cls, kf) L3_ALU(h, false, cls, kf, alu_##h##_r) L3_ALU(h, true, cls, kf, alu_##h##_i)
   L3_FAST_ALU(L3_ALU2)
 #undef L3_ALU2
 #undef L3_ALU
 // After a memory access: a device access may yield, interrupt or drop the pages.
-#define L3_MEM(h, I, cls, lbl)                                                                              \
+#define L3_MEM(h, I, cls, kf, lbl)                                                                          \
   lbl:                                                                                                      \
-  tf = d->tflags;                                                                                           \
+  tf = case_tf<cf::kf>(*d);                                                                                 \
   tc = d->tcost;                                                                                            \
   issue_case(c, *d, tf, t);                                                                                 \
   if (L3_LIKELY(sem::tfast_##h<I>(c, *d))) { /* no bus access: nothing else to check */                     \
@@ -745,7 +773,7 @@ decode : {  // a stale record (first run, or code written since)
   if (c.cycles >= c.eff_limit || c.irl > c.irq_thresh || c.code_epoch != epoch || (!kTag && run.written())) \
     goto leave;                                                                                             \
   goto next;
-#define L3_MEM2(h, cls) L3_MEM(h, false, cls, mem_##h##_r) L3_MEM(h, true, cls, mem_##h##_i)
+#define L3_MEM2(h, cls, kf) L3_MEM(h, false, cls, kf, mem_##h##_r) L3_MEM(h, true, cls, kf, mem_##h##_i)
   L3_FAST_MEM(L3_MEM2)
 #undef L3_MEM2
 #undef L3_MEM
@@ -808,51 +836,66 @@ leave:
 // per-instruction work (interlocks, timed costs, ready times) with
 // run_page_seq's walk (PC implicit in the record pointer, delay slots from
 // kSlot, branch targets as records).
-// The I-cache check is made in full (Cpu::ic_fast, else fetch_t_slow) for
-// the first instruction of a line and after any jump; an instruction that
-// follows in sequence in the same line is a hit that changes nothing when
-// the previous fetch left the line MRU in its set (the invariant of ic_mru),
-// since nothing on the way (the fast cases) touches the I-cache. lmask is
-// the records' line mask then, 0 otherwise (every instruction checks in full).
+// - Time is kept as the issue slot t of the next instruction and the limit
+//   as the slot tlim = eff_limit - hold, both in locals: cycles = t + hold,
+//   and hold changes only in what runs with c.cycles written out (a fetch
+//   that is not an inline hit, a store, a handler). A case adds its cost to
+//   t and leaves when t reaches tlim.
+// - The I-cache check is made in full (Cpu::ic_fast, else fetch_t_slow) for
+//   the first instruction of a line and after any jump; an instruction that
+//   follows in sequence in the same line is a hit that changes nothing when
+//   the previous fetch left the line MRU in its set (the invariant of
+//   ic_mru), since nothing on the way (the fast cases) touches the I-cache.
+//   lmask is the records' line mask then, 0 otherwise (every instruction
+//   checks in full).
 void run_page_tseq(Cpu& c, const PageRun& run, uint32_t& pc_io, uint32_t& npc_io) {
   using namespace timing;
   L3_SEQ_START();
-  uint64_t t;   // issue slot of the instruction (cycles - hold after its fetch)
-  uint16_t tf;  // the record's timed flags and cost (ALU and memory cases)
+  uint64_t t;     // issue slot of the instruction (cycles - hold after its fetch)
+  uint64_t tlim;  // the slot of the cycle limit
+  uint16_t tf;    // the record's timed flags and cost (ALU and memory cases)
   unsigned tc;
   static_assert(alignof(CodePage) >= 256, "a line's records are aligned to the line");
   const uintptr_t line_mask = c.ic_shift <= 5 ? (uintptr_t(8) << c.ic_shift) - 1 : 0;
   uintptr_t lmask = 0;
-// The I-cache check of the instruction at lpc (npc lnpc), in full.
-#define L3_FETCH()                                                       \
-  if (L3_LIKELY(c.ic_fast(lpc >> c.ic_shift))) {                         \
+  const Decoded* const rec_end = reinterpret_cast<const Decoded*>(recs) + kCodePageBytes / 4;
+// c.cycles from t (before anything that reads it), t and tlim from c.cycles
+// (after anything that may change it, hold or the limit).
+#define L3_T_OUT() c.cycles = t + c.hold
+#define L3_T_IN()        \
+  t = c.cycles - c.hold; \
+  tlim = c.eff_limit - std::min(c.eff_limit, c.hold)
+// The I-cache check of the instruction of d, in full.
+#define L3_FETCH(nx)                                                     \
+  if (L3_LIKELY(c.ic_fast(L3_PC_OF(d) >> c.ic_shift))) {                 \
     ++c.tctr.ic_hits;                                                    \
     lmask = line_mask;                                                   \
   } else {                                                               \
-    c.pc = lpc;                                                          \
-    c.npc = lnpc;                                                        \
+    c.pc = lpc = L3_PC_OF(d);                                            \
+    c.npc = lnpc = (nx);                                                 \
+    L3_T_OUT();                                                          \
     uint32_t w_;                                                         \
     if (L3_UNLIKELY(!c.fetch_t_slow(lpc, w_))) goto fetch_error;         \
+    L3_T_IN();                                                           \
     if (L3_UNLIKELY(c.code_epoch != epoch || run.written())) goto leave; \
     lmask = c.ic_fast(lpc >> c.ic_shift) ? line_mask : 0;                \
-  }                                                                      \
-  t = c.cycles - c.hold
+  }
 // The next record d, in sequence (tab: seq, or slot for a delay slot).
 #define L3_STEP(tab, full)                                               \
   if (L3_UNLIKELY(!(reinterpret_cast<uintptr_t>(d) & lmask))) goto full; \
   ++c.tctr.ic_hits;                                                      \
-  t = c.cycles - c.hold;                                                 \
   goto* tab[d->op]
-#define L3_TSEQ_NEXT()                                    \
-  ++d;                                                    \
-  if (L3_UNLIKELY(c.cycles >= c.eff_limit)) goto leave_d; \
+#define L3_TSEQ_NEXT()                      \
+  ++d;                                      \
+  if (L3_UNLIKELY(t >= tlim)) goto leave_d; \
   L3_STEP(seq, fetch_s)
-#define L3_TSLOT_NEXT()                                    \
-  if (L3_UNLIKELY(c.cycles >= c.eff_limit)) goto leave_td; \
-  if (L3_UNLIKELY(td == &exit_rec)) goto leave_exit;       \
-  d = td;                                                  \
+#define L3_TSLOT_NEXT()                              \
+  if (L3_UNLIKELY(t >= tlim)) goto leave_td;         \
+  if (L3_UNLIKELY(td == &exit_rec)) goto leave_exit; \
+  d = td;                                            \
   goto fetch_s
 
+  L3_T_IN();
 enter:  // the instruction at lpc, with npc lnpc
   off = lpc - base;
   if (L3_UNLIKELY(off >= kCodePageBytes)) goto leave;
@@ -868,71 +911,58 @@ enter:  // the instruction at lpc, with npc lnpc
   goto fetch_t;
 
 fetch_s:  // d in sequence
-  lpc = L3_PC_OF(d);
-  lnpc = lpc + 4;
-  if (L3_UNLIKELY(lpc - base >= kCodePageBytes)) goto leave;
-  L3_FETCH();
+  if (L3_UNLIKELY(d >= rec_end)) goto leave_d;
+  L3_FETCH(L3_PC_OF(d) + 4);
   goto* seq[d->op];
 fetch_t:  // d in a delay slot
-  lpc = L3_PC_OF(d);
-  lnpc = L3_TGT_OF(td);
-  if (L3_UNLIKELY(lpc - base >= kCodePageBytes)) goto leave;
-  L3_FETCH();
+  if (L3_UNLIKELY(d >= rec_end)) goto end_t;
+  L3_FETCH(L3_TGT_OF(td));
   goto* slot[d->op];
 
-#define L3_ALU(h, I, cls, lbl)                   \
-  lbl##_s : tf = d->tflags;                      \
-  tc = d->tcost;                                 \
-  issue_case(c, *d, tf, t);                      \
-  sem::h_##h<I>(c, *d);                          \
-  retire_case<InsnClass::cls>(c, *d, tc, tf, t); \
-  L3_TSEQ_NEXT();                                \
-  lbl##_t : tf = d->tflags;                      \
-  tc = d->tcost;                                 \
-  issue_case(c, *d, tf, t);                      \
-  sem::h_##h<I>(c, *d);                          \
-  retire_case<InsnClass::cls>(c, *d, tc, tf, t); \
-  L3_TSLOT_NEXT();
-#define L3_ALU2(h, cls) L3_ALU(h, false, cls, alu_##h##_r) L3_ALU(h, true, cls, alu_##h##_i)
+// A case: issue, the handler (a memory case leaves for mem_slow when its
+// fast form cannot serve it; a store's reads c.cycles), then retire.
+#define L3_ALU_BODY(h, I, cls, nx) sem::h_##h<I>(c, *d);
+#define L3_MEM_BODY(h, I, cls, nx)                                                \
+  if constexpr (InsnClass::cls == InsnClass::Store) L3_T_OUT();                   \
+  if (L3_UNLIKELY(!sem::tfast_##h<I>(c, *d))) {                                   \
+    lpc = L3_PC_OF(d);                                                            \
+    lnpc = (nx);                                                                  \
+    goto mem_slow;                                                                \
+  }                                                                               \
+  if constexpr (InsnClass::cls == InsnClass::Store) /* the write buffer's wait */ \
+    tlim = c.eff_limit - std::min(c.eff_limit, c.hold);
+#define L3_CASE(h, I, cls, kf, nx, next, body)                              \
+  tf = case_tf<cf::kf>(*d);                                                 \
+  tc = d->tcost;                                                            \
+  issue_case<false>(c, *d, tf, t);                                          \
+  body(h, I, cls, nx) retire_case<InsnClass::cls, false>(c, *d, tc, tf, t); \
+  t += tc;                                                                  \
+  next();
+#define L3_CASE2(h, I, cls, kf, lbl, body)                              \
+  lbl##_s : L3_CASE(h, I, cls, kf, lpc + 4, L3_TSEQ_NEXT, body) lbl##_t \
+      : L3_CASE(h, I, cls, kf, L3_TGT_OF(td), L3_TSLOT_NEXT, body)
+#define L3_ALU2(h, cls, kf) \
+  L3_CASE2(h, false, cls, kf, alu_##h##_r, L3_ALU_BODY) L3_CASE2(h, true, cls, kf, alu_##h##_i, L3_ALU_BODY)
+#define L3_MEM2(h, cls, kf) \
+  L3_CASE2(h, false, cls, kf, mem_##h##_r, L3_MEM_BODY) L3_CASE2(h, true, cls, kf, mem_##h##_i, L3_MEM_BODY)
   L3_FAST_ALU(L3_ALU2)
-#undef L3_ALU2
-#undef L3_ALU
-// A memory case's slow path is its handler, the record's `fn` (mem_slow).
-#define L3_MEM(h, I, cls, lbl)                   \
-  lbl##_s : tf = d->tflags;                      \
-  tc = d->tcost;                                 \
-  issue_case(c, *d, tf, t);                      \
-  if (L3_UNLIKELY(!sem::tfast_##h<I>(c, *d))) {  \
-    lpc = L3_PC_OF(d);                           \
-    lnpc = lpc + 4;                              \
-    goto mem_slow;                               \
-  }                                              \
-  retire_case<InsnClass::cls>(c, *d, tc, tf, t); \
-  L3_TSEQ_NEXT();                                \
-  lbl##_t : tf = d->tflags;                      \
-  tc = d->tcost;                                 \
-  issue_case(c, *d, tf, t);                      \
-  if (L3_UNLIKELY(!sem::tfast_##h<I>(c, *d))) {  \
-    lpc = L3_PC_OF(d);                           \
-    lnpc = L3_TGT_OF(td);                        \
-    goto mem_slow;                               \
-  }                                              \
-  retire_case<InsnClass::cls>(c, *d, tc, tf, t); \
-  L3_TSLOT_NEXT();
-#define L3_MEM2(h, cls) L3_MEM(h, false, cls, mem_##h##_r) L3_MEM(h, true, cls, mem_##h##_i)
   L3_FAST_MEM(L3_MEM2)
+#undef L3_ALU2
 #undef L3_MEM2
-#undef L3_MEM
+#undef L3_CASE2
+#undef L3_CASE
+#undef L3_ALU_BODY
+#undef L3_MEM_BODY
 
 bcc_s : {  // Bicc without annul, in sequence
   // Then Cpu::retire_timed() of a Bicc, which produces nothing (fast_op).
   const bool taken = sem::cond_true(d->rd & 15, c.icc);
-  branch_wait<true>(c, *d, t, taken);
-  c.cycles += d->tcost;
+  branch_wait<true, false>(c, *d, t, taken);
+  t += d->tcost;
   c.tctr.class_cycles[unsigned(InsnClass::Branch)] += d->tcost;
   ++c.ctr.by_class[unsigned(InsnClass::Branch)];
   ++d;
-  if (L3_UNLIKELY(c.cycles >= c.eff_limit)) {
+  if (L3_UNLIKELY(t >= tlim)) {
     lpc = L3_PC_OF(d);
     lnpc = taken ? lpc - 4 + uint32_t(d[-1].imm) : lpc + 4;
     goto leave;
@@ -944,13 +974,15 @@ bcc_s : {  // Bicc without annul, in sequence
   L3_STEP(seq, fetch_s);
 }
 branch_s : {  // Bicc with annul, in sequence (in a delay slot, a Bicc goes generic)
-  branch_wait<false>(c, *d, t);
+  branch_wait<false, false>(c, *d, t);
   const uint32_t pc = L3_PC_OF(d);
   lpc = pc + 4;
   lnpc = pc + 8;
+  L3_T_OUT();
   if (sem::bicc_next(*d, c.icc, pc, pc + 4, lpc, lnpc)) c.annul_next();
   c.retire_timed(*d, t);
-  if (L3_UNLIKELY(c.cycles >= c.eff_limit)) goto leave;
+  L3_T_IN();
+  if (L3_UNLIKELY(t >= tlim)) goto leave;
   goto enter;
 }
 
@@ -959,16 +991,19 @@ branch_s : {  // Bicc with annul, in sequence (in a delay slot, a Bicc goes gene
 mem_slow:  // after its issue: the handler, then back through enter
   c.pc = lpc;
   c.npc = lnpc;
+  L3_T_OUT();
   d->fn(c, *d);
   if (L3_UNLIKELY(c.pending_tt != 0)) goto trap;
   lpc = lnpc;
   lnpc += 4;
   c.retire_timed(*d, t);
-  if (c.cycles >= c.eff_limit || c.irl > c.irq_thresh || c.code_epoch != epoch || run.written()) goto leave;
+  L3_T_IN();
+  if (t >= tlim || c.irl > c.irq_thresh || c.code_epoch != epoch || run.written()) goto leave;
   goto enter;
 
   L3_SEQ_TO_GENERIC();
 generic : {
+  L3_T_OUT();
   c.issue(*d, t);
   c.pc = lpc;
   c.npc = lnpc;
@@ -986,11 +1021,12 @@ generic : {
   }
   c.retire_timed(*d, t);
   if (L3_UNLIKELY((d->tflags & kTfCwp) && c.cwp != cwp0)) c.remap_ready(cwp0);
-  if (c.cycles >= c.eff_limit || c.irl > c.irq_thresh || c.code_epoch != epoch || run.written()) goto leave;
+  L3_T_IN();
+  if (t >= tlim || c.irl > c.irq_thresh || c.code_epoch != epoch || run.written()) goto leave;
   goto enter;
 }
 
-trap : {
+trap : {  // c.cycles is current (written out before the handler)
   const unsigned tt = c.pending_tt;
   c.pending_tt = 0;
   c.trap_timed(tt);
@@ -1005,8 +1041,11 @@ fetch_error:
   return;
   L3_SEQ_LEAVE();
 leave:
+  L3_T_OUT();
   c.pc = pc_io = lpc;
   c.npc = npc_io = lnpc;
+#undef L3_T_OUT
+#undef L3_T_IN
 #undef L3_FETCH
 #undef L3_STEP
 #undef L3_TSEQ_NEXT

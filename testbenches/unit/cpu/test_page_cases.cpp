@@ -158,10 +158,45 @@ TEST(PageCases, FastOpLeavesOtherWaitsToTheGenericCase) {
   Decoded x = bne;
   x.hs1 = L1;
   EXPECT_EQ(fast_op(x), 0u) << "Bicc with a register source";
-  // The flags a case does time keep it: a load's own, an icc write.
+  // A case fixes what its record produces (the timed cases test no produce
+  // flag at run time): a record that produces anything else goes generic.
   x = add;
   x.tflags |= timing::kTfWIcc;
-  EXPECT_NE(fast_op(x), 0u);
+  EXPECT_EQ(fast_op(x), 0u) << "ADD writing icc";
+  const Decoded addcc = rec(alu(ADDCC, L0, L1, L2));
+  EXPECT_NE(fast_op(addcc), 0u);
+  for (uint16_t f : {timing::kTfNoBp, timing::kTfWY, timing::kTfMul, timing::kTfLoad}) {
+    x = addcc;
+    x.tflags |= f;
+    EXPECT_EQ(fast_op(x), 0u) << "ADDcc, flag " << f;
+  }
+  x = ld;
+  x.tflags |= timing::kTfLdd;
+  EXPECT_EQ(fast_op(x), 0u) << "LD as a pair";
+  x = st;
+  x.tflags |= timing::kTfLoad;
+  EXPECT_EQ(fast_op(x), 0u) << "ST producing a register";
+}
+
+// Every plain ALU op, load and store of the base instruction table, in both
+// operand forms, has its case: the flags a case fixes are the table's.
+TEST(PageCases, EveryPlainOpOfTheTableHasItsCase) {
+  auto op_of = [](uint32_t w) {
+    Decoded d{};
+    decode(w, d);
+    return unsigned(fast_op(d));
+  };
+  for (unsigned op3 :
+       {ADD,   ADDX,   SUB,  SUBX,  AND,   ANDN,   OR,  ORN, XOR, XNOR, ADDCC, ADDXCC, SUBCC,  SUBXCC,
+        ANDCC, ANDNCC, ORCC, ORNCC, XORCC, XNORCC, SLL, SRL, SRA, UMUL, SMUL,  UMULCC, SMULCC, MULSCC}) {
+    EXPECT_GT(op_of(alu(op3, L0, L1, L2)), 3u) << "op3 " << op3;
+    EXPECT_GT(op_of(alui(op3, L0, L1, 5)), 3u) << "op3 " << op3 << ", immediate";
+  }
+  for (unsigned op3 : {LD, LDUB, LDUH, LDSB, LDSH, LDD, ST, STB, STH, STD}) {
+    EXPECT_GT(op_of(mem(op3, L2, L1, L3)), 3u) << "op3 " << op3;
+    EXPECT_GT(op_of(memi(op3, L2, L1, 8)), 3u) << "op3 " << op3 << ", immediate";
+  }
+  EXPECT_GT(op_of(enc_sethi(L0, 0x12345400)), 3u);
 }
 
 }  // namespace
