@@ -4,6 +4,7 @@
 // decoder work on Cpu directly. Everything a semantic function touches per
 // instruction is inline here.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <algorithm>
 #include <cstdlib>
@@ -136,16 +137,26 @@ struct DmiRegion {
 constexpr uint32_t kCodePageBytes = 4096;
 constexpr uint32_t kCodePageWords = kCodePageBytes / 4;
 constexpr uint8_t kOpStale = 1;  // Decoded::op of a record to decode before it runs
+// Decoded::op bit of a code-page record in timed mode: its word is the first
+// of an I-cache line (the timed sequential loop checks the I-cache there).
+// A record keeps it through decodes and staleness.
+constexpr uint8_t kOpLine = 0x80;
 struct CodePage {
   uint32_t base = 0;              // guest address (page-aligned)
   const uint8_t* host = nullptr;  // host address of base
   bool has_bp = false;            // a breakpoint address lies in the page
   const uint32_t* gen = nullptr;  // the page's write generation in its memory, or none (tagged)
   uint32_t gen_seen = 0;          // its value when the records were last made stale
+  // Timed mode, per 16 bytes (an I-cache line or half of one): the
+  // Cpu::ic_epoch at which its line was last found MRU in its set; while it
+  // is current, the line still is (run_page_tseq's one-compare check).
+  uint32_t ic_seen[kCodePageBytes / 16] = {};
   // and an end record (op kOpEnd in fast_loop.cpp); aligned so that the
   // records of an I-cache line (8 words at most) share an aligned block.
   alignas(256) Decoded recs[kCodePageWords + 1];
 };
+// ic_seen sits at a fixed distance before recs.
+constexpr size_t kIcSeenOffset = offsetof(CodePage, recs) - offsetof(CodePage, ic_seen);
 
 struct Cpu {
   Cpu(const CoreConfig& cfg, CoreBus& bus);
@@ -204,6 +215,14 @@ struct Cpu {
   Decoded decoded_zero;  // the decode of word 0: what every entry starts as
   // decode() plus what the core adds: the timed cost and the switch index.
   void decode_into(uint32_t word_mem, Decoded& d);
+  // decode_into for a code-page record (keeps its kOpLine bit).
+  void decode_rec(uint32_t word_mem, Decoded& d) {
+    const uint8_t line = d.op & kOpLine;
+    decode_into(word_mem, d);
+    d.op |= line;
+  }
+  // The kOpLine bit of the record of the word at pc.
+  uint8_t line_bit(uint32_t pc) const { return timed && (pc & ((1u << ic_shift) - 1)) == 0 ? kOpLine : 0; }
 
   // ---- code pages (fast_loop.cpp: the plain loops of both modes) ---------------
   // Pages by page number; dropped with the DMI windows (reset_dmi_windows),
@@ -405,12 +424,26 @@ struct Cpu {
   bool ic_fast(uint32_t line) const { return ic_mru[line & ic_smask] == line; }
   bool dc_fast(uint32_t line) const { return dc_mru[line & dc_smask] == line; }
   void set_ic_mru(uint32_t line) {
-    if (!ic_force.thr) ic_mru[line & ic_smask] = line;
+    if (ic_force.thr) return;
+    uint32_t& m = ic_mru[line & ic_smask];
+    if (m != line) {
+      m = line;
+      next_ic_epoch();
+    }
   }
+  // Changes whenever ic_mru does (CodePage::ic_seen); never 0.
+  uint32_t ic_epoch = 1;
+  void next_ic_epoch() {
+    if (__builtin_expect(++ic_epoch == 0, 0)) restart_ic_epoch();
+  }
+  void restart_ic_epoch();  // after the wrap: every ic_seen to 0, the epoch to 1
   void set_dc_mru(uint32_t line) {
     if (!dc_force.thr) dc_mru[line & dc_smask] = line;
   }
-  void forget_ic() { std::fill(ic_mru_v.begin(), ic_mru_v.end(), kNoLine); }
+  void forget_ic() {
+    std::fill(ic_mru_v.begin(), ic_mru_v.end(), kNoLine);
+    next_ic_epoch();
+  }
   void forget_dc() { std::fill(dc_mru_v.begin(), dc_mru_v.end(), kNoLine); }
   DmiWin tread_w, twrite_w;  // timed-mode data DMI windows
   // AHB arbitration side-band (Core::set_bus_arbitration, set_bus_reporting).

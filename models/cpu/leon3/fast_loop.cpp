@@ -31,20 +31,21 @@ namespace {
 // The third column is what the case's record may produce (timing::TFlag):
 // a fixed set (fast_op gives the case only to records with exactly those
 // flags, so the timed cases test none of them at run time), or kDyn (the
-// case reads the record's flags).
-#define L3_FAST_ALU(X)                                                                           \
-  X(add, Alu, kNone) X(addx, Alu, kNone) X(sub, Alu, kNone) X(subx, Alu, kNone)                \
-  X(and_op, Alu, kNone) X(andn, Alu, kNone) X(or_op, Alu, kNone) X(orn, Alu, kNone)            \
-  X(xor_op, Alu, kNone) X(xnor, Alu, kNone) X(addcc, Alu, kIcc) X(addxcc, Alu, kIcc)           \
-  X(subcc, Alu, kIcc) X(subxcc, Alu, kIcc) X(andcc, Alu, kIcc) X(andncc, Alu, kIcc)            \
-  X(orcc, Alu, kIcc) X(orncc, Alu, kIcc) X(xorcc, Alu, kIcc) X(xnorcc, Alu, kIcc)              \
-  X(sll, Alu, kNone) X(srl, Alu, kNone) X(sra, Alu, kNone) X(sethi, Alu, kNone)                \
-  X(umul, Mul, kDyn) X(smul, Mul, kDyn) X(umulcc, Mul, kDyn) X(smulcc, Mul, kDyn)              \
-  X(mulscc, Alu, kDyn)
-#define L3_FAST_MEM(X)                                                                           \
-  X(ld, Load, kLoad) X(ldub, Load, kLoad) X(lduh, Load, kLoad) X(ldsb, Load, kLoad)            \
-  X(ldsh, Load, kLoad) X(ldd, Load, kLoadPair) X(st, Store, kNone) X(stb, Store, kNone)        \
-  X(sth, Store, kNone) X(std, Store, kStorePair)
+// case reads the record's flags). The fourth is the case's fixed timed
+// cost in the same way, or 0 (the record's: the multiplier's is configured).
+#define L3_FAST_ALU(X)                                                                                  \
+  X(add, Alu, kNone, 1) X(addx, Alu, kNone, 1) X(sub, Alu, kNone, 1) X(subx, Alu, kNone, 1)           \
+  X(and_op, Alu, kNone, 1) X(andn, Alu, kNone, 1) X(or_op, Alu, kNone, 1) X(orn, Alu, kNone, 1)       \
+  X(xor_op, Alu, kNone, 1) X(xnor, Alu, kNone, 1) X(addcc, Alu, kIcc, 1) X(addxcc, Alu, kIcc, 1)      \
+  X(subcc, Alu, kIcc, 1) X(subxcc, Alu, kIcc, 1) X(andcc, Alu, kIcc, 1) X(andncc, Alu, kIcc, 1)       \
+  X(orcc, Alu, kIcc, 1) X(orncc, Alu, kIcc, 1) X(xorcc, Alu, kIcc, 1) X(xnorcc, Alu, kIcc, 1)         \
+  X(sll, Alu, kNone, 1) X(srl, Alu, kNone, 1) X(sra, Alu, kNone, 1) X(sethi, Alu, kNone, 1)           \
+  X(umul, Mul, kDyn, 0) X(smul, Mul, kDyn, 0) X(umulcc, Mul, kDyn, 0) X(smulcc, Mul, kDyn, 0)         \
+  X(mulscc, Alu, kDyn, 1)
+#define L3_FAST_MEM(X)                                                                                  \
+  X(ld, Load, kLoad, 1) X(ldub, Load, kLoad, 1) X(lduh, Load, kLoad, 1) X(ldsb, Load, kLoad, 1)       \
+  X(ldsh, Load, kLoad, 1) X(ldd, Load, kLoadPair, 2) X(st, Store, kNone, 2) X(stb, Store, kNone, 2)   \
+  X(sth, Store, kNone, 2) X(std, Store, kStorePair, 3)
 // clang-format on
 
 // The produce flags a case may fix (L3_FAST_ALU's third column).
@@ -60,13 +61,18 @@ template <uint16_t kS>
 [[gnu::always_inline]] inline uint16_t case_tf(const Decoded& d) {
   return kS == cf::kDyn ? d.tflags : kS;
 }
+// The record's timed cost in a case with fixed cost kC (0: none).
+template <unsigned kC>
+[[gnu::always_inline]] inline unsigned case_tc(const Decoded& d) {
+  return kC ? kC : d.tcost;
+}
 
 enum : uint8_t {
   kOpCall = 0,  // call Decoded::fn
   kOpDecode,    // a stale record: decode the word first (kOpStale)
   kOpBicc,      // Bicc with the annul bit
   kOpBcc,       // Bicc without it
-#define L3_OP_ENUM(h, cls, kf) kOp_##h##_r, kOp_##h##_i,
+#define L3_OP_ENUM(h, cls, kf, kc) kOp_##h##_r, kOp_##h##_i,
   L3_FAST_ALU(L3_OP_ENUM) L3_FAST_MEM(L3_OP_ENUM)
 #undef L3_OP_ENUM
       kOpEnd,  // the record after a page's last (CodePage::recs): only the sequential loop reaches it
@@ -81,12 +87,13 @@ struct FastOp {
   uint8_t op;
   InsnClass cls;
   uint16_t tf;  // cf::kDyn, or the produce flags the case fixes
+  uint8_t tc;   // 0, or the timed cost the case fixes
 };
-constexpr FastOp kFastOps[] = {{&sem::h_bicc<false>, kOpBicc, InsnClass::Branch, cf::kDyn},
-                               {&sem::h_bicc<true>, kOpBicc, InsnClass::Branch, cf::kDyn},
-#define L3_OP_ROW(h, cls, kf)                                \
-  {&sem::h_##h<false>, kOp_##h##_r, InsnClass::cls, cf::kf}, \
-      {&sem::h_##h<true>, kOp_##h##_i, InsnClass::cls, cf::kf},
+constexpr FastOp kFastOps[] = {{&sem::h_bicc<false>, kOpBicc, InsnClass::Branch, cf::kDyn, 0},
+                               {&sem::h_bicc<true>, kOpBicc, InsnClass::Branch, cf::kDyn, 0},
+#define L3_OP_ROW(h, cls, kf, kc)                                \
+  {&sem::h_##h<false>, kOp_##h##_r, InsnClass::cls, cf::kf, kc}, \
+      {&sem::h_##h<true>, kOp_##h##_i, InsnClass::cls, cf::kf, kc},
                                L3_FAST_ALU(L3_OP_ROW) L3_FAST_MEM(L3_OP_ROW)
 #undef L3_OP_ROW
 };
@@ -101,6 +108,7 @@ constexpr uint16_t kCaseNoFlags = timing::kTfIccHold | timing::kTfRY | timing::k
 constexpr uint16_t kBranchNoFlags = timing::kTfIccHold | timing::kTfRY | timing::kTfLdd | timing::kTfLoad |
                                     timing::kTfMul | timing::kTfWIcc | timing::kTfWY;
 static_assert(kOpDecode == kOpStale);
+static_assert(kOpCount <= kOpLine, "the line bit is outside the op");
 
 }  // namespace
 
@@ -111,7 +119,9 @@ uint8_t fast_op(const Decoded& d) {
       if (d.hs1 | d.hs2 | d.hsl | (d.tflags & kBranchNoFlags)) return kOpCall;
       return (d.rd & 16) ? kOpBicc : kOpBcc;
     }
-    if ((d.tflags & kCaseNoFlags) || (f.tf != cf::kDyn && (d.tflags & cf::kMask) != f.tf)) return kOpCall;
+    if ((d.tflags & kCaseNoFlags) || (f.tf != cf::kDyn && (d.tflags & cf::kMask) != f.tf) ||
+        (f.tc && d.tcost != f.tc))
+      return kOpCall;
     return f.op;
   }
   return kOpCall;
@@ -139,6 +149,7 @@ CodePage* Cpu::code_page_slow(uint32_t a) {
   Decoded stale = decoded_zero;
   stale.op = kOpStale;
   std::fill(pg->recs, pg->recs + kCodePageWords, stale);
+  for (uint32_t i = 0; i < kCodePageWords; ++i) pg->recs[i].op |= line_bit(base + 4 * i);
   pg->recs[kCodePageWords] = decoded_zero;
   pg->recs[kCodePageWords].op = kOpEnd;
   pg->has_bp = page_has_break(base);
@@ -171,13 +182,18 @@ void Cpu::code_store_slow(uint32_t a, unsigned n) {
   CodePage* pg = it->second.get();
   // Only the switch index: a handler may still be reading its own record.
   for (uint32_t w = (a - pg->base) / 4, e = (a + n - 1 - pg->base) / 4; w <= e; ++w)
-    pg->recs[w].op = kOpStale;
+    pg->recs[w].op = kOpStale | (pg->recs[w].op & kOpLine);
+}
+
+void Cpu::restart_ic_epoch() {
+  for (auto& [num, pg] : code_pages) std::fill(std::begin(pg->ic_seen), std::end(pg->ic_seen), 0u);
+  ic_epoch = 1;
 }
 
 void Cpu::check_page_gen(CodePage& pg) {
   if (!pg.gen || *pg.gen == pg.gen_seen) return;
   pg.gen_seen = *pg.gen;
-  for (uint32_t i = 0; i < kCodePageWords; ++i) pg.recs[i].op = kOpStale;
+  for (uint32_t i = 0; i < kCodePageWords; ++i) pg.recs[i].op = kOpStale | (pg.recs[i].op & kOpLine);
 }
 
 bool Cpu::page_has_break(uint32_t base) const {
@@ -216,8 +232,8 @@ struct PageRun {
 
 // The dispatch table of a page loop, in the order of the op enum: the label
 // names are those of the function that expands it.
-#define L3_ALU_LABELS(h, cls, kf) &&alu_##h##_r, &&alu_##h##_i,
-#define L3_MEM_LABELS(h, cls, kf) &&mem_##h##_r, &&mem_##h##_i,
+#define L3_ALU_LABELS(h, cls, kf, kc) &&alu_##h##_r, &&alu_##h##_i,
+#define L3_MEM_LABELS(h, cls, kf, kc) &&mem_##h##_r, &&mem_##h##_i,
 // (These loops test the PC against the run's bounds before they dispatch:
 // they never reach the end record.)
 #define L3_LABEL_TABLE                                                                                       \
@@ -258,7 +274,7 @@ void run_page(Cpu& c, const PageRun& run, uint32_t& pc_io, uint32_t& npc_io) {
       std::memcpy(&w_, host + off, 4);                           \
       if (L3_UNLIKELY(w_ != d->tag)) { /* first run, new code */ \
         ++c.decode_misses;                                       \
-        c.decode_into(w_, *d);                                   \
+        c.decode_rec(w_, *d);                                    \
       }                                                          \
     }                                                            \
     goto* kTable[d->op];                                         \
@@ -287,7 +303,7 @@ void run_page(Cpu& c, const PageRun& run, uint32_t& pc_io, uint32_t& npc_io) {
   L3_RETIRE_SEQ(cls);          \
   if (cyc >= lim) goto leave;  \
   L3_NEXT();
-#define L3_ALU2(h, cls, kf) L3_ALU(h, false, cls, alu_##h##_r) L3_ALU(h, true, cls, alu_##h##_i)
+#define L3_ALU2(h, cls, kf, kc) L3_ALU(h, false, cls, alu_##h##_r) L3_ALU(h, true, cls, alu_##h##_i)
   L3_FAST_ALU(L3_ALU2)
 #undef L3_ALU2
 #undef L3_ALU
@@ -306,7 +322,7 @@ void run_page(Cpu& c, const PageRun& run, uint32_t& pc_io, uint32_t& npc_io) {
   L3_RETIRE_SEQ(cls);                            \
   L3_SYNC_IN();                                  \
   L3_NEXT();
-#define L3_MEM2(h, cls, kf) L3_MEM(h, false, cls, mem_##h##_r) L3_MEM(h, true, cls, mem_##h##_i)
+#define L3_MEM2(h, cls, kf, kc) L3_MEM(h, false, cls, mem_##h##_r) L3_MEM(h, true, cls, mem_##h##_i)
   L3_FAST_MEM(L3_MEM2)
 #undef L3_MEM2
 #undef L3_MEM
@@ -329,7 +345,7 @@ decode : {  // a stale record (first run, or code written since)
   uint32_t w;
   std::memcpy(&w, host + off, 4);
   ++c.decode_misses;
-  c.decode_into(w, *d);
+  c.decode_rec(w, *d);
   goto* kTable[d->op];
 }
 
@@ -379,10 +395,10 @@ leave:
 // labels are each function's own), their walk state and their exits. The
 // tables' addresses stay in registers (else GCC recomputes one at every
 // dispatch).
-#define L3_SEQ_LABELS(h, cls, kf) &&alu_##h##_r_s, &&alu_##h##_i_s,
-#define L3_SLOT_LABELS(h, cls, kf) &&alu_##h##_r_t, &&alu_##h##_i_t,
-#define L3_MSEQ_LABELS(h, cls, kf) &&mem_##h##_r_s, &&mem_##h##_i_s,
-#define L3_MSLOT_LABELS(h, cls, kf) &&mem_##h##_r_t, &&mem_##h##_i_t,
+#define L3_SEQ_LABELS(h, cls, kf, kc) &&alu_##h##_r_s, &&alu_##h##_i_s,
+#define L3_SLOT_LABELS(h, cls, kf, kc) &&alu_##h##_r_t, &&alu_##h##_i_t,
+#define L3_MSEQ_LABELS(h, cls, kf, kc) &&mem_##h##_r_s, &&mem_##h##_i_s,
+#define L3_MSLOT_LABELS(h, cls, kf, kc) &&mem_##h##_r_t, &&mem_##h##_i_t,
 #define L3_SEQ_START()                                                                  \
   static const void* const kSeq[kOpCount] = {                                           \
       &&generic_s,                                                                      \
@@ -429,15 +445,15 @@ leave:
     uint32_t w;                                      \
     std::memcpy(&w, host + (L3_PC_OF(d) - base), 4); \
     ++c.decode_misses;                               \
-    c.decode_into(w, *d);                            \
-    goto* seq[d->op];                                \
+    c.decode_rec(w, *d);                             \
+    goto* kSeq[d->op & (kOpLine - 1)];               \
   }                                                  \
   decode_t : {                                       \
     uint32_t w;                                      \
     std::memcpy(&w, host + (L3_PC_OF(d) - base), 4); \
     ++c.decode_misses;                               \
-    c.decode_into(w, *d);                            \
-    goto* slot[d->op];                               \
+    c.decode_rec(w, *d);                             \
+    goto* kSlot[d->op & (kOpLine - 1)];              \
   }
 // The instruction of d to the function's `generic` label, pc/npc set.
 #define L3_SEQ_TO_GENERIC() \
@@ -539,7 +555,7 @@ enter:  // the instruction at lpc, with npc lnpc
   L3_SEQ_RETIRE(cls);             \
   lbl##_t : sem::h_##h<I>(c, *d); \
   L3_SLOT_RETIRE(cls);
-#define L3_ALU2(h, cls, kf) L3_ALU(h, false, cls, alu_##h##_r) L3_ALU(h, true, cls, alu_##h##_i)
+#define L3_ALU2(h, cls, kf, kc) L3_ALU(h, false, cls, alu_##h##_r) L3_ALU(h, true, cls, alu_##h##_i)
   L3_FAST_ALU(L3_ALU2)
 #undef L3_ALU2
 #undef L3_ALU
@@ -550,7 +566,7 @@ enter:  // the instruction at lpc, with npc lnpc
   L3_SEQ_RETIRE(cls);                                                  \
   lbl##_t : if (L3_UNLIKELY(!sem::fast_##h<I>(c, *d))) goto generic_t; \
   L3_SLOT_RETIRE(cls);
-#define L3_MEM2(h, cls, kf) L3_MEM(h, false, cls, mem_##h##_r) L3_MEM(h, true, cls, mem_##h##_i)
+#define L3_MEM2(h, cls, kf, kc) L3_MEM(h, false, cls, mem_##h##_r) L3_MEM(h, true, cls, mem_##h##_i)
   L3_FAST_MEM(L3_MEM2)
 #undef L3_MEM2
 #undef L3_MEM
@@ -720,25 +736,25 @@ next:
     std::memcpy(&w_, host + off, 4);
     if (L3_UNLIKELY(w_ != d->tag)) {  // first run, or new code
       ++c.decode_misses;
-      c.decode_into(w_, *d);
+      c.decode_rec(w_, *d);
     }
   }
   t = c.cycles - c.hold;
-  goto* kTable[d->op];
+  goto* kTable[d->op & (kOpLine - 1)];
 decode : {  // a stale record (first run, or code written since)
   uint32_t w;
   std::memcpy(&w, host + off, 4);
   ++c.decode_misses;
-  c.decode_into(w, *d);
-  goto* kTable[d->op];
+  c.decode_rec(w, *d);
+  goto* kTable[d->op & (kOpLine - 1)];
 }
 
 // The cases read the record's timed cost and flags once (a write through
 // a byte-typed field could otherwise make the compiler read them again).
-#define L3_ALU(h, I, cls, kf, lbl)               \
+#define L3_ALU(h, I, cls, kf, kc, lbl)           \
   lbl:                                           \
   tf = case_tf<cf::kf>(*d);                      \
-  tc = d->tcost;                                 \
+  tc = case_tc<kc>(*d);                          \
   issue_case(c, *d, tf, t);                      \
   sem::h_##h<I>(c, *d);                          \
   lpc = lnpc;                                    \
@@ -746,15 +762,16 @@ decode : {  // a stale record (first run, or code written since)
   retire_case<InsnClass::cls>(c, *d, tc, tf, t); \
   if (c.cycles >= c.eff_limit) goto leave;       \
   goto next;
-#define L3_ALU2(h, cls, kf) L3_ALU(h, false, cls, kf, alu_##h##_r) L3_ALU(h, true, cls, kf, alu_##h##_i)
+#define L3_ALU2(h, cls, kf, kc) \
+  L3_ALU(h, false, cls, kf, kc, alu_##h##_r) L3_ALU(h, true, cls, kf, kc, alu_##h##_i)
   L3_FAST_ALU(L3_ALU2)
 #undef L3_ALU2
 #undef L3_ALU
 // After a memory access: a device access may yield, interrupt or drop the pages.
-#define L3_MEM(h, I, cls, kf, lbl)                                                                          \
+#define L3_MEM(h, I, cls, kf, kc, lbl)                                                                      \
   lbl:                                                                                                      \
   tf = case_tf<cf::kf>(*d);                                                                                 \
-  tc = d->tcost;                                                                                            \
+  tc = case_tc<kc>(*d);                                                                                     \
   issue_case(c, *d, tf, t);                                                                                 \
   if (L3_LIKELY(sem::tfast_##h<I>(c, *d))) { /* no bus access: nothing else to check */                     \
     lpc = lnpc;                                                                                             \
@@ -773,7 +790,8 @@ decode : {  // a stale record (first run, or code written since)
   if (c.cycles >= c.eff_limit || c.irl > c.irq_thresh || c.code_epoch != epoch || (!kTag && run.written())) \
     goto leave;                                                                                             \
   goto next;
-#define L3_MEM2(h, cls, kf) L3_MEM(h, false, cls, kf, mem_##h##_r) L3_MEM(h, true, cls, kf, mem_##h##_i)
+#define L3_MEM2(h, cls, kf, kc) \
+  L3_MEM(h, false, cls, kf, kc, mem_##h##_r) L3_MEM(h, true, cls, kf, kc, mem_##h##_i)
   L3_FAST_MEM(L3_MEM2)
 #undef L3_MEM2
 #undef L3_MEM
@@ -832,6 +850,24 @@ leave:
   c.npc = npc_io = lnpc;
 }
 
+// run_page_tseq's dispatch tables, indexed by the whole op byte: they send
+// a record with kOpLine to the full I-cache check (fs/ft) and any other to
+// its case (the function's kSeq/kSlot).
+struct LineTables {
+  const void* seq[256];
+  const void* slot[256];
+};
+LineTables line_tables(const void* const* seq, const void* const* slot, const void* fs, const void* ft) {
+  LineTables lt{};
+  for (unsigned i = 0; i < 256; ++i) {
+    // (The end record starts a line too; no record has an op past kOpCount.)
+    const bool line = (i & kOpLine) || i == kOpEnd || i >= kOpCount;
+    lt.seq[i] = line ? fs : seq[i];
+    lt.slot[i] = line ? ft : slot[i];
+  }
+  return lt;
+}
+
 // Timed mode over a whole untagged page without breakpoints: run_page_timed's
 // per-instruction work (interlocks, timed costs, ready times) with
 // run_page_seq's walk (PC implicit in the record pointer, delay slots from
@@ -846,8 +882,11 @@ leave:
 //   follows in sequence in the same line is a hit that changes nothing when
 //   the previous fetch left the line MRU in its set (the invariant of
 //   ic_mru), since nothing on the way (the fast cases) touches the I-cache.
-//   lmask is the records' line mask then, 0 otherwise (every instruction
-//   checks in full).
+//   A record that starts a line carries kOpLine, and its entry in the
+//   dispatch tables is the full check (fetch_line_s/_t): a case needs no test
+//   of its own. When a full check leaves its line not MRU (a part of the page
+//   outside the cacheable areas), the run leaves after that instruction
+//   (tlim = 0), and the next one starts with a full check.
 void run_page_tseq(Cpu& c, const PageRun& run, uint32_t& pc_io, uint32_t& npc_io) {
   using namespace timing;
   L3_SEQ_START();
@@ -855,9 +894,7 @@ void run_page_tseq(Cpu& c, const PageRun& run, uint32_t& pc_io, uint32_t& npc_io
   uint64_t tlim;  // the slot of the cycle limit
   uint16_t tf;    // the record's timed flags and cost (ALU and memory cases)
   unsigned tc;
-  static_assert(alignof(CodePage) >= 256, "a line's records are aligned to the line");
-  const uintptr_t line_mask = c.ic_shift <= 5 ? (uintptr_t(8) << c.ic_shift) - 1 : 0;
-  uintptr_t lmask = 0;
+  static const LineTables lt = line_tables(kSeq, kSlot, &&fetch_line_s, &&fetch_line_t);
   const Decoded* const rec_end = reinterpret_cast<const Decoded*>(recs) + kCodePageBytes / 4;
 // c.cycles from t (before anything that reads it), t and tlim from c.cycles
 // (after anything that may change it, hold or the limit).
@@ -865,30 +902,42 @@ void run_page_tseq(Cpu& c, const PageRun& run, uint32_t& pc_io, uint32_t& npc_io
 #define L3_T_IN()        \
   t = c.cycles - c.hold; \
   tlim = c.eff_limit - std::min(c.eff_limit, c.hold)
-// The I-cache check of the instruction of d, in full.
-#define L3_FETCH(nx)                                                     \
-  if (L3_LIKELY(c.ic_fast(L3_PC_OF(d) >> c.ic_shift))) {                 \
-    ++c.tctr.ic_hits;                                                    \
-    lmask = line_mask;                                                   \
-  } else {                                                               \
-    c.pc = lpc = L3_PC_OF(d);                                            \
-    c.npc = lnpc = (nx);                                                 \
-    L3_T_OUT();                                                          \
-    uint32_t w_;                                                         \
-    if (L3_UNLIKELY(!c.fetch_t_slow(lpc, w_))) goto fetch_error;         \
-    L3_T_IN();                                                           \
-    if (L3_UNLIKELY(c.code_epoch != epoch || run.written())) goto leave; \
-    lmask = c.ic_fast(lpc >> c.ic_shift) ? line_mask : 0;                \
-  }
-// The next record d, in sequence (tab: seq, or slot for a delay slot).
-#define L3_STEP(tab, full)                                               \
-  if (L3_UNLIKELY(!(reinterpret_cast<uintptr_t>(d) & lmask))) goto full; \
-  ++c.tctr.ic_hits;                                                      \
+// The ic_seen entry of record p.
+#define L3_SEEN(p) \
+  (reinterpret_cast<uint32_t*>(recs - kIcSeenOffset) + ((reinterpret_cast<char*>(p) - recs) >> 7))
+// The I-cache check of the instruction of d, in full (its line's ic_seen,
+// else Cpu::ic_fast, else fetch_t_slow), its hit already counted; then its
+// case.
+// (Written with the seen test twice: GCC lays this form out better,
+// 43.2 against 44.0 host instructions per guest instruction.)
+#define L3_FETCH(nx, cases)                                                                        \
+  if (L3_UNLIKELY(*L3_SEEN(d) != c.ic_epoch) && L3_LIKELY(c.ic_fast(L3_PC_OF(d) >> c.ic_shift))) { \
+    *L3_SEEN(d) = c.ic_epoch;                                                                      \
+  } else if (L3_UNLIKELY(*L3_SEEN(d) != c.ic_epoch)) {                                             \
+    --c.tctr.ic_hits; /* fetch_t_slow counts it */                                                 \
+    c.pc = lpc = L3_PC_OF(d);                                                                      \
+    c.npc = lnpc = (nx);                                                                           \
+    L3_T_OUT();                                                                                    \
+    uint32_t w_;                                                                                   \
+    if (L3_UNLIKELY(!c.fetch_t_slow(lpc, w_))) goto fetch_error;                                   \
+    L3_T_IN();                                                                                     \
+    if (L3_UNLIKELY(c.code_epoch != epoch || run.written())) goto leave;                           \
+    if (c.ic_fast(lpc >> c.ic_shift))                                                              \
+      *L3_SEEN(d) = c.ic_epoch;                                                                    \
+    else                                                                                           \
+      tlim = 0;                                                                                    \
+  }                                                                                                \
+  goto* cases[d->op & (kOpLine - 1)]
+// The next record d, in sequence (tab: seq, or slot for a delay slot): a
+// hit in the line of the previous fetch, unless the table sends it to the
+// full check.
+#define L3_STEP(tab) \
+  ++c.tctr.ic_hits;  \
   goto* tab[d->op]
 #define L3_TSEQ_NEXT()                      \
   ++d;                                      \
   if (L3_UNLIKELY(t >= tlim)) goto leave_d; \
-  L3_STEP(seq, fetch_s)
+  L3_STEP(seq)
 #define L3_TSLOT_NEXT()                              \
   if (L3_UNLIKELY(t >= tlim)) goto leave_td;         \
   if (L3_UNLIKELY(td == &exit_rec)) goto leave_exit; \
@@ -896,6 +945,9 @@ void run_page_tseq(Cpu& c, const PageRun& run, uint32_t& pc_io, uint32_t& npc_io
   goto fetch_s
 
   L3_T_IN();
+  seq = lt.seq;
+  slot = lt.slot;
+  asm("" : "+r"(seq), "+r"(slot));
 enter:  // the instruction at lpc, with npc lnpc
   off = lpc - base;
   if (L3_UNLIKELY(off >= kCodePageBytes)) goto leave;
@@ -910,14 +962,22 @@ enter:  // the instruction at lpc, with npc lnpc
   }
   goto fetch_t;
 
-fetch_s:  // d in sequence
-  if (L3_UNLIKELY(d >= rec_end)) goto leave_d;
-  L3_FETCH(L3_PC_OF(d) + 4);
-  goto* seq[d->op];
-fetch_t:  // d in a delay slot
-  if (L3_UNLIKELY(d >= rec_end)) goto end_t;
-  L3_FETCH(L3_TGT_OF(td));
-  goto* slot[d->op];
+fetch_s:  // d in sequence, after a jump
+  ++c.tctr.ic_hits;
+fetch_line_s:
+  if (L3_UNLIKELY(d >= rec_end)) {
+    --c.tctr.ic_hits;
+    goto leave_d;
+  }
+  L3_FETCH(L3_PC_OF(d) + 4, kSeq);
+fetch_t:  // d in a delay slot, after a jump
+  ++c.tctr.ic_hits;
+fetch_line_t:
+  if (L3_UNLIKELY(d >= rec_end)) {
+    --c.tctr.ic_hits;
+    goto end_t;
+  }
+  L3_FETCH(L3_TGT_OF(td), kSlot);
 
 // A case: issue, the handler (a memory case leaves for mem_slow when its
 // fast form cannot serve it; a store's reads c.cycles), then retire.
@@ -931,20 +991,22 @@ fetch_t:  // d in a delay slot
   }                                                                               \
   if constexpr (InsnClass::cls == InsnClass::Store) /* the write buffer's wait */ \
     tlim = c.eff_limit - std::min(c.eff_limit, c.hold);
-#define L3_CASE(h, I, cls, kf, nx, next, body)                              \
+#define L3_CASE(h, I, cls, kf, kc, nx, next, body)                          \
   tf = case_tf<cf::kf>(*d);                                                 \
-  tc = d->tcost;                                                            \
+  tc = case_tc<kc>(*d);                                                     \
   issue_case<false>(c, *d, tf, t);                                          \
   body(h, I, cls, nx) retire_case<InsnClass::cls, false>(c, *d, tc, tf, t); \
   t += tc;                                                                  \
   next();
-#define L3_CASE2(h, I, cls, kf, lbl, body)                              \
-  lbl##_s : L3_CASE(h, I, cls, kf, lpc + 4, L3_TSEQ_NEXT, body) lbl##_t \
-      : L3_CASE(h, I, cls, kf, L3_TGT_OF(td), L3_TSLOT_NEXT, body)
-#define L3_ALU2(h, cls, kf) \
-  L3_CASE2(h, false, cls, kf, alu_##h##_r, L3_ALU_BODY) L3_CASE2(h, true, cls, kf, alu_##h##_i, L3_ALU_BODY)
-#define L3_MEM2(h, cls, kf) \
-  L3_CASE2(h, false, cls, kf, mem_##h##_r, L3_MEM_BODY) L3_CASE2(h, true, cls, kf, mem_##h##_i, L3_MEM_BODY)
+#define L3_CASE2(h, I, cls, kf, kc, lbl, body)                              \
+  lbl##_s : L3_CASE(h, I, cls, kf, kc, lpc + 4, L3_TSEQ_NEXT, body) lbl##_t \
+      : L3_CASE(h, I, cls, kf, kc, L3_TGT_OF(td), L3_TSLOT_NEXT, body)
+#define L3_ALU2(h, cls, kf, kc)                             \
+  L3_CASE2(h, false, cls, kf, kc, alu_##h##_r, L3_ALU_BODY) \
+  L3_CASE2(h, true, cls, kf, kc, alu_##h##_i, L3_ALU_BODY)
+#define L3_MEM2(h, cls, kf, kc)                             \
+  L3_CASE2(h, false, cls, kf, kc, mem_##h##_r, L3_MEM_BODY) \
+  L3_CASE2(h, true, cls, kf, kc, mem_##h##_i, L3_MEM_BODY)
   L3_FAST_ALU(L3_ALU2)
   L3_FAST_MEM(L3_MEM2)
 #undef L3_ALU2
@@ -969,9 +1031,9 @@ bcc_s : {  // Bicc without annul, in sequence
   }
   if (taken) {
     L3_TAKEN_TARGET();
-    L3_STEP(slot, fetch_t);
+    L3_STEP(slot);
   }
-  L3_STEP(seq, fetch_s);
+  L3_STEP(seq);
 }
 branch_s : {  // Bicc with annul, in sequence (in a delay slot, a Bicc goes generic)
   branch_wait<false, false>(c, *d, t);
@@ -1046,6 +1108,7 @@ leave:
   c.npc = npc_io = lnpc;
 #undef L3_T_OUT
 #undef L3_T_IN
+#undef L3_SEEN
 #undef L3_FETCH
 #undef L3_STEP
 #undef L3_TSEQ_NEXT
@@ -1106,9 +1169,9 @@ void Cpu::loop_pages() {
         run_page_timed<false, false, true>(*this, run, lpc, lnpc);
       else if (!whole)
         run_page_timed<false, false, false>(*this, run, lpc, lnpc);
-      else if ((ics() & 1) && is_cacheable(pg->base))  // fetches may hit the I-cache
+      else if (ics() == 3 && !ic_force.thr && is_cacheable(pg->base))  // a fetch leaves its line MRU
         run_page_tseq(*this, run, lpc, lnpc);
-      else  // every fetch goes to the bus: nothing for run_page_tseq's line test to skip
+      else  // every fetch goes to the bus (or may): nothing for run_page_tseq's line test to skip
         run_page_timed<false, true, false>(*this, run, lpc, lnpc);
     } else {
       if (pg->has_bp)

@@ -128,6 +128,35 @@ TEST_F(PageCasesTest, TimedCasesGiveTheGenericLoopsCounters) {
   }
 }
 
+// Two lines of one I-cache set (one way of 4 KiB: 0x4000 and 0x5000, in
+// two code pages) that take turns: each fetch of either line misses, in the
+// page loop too (a line found MRU once must not count as a hit after the
+// other line replaced it).
+TEST_F(PageCasesTest, LinesOfOneSetTakingTurnsMissEachTime) {
+  auto run_turns = [&](bool observed) {
+    tcfg.timing.icache_miss_cycles = 2;
+    tcfg.icache.ways = 1;
+    remake();
+    core->set_ccr(0xF);
+    if (observed) core->probes().step.listen([](const StepRecord&) {});
+    constexpr uint32_t kFar = kCode + 0x1000;
+    auto words = [](uint32_t to, uint32_t from) { return (int32_t(to) - int32_t(from)) / 4; };
+    load({enc_subcci(G3, G3, 1), enc_bicc(NE, false, words(kCode, kFar + 4)), enc_nop(),
+          enc_bicc(A, false, words(kCode + 12, kFar + 12)), enc_nop()},
+         kFar);
+    core->set_reg(G3, 50);
+    exec({enc_addi(G2, G2, 1), enc_bicc(A, false, words(kFar, kCode + 4)), enc_nop()});
+    expect_exit(3);
+    return Result{core->counters(), core->timing_counters(), core->cycles(), core->reg(G2)};
+  };
+  const Result page = run_turns(false), generic = run_turns(true);
+  EXPECT_EQ(page.g2, 50u);
+  EXPECT_EQ(page.cycles, generic.cycles);
+  expect_same_words(page.ctr, generic.ctr, "CoreCounters");
+  expect_same_words(page.tctr, generic.tctr, "CoreTimingCounters");
+  EXPECT_GE(page.tctr.ic_misses, 100u) << "two misses a turn";
+}
+
 // A row may give a case's handler flags the case does not time (an icc or
 // Y wait, the Bicc flag; a register source for Bicc): such a record must
 // take the generic case, which calls Cpu::issue() with every rule.
@@ -135,6 +164,7 @@ TEST(PageCases, FastOpLeavesOtherWaitsToTheGenericCase) {
   auto rec = [](uint32_t w) {
     Decoded d{};
     decode(w, d);
+    d.tcost = timing::kTimedCycles[d.tk];  // as Cpu::decode_into
     return d;
   };
   const Decoded add = rec(enc_add(L0, L1, L2)), ld = rec(enc_ld(L0, L1, 4)), st = rec(enc_st(L0, L1, 4)),
@@ -176,6 +206,10 @@ TEST(PageCases, FastOpLeavesOtherWaitsToTheGenericCase) {
   x = st;
   x.tflags |= timing::kTfLoad;
   EXPECT_EQ(fast_op(x), 0u) << "ST producing a register";
+  // And its timed cost, where the configuration cannot change it.
+  x = add;
+  x.tcost = 2;
+  EXPECT_EQ(fast_op(x), 0u) << "ADD of 2 cycles";
 }
 
 // Every plain ALU op, load and store of the base instruction table, in both
@@ -184,6 +218,7 @@ TEST(PageCases, EveryPlainOpOfTheTableHasItsCase) {
   auto op_of = [](uint32_t w) {
     Decoded d{};
     decode(w, d);
+    d.tcost = timing::kTimedCycles[d.tk];  // as Cpu::decode_into
     return unsigned(fast_op(d));
   };
   for (unsigned op3 :
