@@ -116,7 +116,9 @@ uint8_t fast_op(const Decoded& d) {
   for (const FastOp& f : kFastOps) {
     if (f.h != d.fn || unsigned(f.cls) != d.cls || d.cost != timing::kClassCycles[d.cls]) continue;
     if (f.op == kOpBicc) {  // the timed branch case waits for icc only
-      if (d.hs1 | d.hs2 | d.hsl | (d.tflags & kBranchNoFlags)) return kOpCall;
+      if (d.hs1 | d.hs2 | d.hsl | (d.tflags & kBranchNoFlags) ||
+          d.tcost != timing::kTimedCycles[timing::kTkBranch])
+        return kOpCall;
       return (d.rd & 16) ? kOpBicc : kOpBcc;
     }
     if ((d.tflags & kCaseNoFlags) || (f.tf != cf::kDyn && (d.tflags & cf::kMask) != f.tf) ||
@@ -676,12 +678,21 @@ template <bool kKnown, bool kCyc = true>
 }
 // Cpu::retire_timed() for a case of class kCls (fast_op checked the class),
 // with the record's cost tc and flags tf.
+// run_page_tseq's deferred share of class_cycles: per instruction of each
+// class, its base cost (TseqCounts); a case adds only what its cost has
+// above that.
+constexpr unsigned kClassBase[unsigned(InsnClass::Count)] = {1, 1, 2, 1, 0, 0, 0, 0, 0, 0};
+static_assert(unsigned(InsnClass::Store) == 2 && unsigned(InsnClass::Branch) == 3);
 template <InsnClass kCls, bool kCyc = true>
 [[gnu::always_inline]] inline void retire_case(Cpu& c, const Decoded& d, unsigned tc, uint16_t tf,
                                                uint64_t t) {
   using namespace timing;
-  if constexpr (kCyc) c.cycles += tc;
-  c.tctr.class_cycles[unsigned(kCls)] += tc;
+  if constexpr (kCyc) {
+    c.cycles += tc;
+    c.tctr.class_cycles[unsigned(kCls)] += tc;
+  } else if (tc != kClassBase[unsigned(kCls)]) {
+    c.tctr.class_cycles[unsigned(kCls)] += tc - kClassBase[unsigned(kCls)];
+  }
   ++c.ctr.by_class[unsigned(kCls)];
   constexpr uint16_t kProduce = kTfLoad | kTfLdd | kTfMul | kTfWIcc | kTfWY;
   if (!(tf & kProduce)) return;
@@ -850,6 +861,27 @@ leave:
   c.npc = npc_io = lnpc;
 }
 
+// run_page_tseq's counts of what happens once per instruction, settled when
+// it returns, from the instructions each class retired during the run
+// (ctr.by_class): the base part of class_cycles (kClassBase; the slow
+// paths take it back from what Cpu::retire_timed adds) and the I-cache hits
+// of the fetches (a fetch that is not a hit takes its one back; a trap
+// adds the one of the instruction it did not retire, unless that is a
+// Ticc, which counts itself as retired).
+struct TseqCounts {
+  uint64_t by_class0[unsigned(InsnClass::Count)];
+  explicit TseqCounts(const Cpu& c) { std::memcpy(by_class0, c.ctr.by_class, sizeof by_class0); }
+  void settle(Cpu& c, uint64_t unretired) const {
+    uint64_t n = unretired;
+    for (unsigned k = 0; k < unsigned(InsnClass::Count); ++k) {
+      const uint64_t dk = c.ctr.by_class[k] - by_class0[k];
+      n += dk;
+      c.tctr.class_cycles[k] += kClassBase[k] * dk;
+    }
+    c.tctr.ic_hits += n;
+  }
+};
+
 // run_page_tseq's dispatch tables, indexed by the whole op byte: they send
 // a record with kOpLine to the full I-cache check (fs/ft) and any other to
 // its case (the function's kSeq/kSlot).
@@ -906,15 +938,13 @@ void run_page_tseq(Cpu& c, const PageRun& run, uint32_t& pc_io, uint32_t& npc_io
 #define L3_SEEN(p) \
   (reinterpret_cast<uint32_t*>(recs - kIcSeenOffset) + ((reinterpret_cast<char*>(p) - recs) >> 7))
 // The I-cache check of the instruction of d, in full (its line's ic_seen,
-// else Cpu::ic_fast, else fetch_t_slow), its hit already counted; then its
-// case.
+// else Cpu::ic_fast, else fetch_t_slow); then its case.
 // (Written with the seen test twice: GCC lays this form out better,
 // 43.2 against 44.0 host instructions per guest instruction.)
 #define L3_FETCH(nx, cases)                                                                        \
   if (L3_UNLIKELY(*L3_SEEN(d) != c.ic_epoch) && L3_LIKELY(c.ic_fast(L3_PC_OF(d) >> c.ic_shift))) { \
     *L3_SEEN(d) = c.ic_epoch;                                                                      \
   } else if (L3_UNLIKELY(*L3_SEEN(d) != c.ic_epoch)) {                                             \
-    --c.tctr.ic_hits; /* fetch_t_slow counts it */                                                 \
     c.pc = lpc = L3_PC_OF(d);                                                                      \
     c.npc = lnpc = (nx);                                                                           \
     L3_T_OUT();                                                                                    \
@@ -922,6 +952,7 @@ void run_page_tseq(Cpu& c, const PageRun& run, uint32_t& pc_io, uint32_t& npc_io
     if (L3_UNLIKELY(!c.fetch_t_slow(lpc, w_))) goto fetch_error;                                   \
     L3_T_IN();                                                                                     \
     if (L3_UNLIKELY(c.code_epoch != epoch || run.written())) goto leave;                           \
+    --c.tctr.ic_hits; /* fetch_t_slow counted it */                                                \
     if (c.ic_fast(lpc >> c.ic_shift))                                                              \
       *L3_SEEN(d) = c.ic_epoch;                                                                    \
     else                                                                                           \
@@ -931,9 +962,7 @@ void run_page_tseq(Cpu& c, const PageRun& run, uint32_t& pc_io, uint32_t& npc_io
 // The next record d, in sequence (tab: seq, or slot for a delay slot): a
 // hit in the line of the previous fetch, unless the table sends it to the
 // full check.
-#define L3_STEP(tab) \
-  ++c.tctr.ic_hits;  \
-  goto* tab[d->op]
+#define L3_STEP(tab) goto* tab[d->op]
 #define L3_TSEQ_NEXT()                      \
   ++d;                                      \
   if (L3_UNLIKELY(t >= tlim)) goto leave_d; \
@@ -945,6 +974,8 @@ void run_page_tseq(Cpu& c, const PageRun& run, uint32_t& pc_io, uint32_t& npc_io
   goto fetch_s
 
   L3_T_IN();
+  const TseqCounts counts(c);
+  uint64_t ticc0 = 0;  // by_class[Trap] before a handler (a Ticc counts itself)
   seq = lt.seq;
   slot = lt.slot;
   asm("" : "+r"(seq), "+r"(slot));
@@ -963,20 +994,12 @@ enter:  // the instruction at lpc, with npc lnpc
   goto fetch_t;
 
 fetch_s:  // d in sequence, after a jump
-  ++c.tctr.ic_hits;
 fetch_line_s:
-  if (L3_UNLIKELY(d >= rec_end)) {
-    --c.tctr.ic_hits;
-    goto leave_d;
-  }
+  if (L3_UNLIKELY(d >= rec_end)) goto leave_d;
   L3_FETCH(L3_PC_OF(d) + 4, kSeq);
 fetch_t:  // d in a delay slot, after a jump
-  ++c.tctr.ic_hits;
 fetch_line_t:
-  if (L3_UNLIKELY(d >= rec_end)) {
-    --c.tctr.ic_hits;
-    goto end_t;
-  }
+  if (L3_UNLIKELY(d >= rec_end)) goto end_t;
   L3_FETCH(L3_TGT_OF(td), kSlot);
 
 // A case: issue, the handler (a memory case leaves for mem_slow when its
@@ -1020,8 +1043,7 @@ bcc_s : {  // Bicc without annul, in sequence
   // Then Cpu::retire_timed() of a Bicc, which produces nothing (fast_op).
   const bool taken = sem::cond_true(d->rd & 15, c.icc);
   branch_wait<true, false>(c, *d, t, taken);
-  t += d->tcost;
-  c.tctr.class_cycles[unsigned(InsnClass::Branch)] += d->tcost;
+  t += kTimedCycles[kTkBranch];  // (fast_op checked it; class_cycles: TseqCounts)
   ++c.ctr.by_class[unsigned(InsnClass::Branch)];
   ++d;
   if (L3_UNLIKELY(t >= tlim)) {
@@ -1043,6 +1065,7 @@ branch_s : {  // Bicc with annul, in sequence (in a delay slot, a Bicc goes gene
   L3_T_OUT();
   if (sem::bicc_next(*d, c.icc, pc, pc + 4, lpc, lnpc)) c.annul_next();
   c.retire_timed(*d, t);
+  c.tctr.class_cycles[d->cls] -= kClassBase[d->cls];  // TseqCounts adds it
   L3_T_IN();
   if (L3_UNLIKELY(t >= tlim)) goto leave;
   goto enter;
@@ -1054,11 +1077,13 @@ mem_slow:  // after its issue: the handler, then back through enter
   c.pc = lpc;
   c.npc = lnpc;
   L3_T_OUT();
+  ticc0 = c.ctr.by_class[unsigned(InsnClass::Trap)];
   d->fn(c, *d);
   if (L3_UNLIKELY(c.pending_tt != 0)) goto trap;
   lpc = lnpc;
   lnpc += 4;
   c.retire_timed(*d, t);
+  c.tctr.class_cycles[d->cls] -= kClassBase[d->cls];  // TseqCounts adds it
   L3_T_IN();
   if (t >= tlim || c.irl > c.irq_thresh || c.code_epoch != epoch || run.written()) goto leave;
   goto enter;
@@ -1072,6 +1097,7 @@ generic : {
   c.next_pc = lnpc;
   c.next_npc = lnpc + 4;
   const unsigned cwp0 = c.cwp;
+  ticc0 = c.ctr.by_class[unsigned(InsnClass::Trap)];
   d->fn(c, *d);
   if (L3_UNLIKELY(c.pending_tt != 0)) goto trap;
   if (d->cti) {
@@ -1082,6 +1108,7 @@ generic : {
     lnpc += 4;
   }
   c.retire_timed(*d, t);
+  c.tctr.class_cycles[d->cls] -= kClassBase[d->cls];  // TseqCounts adds it
   if (L3_UNLIKELY((d->tflags & kTfCwp) && c.cwp != cwp0)) c.remap_ready(cwp0);
   L3_T_IN();
   if (t >= tlim || c.irl > c.irq_thresh || c.code_epoch != epoch || run.written()) goto leave;
@@ -1089,6 +1116,7 @@ generic : {
 }
 
 trap : {  // c.cycles is current (written out before the handler)
+  counts.settle(c, c.ctr.by_class[unsigned(InsnClass::Trap)] == ticc0 ? 1 : 0);
   const unsigned tt = c.pending_tt;
   c.pending_tt = 0;
   c.trap_timed(tt);
@@ -1097,12 +1125,14 @@ trap : {  // c.cycles is current (written out before the handler)
   return;
 }
 fetch_error:
+  counts.settle(c, 0);
   c.trap_timed(kTtInstrAccess);
   pc_io = c.pc;
   npc_io = c.npc;
   return;
   L3_SEQ_LEAVE();
 leave:
+  counts.settle(c, 0);
   L3_T_OUT();
   c.pc = pc_io = lpc;
   c.npc = npc_io = lnpc;

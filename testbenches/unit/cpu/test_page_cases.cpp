@@ -157,6 +157,32 @@ TEST_F(PageCasesTest, LinesOfOneSetTakingTurnsMissEachTime) {
   EXPECT_GE(page.tctr.ic_misses, 100u) << "two misses a turn";
 }
 
+// Traps other than a Ticc, from a memory case's slow path (a misaligned
+// load) and from the generic case (an illegal instruction), after some
+// work in the page: the same counters as the generic loop (the page loop
+// counts a trapping instruction's fetch without retiring it).
+TEST_F(PageCasesTest, TrapsInThePageGiveTheGenericLoopsCounters) {
+  for (uint32_t bad : {memi(LD, L0, G1, 1), enc_unimp(0)}) {
+    SCOPED_TRACE(bad);
+    auto run_trap = [&](bool observed) {
+      tcfg.timing.icache_miss_cycles = 2;
+      remake();
+      core->set_ccr(0xF);
+      if (observed) core->probes().step.listen([](const StepRecord&) {});
+      core->set_reg(G1, kData);
+      core->set_reg(G3, 20);
+      exec({enc_addi(G2, G2, 3), enc_subcci(G3, G3, 1), enc_bicc(NE, false, -2), enc_nop(), bad});
+      EXPECT_TRUE(core->in_error_mode());
+      return Result{core->counters(), core->timing_counters(), core->cycles(), core->reg(G2)};
+    };
+    const Result page = run_trap(false), generic = run_trap(true);
+    EXPECT_EQ(page.g2, 60u);
+    EXPECT_EQ(page.cycles, generic.cycles);
+    expect_same_words(page.ctr, generic.ctr, "CoreCounters");
+    expect_same_words(page.tctr, generic.tctr, "CoreTimingCounters");
+  }
+}
+
 // A row may give a case's handler flags the case does not time (an icc or
 // Y wait, the Bicc flag; a register source for Bicc): such a record must
 // take the generic case, which calls Cpu::issue() with every rule.
