@@ -75,8 +75,9 @@ enum : uint8_t {
 #define L3_OP_ENUM(h, cls, kf, kc) kOp_##h##_r, kOp_##h##_i,
   L3_FAST_ALU(L3_OP_ENUM) L3_FAST_MEM(L3_OP_ENUM)
 #undef L3_OP_ENUM
-      kOpEnd,  // the record after a page's last (CodePage::recs): only the sequential loop reaches it
-  kOpExit,     // run_page_seq's record for a branch target outside the page
+      kOpBccIn,  // a kOpBcc whose target lies in its own page (decode_at)
+  kOpEnd,        // the record after a page's last (CodePage::recs): only the sequential loop reaches it
+  kOpExit,       // run_page_seq's record for a branch target outside the page
   kOpCount
 };
 
@@ -213,6 +214,15 @@ void Cpu::mark_break_pages() {
 
 namespace {
 
+// Cpu::decode_rec for the record of the word at pc, which tells a Bicc
+// whose target lies in the same page (kOpBccIn: the sequential loops take
+// the target's record without a bounds test).
+void decode_at(Cpu& c, uint32_t w, Decoded& d, uint32_t pc) {
+  c.decode_rec(w, d);
+  if ((d.op & (kOpLine - 1)) == kOpBcc && ((pc + uint32_t(d.imm)) ^ pc) < kCodePageBytes)
+    d.op = uint8_t(kOpBccIn | (d.op & kOpLine));
+}
+
 // What a page loop runs: the words [lo, lo + len) of a page (the page, or
 // its part in the open span's window).
 struct PageRun {
@@ -238,10 +248,10 @@ struct PageRun {
 #define L3_MEM_LABELS(h, cls, kf, kc) &&mem_##h##_r, &&mem_##h##_i,
 // (These loops test the PC against the run's bounds before they dispatch:
 // they never reach the end record.)
-#define L3_LABEL_TABLE                                                                                       \
-  {                                                                                                          \
-    &&generic, &&decode, &&branch, &&branch, L3_FAST_ALU(L3_ALU_LABELS) L3_FAST_MEM(L3_MEM_LABELS) && leave, \
-        &&leave                                                                                              \
+#define L3_LABEL_TABLE                                                                    \
+  {                                                                                       \
+    &&generic, &&decode, &&branch, &&branch,                                              \
+        L3_FAST_ALU(L3_ALU_LABELS) L3_FAST_MEM(L3_MEM_LABELS) && branch, &&leave, &&leave \
   }
 
 // Runs the code of one page run from pc/npc until the PC leaves it, a trap is
@@ -276,7 +286,7 @@ void run_page(Cpu& c, const PageRun& run, uint32_t& pc_io, uint32_t& npc_io) {
       std::memcpy(&w_, host + off, 4);                           \
       if (L3_UNLIKELY(w_ != d->tag)) { /* first run, new code */ \
         ++c.decode_misses;                                       \
-        c.decode_rec(w_, *d);                                    \
+        decode_at(c, w_, *d, lpc);                               \
       }                                                          \
     }                                                            \
     goto* kTable[d->op];                                         \
@@ -347,7 +357,7 @@ decode : {  // a stale record (first run, or code written since)
   uint32_t w;
   std::memcpy(&w, host + off, 4);
   ++c.decode_misses;
-  c.decode_rec(w, *d);
+  decode_at(c, w, *d, lpc);
   goto* kTable[d->op];
 }
 
@@ -407,14 +417,16 @@ leave:
       &&decode_s,                                                                       \
       &&branch_s,                                                                       \
       &&bcc_s,                                                                          \
-      L3_FAST_ALU(L3_SEQ_LABELS) L3_FAST_MEM(L3_MSEQ_LABELS) && leave_d,                \
+      L3_FAST_ALU(L3_SEQ_LABELS) L3_FAST_MEM(L3_MSEQ_LABELS) && bcc_in_s,               \
+      &&leave_d,                                                                        \
       &&leave_exit};                                                                    \
   static const void* const kSlot[kOpCount] = {                                          \
       &&generic_t,                                                                      \
       &&decode_t,                                                                       \
       &&generic_t,                                                                      \
       &&generic_t,                                                                      \
-      L3_FAST_ALU(L3_SLOT_LABELS) L3_FAST_MEM(L3_MSLOT_LABELS) && end_t,                \
+      L3_FAST_ALU(L3_SLOT_LABELS) L3_FAST_MEM(L3_MSLOT_LABELS) && generic_t,            \
+      &&end_t,                                                                          \
       &&leave_exit};                                                                    \
   const void* const* seq = kSeq;                                                        \
   const void* const* slot = kSlot;                                                      \
@@ -441,20 +453,22 @@ leave:
     tgt = L3_PC_OF(d) - 4 + uint32_t(d[-1].imm);                                                            \
     td = &exit_rec;                                                                                         \
   }
+// The same for a kOpBccIn record: the target is in the page.
+#define L3_TAKEN_IN() td = reinterpret_cast<Decoded*>(reinterpret_cast<char*>(d - 1) + int64_t(d[-1].imm) * 8)
 // A stale record (first run, or code written since), in sequence or in a slot.
 #define L3_SEQ_DECODE()                              \
   decode_s : {                                       \
     uint32_t w;                                      \
     std::memcpy(&w, host + (L3_PC_OF(d) - base), 4); \
     ++c.decode_misses;                               \
-    c.decode_rec(w, *d);                             \
+    decode_at(c, w, *d, L3_PC_OF(d));                \
     goto* kSeq[d->op & (kOpLine - 1)];               \
   }                                                  \
   decode_t : {                                       \
     uint32_t w;                                      \
     std::memcpy(&w, host + (L3_PC_OF(d) - base), 4); \
     ++c.decode_misses;                               \
-    c.decode_rec(w, *d);                             \
+    decode_at(c, w, *d, L3_PC_OF(d));                \
     goto* kSlot[d->op & (kOpLine - 1)];              \
   }
 // The instruction of d to the function's `generic` label, pc/npc set.
@@ -573,16 +587,22 @@ enter:  // the instruction at lpc, with npc lnpc
 #undef L3_MEM2
 #undef L3_MEM
 
-bcc_s:  // Bicc without annul, in sequence: the next record runs in either case
-  taken = sem::cond_true(d->rd & 15, c.icc);
-  ++c.ctr.by_class[unsigned(InsnClass::Branch)];
-  ++d;
-  L3_COUNT_DOWN(timing::kClassCycles[unsigned(InsnClass::Branch)], bcc_limit);
-  if (taken) {
-    L3_TAKEN_TARGET();
-    goto* slot[d->op];
-  }
+// Bicc without annul, in sequence: the next record runs in either case
+#define L3_BCC(target)                                                         \
+  taken = sem::cond_true(d->rd & 15, c.icc);                                   \
+  ++c.ctr.by_class[unsigned(InsnClass::Branch)];                               \
+  ++d;                                                                         \
+  L3_COUNT_DOWN(timing::kClassCycles[unsigned(InsnClass::Branch)], bcc_limit); \
+  if (taken) {                                                                 \
+    target();                                                                  \
+    goto* slot[d->op];                                                         \
+  }                                                                            \
   goto* seq[d->op];
+bcc_s:
+  L3_BCC(L3_TAKEN_TARGET)
+bcc_in_s:
+  L3_BCC(L3_TAKEN_IN)
+#undef L3_BCC
 bcc_limit:  // the limit, after the branch
   lpc = L3_PC_OF(d);
   lnpc = taken ? lpc - 4 + uint32_t(d[-1].imm) : lpc + 4;
@@ -747,7 +767,7 @@ next:
     std::memcpy(&w_, host + off, 4);
     if (L3_UNLIKELY(w_ != d->tag)) {  // first run, or new code
       ++c.decode_misses;
-      c.decode_rec(w_, *d);
+      decode_at(c, w_, *d, lpc);
     }
   }
   t = c.cycles - c.hold;
@@ -756,7 +776,7 @@ decode : {  // a stale record (first run, or code written since)
   uint32_t w;
   std::memcpy(&w, host + off, 4);
   ++c.decode_misses;
-  c.decode_rec(w, *d);
+  decode_at(c, w, *d, lpc);
   goto* kTable[d->op & (kOpLine - 1)];
 }
 
@@ -978,7 +998,7 @@ void run_page_tseq(Cpu& c, const PageRun& run, uint32_t& pc_io, uint32_t& npc_io
   uint64_t ticc0 = 0;  // by_class[Trap] before a handler (a Ticc counts itself)
   seq = lt.seq;
   slot = lt.slot;
-  asm("" : "+r"(seq), "+r"(slot));
+  // (no register hint here: GCC rematerializes the table addresses)
 enter:  // the instruction at lpc, with npc lnpc
   off = lpc - base;
   if (L3_UNLIKELY(off >= kCodePageBytes)) goto leave;
@@ -1039,24 +1059,31 @@ fetch_line_t:
 #undef L3_ALU_BODY
 #undef L3_MEM_BODY
 
-bcc_s : {  // Bicc without annul, in sequence
-  // Then Cpu::retire_timed() of a Bicc, which produces nothing (fast_op).
-  const bool taken = sem::cond_true(d->rd & 15, c.icc);
-  branch_wait<true, false>(c, *d, t, taken);
-  t += kTimedCycles[kTkBranch];  // (fast_op checked it; class_cycles: TseqCounts)
-  ++c.ctr.by_class[unsigned(InsnClass::Branch)];
-  ++d;
-  if (L3_UNLIKELY(t >= tlim)) {
-    lpc = L3_PC_OF(d);
-    lnpc = taken ? lpc - 4 + uint32_t(d[-1].imm) : lpc + 4;
-    goto leave;
+// Bicc without annul, in sequence; then Cpu::retire_timed() of a Bicc,
+// which produces nothing (fast_op).
+#define L3_TBCC(target)                                                                \
+  {                                                                                    \
+    const bool taken = sem::cond_true(d->rd & 15, c.icc);                              \
+    branch_wait<true, false>(c, *d, t, taken);                                         \
+    t += kTimedCycles[kTkBranch]; /* (fast_op checked it; class_cycles: TseqCounts) */ \
+    ++c.ctr.by_class[unsigned(InsnClass::Branch)];                                     \
+    ++d;                                                                               \
+    if (L3_UNLIKELY(t >= tlim)) {                                                      \
+      lpc = L3_PC_OF(d);                                                               \
+      lnpc = taken ? lpc - 4 + uint32_t(d[-1].imm) : lpc + 4;                          \
+      goto leave;                                                                      \
+    }                                                                                  \
+    if (taken) {                                                                       \
+      target();                                                                        \
+      L3_STEP(slot);                                                                   \
+    }                                                                                  \
+    L3_STEP(seq);                                                                      \
   }
-  if (taken) {
-    L3_TAKEN_TARGET();
-    L3_STEP(slot);
-  }
-  L3_STEP(seq);
-}
+bcc_s:
+  L3_TBCC(L3_TAKEN_TARGET)
+bcc_in_s:
+  L3_TBCC(L3_TAKEN_IN)
+#undef L3_TBCC
 branch_s : {  // Bicc with annul, in sequence (in a delay slot, a Bicc goes generic)
   branch_wait<false, false>(c, *d, t);
   const uint32_t pc = L3_PC_OF(d);
@@ -1152,6 +1179,7 @@ leave:
 #undef L3_PC_OF
 #undef L3_TGT_OF
 #undef L3_TAKEN_TARGET
+#undef L3_TAKEN_IN
 #undef L3_SEQ_DECODE
 #undef L3_SEQ_TO_GENERIC
 #undef L3_SEQ_LEAVE
