@@ -4,7 +4,6 @@
 // decoder work on Cpu directly. Everything a semantic function touches per
 // instruction is inline here.
 #pragma once
-#include <cstddef>
 #include <cstdint>
 #include <algorithm>
 #include <cstdlib>
@@ -147,16 +146,10 @@ struct CodePage {
   bool has_bp = false;            // a breakpoint address lies in the page
   const uint32_t* gen = nullptr;  // the page's write generation in its memory, or none (tagged)
   uint32_t gen_seen = 0;          // its value when the records were last made stale
-  // Timed mode, per 16 bytes (an I-cache line or half of one): the
-  // Cpu::ic_epoch at which its line was last found MRU in its set; while it
-  // is current, the line still is (run_page_tseq's one-compare check).
-  uint32_t ic_seen[kCodePageBytes / 16] = {};
   // and an end record (op kOpEnd in fast_loop.cpp); aligned so that the
   // records of an I-cache line (8 words at most) share an aligned block.
   alignas(256) Decoded recs[kCodePageWords + 1];
 };
-// ic_seen sits at a fixed distance before recs.
-constexpr size_t kIcSeenOffset = offsetof(CodePage, recs) - offsetof(CodePage, ic_seen);
 
 struct Cpu {
   Cpu(const CoreConfig& cfg, CoreBus& bus);
@@ -431,12 +424,14 @@ struct Cpu {
       next_ic_epoch();
     }
   }
-  // Changes whenever ic_mru does (CodePage::ic_seen); never 0.
+  // Changes whenever ic_mru does; never 0. run_page_tseq stamps the records
+  // of a line with it when it finds the line MRU in its set (their tags, in
+  // pages with write generations): while the stamp is current, it still is.
   uint32_t ic_epoch = 1;
   void next_ic_epoch() {
     if (__builtin_expect(++ic_epoch == 0, 0)) restart_ic_epoch();
   }
-  void restart_ic_epoch();  // after the wrap: every ic_seen to 0, the epoch to 1
+  void restart_ic_epoch();  // after the wrap: every stamp to 0, the epoch to 1
   void set_dc_mru(uint32_t line) {
     if (!dc_force.thr) dc_mru[line & dc_smask] = line;
   }

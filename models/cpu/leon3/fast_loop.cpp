@@ -189,7 +189,9 @@ void Cpu::code_store_slow(uint32_t a, unsigned n) {
 }
 
 void Cpu::restart_ic_epoch() {
-  for (auto& [num, pg] : code_pages) std::fill(std::begin(pg->ic_seen), std::end(pg->ic_seen), 0u);
+  for (auto& [num, pg] : code_pages)
+    if (pg->gen)
+      for (uint32_t i = 0; i < kCodePageWords; ++i) pg->recs[i].tag = 0;
   ic_epoch = 1;
 }
 
@@ -216,9 +218,14 @@ namespace {
 
 // Cpu::decode_rec for the record of the word at pc, which tells a Bicc
 // whose target lies in the same page (kOpBccIn: the sequential loops take
-// the target's record without a bounds test).
+// the target's record without a bounds test). A record of a page with
+// write generations (kTag false) is never checked against its word: its tag
+// is 0, and in timed mode run_page_tseq's I-cache stamp (Cpu::ic_epoch at
+// which its line was last found MRU in its set; never 0).
+template <bool kTag>
 void decode_at(Cpu& c, uint32_t w, Decoded& d, uint32_t pc) {
   c.decode_rec(w, d);
+  if (!kTag) d.tag = 0;
   if ((d.op & (kOpLine - 1)) == kOpBcc && ((pc + uint32_t(d.imm)) ^ pc) < kCodePageBytes)
     d.op = uint8_t(kOpBccIn | (d.op & kOpLine));
 }
@@ -286,7 +293,7 @@ void run_page(Cpu& c, const PageRun& run, uint32_t& pc_io, uint32_t& npc_io) {
       std::memcpy(&w_, host + off, 4);                           \
       if (L3_UNLIKELY(w_ != d->tag)) { /* first run, new code */ \
         ++c.decode_misses;                                       \
-        decode_at(c, w_, *d, lpc);                               \
+        decode_at<true>(c, w_, *d, lpc);                         \
       }                                                          \
     }                                                            \
     goto* kTable[d->op];                                         \
@@ -357,7 +364,7 @@ decode : {  // a stale record (first run, or code written since)
   uint32_t w;
   std::memcpy(&w, host + off, 4);
   ++c.decode_misses;
-  decode_at(c, w, *d, lpc);
+  decode_at<kTag>(c, w, *d, lpc);
   goto* kTable[d->op];
 }
 
@@ -461,14 +468,14 @@ leave:
     uint32_t w;                                      \
     std::memcpy(&w, host + (L3_PC_OF(d) - base), 4); \
     ++c.decode_misses;                               \
-    decode_at(c, w, *d, L3_PC_OF(d));                \
+    decode_at<false>(c, w, *d, L3_PC_OF(d));         \
     goto* kSeq[d->op & (kOpLine - 1)];               \
   }                                                  \
   decode_t : {                                       \
     uint32_t w;                                      \
     std::memcpy(&w, host + (L3_PC_OF(d) - base), 4); \
     ++c.decode_misses;                               \
-    decode_at(c, w, *d, L3_PC_OF(d));                \
+    decode_at<false>(c, w, *d, L3_PC_OF(d));         \
     goto* kSlot[d->op & (kOpLine - 1)];              \
   }
 // The instruction of d to the function's `generic` label, pc/npc set.
@@ -767,7 +774,7 @@ next:
     std::memcpy(&w_, host + off, 4);
     if (L3_UNLIKELY(w_ != d->tag)) {  // first run, or new code
       ++c.decode_misses;
-      decode_at(c, w_, *d, lpc);
+      decode_at<true>(c, w_, *d, lpc);
     }
   }
   t = c.cycles - c.hold;
@@ -776,7 +783,7 @@ decode : {  // a stale record (first run, or code written since)
   uint32_t w;
   std::memcpy(&w, host + off, 4);
   ++c.decode_misses;
-  decode_at(c, w, *d, lpc);
+  decode_at<kTag>(c, w, *d, lpc);
   goto* kTable[d->op & (kOpLine - 1)];
 }
 
@@ -905,9 +912,12 @@ struct TseqCounts {
 // run_page_tseq's dispatch tables, indexed by the whole op byte: they send
 // a record with kOpLine to the full I-cache check (fs/ft) and any other to
 // its case (the function's kSeq/kSlot).
+// case_s/case_t send every record to its case (after the full check).
 struct LineTables {
   const void* seq[256];
   const void* slot[256];
+  const void* case_s[256];
+  const void* case_t[256];
 };
 LineTables line_tables(const void* const* seq, const void* const* slot, const void* fs, const void* ft) {
   LineTables lt{};
@@ -916,6 +926,9 @@ LineTables line_tables(const void* const* seq, const void* const* slot, const vo
     const bool line = (i & kOpLine) || i == kOpEnd || i >= kOpCount;
     lt.seq[i] = line ? fs : seq[i];
     lt.slot[i] = line ? ft : slot[i];
+    const unsigned op = i & (kOpLine - 1);
+    lt.case_s[i] = op < kOpCount ? seq[op] : fs;
+    lt.case_t[i] = op < kOpCount ? slot[op] : ft;
   }
   return lt;
 }
@@ -948,37 +961,42 @@ void run_page_tseq(Cpu& c, const PageRun& run, uint32_t& pc_io, uint32_t& npc_io
   unsigned tc;
   static const LineTables lt = line_tables(kSeq, kSlot, &&fetch_line_s, &&fetch_line_t);
   const Decoded* const rec_end = reinterpret_cast<const Decoded*>(recs) + kCodePageBytes / 4;
+  // The records of an I-cache line, as an address mask (they are aligned to it).
+  static_assert(alignof(CodePage) >= 256, "a line's records are aligned to the line");
+  const uintptr_t line_mask = (uintptr_t(sizeof(Decoded)) << (c.ic_shift - 2)) - 1;
 // c.cycles from t (before anything that reads it), t and tlim from c.cycles
 // (after anything that may change it, hold or the limit).
 #define L3_T_OUT() c.cycles = t + c.hold
 #define L3_T_IN()        \
   t = c.cycles - c.hold; \
   tlim = c.eff_limit - std::min(c.eff_limit, c.hold)
-// The ic_seen entry of record p.
-#define L3_SEEN(p) \
-  (reinterpret_cast<uint32_t*>(recs - kIcSeenOffset) + ((reinterpret_cast<char*>(p) - recs) >> 7))
-// The I-cache check of the instruction of d, in full (its line's ic_seen,
-// else Cpu::ic_fast, else fetch_t_slow); then its case.
-// (Written with the seen test twice: GCC lays this form out better,
-// 43.2 against 44.0 host instructions per guest instruction.)
-#define L3_FETCH(nx, cases)                                                                        \
-  if (L3_UNLIKELY(*L3_SEEN(d) != c.ic_epoch) && L3_LIKELY(c.ic_fast(L3_PC_OF(d) >> c.ic_shift))) { \
-    *L3_SEEN(d) = c.ic_epoch;                                                                      \
-  } else if (L3_UNLIKELY(*L3_SEEN(d) != c.ic_epoch)) {                                             \
-    c.pc = lpc = L3_PC_OF(d);                                                                      \
-    c.npc = lnpc = (nx);                                                                           \
-    L3_T_OUT();                                                                                    \
-    uint32_t w_;                                                                                   \
-    if (L3_UNLIKELY(!c.fetch_t_slow(lpc, w_))) goto fetch_error;                                   \
-    L3_T_IN();                                                                                     \
-    if (L3_UNLIKELY(c.code_epoch != epoch || run.written())) goto leave;                           \
-    --c.tctr.ic_hits; /* fetch_t_slow counted it */                                                \
-    if (c.ic_fast(lpc >> c.ic_shift))                                                              \
-      *L3_SEEN(d) = c.ic_epoch;                                                                    \
-    else                                                                                           \
-      tlim = 0;                                                                                    \
-  }                                                                                                \
-  goto* cases[d->op & (kOpLine - 1)]
+// Stamps the records of d's line: the line is MRU in its set.
+#define L3_STAMP_LINE()                                                                              \
+  {                                                                                                  \
+    Decoded* const first_ = reinterpret_cast<Decoded*>(reinterpret_cast<uintptr_t>(d) & ~line_mask); \
+    for (uintptr_t k_ = 0; k_ <= line_mask / sizeof(Decoded); ++k_) first_[k_].tag = c.ic_epoch;     \
+  }
+// The I-cache check of the instruction of d, in full (its stamp, else
+// Cpu::ic_fast, else fetch_t_slow); then its case.
+// (Written with the stamp test twice: GCC lays this form out better.)
+#define L3_FETCH(nx, cases)                                                                   \
+  if (L3_UNLIKELY(d->tag != c.ic_epoch) && L3_LIKELY(c.ic_fast(L3_PC_OF(d) >> c.ic_shift))) { \
+    L3_STAMP_LINE();                                                                          \
+  } else if (L3_UNLIKELY(d->tag != c.ic_epoch)) {                                             \
+    c.pc = lpc = L3_PC_OF(d);                                                                 \
+    c.npc = lnpc = (nx);                                                                      \
+    L3_T_OUT();                                                                               \
+    uint32_t w_;                                                                              \
+    if (L3_UNLIKELY(!c.fetch_t_slow(lpc, w_))) goto fetch_error;                              \
+    L3_T_IN();                                                                                \
+    if (L3_UNLIKELY(c.code_epoch != epoch || run.written())) goto leave;                      \
+    --c.tctr.ic_hits; /* fetch_t_slow counted it */                                           \
+    if (c.ic_fast(lpc >> c.ic_shift))                                                         \
+      L3_STAMP_LINE()                                                                         \
+    else                                                                                      \
+      tlim = 0;                                                                               \
+  }                                                                                           \
+  goto* cases[d->op]
 // The next record d, in sequence (tab: seq, or slot for a delay slot): a
 // hit in the line of the previous fetch, unless the table sends it to the
 // full check.
@@ -1016,11 +1034,11 @@ enter:  // the instruction at lpc, with npc lnpc
 fetch_s:  // d in sequence, after a jump
 fetch_line_s:
   if (L3_UNLIKELY(d >= rec_end)) goto leave_d;
-  L3_FETCH(L3_PC_OF(d) + 4, kSeq);
+  L3_FETCH(L3_PC_OF(d) + 4, lt.case_s);
 fetch_t:  // d in a delay slot, after a jump
 fetch_line_t:
   if (L3_UNLIKELY(d >= rec_end)) goto end_t;
-  L3_FETCH(L3_TGT_OF(td), kSlot);
+  L3_FETCH(L3_TGT_OF(td), lt.case_t);
 
 // A case: issue, the handler (a memory case leaves for mem_slow when its
 // fast form cannot serve it; a store's reads c.cycles), then retire.
@@ -1165,7 +1183,7 @@ leave:
   c.npc = npc_io = lnpc;
 #undef L3_T_OUT
 #undef L3_T_IN
-#undef L3_SEEN
+#undef L3_STAMP_LINE
 #undef L3_FETCH
 #undef L3_STEP
 #undef L3_TSEQ_NEXT
@@ -1217,12 +1235,14 @@ void Cpu::loop_pages() {
     // kWhole (timed): the run is the whole page (no span window inside it),
     // so its length is a constant and the loop keeps one more value in a
     // register. The functional loop gains nothing from it (callgrind).
-    // Pages with a breakpoint, or without write generations, check their
-    // records' tags.
+    // Pages without write generations check their records' tags (in pages
+    // with them, the tags of timed mode are run_page_tseq's I-cache stamps).
     const bool whole = run.len == kCodePageBytes;
     if constexpr (kTimed) {
-      if (pg->has_bp)
+      if (pg->has_bp && !pg->gen)
         run_page_timed<true, false, true>(*this, run, lpc, lnpc);
+      else if (pg->has_bp)
+        run_page_timed<true, false, false>(*this, run, lpc, lnpc);
       else if (!pg->gen)
         run_page_timed<false, false, true>(*this, run, lpc, lnpc);
       else if (!whole)
@@ -1232,8 +1252,10 @@ void Cpu::loop_pages() {
       else  // every fetch goes to the bus (or may): nothing for run_page_tseq's line test to skip
         run_page_timed<false, true, false>(*this, run, lpc, lnpc);
     } else {
-      if (pg->has_bp)
+      if (pg->has_bp && !pg->gen)
         run_page<true, true>(*this, run, lpc, lnpc);
+      else if (pg->has_bp)
+        run_page<true, false>(*this, run, lpc, lnpc);
       else if (!pg->gen)
         run_page<false, true>(*this, run, lpc, lnpc);
       else if (whole)
