@@ -451,10 +451,10 @@ leave:
 #define L3_PC_OF(p) (base + uint32_t((reinterpret_cast<char*>(p) - recs) >> 3))
 #define L3_TGT_OF(p) ((p) == &exit_rec ? tgt : L3_PC_OF(p))
 // A taken Bicc (d: the record after it): its target's record, or exit_rec
-// outside the page.
+// outside the run (run_bytes from its first record).
 #define L3_TAKEN_TARGET()                                                                                   \
   const uint64_t toff = uint64_t(reinterpret_cast<char*>(d - 1) - recs) + uint64_t(int64_t(d[-1].imm) * 8); \
-  if (L3_LIKELY(toff < uint64_t(kCodePageBytes) * 8)) {                                                     \
+  if (L3_LIKELY(toff < uint64_t(run_bytes) * 8)) {                                                          \
     td = reinterpret_cast<Decoded*>(recs + toff);                                                           \
   } else {                                                                                                  \
     tgt = L3_PC_OF(d) - 4 + uint32_t(d[-1].imm);                                                            \
@@ -521,6 +521,7 @@ leave:
 // Anything else (a handler call, a slow memory access, a trap) goes through
 // `generic` with pc/npc and cycles written out, as in run_page.
 void run_page_seq(Cpu& c, const PageRun& run, uint32_t& pc_io, uint32_t& npc_io) {
+  constexpr uint32_t run_bytes = kCodePageBytes;
   L3_SEQ_START();
   uint64_t end;
   int64_t rem;
@@ -952,15 +953,17 @@ LineTables line_tables(const void* const* seq, const void* const* slot, const vo
 //   of its own. When a full check leaves its line not MRU (a part of the page
 //   outside the cacheable areas), the run leaves after that instruction
 //   (tlim = 0), and the next one starts with a full check.
+template <bool kWin>
 void run_page_tseq(Cpu& c, const PageRun& run, uint32_t& pc_io, uint32_t& npc_io) {
   using namespace timing;
+  const uint32_t run_bytes = kWin ? run.len : kCodePageBytes;
   L3_SEQ_START();
   uint64_t t;     // issue slot of the instruction (cycles - hold after its fetch)
   uint64_t tlim;  // the slot of the cycle limit
   uint16_t tf;    // the record's timed flags and cost (ALU and memory cases)
   unsigned tc;
   static const LineTables lt = line_tables(kSeq, kSlot, &&fetch_line_s, &&fetch_line_t);
-  const Decoded* const rec_end = reinterpret_cast<const Decoded*>(recs) + kCodePageBytes / 4;
+  const Decoded* const rec_end = reinterpret_cast<const Decoded*>(recs + size_t(run_bytes) * 8);
   // The records of an I-cache line, as an address mask (they are aligned to it).
   static_assert(alignof(CodePage) >= 256, "a line's records are aligned to the line");
   const uintptr_t line_mask = (uintptr_t(sizeof(Decoded)) << (c.ic_shift - 2)) - 1;
@@ -1001,9 +1004,10 @@ void run_page_tseq(Cpu& c, const PageRun& run, uint32_t& pc_io, uint32_t& npc_io
 // hit in the line of the previous fetch, unless the table sends it to the
 // full check.
 #define L3_STEP(tab) goto* tab[d->op]
-#define L3_TSEQ_NEXT()                      \
-  ++d;                                      \
-  if (L3_UNLIKELY(t >= tlim)) goto leave_d; \
+#define L3_TSEQ_NEXT()                                 \
+  ++d;                                                 \
+  if (L3_UNLIKELY(t >= tlim)) goto leave_d;            \
+  if (kWin && L3_UNLIKELY(d == rec_end)) goto leave_d; \
   L3_STEP(seq)
 #define L3_TSLOT_NEXT()                              \
   if (L3_UNLIKELY(t >= tlim)) goto leave_td;         \
@@ -1019,11 +1023,11 @@ void run_page_tseq(Cpu& c, const PageRun& run, uint32_t& pc_io, uint32_t& npc_io
   // (no register hint here: GCC rematerializes the table addresses)
 enter:  // the instruction at lpc, with npc lnpc
   off = lpc - base;
-  if (L3_UNLIKELY(off >= kCodePageBytes)) goto leave;
+  if (L3_UNLIKELY(off >= run_bytes)) goto leave;
   d = reinterpret_cast<Decoded*>(recs + size_t(off) * 8);
   if (L3_LIKELY(lnpc == lpc + 4)) goto fetch_s;
   off = lnpc - base;
-  if (off < kCodePageBytes) {
+  if (off < run_bytes) {
     td = reinterpret_cast<Decoded*>(recs + size_t(off) * 8);
   } else {
     tgt = lnpc;
@@ -1033,11 +1037,11 @@ enter:  // the instruction at lpc, with npc lnpc
 
 fetch_s:  // d in sequence, after a jump
 fetch_line_s:
-  if (L3_UNLIKELY(d >= rec_end)) goto leave_d;
+  if (L3_UNLIKELY(uintptr_t(reinterpret_cast<char*>(d) - recs) >= uintptr_t(run_bytes) * 8)) goto leave_d;
   L3_FETCH(L3_PC_OF(d) + 4, lt.case_s);
 fetch_t:  // d in a delay slot, after a jump
 fetch_line_t:
-  if (L3_UNLIKELY(d >= rec_end)) goto end_t;
+  if (L3_UNLIKELY(uintptr_t(reinterpret_cast<char*>(d) - recs) >= uintptr_t(run_bytes) * 8)) goto end_t;
   L3_FETCH(L3_TGT_OF(td), lt.case_t);
 
 // A case: issue, the handler (a memory case leaves for mem_slow when its
@@ -1093,14 +1097,20 @@ fetch_line_t:
     }                                                                                  \
     if (taken) {                                                                       \
       target();                                                                        \
+      if (kWin && L3_UNLIKELY(d == rec_end)) goto end_t;                               \
       L3_STEP(slot);                                                                   \
     }                                                                                  \
+    if (kWin && L3_UNLIKELY(d == rec_end)) goto leave_d;                               \
     L3_STEP(seq);                                                                      \
   }
 bcc_s:
   L3_TBCC(L3_TAKEN_TARGET)
-bcc_in_s:
-  L3_TBCC(L3_TAKEN_IN)
+bcc_in_s:  // (in a window, the target may lie outside it)
+  if constexpr (kWin) {
+    L3_TBCC(L3_TAKEN_TARGET)
+  } else {
+    L3_TBCC(L3_TAKEN_IN)
+  }
 #undef L3_TBCC
 branch_s : {  // Bicc with annul, in sequence (in a delay slot, a Bicc goes generic)
   branch_wait<false, false>(c, *d, t);
@@ -1245,10 +1255,10 @@ void Cpu::loop_pages() {
         run_page_timed<true, false, false>(*this, run, lpc, lnpc);
       else if (!pg->gen)
         run_page_timed<false, false, true>(*this, run, lpc, lnpc);
+      else if (ics() == 3 && !ic_force.thr && is_cacheable(pg->base))  // a fetch leaves its line MRU
+        whole ? run_page_tseq<false>(*this, run, lpc, lnpc) : run_page_tseq<true>(*this, run, lpc, lnpc);
       else if (!whole)
         run_page_timed<false, false, false>(*this, run, lpc, lnpc);
-      else if (ics() == 3 && !ic_force.thr && is_cacheable(pg->base))  // a fetch leaves its line MRU
-        run_page_tseq(*this, run, lpc, lnpc);
       else  // every fetch goes to the bus (or may): nothing for run_page_tseq's line test to skip
         run_page_timed<false, true, false>(*this, run, lpc, lnpc);
     } else {
