@@ -1105,12 +1105,8 @@ fetch_line_t:
   }
 bcc_s:
   L3_TBCC(L3_TAKEN_TARGET)
-bcc_in_s:  // (in a window, the target may lie outside it)
-  if constexpr (kWin) {
-    L3_TBCC(L3_TAKEN_TARGET)
-  } else {
-    L3_TBCC(L3_TAKEN_IN)
-  }
+bcc_in_s:  // (a target outside a window leaves at fetch_s's bounds test)
+  L3_TBCC(L3_TAKEN_IN)
 #undef L3_TBCC
 branch_s : {  // Bicc with annul, in sequence (in a delay slot, a Bicc goes generic)
   branch_wait<false, false>(c, *d, t);

@@ -159,6 +159,21 @@ TEST_F(SpansTest, EqualTheStepsMergedByWindowThroughATrap) {
   });
 }
 
+// Branches at the windows' edges: a taken Bicc in the last word of a
+// window with its delay slot in the next, a branch always from there into a
+// third window of the same page, and a branch back.
+TEST_F(SpansTest, EqualTheStepsMergedByWindowAcrossBranchesAtTheEdges) {
+  each(8, [&] {
+    core->set_reg(G3, 5);
+    // 0: nop | 1: L: g3-- | 2: nop | 3: bne L | 4: g2++ (delay slot, next
+    // window) | 5: ba M | 6: nop | 7: nop | 8: M: ta 0
+    exec({enc_nop(), enc_subcci(G3, G3, 1), enc_nop(), enc_bicc(NE, false, -2), enc_addi(G2, G2, 1),
+          enc_bicc(A, false, 3), enc_nop(), enc_nop()});
+    expect_exit(8);
+    EXPECT_EQ(core->reg(G2), 5u);
+  });
+}
+
 // A listener whose windows do not hold the PC (empty, inverted, elsewhere)
 // gets one span per step, and the program runs as without it.
 struct BadWindows : Spans {
