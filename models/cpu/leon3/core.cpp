@@ -133,11 +133,29 @@ uint8_t* Cpu::dmi_ptr(DmiWin& w, uint32_t a, unsigned n, bool for_write) {
   const DmiRegion* r = find_dmi(a, n, for_write);
   if (!r) return nullptr;
   load_window(w, *r);
-  if (L3_UNLIKELY(!watch_pages.empty()) && &w != &fetch_w && !clip_window(w, a, n)) {
-    w = DmiWin();
-    return nullptr;
+  if (L3_UNLIKELY(!watch_pages.empty()) && &w != &fetch_w) {
+    if (&w == &read_w) load_holed(read_hw, *r);
+    if (&w == &write_w) load_holed(write_hw, *r);
+    if (!clip_window(w, a, n)) {
+      w = DmiWin();
+      return nullptr;
+    }
   }
   return w.hit_n(a, n);
+}
+
+void Cpu::load_holed(HoledWin& h, const DmiRegion& r) const {
+  h.base = r.start;
+  h.last = r.end - r.start;
+  h.ptr = r.ptr;
+  uint64_t lo = uint64_t(r.end) + 1, hi = 0;  // the watched pages in the region: [lo, hi)
+  for (const auto& [first, last] : watch_pages) {
+    if (last < r.start || first > r.end) continue;
+    lo = std::min<uint64_t>(lo, first);
+    hi = std::max<uint64_t>(hi, uint64_t(last) + 1);
+  }
+  h.hole_lo = lo;
+  h.hole_n = hi > lo ? hi - lo : 0;
 }
 
 bool Cpu::clip_window(DmiWin& w, uint32_t a, unsigned n) const {

@@ -114,6 +114,23 @@ struct DmiWin {
   }
 };
 
+// A functional data window over a whole DMI region with the watched pages
+// in it as one hole [hole_lo, hole_lo + hole_n) (the first to the last):
+// run_page_seq's fast loads and stores while watchpoints are set. The
+// clipped windows (read_w/write_w: Cpu::clip_window) alternate between the
+// two sides of a watched page; this one holds both.
+struct HoledWin {
+  uint64_t base = DmiWin::kNoBase, last = 0;
+  uint8_t* ptr = nullptr;
+  uint64_t hole_lo = 0, hole_n = 0;
+  template <unsigned N>
+  uint8_t* hit(uint32_t a) const {  // (an aligned access lies in one page)
+    const uint64_t off = uint64_t(a) - base;
+    if (off + (N - 1) > last || uint64_t(a) - hole_lo < hole_n) return nullptr;
+    return ptr + off;
+  }
+};
+
 struct DmiRegion {
   uint32_t start, end;  // inclusive
   uint8_t* ptr;
@@ -188,6 +205,7 @@ struct Cpu {
   // ---- memory ----------------------------------------------------------------
   CoreBus& bus;
   DmiWin fetch_w, read_w, write_w;
+  HoledWin read_hw, write_hw;  // while watch pages clip read_w/write_w
   std::vector<DmiRegion> dmi;
   bool dmi_on = true;
 
@@ -369,11 +387,15 @@ struct Cpu {
     write_w = DmiWin();
     tread_w = DmiWin();
     twrite_w = DmiWin();
+    read_hw = HoledWin();
+    write_hw = HoledWin();
   }
   const DmiRegion* find_dmi(uint32_t a, unsigned n, bool for_write) const;
   // Host pointer for [a, a+n) through the window `w`, reloading the window
   // from the DMI regions when it misses; nullptr when no region covers it.
   uint8_t* dmi_ptr(DmiWin& w, uint32_t a, unsigned n, bool for_write);
+  // A holed window over region r and the watch pages in it (dmi_ptr).
+  void load_holed(HoledWin& h, const DmiRegion& r) const;
 
   // ---- timed mode (CoreConfig::timed; README "Timed mode") ----------------------
   // Pipeline time is counted in "slots": cycles minus hold cycles (cache

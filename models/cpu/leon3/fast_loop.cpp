@@ -520,6 +520,9 @@ leave:
 //   (cycles = end - rem).
 // Anything else (a handler call, a slow memory access, a trap) goes through
 // `generic` with pc/npc and cycles written out, as in run_page.
+// kWatch: watchpoints are set; loads and stores go through the holed
+// windows (Cpu::read_hw/write_hw), which hold both sides of a watched page.
+template <bool kWatch>
 void run_page_seq(Cpu& c, const PageRun& run, uint32_t& pc_io, uint32_t& npc_io) {
   constexpr uint32_t run_bytes = kCodePageBytes;
   L3_SEQ_START();
@@ -585,10 +588,10 @@ enter:  // the instruction at lpc, with npc lnpc
 #undef L3_ALU
 // The slow path of a memory case is its handler, the record's `fn`
 // (fast_op gave the case only to that handler, class and cost): generic.
-#define L3_MEM(h, I, cls, lbl)                                         \
-  lbl##_s : if (L3_UNLIKELY(!sem::fast_##h<I>(c, *d))) goto generic_s; \
-  L3_SEQ_RETIRE(cls);                                                  \
-  lbl##_t : if (L3_UNLIKELY(!sem::fast_##h<I>(c, *d))) goto generic_t; \
+#define L3_MEM(h, I, cls, lbl)                                                                               \
+  lbl##_s : if (L3_UNLIKELY(!(kWatch ? sem::wfast_##h<I>(c, *d) : sem::fast_##h<I>(c, *d)))) goto generic_s; \
+  L3_SEQ_RETIRE(cls);                                                                                        \
+  lbl##_t : if (L3_UNLIKELY(!(kWatch ? sem::wfast_##h<I>(c, *d) : sem::fast_##h<I>(c, *d)))) goto generic_t; \
   L3_SLOT_RETIRE(cls);
 #define L3_MEM2(h, cls, kf, kc) L3_MEM(h, false, cls, mem_##h##_r) L3_MEM(h, true, cls, mem_##h##_i)
   L3_FAST_MEM(L3_MEM2)
@@ -1264,8 +1267,10 @@ void Cpu::loop_pages() {
         run_page<true, false>(*this, run, lpc, lnpc);
       else if (!pg->gen)
         run_page<false, true>(*this, run, lpc, lnpc);
+      else if (whole && watch_pages.empty())
+        run_page_seq<false>(*this, run, lpc, lnpc);
       else if (whole)
-        run_page_seq(*this, run, lpc, lnpc);
+        run_page_seq<true>(*this, run, lpc, lnpc);
       else
         run_page<false, false>(*this, run, lpc, lnpc);
     }

@@ -366,6 +366,26 @@ TEST_F(TimedTest, WatchStopsAfterTheWatchedStoreOnly) {
   EXPECT_EQ(core->counters().instructions, insns);
 }
 
+// Functional mode over memory with write generations (the sequential page
+// loop's holed windows): loads below the watched page and stores above it
+// and into it, outside the watched range, run on; the store into the range
+// stops the run right after it.
+TEST_F(CoreTest, WatchStopsAmongAccessesOnBothSidesOfItsPage) {
+  core->add_dmi(0, kRamSize - 1, bus.ram.data(), true, true, 0, 0, bus.gen.data(), bus.ram.data());
+  core->set_watches({{kData + 0x1008, 4, false, true}});
+  // 0-2: g1, g3, g4 = kData, +0x2000, +0x1000 | 3: g5 = 10 | 4: L: ld [g1] |
+  // 5: st [g3] | 6: st [g4] (the watched page, not the range) | 7: g5-- |
+  // 8: bne L | 9: nop | 10: st [g4 + 8] (watched) | 11: nop
+  exec({enc_sethi(G1, kData), enc_sethi(G3, kData + 0x2000), enc_sethi(G4, kData + 0x1000),
+        enc_ori(G5, G0, 10), enc_ld(G2, G1, 0), enc_st(G2, G3, 0), enc_st(G5, G4, 0), enc_subcci(G5, G5, 1),
+        enc_bicc(NE, false, -4), enc_nop(), enc_st(G1, G4, 8), enc_nop()});
+  EXPECT_EQ(core->watch_hit(), 0);
+  EXPECT_EQ(core->pc(), kCode + 44);  // after the watched store
+  EXPECT_EQ(core->reg(G5), 0u);
+  EXPECT_EQ(bus.r32(kData + 0x1000), 1u);
+  EXPECT_EQ(bus.r32(kData + 0x1008), kData);
+}
+
 TEST_F(CoreTest, WatchOnReadsIgnoresStores) {
   core->set_watches({{kData, 4, true, false}});
   exec({enc_sethi(G1, kData), enc_st(G1, G1, 0), enc_ld(G2, G1, 0), enc_nop()});

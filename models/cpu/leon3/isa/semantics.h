@@ -572,6 +572,27 @@ inline bool store_fast(Cpu& c, const Decoded& d) {
   c.code_store(a, N);
   return true;
 }
+// The same through the holed windows (run_page_seq while watchpoints are
+// set): any access to the hole goes to the handler, which checks it.
+template <bool I, unsigned N, bool Signed>
+inline bool wload_fast(Cpu& c, const Decoded& d) {
+  uint32_t a;
+  if (!fast_ea<I, N>(c, d, a)) return false;
+  const uint8_t* p = c.read_hw.hit<N>(a);
+  if (!p) return false;
+  to_regs<N, Signed>(c, d, p);
+  return true;
+}
+template <bool I, unsigned N>
+inline bool wstore_fast(Cpu& c, const Decoded& d) {
+  uint32_t a;
+  if (!fast_ea<I, N>(c, d, a)) return false;
+  uint8_t* p = c.write_hw.hit<N>(a);
+  if (!p) return false;
+  from_regs<N>(c, d, p);
+  c.code_store(a, N);
+  return true;
+}
 // The timed page loop's fast forms: a load that takes Cpu::read's timed
 // inline path (its line is the MRU line of its D-cache set and the timed DMI
 // window holds it), a store the timed DMI write window holds, when neither
@@ -617,6 +638,10 @@ inline bool tstore_fast(Cpu& c, const Decoded& d) {
     return load_fast<I, N, S>(c, d);                   \
   }                                                    \
   template <bool I>                                    \
+  inline bool wfast_##name(Cpu& c, const Decoded& d) { \
+    return wload_fast<I, N, S>(c, d);                  \
+  }                                                    \
+  template <bool I>                                    \
   inline bool tfast_##name(Cpu& c, const Decoded& d) { \
     return tload_fast<I, N, S>(c, d);                  \
   }
@@ -624,6 +649,10 @@ inline bool tstore_fast(Cpu& c, const Decoded& d) {
   template <bool I>                                    \
   inline bool fast_##name(Cpu& c, const Decoded& d) {  \
     return store_fast<I, N>(c, d);                     \
+  }                                                    \
+  template <bool I>                                    \
+  inline bool wfast_##name(Cpu& c, const Decoded& d) { \
+    return wstore_fast<I, N>(c, d);                    \
   }                                                    \
   template <bool I>                                    \
   inline bool tfast_##name(Cpu& c, const Decoded& d) { \
