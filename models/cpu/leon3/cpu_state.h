@@ -155,7 +155,7 @@ constexpr uint32_t kCodePageWords = kCodePageBytes / 4;
 constexpr uint8_t kOpStale = 1;  // Decoded::op of a record to decode before it runs
 // Decoded::op bit of a code-page record in timed mode: its word is the first
 // of an I-cache line (the timed sequential loop checks the I-cache there).
-// A record keeps it through decodes and staleness.
+// A record keeps it through decodes (decode_at in fast_loop.cpp) and staleness.
 constexpr uint8_t kOpLine = 0x80;
 struct CodePage {
   uint32_t base = 0;              // guest address (page-aligned)
@@ -226,12 +226,6 @@ struct Cpu {
   Decoded decoded_zero;  // the decode of word 0: what every entry starts as
   // decode() plus what the core adds: the timed cost and the switch index.
   void decode_into(uint32_t word_mem, Decoded& d);
-  // decode_into for a code-page record (keeps its kOpLine bit).
-  void decode_rec(uint32_t word_mem, Decoded& d) {
-    const uint8_t line = d.op & kOpLine;
-    decode_into(word_mem, d);
-    d.op |= line;
-  }
   // The kOpLine bit of the record of the word at pc.
   uint8_t line_bit(uint32_t pc) const { return timed && (pc & ((1u << ic_shift) - 1)) == 0 ? kOpLine : 0; }
 

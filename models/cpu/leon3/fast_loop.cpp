@@ -216,15 +216,18 @@ void Cpu::mark_break_pages() {
 
 namespace {
 
-// Cpu::decode_rec for the record of the word at pc, which tells a Bicc
-// whose target lies in the same page (kOpBccIn: the sequential loops take
-// the target's record without a bounds test). A record of a page with
+// Cpu::decode_into for the record of the word at pc: it keeps the record's
+// kOpLine bit, and tells a Bicc whose target lies in the same page
+// (kOpBccIn: the sequential loops take the target's record without a
+// bounds test). A record of a page with
 // write generations (kTag false) is never checked against its word: its tag
 // is 0, and in timed mode run_page_tseq's I-cache stamp (Cpu::ic_epoch at
 // which its line was last found MRU in its set; never 0).
 template <bool kTag>
 void decode_at(Cpu& c, uint32_t w, Decoded& d, uint32_t pc) {
-  c.decode_rec(w, d);
+  const uint8_t line = d.op & kOpLine;
+  c.decode_into(w, d);
+  d.op |= line;
   if (!kTag) d.tag = 0;
   if ((d.op & (kOpLine - 1)) == kOpBcc && ((pc + uint32_t(d.imm)) ^ pc) < kCodePageBytes)
     d.op = uint8_t(kOpBccIn | (d.op & kOpLine));

@@ -59,6 +59,25 @@ class PageCasesTest : public TimedTest {
     uint64_t cycles;
     uint32_t g2;
   };
+  Result result() const {
+    return Result{core->counters(), core->timing_counters(), core->cycles(), core->reg(G2)};
+  }
+  // The page loop's run against the generic loop's: the same g2, cycles
+  // and every counter.
+  static void expect_same(const Result& page, const Result& generic) {
+    EXPECT_EQ(page.g2, generic.g2);
+    EXPECT_EQ(page.cycles, generic.cycles);
+    expect_same_words(page.ctr, generic.ctr, "CoreCounters");
+    expect_same_words(page.tctr, generic.tctr, "CoreTimingCounters");
+  }
+  // A fresh core with both caches on and I-cache misses of 2 cycles; the
+  // generic (observed) loop when `observed`.
+  void start_caches_on(bool observed) {
+    tcfg.timing.icache_miss_cycles = 2;
+    remake();
+    core->set_ccr(0xF);
+    if (observed) core->probes().step.listen([](const StepRecord&) {});
+  }
   Result run(const Config& s, bool observed) {
     tcfg.timing.icache_miss_cycles = 2;
     tcfg.timing.dcache_miss_cycles = 3;
@@ -86,7 +105,7 @@ class PageCasesTest : public TimedTest {
     if (observed) {
       EXPECT_GT(steps, 0u);
     }
-    return Result{core->counters(), core->timing_counters(), core->cycles(), core->reg(G2)};
+    return result();
   }
 };
 
@@ -100,10 +119,7 @@ TEST_F(PageCasesTest, TimedCasesGiveTheGenericLoopsCounters) {
   for (const Config& s : configs) {
     SCOPED_TRACE(s.name());
     const Result page = run(s, false), generic = run(s, true);
-    EXPECT_EQ(page.g2, generic.g2);
-    EXPECT_EQ(page.cycles, generic.cycles);
-    expect_same_words(page.ctr, generic.ctr, "CoreCounters");
-    expect_same_words(page.tctr, generic.tctr, "CoreTimingCounters");
+    expect_same(page, generic);
     // The loop exercised what the cases time inline.
     EXPECT_GT(page.tctr.stall_load_use, 0u);
     EXPECT_GT(page.tctr.stall_branch + page.tctr.stall_muldiv, 0u);
@@ -134,11 +150,8 @@ TEST_F(PageCasesTest, TimedCasesGiveTheGenericLoopsCounters) {
 // other line replaced it).
 TEST_F(PageCasesTest, LinesOfOneSetTakingTurnsMissEachTime) {
   auto run_turns = [&](bool observed) {
-    tcfg.timing.icache_miss_cycles = 2;
     tcfg.icache.ways = 1;
-    remake();
-    core->set_ccr(0xF);
-    if (observed) core->probes().step.listen([](const StepRecord&) {});
+    start_caches_on(observed);
     constexpr uint32_t kFar = kCode + 0x1000;
     auto words = [](uint32_t to, uint32_t from) { return (int32_t(to) - int32_t(from)) / 4; };
     load({enc_subcci(G3, G3, 1), enc_bicc(NE, false, words(kCode, kFar + 4)), enc_nop(),
@@ -147,14 +160,43 @@ TEST_F(PageCasesTest, LinesOfOneSetTakingTurnsMissEachTime) {
     core->set_reg(G3, 50);
     exec({enc_addi(G2, G2, 1), enc_bicc(A, false, words(kFar, kCode + 4)), enc_nop()});
     expect_exit(3);
-    return Result{core->counters(), core->timing_counters(), core->cycles(), core->reg(G2)};
+    return result();
   };
   const Result page = run_turns(false), generic = run_turns(true);
   EXPECT_EQ(page.g2, 50u);
-  EXPECT_EQ(page.cycles, generic.cycles);
-  expect_same_words(page.ctr, generic.ctr, "CoreCounters");
-  expect_same_words(page.tctr, generic.tctr, "CoreTimingCounters");
+  expect_same(page, generic);
   EXPECT_GE(page.tctr.ic_misses, 100u) << "two misses a turn";
+}
+
+// A line entered in sequence after another line of its set replaced it
+// (one way of 4 KiB, 32-byte lines): the line at kCode + 0x20 follows the
+// loop's first line, then the loop jumps to kCode + 0x1020 (the same set)
+// and back. Every entry into either line misses, also after the records
+// were decoded (a decode keeps the record's line mark).
+TEST_F(PageCasesTest, LineEnteredInSequenceAfterItsEvictionMisses) {
+  auto run_seq = [&](bool observed) {
+    tcfg.icache.ways = 1;
+    tcfg.icache.line_bytes = 32;
+    start_caches_on(observed);
+    constexpr uint32_t kFar = kCode + 0x1020;
+    auto words = [](uint32_t to, uint32_t from) { return (int32_t(to) - int32_t(from)) / 4; };
+    load({enc_bicc(NE, false, words(kCode, kFar)), enc_nop(), enc_bicc(A, false, words(kCode + 44, kFar + 8)),
+          enc_nop()},
+         kFar);
+    core->set_reg(G3, 30);
+    // 0: L: g3-- | 1-8: nops (8: the second line) | 9: ba far | 10: nop | 11: ta 0
+    std::vector<uint32_t> prog{enc_subcci(G3, G3, 1)};
+    for (int k = 1; k <= 8; ++k) prog.push_back(enc_addi(G2, G2, 1));
+    prog.push_back(enc_bicc(A, false, words(kFar, kCode + 36)));
+    prog.push_back(enc_nop());
+    exec(prog);
+    expect_exit(11);
+    return result();
+  };
+  const Result page = run_seq(false), generic = run_seq(true);
+  EXPECT_EQ(page.g2, 240u);
+  expect_same(page, generic);
+  EXPECT_GE(page.tctr.ic_misses, 60u) << "two misses a pass";
 }
 
 // Traps other than a Ticc, from a memory case's slow path (a misaligned
@@ -165,21 +207,16 @@ TEST_F(PageCasesTest, TrapsInThePageGiveTheGenericLoopsCounters) {
   for (uint32_t bad : {memi(LD, L0, G1, 1), enc_unimp(0)}) {
     SCOPED_TRACE(bad);
     auto run_trap = [&](bool observed) {
-      tcfg.timing.icache_miss_cycles = 2;
-      remake();
-      core->set_ccr(0xF);
-      if (observed) core->probes().step.listen([](const StepRecord&) {});
+      start_caches_on(observed);
       core->set_reg(G1, kData);
       core->set_reg(G3, 20);
       exec({enc_addi(G2, G2, 3), enc_subcci(G3, G3, 1), enc_bicc(NE, false, -2), enc_nop(), bad});
       EXPECT_TRUE(core->in_error_mode());
-      return Result{core->counters(), core->timing_counters(), core->cycles(), core->reg(G2)};
+      return result();
     };
     const Result page = run_trap(false), generic = run_trap(true);
     EXPECT_EQ(page.g2, 60u);
-    EXPECT_EQ(page.cycles, generic.cycles);
-    expect_same_words(page.ctr, generic.ctr, "CoreCounters");
-    expect_same_words(page.tctr, generic.tctr, "CoreTimingCounters");
+    expect_same(page, generic);
   }
 }
 

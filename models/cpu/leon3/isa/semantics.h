@@ -551,44 +551,37 @@ inline bool fast_ea(Cpu& c, const Decoded& d, uint32_t& a) {
   a = ea<I>(c, d);
   return !(N == 8 && (d.rd & 1)) && !(a & (N - 1));
 }
-// (The window's offset test alone: a hit's pointer is never null.)
-template <bool I, unsigned N, bool Signed>
+// kHoled: through the holed windows instead (run_page_seq while watchpoints
+// are set), where any access to the hole goes to the handler, which checks it.
+template <bool I, unsigned N, bool Signed, bool kHoled = false>
 inline bool load_fast(Cpu& c, const Decoded& d) {
   uint32_t a;
   if (!fast_ea<I, N>(c, d, a)) return false;
-  const uint64_t off = uint64_t(a) - c.read_w.base;
-  if (off + (N - 1) > c.read_w.last) return false;
-  to_regs<N, Signed>(c, d, c.read_w.ptr + off);
-  return true;
-}
-template <bool I, unsigned N>
-inline bool store_fast(Cpu& c, const Decoded& d) {
-  uint32_t a;
-  if (!fast_ea<I, N>(c, d, a)) return false;
-  const uint64_t off = uint64_t(a) - c.write_w.base;
-  if (off + (N - 1) > c.write_w.last) return false;
-  uint8_t* p = c.write_w.ptr + off;
-  from_regs<N>(c, d, p);
-  c.code_store(a, N);
-  return true;
-}
-// The same through the holed windows (run_page_seq while watchpoints are
-// set): any access to the hole goes to the handler, which checks it.
-template <bool I, unsigned N, bool Signed>
-inline bool wload_fast(Cpu& c, const Decoded& d) {
-  uint32_t a;
-  if (!fast_ea<I, N>(c, d, a)) return false;
-  const uint8_t* p = c.read_hw.hit<N>(a);
-  if (!p) return false;
+  const uint8_t* p;
+  if constexpr (kHoled) {
+    p = c.read_hw.hit<N>(a);
+    if (!p) return false;
+  } else {  // the window's offset test alone: a hit's pointer is never null
+    const uint64_t off = uint64_t(a) - c.read_w.base;
+    if (off + (N - 1) > c.read_w.last) return false;
+    p = c.read_w.ptr + off;
+  }
   to_regs<N, Signed>(c, d, p);
   return true;
 }
-template <bool I, unsigned N>
-inline bool wstore_fast(Cpu& c, const Decoded& d) {
+template <bool I, unsigned N, bool kHoled = false>
+inline bool store_fast(Cpu& c, const Decoded& d) {
   uint32_t a;
   if (!fast_ea<I, N>(c, d, a)) return false;
-  uint8_t* p = c.write_hw.hit<N>(a);
-  if (!p) return false;
+  uint8_t* p;
+  if constexpr (kHoled) {
+    p = c.write_hw.hit<N>(a);
+    if (!p) return false;
+  } else {
+    const uint64_t off = uint64_t(a) - c.write_w.base;
+    if (off + (N - 1) > c.write_w.last) return false;
+    p = c.write_w.ptr + off;
+  }
   from_regs<N>(c, d, p);
   c.code_store(a, N);
   return true;
@@ -639,7 +632,7 @@ inline bool tstore_fast(Cpu& c, const Decoded& d) {
   }                                                    \
   template <bool I>                                    \
   inline bool wfast_##name(Cpu& c, const Decoded& d) { \
-    return wload_fast<I, N, S>(c, d);                  \
+    return load_fast<I, N, S, true>(c, d);             \
   }                                                    \
   template <bool I>                                    \
   inline bool tfast_##name(Cpu& c, const Decoded& d) { \
@@ -652,7 +645,7 @@ inline bool tstore_fast(Cpu& c, const Decoded& d) {
   }                                                    \
   template <bool I>                                    \
   inline bool wfast_##name(Cpu& c, const Decoded& d) { \
-    return wstore_fast<I, N>(c, d);                    \
+    return store_fast<I, N, true>(c, d);               \
   }                                                    \
   template <bool I>                                    \
   inline bool tfast_##name(Cpu& c, const Decoded& d) { \
